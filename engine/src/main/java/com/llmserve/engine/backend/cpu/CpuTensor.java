@@ -1,0 +1,162 @@
+package com.llmserve.engine.backend.cpu;
+
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufTensor;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A weight matrix for the CPU: {@code rows} rows of {@code cols} elements in one ggml type, read
+ * straight from the memory-mapped file. One final subclass per type supplies a scalar reference
+ * (the definition of the format, used as the test oracle) and Vector API paths for
+ * dequantization and for the fused dot product that matrix multiplication is built on.
+ */
+public abstract sealed class CpuTensor
+        permits F32Tensor, F16Tensor, BF16Tensor, Q4_0Tensor, Q4_1Tensor, Q5_0Tensor, Q5_1Tensor, Q8_0Tensor,
+        Q2_KTensor, Q3_KTensor, Q4_KTensor, Q5_KTensor, Q6_KTensor {
+
+    protected final String name;
+    protected final GgmlType type;
+    protected final MemorySegment data;
+    protected final long rows;
+    protected final int cols;
+    protected final long rowBytes;
+    protected final int blocksPerRow;
+
+    protected CpuTensor(String name, GgmlType type, MemorySegment data, long rows, int cols) {
+        if (cols % type.blockSize() != 0) {
+            throw new IllegalArgumentException(name + ": row length " + cols + " is not a multiple of the "
+                    + type + " block size " + type.blockSize());
+        }
+        this.name = name;
+        this.type = type;
+        this.data = data;
+        this.rows = rows;
+        this.cols = cols;
+        this.blocksPerRow = cols / type.blockSize();
+        this.rowBytes = (long) blocksPerRow * type.typeSize();
+        if (data.byteSize() < rowBytes * rows) {
+            throw new IllegalArgumentException(name + ": " + data.byteSize() + " bytes hold fewer than " + rows + " rows");
+        }
+    }
+
+    /** The types this backend computes with, the ones {@link #of} accepts. */
+    public static boolean supports(GgmlType type) {
+        return switch (type) {
+            case F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K -> true;
+            default -> false;
+        };
+    }
+
+    /** Wraps a GGUF tensor (any number of dimensions: all but the first are rows) without copying it. */
+    public static CpuTensor of(GgufTensor t) {
+        if (t.rowLength() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(t.name() + ": rows of " + t.rowLength() + " elements are too long");
+        }
+        return of(t.name(), t.type(), t.data(), t.rows(), (int) t.rowLength());
+    }
+
+    public static CpuTensor of(String name, GgmlType type, MemorySegment data, long rows, int cols) {
+        return switch (type) {
+            case F32 -> new F32Tensor(name, data, rows, cols);
+            case F16 -> new F16Tensor(name, data, rows, cols);
+            case BF16 -> new BF16Tensor(name, data, rows, cols);
+            case Q4_0 -> new Q4_0Tensor(name, data, rows, cols);
+            case Q4_1 -> new Q4_1Tensor(name, data, rows, cols);
+            case Q5_0 -> new Q5_0Tensor(name, data, rows, cols);
+            case Q5_1 -> new Q5_1Tensor(name, data, rows, cols);
+            case Q8_0 -> new Q8_0Tensor(name, data, rows, cols);
+            case Q2_K -> new Q2_KTensor(name, data, rows, cols);
+            case Q3_K -> new Q3_KTensor(name, data, rows, cols);
+            case Q4_K -> new Q4_KTensor(name, data, rows, cols);
+            case Q5_K -> new Q5_KTensor(name, data, rows, cols);
+            case Q6_K -> new Q6_KTensor(name, data, rows, cols);
+            default -> throw new UnsupportedTensorTypeException(name, type);
+        };
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public GgmlType type() {
+        return type;
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    public int cols() {
+        return cols;
+    }
+
+    /** Byte offset of block {@code b} of row {@code row}. */
+    protected final long blockOffset(long row, int b) {
+        return row * rowBytes + (long) b * type.typeSize();
+    }
+
+    /** Scalar reference: writes block {@code b} of {@code row} as floats to {@code out[off..]}. */
+    abstract void dequantizeBlockScalar(long blockOffset, float[] out, int off);
+
+    /** Vector path of {@link #dequantizeBlockScalar}; must give identical values. */
+    abstract void dequantizeBlock(long blockOffset, float[] out, int off);
+
+    /** Vector path of {@link #dot}: row {@code row} · {@code x[xOff .. xOff+cols)}. */
+    abstract float dotRow(long row, float[] x, int xOff);
+
+    /** Writes row {@code row} as floats to {@code out[off .. off+cols)}. */
+    public void dequantizeRow(long row, float[] out, int off) {
+        int bs = type.blockSize();
+        boolean vector = Simd.ENABLED;
+        for (int b = 0; b < blocksPerRow; b++) {
+            if (vector) {
+                dequantizeBlock(blockOffset(row, b), out, off + b * bs);
+            } else {
+                dequantizeBlockScalar(blockOffset(row, b), out, off + b * bs);
+            }
+        }
+    }
+
+    /** Scalar reference of {@link #dequantizeRow}. */
+    public final void dequantizeRowScalar(long row, float[] out, int off) {
+        int bs = type.blockSize();
+        for (int b = 0; b < blocksPerRow; b++) {
+            dequantizeBlockScalar(blockOffset(row, b), out, off + b * bs);
+        }
+    }
+
+    /** The dot product of row {@code row} with {@code x[xOff .. xOff+cols)}, fused with dequantization. */
+    public final float dot(long row, float[] x, int xOff) {
+        return Simd.ENABLED ? dotRow(row, x, xOff) : (float) dotScalar(row, x, xOff);
+    }
+
+    /** Scalar reference of {@link #dot}: dequantize, then sum in double precision. */
+    public final double dotScalar(long row, float[] x, int xOff) {
+        float[] w = new float[cols];
+        dequantizeRowScalar(row, w, 0);
+        double s = 0;
+        for (int i = 0; i < cols; i++) {
+            s += (double) w[i] * x[xOff + i];
+        }
+        return s;
+    }
+
+    /**
+     * {@code y[t*yStride + r] = row r · x[t*cols ..]} for rows {@code [rowStart, rowEnd)} and
+     * tokens {@code [0, tokens)}. The default walks rows outermost so that a row's bytes are read
+     * from memory once and reused from cache for every token of the batch.
+     */
+    public void matmul(float[] x, int tokens, float[] y, int yStride, int rowStart, int rowEnd) {
+        for (int r = rowStart; r < rowEnd; r++) {
+            for (int t = 0; t < tokens; t++) {
+                y[t * yStride + r] = dot(r, x, t * cols);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " " + type + "[" + cols + " x " + rows + "]";
+    }
+}
