@@ -143,14 +143,15 @@ public abstract sealed class CpuTensor
     }
 
     /**
-     * {@code y[t*yStride + r] = row r · x[t*cols ..]} for rows {@code [rowStart, rowEnd)} and
-     * tokens {@code [0, tokens)}. The default walks rows outermost so that a row's bytes are read
-     * from memory once and reused from cache for every token of the batch.
+     * {@code y[t*yStride + yOffset + r] = row r · x[t*cols ..]} for rows {@code [rowStart, rowEnd)}
+     * and tokens {@code [0, tokens)}. The default walks rows outermost so that a row's bytes are
+     * read from memory once and reused from cache for every token of the batch.
      */
-    public void matmul(float[] x, int tokens, float[] y, int yStride, int rowStart, int rowEnd) {
-        for (int r = rowStart; r < rowEnd; r++) {
+    public void matmul(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        for (long r = rowStart; r < rowEnd; r++) {
+            int col = yOffset + (int) r;
             for (int t = 0; t < tokens; t++) {
-                y[t * yStride + r] = dot(r, x, t * cols);
+                y[t * yStride + col] = dot(r, x, t * cols);
             }
         }
     }

@@ -153,7 +153,7 @@ class CpuTensorTest {
             x[i] = r.nextFloat() - 0.5f;
         }
         float[] y = new float[tokens * 5];
-        w.matmul(x, tokens, y, 5, 0, 5);
+        w.matmul(x, tokens, y, 0, 5, 0, 5);
         for (int t = 0; t < tokens; t++) {
             for (int row = 0; row < 5; row++) {
                 assertThat(y[t * 5 + row]).isCloseTo((float) w.dotScalar(row, x, t * 64), within(1e-4f));

@@ -1,0 +1,92 @@
+package com.llmserve.engine.backend;
+
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufTensor;
+
+import java.util.List;
+
+/**
+ * The compute interface every model runs on: a small set of batch-first operations over
+ * backend-owned buffers. Activations are float32 matrices whose rows are the tokens of a
+ * {@link Batch} (many sequences at different positions); an operation touches the first
+ * {@code n} rows only. Weights are uploaded once; the CPU backend keeps them as zero-copy views of
+ * the mapped file, a GPU backend copies them to device memory.
+ *
+ * <p>Implementations are used by one forward pass at a time (the engine loop); they may use
+ * threads inside an operation.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** A short name for logs and metrics: {@code cpu}, {@code cuda:0}, {@code hip:1}. */
+    String name();
+
+    /** Whether {@code op} can run on weights of {@code type}. */
+    boolean supports(Op op, GgmlType type);
+
+    /**
+     * Uploads a weight matrix made of the rows of {@code parts} in order (all of one row length),
+     * so that fused projections (q|k|v, gate|up) run as one matrix multiplication.
+     */
+    Weight uploadMatrix(String name, List<GgufTensor> parts);
+
+    default Weight uploadMatrix(GgufTensor tensor) {
+        return uploadMatrix(tensor.name(), List.of(tensor));
+    }
+
+    /** Uploads 1-D tensors (norm weights, biases) concatenated, as float32. */
+    Weight uploadVector(String name, List<GgufTensor> parts);
+
+    default Weight uploadVector(GgufTensor tensor) {
+        return uploadVector(tensor.name(), List.of(tensor));
+    }
+
+    /** Scratch activations of {@code rows x cols} float32, zero-initialised. */
+    Activations allocate(int rows, int cols);
+
+    /** Key/value pages for every layer: {@code blocks * blockSize} token slots of {@code kvDim} floats each. */
+    KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim);
+
+    /** {@code out[t] = table[tokens[t]]} for {@code t < n}. */
+    void embed(Weight table, int[] tokens, int n, Activations out);
+
+    /** {@code out[t] = x[t] / rms(x[t]) * weight}, the RMS taken with {@code eps} added. */
+    void rmsNorm(Activations x, Weight weight, float eps, int n, Activations out);
+
+    /** {@code out[t] = (x[t] - mean) / sqrt(var + eps) * weight + bias}. */
+    void layerNorm(Activations x, Weight weight, Weight bias, float eps, int n, Activations out);
+
+    /** {@code out[t] = W x[t]} for a weight of {@code out.cols()} rows and {@code x.cols()} columns. */
+    void matmul(Weight w, Activations x, int n, Activations out);
+
+    /** {@code x[t] += bias}. */
+    void addBias(Activations x, Weight bias, int n);
+
+    /** {@code x[t] += y[t]}. */
+    void add(Activations x, Activations y, int n);
+
+    /**
+     * Rotates {@code heads} heads of {@code headDim} starting at column {@code col} of each row by
+     * the row's position in {@code batch}.
+     */
+    void rope(Activations x, int col, int heads, int headDim, Batch batch, int n, Rope rope);
+
+    /**
+     * Causal attention over the paged cache. Writes each row's key and value (columns
+     * {@code attn.keyCol()} and {@code attn.valueCol()} of {@code qkv}) into the cache slot of its
+     * position, then attends each row's query heads to its sequence's positions up to its own.
+     * Rows are processed in batch order, so a chunk of a prompt sees the chunks before it.
+     */
+    void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape attn, Activations out);
+
+    /** {@code out[t][i] = silu(gateUp[t][i]) * gateUp[t][i + out.cols()]}: the fused gate|up halves. */
+    void swiGlu(Activations gateUp, int n, Activations out);
+
+    /** {@code out[i] = x[rows[i]]} for {@code i < rows.length}. */
+    void gatherRows(Activations x, int[] rows, Activations out);
+
+    /** Copies the first {@code n} rows to {@code dst[dstOffset..]} (row-major, {@code x.cols()} per row). */
+    void read(Activations x, int n, float[] dst, int dstOffset);
+
+    @Override
+    void close();
+}

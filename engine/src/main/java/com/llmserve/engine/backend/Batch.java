@@ -1,0 +1,198 @@
+package com.llmserve.engine.backend;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The input of one forward pass: the tokens of many sequences, each at its own positions, with
+ * each sequence's KV block table. Rows of a sequence are consecutive and in position order, so a
+ * row's attention sees the rows of its sequence before it. Plain data, never tensors: the
+ * scheduler builds it, a model and its backend read it.
+ */
+public final class Batch {
+
+    /** Which rows of a sequence the forward pass returns logits for. */
+    public enum Logits {
+        NONE, LAST, ALL
+    }
+
+    private final int blockSize;
+    private final int[] tokens;
+    private final int[] positions;
+    private final int[] sequenceOfRow;
+    private final int[][] blockTables;
+    private final int[] logitRows;
+
+    private Batch(int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][] blockTables, int[] logitRows) {
+        this.blockSize = blockSize;
+        this.tokens = tokens;
+        this.positions = positions;
+        this.sequenceOfRow = sequenceOfRow;
+        this.blockTables = blockTables;
+        this.logitRows = logitRows;
+    }
+
+    public static Builder builder(int blockSize) {
+        return new Builder(blockSize);
+    }
+
+    public int size() {
+        return tokens.length;
+    }
+
+    public int blockSize() {
+        return blockSize;
+    }
+
+    public int token(int row) {
+        return tokens[row];
+    }
+
+    public int[] tokens() {
+        return tokens.clone();
+    }
+
+    public int position(int row) {
+        return positions[row];
+    }
+
+    public int sequenceOf(int row) {
+        return sequenceOfRow[row];
+    }
+
+    public int sequences() {
+        return blockTables.length;
+    }
+
+    /** The block table of sequence {@code seq} (an index into this batch's sequences); do not modify. */
+    public int[] blockTable(int seq) {
+        return blockTables[seq];
+    }
+
+    /** The cache slot ({@code block * blockSize + offset}) of the token at {@code position} of sequence {@code seq}. */
+    public int slot(int seq, int position) {
+        return blockTables[seq][position / blockSize] * blockSize + position % blockSize;
+    }
+
+    /** The cache slot that row {@code row}'s key and value go to. */
+    public int slotOfRow(int row) {
+        return slot(sequenceOfRow[row], positions[row]);
+    }
+
+    /** Rows whose logits the forward pass returns, in the order it returns them. */
+    public int[] logitRows() {
+        return logitRows.clone();
+    }
+
+    public int logitRowCount() {
+        return logitRows.length;
+    }
+
+    /**
+     * Rows {@code [from, to)} as a batch of their own (the same sequences and block tables), for
+     * running a batch larger than the scratch buffers in chunks.
+     */
+    public Batch slice(int from, int to) {
+        if (from == 0 && to == tokens.length) {
+            return this;
+        }
+        int[] rows = Arrays.stream(logitRows).filter(r -> r >= from && r < to).map(r -> r - from).toArray();
+        return new Batch(blockSize, Arrays.copyOfRange(tokens, from, to), Arrays.copyOfRange(positions, from, to),
+                Arrays.copyOfRange(sequenceOfRow, from, to), blockTables, rows);
+    }
+
+    @Override
+    public String toString() {
+        return "Batch[" + tokens.length + " tokens, " + blockTables.length + " sequences, " + logitRows.length + " logit rows]";
+    }
+
+    public static final class Builder {
+        private final int blockSize;
+        private final List<int[]> tables = new ArrayList<>();
+        private int[] tokens = new int[16];
+        private int[] positions = new int[16];
+        private int[] sequenceOfRow = new int[16];
+        private int[] logitRows = new int[4];
+        private int rows;
+        private int logits;
+
+        private Builder(int blockSize) {
+            if (blockSize <= 0) {
+                throw new IllegalArgumentException("block size must be positive: " + blockSize);
+            }
+            this.blockSize = blockSize;
+        }
+
+        /**
+         * Adds {@code count} tokens of a sequence starting at {@code startPosition}.
+         *
+         * Sequences are numbered in the order they are added.
+         *
+         * @param blockTable the sequence's blocks; must cover every position added
+         */
+        public Builder add(int[] blockTable, int startPosition, int[] sequenceTokens, int offset, int count, Logits wanted) {
+            if (count <= 0) {
+                throw new IllegalArgumentException("a sequence adds at least one token");
+            }
+            if (startPosition < 0) {
+                throw new IllegalArgumentException("negative position " + startPosition);
+            }
+            long last = (long) startPosition + count - 1;
+            if (last >= (long) blockTable.length * blockSize) {
+                throw new IllegalArgumentException("block table of " + blockTable.length + " blocks does not cover position " + last);
+            }
+            int seq = tables.size();
+            tables.add(blockTable);
+            ensure(rows + count);
+            for (int i = 0; i < count; i++) {
+                tokens[rows + i] = sequenceTokens[offset + i];
+                positions[rows + i] = startPosition + i;
+                sequenceOfRow[rows + i] = seq;
+            }
+            switch (wanted) {
+                case LAST -> addLogitRow(rows + count - 1);
+                case ALL -> {
+                    for (int i = 0; i < count; i++) {
+                        addLogitRow(rows + i);
+                    }
+                }
+                case NONE -> { }
+            }
+            rows += count;
+            return this;
+        }
+
+        public Builder add(int[] blockTable, int startPosition, int[] sequenceTokens, Logits wanted) {
+            return add(blockTable, startPosition, sequenceTokens, 0, sequenceTokens.length, wanted);
+        }
+
+        public int size() {
+            return rows;
+        }
+
+        public Batch build() {
+            if (rows == 0) {
+                throw new IllegalStateException("empty batch");
+            }
+            return new Batch(blockSize, Arrays.copyOf(tokens, rows), Arrays.copyOf(positions, rows),
+                    Arrays.copyOf(sequenceOfRow, rows), tables.toArray(int[][]::new), Arrays.copyOf(logitRows, logits));
+        }
+
+        private void addLogitRow(int row) {
+            if (logits == logitRows.length) {
+                logitRows = Arrays.copyOf(logitRows, logits * 2);
+            }
+            logitRows[logits++] = row;
+        }
+
+        private void ensure(int capacity) {
+            if (capacity > tokens.length) {
+                int n = Math.max(capacity, tokens.length * 2);
+                tokens = Arrays.copyOf(tokens, n);
+                positions = Arrays.copyOf(positions, n);
+                sequenceOfRow = Arrays.copyOf(sequenceOfRow, n);
+            }
+        }
+    }
+}

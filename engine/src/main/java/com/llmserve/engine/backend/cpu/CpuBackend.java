@@ -1,0 +1,320 @@
+package com.llmserve.engine.backend.cpu;
+
+import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Op;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Weight;
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufTensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The always-available backend: weights are zero-copy views of the mapped file, work is split
+ * over a fixed pool sized to the cores given, inner loops use the Vector API.
+ */
+public final class CpuBackend implements Backend {
+
+    /** Rows of a matrix handed to one task at a time: enough work to amortise the hand-off. */
+    private static final int MATMUL_GRAIN_ROWS = 16;
+
+    private final Parallel parallel;
+    private final ThreadLocal<float[]> scores = ThreadLocal.withInitial(() -> new float[256]);
+
+    public CpuBackend(int threads) {
+        this.parallel = new Parallel(threads);
+    }
+
+    /** A backend using every available processor. */
+    public CpuBackend() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    public int threads() {
+        return parallel.threads();
+    }
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public boolean supports(Op op, GgmlType type) {
+        return CpuTensor.supports(type);
+    }
+
+    @Override
+    public Weight uploadMatrix(String name, List<GgufTensor> parts) {
+        List<CpuTensor> tensors = new ArrayList<>(parts.size());
+        for (GgufTensor t : parts) {
+            tensors.add(CpuTensor.of(t));
+        }
+        return CpuWeight.matrix(name, tensors);
+    }
+
+    @Override
+    public Weight uploadVector(String name, List<GgufTensor> parts) {
+        long total = parts.stream().mapToLong(GgufTensor::elementCount).sum();
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(name + " is too large for a vector: " + total);
+        }
+        float[] values = new float[(int) total];
+        int at = 0;
+        for (GgufTensor t : parts) {
+            CpuTensor c = CpuTensor.of(t.name(), t.type(), t.data(), 1, (int) t.elementCount());
+            c.dequantizeRow(0, values, at);
+            at += (int) t.elementCount();
+        }
+        return CpuWeight.vector(name, values);
+    }
+
+    @Override
+    public Activations allocate(int rows, int cols) {
+        return new CpuActivations(rows, cols);
+    }
+
+    @Override
+    public KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim) {
+        return new CpuKvStorage(layers, blocks, blockSize, kvDim);
+    }
+
+    @Override
+    public void embed(Weight table, int[] tokens, int n, Activations out) {
+        CpuWeight w = (CpuWeight) table;
+        CpuActivations o = (CpuActivations) out;
+        checkCols(o, w.cols(), "embed");
+        for (int t = 0; t < n; t++) {
+            int token = tokens[t];
+            if (token < 0 || token >= w.rows()) {
+                throw new IllegalArgumentException("token id " + token + " is outside the vocabulary of " + w.rows());
+            }
+            w.dequantizeRow(token, o.data, t * o.cols());
+        }
+    }
+
+    @Override
+    public void rmsNorm(Activations x, Weight weight, float eps, int n, Activations out) {
+        CpuActivations in = (CpuActivations) x;
+        CpuActivations o = (CpuActivations) out;
+        float[] w = ((CpuWeight) weight).vector();
+        int d = in.cols();
+        checkCols(o, d, "rmsNorm");
+        for (int t = 0; t < n; t++) {
+            double mean = FloatMath.sumOfSquares(in.data, t * d, d) / d;
+            float inv = (float) (1.0 / Math.sqrt(mean + eps));
+            FloatMath.scaleByWeight(in.data, t * d, inv, w, o.data, t * d, d);
+        }
+    }
+
+    @Override
+    public void layerNorm(Activations x, Weight weight, Weight bias, float eps, int n, Activations out) {
+        CpuActivations in = (CpuActivations) x;
+        CpuActivations o = (CpuActivations) out;
+        float[] w = ((CpuWeight) weight).vector();
+        float[] b = ((CpuWeight) bias).vector();
+        int d = in.cols();
+        checkCols(o, d, "layerNorm");
+        for (int t = 0; t < n; t++) {
+            int base = t * d;
+            float mean = (float) (FloatMath.sum(in.data, base, d) / d);
+            double var = 0;
+            for (int i = 0; i < d; i++) {
+                float c = in.data[base + i] - mean;
+                var += (double) c * c;
+            }
+            float inv = (float) (1.0 / Math.sqrt(var / d + eps));
+            for (int i = 0; i < d; i++) {
+                o.data[base + i] = (in.data[base + i] - mean) * inv * w[i] + b[i];
+            }
+        }
+    }
+
+    @Override
+    public void matmul(Weight weight, Activations x, int n, Activations out) {
+        CpuWeight w = (CpuWeight) weight;
+        CpuActivations in = (CpuActivations) x;
+        CpuActivations o = (CpuActivations) out;
+        checkCols(in, w.cols(), "matmul input of " + w.name());
+        checkCols(o, (int) w.rows(), "matmul output of " + w.name());
+        List<CpuTensor> parts = w.parts();
+        int rows = (int) w.rows();
+        parallel.forEach(rows, MATMUL_GRAIN_ROWS, (from, to) -> {
+            for (int p = 0; p < parts.size(); p++) {
+                long first = w.firstRow(p);
+                CpuTensor part = parts.get(p);
+                long lo = Math.max(from, first);
+                long hi = Math.min(to, first + part.rows());
+                if (lo < hi) {
+                    part.matmul(in.data, n, o.data, (int) first, o.cols(), lo - first, hi - first);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void addBias(Activations x, Weight bias, int n) {
+        CpuActivations a = (CpuActivations) x;
+        float[] b = ((CpuWeight) bias).vector();
+        checkCols(a, b.length, "addBias");
+        for (int t = 0; t < n; t++) {
+            FloatMath.add(a.data, t * a.cols(), b, 0, b.length);
+        }
+    }
+
+    @Override
+    public void add(Activations x, Activations y, int n) {
+        CpuActivations a = (CpuActivations) x;
+        CpuActivations b = (CpuActivations) y;
+        checkCols(b, a.cols(), "add");
+        FloatMath.add(a.data, 0, b.data, 0, n * a.cols());
+    }
+
+    @Override
+    public void rope(Activations x, int col, int heads, int headDim, Batch batch, int n, Rope rope) {
+        CpuActivations a = (CpuActivations) x;
+        int half = rope.dims() / 2;
+        float[] theta = new float[half];
+        for (int i = 0; i < half; i++) {
+            theta[i] = rope.theta(i);
+        }
+        float[] cos = new float[half];
+        float[] sin = new float[half];
+        for (int t = 0; t < n; t++) {
+            int pos = batch.position(t);
+            for (int i = 0; i < half; i++) {
+                double angle = (double) pos * theta[i];
+                cos[i] = (float) Math.cos(angle);
+                sin[i] = (float) Math.sin(angle);
+            }
+            int rowBase = t * a.cols() + col;
+            for (int h = 0; h < heads; h++) {
+                int base = rowBase + h * headDim;
+                for (int i = 0; i < half; i++) {
+                    int i0 = rope.style() == Rope.Style.NORMAL ? base + 2 * i : base + i;
+                    int i1 = rope.style() == Rope.Style.NORMAL ? i0 + 1 : i0 + half;
+                    float v0 = a.data[i0];
+                    float v1 = a.data[i1];
+                    a.data[i0] = v0 * cos[i] - v1 * sin[i];
+                    a.data[i1] = v0 * sin[i] + v1 * cos[i];
+                }
+            }
+        }
+    }
+
+    @Override
+    public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
+        CpuActivations in = (CpuActivations) qkv;
+        CpuActivations o = (CpuActivations) out;
+        CpuKvStorage cache = (CpuKvStorage) kv;
+        int kvDim = shape.kvDim();
+        int hd = shape.headDim();
+        checkCols(o, shape.queryDim(), "attention output");
+        if (cache.kvDim() != kvDim) {
+            throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + kvDim);
+        }
+        float[] keys = cache.keys[layer];
+        float[] values = cache.values[layer];
+        for (int t = 0; t < n; t++) {
+            int slot = batch.slotOfRow(t);
+            System.arraycopy(in.data, t * in.cols() + shape.keyCol(), keys, slot * kvDim, kvDim);
+            System.arraycopy(in.data, t * in.cols() + shape.valueCol(), values, slot * kvDim, kvDim);
+        }
+        int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
+        int group = shape.heads() / shape.kvHeads();
+        parallel.forEach(n * shape.heads(), 1, (from, to) -> {
+            for (int item = from; item < to; item++) {
+                int t = item / shape.heads();
+                int h = item % shape.heads();
+                int seq = batch.sequenceOf(t);
+                int pos = batch.position(t);
+                int last = shape.causal() ? pos : lastPosition[seq];
+                int first = shape.slidingWindow() > 0 ? Math.max(0, pos - shape.slidingWindow() + 1) : 0;
+                int count = last - first + 1;
+                float[] s = scratch(count);
+                int qOff = t * in.cols() + h * hd;
+                int kvOff = (h / group) * hd;
+                for (int p = first; p <= last; p++) {
+                    s[p - first] = FloatMath.dot(in.data, qOff, keys, batch.slot(seq, p) * kvDim + kvOff, hd) * shape.scale();
+                }
+                float max = FloatMath.max(s, count);
+                float inv = 1f / FloatMath.expMinusMax(s, count, max);
+                int outOff = t * o.cols() + h * hd;
+                java.util.Arrays.fill(o.data, outOff, outOff + hd, 0f);
+                for (int p = first; p <= last; p++) {
+                    FloatMath.axpy(s[p - first] * inv, values, batch.slot(seq, p) * kvDim + kvOff, o.data, outOff, hd);
+                }
+            }
+        });
+    }
+
+    /** For bidirectional attention: the last position of each sequence among the first {@code n} rows. */
+    private static int[] lastPositions(Batch batch, int n) {
+        int[] last = new int[batch.sequences()];
+        java.util.Arrays.fill(last, -1);
+        for (int t = 0; t < n; t++) {
+            last[batch.sequenceOf(t)] = Math.max(last[batch.sequenceOf(t)], batch.position(t));
+        }
+        return last;
+    }
+
+    private float[] scratch(int n) {
+        float[] s = scores.get();
+        if (s.length < n) {
+            s = new float[Math.max(n, s.length * 2)];
+            scores.set(s);
+        }
+        return s;
+    }
+
+    @Override
+    public void swiGlu(Activations gateUp, int n, Activations out) {
+        CpuActivations gu = (CpuActivations) gateUp;
+        CpuActivations o = (CpuActivations) out;
+        int f = o.cols();
+        checkCols(gu, 2 * f, "swiGlu input");
+        parallel.forEach(n, 4, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                FloatMath.swiGlu(gu.data, t * 2 * f, gu.data, t * 2 * f + f, o.data, t * f, f);
+            }
+        });
+    }
+
+    @Override
+    public void gatherRows(Activations x, int[] rows, Activations out) {
+        CpuActivations in = (CpuActivations) x;
+        CpuActivations o = (CpuActivations) out;
+        checkCols(o, in.cols(), "gatherRows");
+        for (int i = 0; i < rows.length; i++) {
+            System.arraycopy(in.data, rows[i] * in.cols(), o.data, i * o.cols(), in.cols());
+        }
+    }
+
+    @Override
+    public void read(Activations x, int n, float[] dst, int dstOffset) {
+        CpuActivations a = (CpuActivations) x;
+        System.arraycopy(a.data, 0, dst, dstOffset, n * a.cols());
+    }
+
+    private static void checkCols(Activations a, int cols, String what) {
+        if (a.cols() != cols) {
+            throw new IllegalArgumentException(what + ": activations have " + a.cols() + " columns, expected " + cols);
+        }
+    }
+
+    @Override
+    public void close() {
+        parallel.close();
+    }
+
+    @Override
+    public String toString() {
+        return "cpu backend (" + parallel.threads() + " threads, " + Simd.F.length() + " float lanes"
+                + (Simd.ENABLED ? "" : ", vector paths off") + ")";
+    }
+}

@@ -1,0 +1,40 @@
+package com.llmserve.engine.model;
+
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+
+/**
+ * A text-generation model loaded onto a backend. Batch-first: one {@link #forward} call runs many
+ * sequences at different positions. Not thread-safe; one engine loop drives it.
+ */
+public interface LanguageModel extends AutoCloseable {
+
+    /** {@code general.architecture}, e.g. {@code llama}. */
+    String architecture();
+
+    int vocabSize();
+
+    /** The longest sequence the model was trained for (or the configured limit). */
+    int contextLength();
+
+    /** Layers and per-token key/value width, what a KV storage must fit. */
+    int layers();
+
+    int kvDim();
+
+    /** KV cache memory for {@code blocks} blocks of {@code blockSize} token slots, on this model's backend. */
+    KvStorage newKvStorage(int blocks, int blockSize);
+
+    /**
+     * Runs the batch, writing its keys and values into {@code kv} at the slots its block tables
+     * give, and returns the logits of {@link Batch#logitRows()} in that order. The returned
+     * object is reused by the next call.
+     */
+    Logits forward(Batch batch, KvStorage kv);
+
+    /** Installs a probe that sees named intermediate activations (parity debugging); {@link ForwardProbe#NONE} by default. */
+    void setProbe(ForwardProbe probe);
+
+    @Override
+    void close();
+}

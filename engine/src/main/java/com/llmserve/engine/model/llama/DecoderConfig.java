@@ -1,0 +1,110 @@
+package com.llmserve.engine.model.llama;
+
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.gguf.GgufMetadata;
+import com.llmserve.engine.gguf.GgufValueType;
+import com.llmserve.engine.model.InvalidModelException;
+
+import java.nio.file.Path;
+
+/**
+ * The hyper-parameters of a llama-family decoder, read once from GGUF metadata and validated.
+ * Variants differ by data here (rope style, sliding window), never by branches on the
+ * architecture name.
+ *
+ * @param architecture  {@code general.architecture}
+ * @param embedding     model width ({@code n_embd})
+ * @param layers        decoder blocks
+ * @param feedForward   SwiGLU hidden width
+ * @param heads         query heads
+ * @param kvHeads       key/value heads (grouped-query attention when fewer than {@code heads})
+ * @param headDim       dimensions per head
+ * @param rmsEps        RMSNorm epsilon
+ * @param ropeStyle     which elements rotate together
+ * @param ropeDims      rotated dimensions per head
+ * @param ropeFreqBase  rope theta
+ * @param ropeFreqScale linear position scale, 1 when unscaled
+ * @param contextLength trained context length
+ * @param slidingWindow attention window (mistral-style), 0 for none
+ */
+public record DecoderConfig(String architecture, int embedding, int layers, int feedForward, int heads, int kvHeads,
+                            int headDim, float rmsEps, Rope.Style ropeStyle, int ropeDims, float ropeFreqBase,
+                            float ropeFreqScale, int contextLength, int slidingWindow) {
+
+    /**
+     * Reads the {@code <prefix>.*} keys llama.cpp writes for this family.
+     *
+     * @param windowKey the sliding-window key to honour, or {@code null} when the family has none
+     */
+    static DecoderConfig read(Path file, GgufMetadata m, String prefix, Rope.Style ropeStyle, String windowKey) {
+        int embedding = m.getInt(prefix + ".embedding_length");
+        int heads = m.getInt(prefix + ".attention.head_count");
+        if (m.find(prefix + ".attention.head_count_kv").filter(v -> v.type() == GgufValueType.ARRAY).isPresent()) {
+            throw new InvalidModelException(file, "per-layer kv head counts are not supported");
+        }
+        int kvHeads = m.findInt(prefix + ".attention.head_count_kv").orElse(heads);
+        if (heads <= 0 || embedding <= 0) {
+            throw new InvalidModelException(file, "embedding length " + embedding + " and head count " + heads + " must be positive");
+        }
+        int headDim = m.findInt(prefix + ".attention.key_length").orElse(embedding / heads);
+        int valueDim = m.findInt(prefix + ".attention.value_length").orElse(headDim);
+        if (valueDim != headDim) {
+            throw new InvalidModelException(file, "key length " + headDim + " differs from value length " + valueDim);
+        }
+        String scaling = m.findString(prefix + ".rope.scaling.type").orElse("none");
+        float freqScale = switch (scaling) {
+            case "none" -> 1f;
+            case "linear" -> 1f / m.findFloat(prefix + ".rope.scaling.factor").orElse(1f);
+            default -> throw new InvalidModelException(file, "rope scaling '" + scaling + "' is not supported (none, linear)");
+        };
+        DecoderConfig c = new DecoderConfig(
+                m.getString("general.architecture"),
+                embedding,
+                m.getInt(prefix + ".block_count"),
+                m.getInt(prefix + ".feed_forward_length"),
+                heads,
+                kvHeads,
+                headDim,
+                m.findFloat(prefix + ".attention.layer_norm_rms_epsilon").orElse(1e-5f),
+                ropeStyle,
+                m.findInt(prefix + ".rope.dimension_count").orElse(headDim),
+                m.findFloat(prefix + ".rope.freq_base").orElse(10_000f),
+                freqScale,
+                m.findInt(prefix + ".context_length").orElse(2048),
+                windowKey == null ? 0 : m.findInt(windowKey).orElse(0));
+        c.validate(file);
+        return c;
+    }
+
+    private void validate(Path file) {
+        if (layers <= 0 || feedForward <= 0 || kvHeads <= 0 || headDim <= 0 || contextLength <= 0) {
+            throw new InvalidModelException(file, "hyper-parameters must be positive: " + this);
+        }
+        if (heads % kvHeads != 0) {
+            throw new InvalidModelException(file, heads + " query heads are not a multiple of " + kvHeads + " kv heads");
+        }
+        if (ropeDims <= 0 || ropeDims > headDim || ropeDims % 2 != 0) {
+            throw new InvalidModelException(file, "rope dimension count " + ropeDims + " does not fit head size " + headDim);
+        }
+        if (!(rmsEps > 0) || !(ropeFreqBase > 0)) {
+            throw new InvalidModelException(file, "rms epsilon and rope base must be positive: " + this);
+        }
+    }
+
+    AttentionShape attention() {
+        return new AttentionShape(heads, kvHeads, headDim, (float) (1.0 / Math.sqrt(headDim)), true, slidingWindow);
+    }
+
+    Rope rope(float[] freqFactors) {
+        return new Rope(ropeStyle, ropeDims, ropeFreqBase, ropeFreqScale, freqFactors);
+    }
+
+    int queryDim() {
+        return heads * headDim;
+    }
+
+    int kvDim() {
+        return kvHeads * headDim;
+    }
+}

@@ -1,0 +1,167 @@
+package com.llmserve.engine.model.llama;
+
+import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.model.ForwardProbe;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.Logits;
+import com.llmserve.engine.model.ModelOptions;
+
+import java.util.Arrays;
+
+/**
+ * The llama-family decoder shared by every architecture of the family: pre-norm blocks of
+ * RMSNorm → grouped-query attention with rotary positions → residual → RMSNorm → SwiGLU →
+ * residual, then a final RMSNorm and the output projection. Scratch activations are allocated
+ * once for {@link ModelOptions#maxBatchTokens()} rows; nothing is allocated per forward pass.
+ */
+final class DecoderModel implements LanguageModel {
+
+    /** Logit rows computed per output-projection step, bounding the logits scratch (rows x vocab). */
+    private static final int LOGIT_CHUNK = 32;
+
+    private final DecoderConfig cfg;
+    private final DecoderWeights w;
+    private final Backend be;
+    private final int contextLength;
+    private final int maxRows;
+    private final AttentionShape attn;
+    private final Rope rope;
+    private final Logits logits;
+    private ForwardProbe probe = ForwardProbe.NONE;
+
+    private final Activations x;
+    private final Activations xb;
+    private final Activations qkv;
+    private final Activations att;
+    private final Activations gateUp;
+    private final Activations hidden;
+    private final Activations last;
+    private final Activations lastNorm;
+    private final Activations logitRows;
+
+    DecoderModel(DecoderConfig cfg, DecoderWeights w, Backend be, ModelOptions options) {
+        this.cfg = cfg;
+        this.w = w;
+        this.be = be;
+        this.contextLength = options.contextLength() > 0 ? options.contextLength() : cfg.contextLength();
+        this.maxRows = options.maxBatchTokens();
+        this.attn = cfg.attention();
+        this.rope = cfg.rope(w.ropeFreqFactors);
+        this.logits = new Logits(w.vocabSize);
+        int d = cfg.embedding();
+        x = be.allocate(maxRows, d);
+        xb = be.allocate(maxRows, d);
+        qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
+        att = be.allocate(maxRows, cfg.queryDim());
+        gateUp = be.allocate(maxRows, 2 * cfg.feedForward());
+        hidden = be.allocate(maxRows, cfg.feedForward());
+        int logitChunk = Math.min(LOGIT_CHUNK, maxRows);
+        last = be.allocate(logitChunk, d);
+        lastNorm = be.allocate(logitChunk, d);
+        logitRows = be.allocate(logitChunk, w.vocabSize);
+    }
+
+    @Override
+    public String architecture() {
+        return cfg.architecture();
+    }
+
+    @Override
+    public int vocabSize() {
+        return w.vocabSize;
+    }
+
+    @Override
+    public int contextLength() {
+        return contextLength;
+    }
+
+    @Override
+    public int layers() {
+        return cfg.layers();
+    }
+
+    @Override
+    public int kvDim() {
+        return cfg.kvDim();
+    }
+
+    DecoderConfig config() {
+        return cfg;
+    }
+
+    @Override
+    public KvStorage newKvStorage(int blocks, int blockSize) {
+        return be.allocateKv(cfg.layers(), blocks, blockSize, cfg.kvDim());
+    }
+
+    @Override
+    public void setProbe(ForwardProbe probe) {
+        this.probe = probe == null ? ForwardProbe.NONE : probe;
+    }
+
+    @Override
+    public Logits forward(Batch batch, KvStorage kv) {
+        if (kv.layers() != cfg.layers() || kv.kvDim() != cfg.kvDim() || kv.blockSize() != batch.blockSize()) {
+            throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim() + " dims, blocks of "
+                    + kv.blockSize() + ") does not fit this model and batch");
+        }
+        logits.reset(batch.logitRowCount());
+        int logitRow = 0;
+        for (int from = 0; from < batch.size(); from += maxRows) {
+            Batch chunk = batch.slice(from, Math.min(batch.size(), from + maxRows));
+            logitRow = forwardChunk(chunk, kv, logitRow);
+        }
+        return logits;
+    }
+
+    private int forwardChunk(Batch b, KvStorage kv, int logitRow) {
+        int n = b.size();
+        be.embed(w.tokenEmbedding, b.tokens(), n, x);
+        for (int l = 0; l < cfg.layers(); l++) {
+            DecoderWeights.Layer lw = w.layers.get(l);
+            be.rmsNorm(x, lw.attnNorm(), cfg.rmsEps(), n, xb);          probe.tap("attn_norm", l, xb, n);
+            be.matmul(lw.qkv(), xb, n, qkv);                             // fused q|k|v
+            if (lw.qkvBias() != null) {
+                be.addBias(qkv, lw.qkvBias(), n);                        // qwen2-style attention bias
+            }
+            be.rope(qkv, 0, cfg.heads(), cfg.headDim(), b, n, rope);     // queries
+            be.rope(qkv, attn.keyCol(), cfg.kvHeads(), cfg.headDim(), b, n, rope); // keys
+            be.attention(qkv, kv, l, b, n, attn, att);                   probe.tap("kqv_out", l, att, n);
+            be.matmul(lw.attnOutput(), att, n, xb);
+            be.add(x, xb, n);                                            probe.tap("ffn_inp", l, x, n);
+            be.rmsNorm(x, lw.ffnNorm(), cfg.rmsEps(), n, xb);            probe.tap("ffn_norm", l, xb, n);
+            be.matmul(lw.gateUp(), xb, n, gateUp);                       // fused gate|up
+            be.swiGlu(gateUp, n, hidden);
+            be.matmul(lw.down(), hidden, n, xb);
+            be.add(x, xb, n);                                            probe.tap("l_out", l, x, n);
+        }
+        // Only the rows whose logits were asked for go through the output projection.
+        int[] rows = b.logitRows();
+        for (int from = 0; from < rows.length; from += last.rows()) {
+            int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
+            be.gatherRows(x, part, last);
+            be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
+            be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
+            be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
+            logitRow += part.length;
+        }
+        return logitRow;
+    }
+
+    @Override
+    public void close() {
+        // Weights and scratch belong to the backend's memory; the backend's owner closes it.
+    }
+
+    @Override
+    public String toString() {
+        return cfg.architecture() + " decoder: " + cfg.layers() + " layers, width " + cfg.embedding() + ", " + cfg.heads() + "/"
+                + cfg.kvHeads() + " heads, vocab " + w.vocabSize + " on " + be.name();
+    }
+}
