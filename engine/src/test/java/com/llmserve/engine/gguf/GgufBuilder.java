@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Writes GGUF bytes for tests, including deliberately broken ones (any field can be forced). */
-final class GgufBuilder {
+public final class GgufBuilder {
 
     private final ByteArrayOutputStream kv = new ByteArrayOutputStream();
     private final List<byte[]> tensorInfos = new ArrayList<>();
@@ -24,32 +24,32 @@ final class GgufBuilder {
     private Long forcedKvCount;
     private int magic = GgufParser.MAGIC;
 
-    GgufBuilder version(int v) {
+    public GgufBuilder version(int v) {
         this.version = v;
         return this;
     }
 
-    GgufBuilder magic(int m) {
+    public GgufBuilder magic(int m) {
         this.magic = m;
         return this;
     }
 
-    GgufBuilder forceTensorCount(long n) {
+    public GgufBuilder forceTensorCount(long n) {
         this.forcedTensorCount = n;
         return this;
     }
 
-    GgufBuilder forceKvCount(long n) {
+    public GgufBuilder forceKvCount(long n) {
         this.forcedKvCount = n;
         return this;
     }
 
-    GgufBuilder alignment(int a) {
+    public GgufBuilder alignment(int a) {
         this.alignment = a;
         return kv("general.alignment", GgufValueType.UINT32, le(4).putInt(a));
     }
 
-    GgufBuilder kv(String key, GgufValueType type, ByteBuffer value) {
+    public GgufBuilder kv(String key, GgufValueType type, ByteBuffer value) {
         write(kv, str(key));
         write(kv, le(4).putInt(type.id()));
         write(kv, value);
@@ -57,37 +57,37 @@ final class GgufBuilder {
         return this;
     }
 
-    GgufBuilder kvString(String key, String value) {
+    public GgufBuilder kvString(String key, String value) {
         return kv(key, GgufValueType.STRING, str(value));
     }
 
-    GgufBuilder kvU32(String key, int value) {
+    public GgufBuilder kvU32(String key, int value) {
         return kv(key, GgufValueType.UINT32, le(4).putInt(value));
     }
 
-    GgufBuilder kvF32(String key, float value) {
+    public GgufBuilder kvF32(String key, float value) {
         return kv(key, GgufValueType.FLOAT32, le(4).putFloat(value));
     }
 
-    GgufBuilder kvRaw(byte[] raw) {
+    public GgufBuilder kvRaw(byte[] raw) {
         kv.writeBytes(raw);
         kvCount++;
         return this;
     }
 
     /** Adds a tensor with the given data placed at the next aligned offset. */
-    GgufBuilder tensor(String name, GgmlType type, long[] shape, byte[] data) {
+    public GgufBuilder tensor(String name, GgmlType type, long[] shape, byte[] data) {
         long offset = (dataOffset + alignment - 1) / alignment * alignment;
         tensorAt(name, type, shape, offset, data);
         return this;
     }
 
     /** Adds a tensor info with an explicit data offset; its data is written there. */
-    GgufBuilder tensorAt(String name, GgmlType type, long[] shape, long offset, byte[] data) {
+    public GgufBuilder tensorAt(String name, GgmlType type, long[] shape, long offset, byte[] data) {
         return tensorInfo(name, shape.length, shape, type.id(), offset, data, offset);
     }
 
-    GgufBuilder tensorInfo(String name, int dims, long[] shape, int typeId, long offset, byte[] data, long writeAt) {
+    public GgufBuilder tensorInfo(String name, int dims, long[] shape, int typeId, long offset, byte[] data, long writeAt) {
         ByteArrayOutputStream info = new ByteArrayOutputStream();
         write(info, str(name));
         write(info, le(4).putInt(dims));
@@ -106,7 +106,7 @@ final class GgufBuilder {
         return this;
     }
 
-    byte[] build() {
+    public byte[] build() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         write(out, le(4).putInt(magic));
         write(out, le(4).putInt(version));
@@ -128,15 +128,15 @@ final class GgufBuilder {
         return file;
     }
 
-    Path writeTo(Path dir, String name) throws IOException {
+    public Path writeTo(Path dir, String name) throws IOException {
         return Files.write(dir.resolve(name), build());
     }
 
-    static ByteBuffer le(int n) {
+    public static ByteBuffer le(int n) {
         return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    static ByteBuffer str(String s) {
+    public static ByteBuffer str(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return le(8 + b.length).putLong(b.length).put(b);
     }

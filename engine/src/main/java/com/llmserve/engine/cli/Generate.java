@@ -1,0 +1,190 @@
+package com.llmserve.engine.cli;
+
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.generate.Generation;
+import com.llmserve.engine.generate.GenerationRequest;
+import com.llmserve.engine.generate.Generator;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.model.Architectures;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.sampling.SamplingParams;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Generates from a GGUF model on the CPU and reports prefill and decode speed; usable for
+ * benchmarks. Run {@code Generate --help} for the options.
+ */
+public final class Generate {
+
+    private static final String USAGE = """
+            usage: Generate --model FILE (--prompt-tokens 1,2,3 | --prompt-length N) [options]
+              --model FILE          GGUF model (llama, mistral, qwen2)
+              --prompt-tokens IDS   comma-separated prompt token ids (BOS included if wanted)
+              --prompt-length N     a synthetic prompt of N tokens (BOS, then ids counting up), for benchmarks
+              -n, --max-tokens N    tokens to generate (default 128)
+              --ignore-eos          keep generating past end-of-generation tokens
+              --threads N           CPU threads (default: all processors)
+              --batch-tokens N      tokens per forward pass chunk (default 512)
+              --ctx N               context length limit (default: the model's)
+              --temperature T       0 for greedy (default 0)
+              --top-k K, --top-p P, --min-p P, --seed S
+              --repeat N            run N times (the first warms the JIT up) and report each run
+            """;
+
+    private Generate() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        try {
+            System.exit(run(Options.parse(args), System.out));
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
+            System.exit(2);
+        }
+    }
+
+    static int run(Options o, PrintStream out) throws IOException {
+        if (o.help) {
+            out.print(USAGE);
+            return 0;
+        }
+        long loadStart = System.nanoTime();
+        try (GgufFile file = GgufFile.open(o.model);
+             CpuBackend backend = new CpuBackend(o.threads);
+             LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx));
+             Generator generator = new Generator(model, 16)) {
+            out.printf("model: %s (%s, %.1f MiB) on %s, loaded in %d ms%n", o.model, model, file.fileSize() / 1048576.0,
+                    backend, (System.nanoTime() - loadStart) / 1_000_000);
+            int[] prompt = o.promptTokens != null ? o.promptTokens : syntheticPrompt(file, model.vocabSize(), o.promptLength);
+            Set<Integer> stop = new HashSet<>();
+            if (!o.ignoreEos) {
+                file.metadata().findInt("tokenizer.ggml.eos_token_id").ifPresent(stop::add);
+                file.metadata().findInt("tokenizer.ggml.eot_token_id").ifPresent(stop::add);
+            }
+            SamplingParams sampling = SamplingParams.GREEDY.withTemperature(o.temperature).withTopK(o.topK).withTopP(o.topP)
+                    .withMinP(o.minP);
+            if (o.seed != null) {
+                sampling = sampling.withSeed(o.seed);
+            }
+            GenerationRequest request = new GenerationRequest(prompt, o.maxTokens, sampling, stop);
+            for (int run = 1; run <= o.repeat; run++) {
+                Generation g = generator.generate(request, t -> { });
+                out.printf("run %d: prefill %d tokens in %.1f ms = %.2f tok/s; decode %d tokens in %.1f ms = %.2f tok/s (%s)%n",
+                        run, g.promptTokens(), g.prefillNanos() / 1e6, g.prefillTokensPerSecond(),
+                        Math.max(0, g.tokens().length - 1), g.decodeNanos() / 1e6, g.decodeTokensPerSecond(), g.finish());
+                if (run == o.repeat) {
+                    out.println("tokens: " + Arrays.toString(g.tokens()));
+                }
+            }
+            out.printf("resident memory: %s (model file %.1f MiB)%n", residentMemory(), file.fileSize() / 1048576.0);
+        }
+        return 0;
+    }
+
+    /** BOS (when the file names one) then ids counting up from 100, wrapping inside the vocabulary. */
+    static int[] syntheticPrompt(GgufFile file, int vocab, int length) {
+        int[] p = new int[length];
+        int start = 0;
+        var bos = file.metadata().findInt("tokenizer.ggml.bos_token_id");
+        if (bos.isPresent() && length > 0) {
+            p[0] = bos.get();
+            start = 1;
+        }
+        for (int i = start; i < length; i++) {
+            p[i] = 100 + (i * 7) % Math.max(1, vocab - 100);
+        }
+        return p;
+    }
+
+    private static String residentMemory() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return "unknown";
+        }
+        return Files.readAllLines(status).stream().filter(l -> l.startsWith("VmRSS:"))
+                .map(l -> l.substring(6).trim()).findFirst().orElse("unknown");
+    }
+
+    static final class Options {
+        Path model;
+        int[] promptTokens;
+        int promptLength = 128;
+        int maxTokens = 128;
+        boolean ignoreEos;
+        int threads = Runtime.getRuntime().availableProcessors();
+        int batchTokens = 512;
+        int ctx;
+        float temperature;
+        int topK;
+        float topP = 1f;
+        float minP;
+        Long seed;
+        int repeat = 1;
+        boolean help;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                switch (a) {
+                    case "--help", "-h" -> o.help = true;
+                    case "--model", "-m" -> o.model = Path.of(value(args, ++i, a));
+                    case "--prompt-tokens" -> o.promptTokens = Arrays.stream(value(args, ++i, a).split(","))
+                            .map(String::trim).filter(s -> !s.isEmpty()).mapToInt(s -> number(s, a)).toArray();
+                    case "--prompt-length" -> o.promptLength = positive(value(args, ++i, a), a);
+                    case "--max-tokens", "-n" -> o.maxTokens = number(value(args, ++i, a), a);
+                    case "--ignore-eos" -> o.ignoreEos = true;
+                    case "--threads", "-t" -> o.threads = positive(value(args, ++i, a), a);
+                    case "--batch-tokens" -> o.batchTokens = positive(value(args, ++i, a), a);
+                    case "--ctx" -> o.ctx = number(value(args, ++i, a), a);
+                    case "--temperature" -> o.temperature = Float.parseFloat(value(args, ++i, a));
+                    case "--top-k" -> o.topK = number(value(args, ++i, a), a);
+                    case "--top-p" -> o.topP = Float.parseFloat(value(args, ++i, a));
+                    case "--min-p" -> o.minP = Float.parseFloat(value(args, ++i, a));
+                    case "--seed" -> o.seed = Long.parseLong(value(args, ++i, a));
+                    case "--repeat" -> o.repeat = positive(value(args, ++i, a), a);
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (!o.help && o.model == null) {
+                throw new IllegalArgumentException("--model is required");
+            }
+            if (o.promptTokens != null && o.promptTokens.length == 0) {
+                throw new IllegalArgumentException("--prompt-tokens is empty");
+            }
+            return o;
+        }
+
+        private static String value(String[] args, int i, String option) {
+            if (i >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return args[i];
+        }
+
+        private static int number(String s, String option) {
+            try {
+                return Integer.parseInt(s);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": '" + s + "' is not a number");
+            }
+        }
+
+        private static int positive(String s, String option) {
+            int n = number(s, option);
+            if (n <= 0) {
+                throw new IllegalArgumentException(option + " must be positive");
+            }
+            return n;
+        }
+    }
+}
