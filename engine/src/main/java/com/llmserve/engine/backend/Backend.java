@@ -33,6 +33,9 @@ public interface Backend extends AutoCloseable {
         return uploadMatrix(tensor.name(), List.of(tensor));
     }
 
+    /** Uploads an embedding table, read a row at a time by {@link #embed}. */
+    Weight uploadTable(GgufTensor tensor);
+
     /** Uploads 1-D tensors (norm weights, biases) concatenated, as float32. */
     Weight uploadVector(String name, List<GgufTensor> parts);
 

@@ -29,6 +29,11 @@ final class CpuActivations implements Activations {
     }
 
     @Override
+    public void close() {
+        // heap memory: released with the object
+    }
+
+    @Override
     public String toString() {
         return "cpu activations [" + rows + " x " + cols + "]";
     }

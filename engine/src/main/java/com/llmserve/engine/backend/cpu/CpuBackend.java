@@ -11,6 +11,7 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 
+import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,14 +21,23 @@ import java.util.List;
  */
 public final class CpuBackend implements Backend {
 
-    /** Rows of a matrix handed to one task at a time: enough work to amortise the hand-off. */
-    private static final int MATMUL_GRAIN_ROWS = 16;
-
     private final Parallel parallel;
+    private final boolean pack;
     private final ThreadLocal<float[]> scores = ThreadLocal.withInitial(() -> new float[256]);
 
-    public CpuBackend(int threads) {
+    /**
+     * @param threads cores to use
+     * @param pack    re-lay weights out for this machine's kernels where a type has such a layout
+     *                (Q4_0 on AVX-512), releasing the mapped pages they replace; otherwise every
+     *                weight stays a zero-copy view of the file
+     */
+    public CpuBackend(int threads, boolean pack) {
         this.parallel = new Parallel(threads);
+        this.pack = pack;
+    }
+
+    public CpuBackend(int threads) {
+        this(threads, true);
     }
 
     /** A backend using every available processor. */
@@ -52,10 +62,26 @@ public final class CpuBackend implements Backend {
     @Override
     public Weight uploadMatrix(String name, List<GgufTensor> parts) {
         List<CpuTensor> tensors = new ArrayList<>(parts.size());
+        Arena arena = pack ? Arena.ofShared() : null;
+        boolean packed = false;
         for (GgufTensor t : parts) {
-            tensors.add(CpuTensor.of(t));
+            CpuTensor c = CpuTensor.of(t);
+            if (arena != null && c.pack(arena)) {
+                MappedPages.release(t.data());
+                packed = true;
+            }
+            tensors.add(c);
         }
-        return CpuWeight.matrix(name, tensors);
+        if (arena != null && !packed) {
+            arena.close();
+            arena = null;
+        }
+        return CpuWeight.matrix(name, tensors, arena);
+    }
+
+    @Override
+    public Weight uploadTable(GgufTensor tensor) {
+        return CpuWeight.matrix(tensor.name(), List.of(CpuTensor.of(tensor)), null);
     }
 
     @Override
@@ -143,15 +169,23 @@ public final class CpuBackend implements Backend {
         checkCols(in, w.cols(), "matmul input of " + w.name());
         checkCols(o, (int) w.rows(), "matmul output of " + w.name());
         List<CpuTensor> parts = w.parts();
+        Q8Activations[] prepared = new Q8Activations[parts.size()];
+        for (int p = 0; p < parts.size(); p++) {
+            prepared[p] = parts.get(p).prepare(in.data, n);
+        }
         int rows = (int) w.rows();
-        parallel.forEach(rows, MATMUL_GRAIN_ROWS, (from, to) -> {
+        // split on tile boundaries, so that every task but the last multiplies whole tiles
+        int tiles = (rows + TileGemm.ROWS - 1) / TileGemm.ROWS;
+        parallel.forEach(tiles, 1, (fromTile, toTile) -> {
+            long from = (long) fromTile * TileGemm.ROWS;
+            long to = Math.min(rows, (long) toTile * TileGemm.ROWS);
             for (int p = 0; p < parts.size(); p++) {
                 long first = w.firstRow(p);
                 CpuTensor part = parts.get(p);
                 long lo = Math.max(from, first);
                 long hi = Math.min(to, first + part.rows());
                 if (lo < hi) {
-                    part.matmul(in.data, n, o.data, (int) first, o.cols(), lo - first, hi - first);
+                    part.matmul(in.data, prepared[p], n, o.data, (int) first, o.cols(), lo - first, hi - first);
                 }
             }
         });

@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.cpu;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -143,15 +144,93 @@ public abstract sealed class CpuTensor
     }
 
     /**
+     * Re-lays the weights out for this machine's kernels in memory from {@code arena}, when the
+     * type has such a layout; the zero-copy view stays valid for everything else.
+     *
+     * @return whether a packed copy was made (the mapped pages can then be released)
+     */
+    boolean pack(Arena arena) {
+        return false;
+    }
+
+    /** Batches at least this large run through {@link TileGemm}; smaller ones through fused dot products. */
+    static final int TILE_MIN_TOKENS = 4;
+
+    private static final ThreadLocal<float[]> TILE = ThreadLocal.withInitial(() -> new float[TileGemm.ROWS * TileGemm.K_CHUNK]);
+    private static final ThreadLocal<float[]> ROW = ThreadLocal.withInitial(() -> new float[TileGemm.K_CHUNK]);
+
+    /**
      * {@code y[t*yStride + yOffset + r] = row r · x[t*cols ..]} for rows {@code [rowStart, rowEnd)}
-     * and tokens {@code [0, tokens)}. The default walks rows outermost so that a row's bytes are
-     * read from memory once and reused from cache for every token of the batch.
+     * and tokens {@code [0, tokens)}. Small batches take a fused dot product per row and token
+     * (the weights are read once, from memory, either way); larger ones dequantize tiles of rows
+     * once and reuse them for every token.
      */
     public void matmul(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        matmul(x, prepare(x, tokens), tokens, y, yOffset, yStride, rowStart, rowEnd);
+    }
+
+    /**
+     * Work on the activations that every row range of one product shares, done once per product
+     * before it is split over threads: the 8-bit quantization of packed Q4_0. Null when the rows
+     * path of this tensor reads the floats directly.
+     */
+    Q8Activations prepare(float[] x, int tokens) {
+        return null;
+    }
+
+    /** {@link #matmul(float[], int, float[], int, int, long, long)} with the result of {@link #prepare}. */
+    void matmul(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        if (tokens >= TILE_MIN_TOKENS && Simd.ENABLED) {
+            matmulTiled(x, tokens, y, yOffset, yStride, rowStart, rowEnd);
+            return;
+        }
+        matmulRows(x, prepared, tokens, y, yOffset, yStride, rowStart, rowEnd);
+    }
+
+    /** One fused dot product per row and token. */
+    protected void matmulRows(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride,
+                              long rowStart, long rowEnd) {
         for (long r = rowStart; r < rowEnd; r++) {
             int col = yOffset + (int) r;
             for (int t = 0; t < tokens; t++) {
                 y[t * yStride + col] = dot(r, x, t * cols);
+            }
+        }
+    }
+
+    private void matmulTiled(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        float[] tile = TILE.get();
+        int chunk = Math.max(TileGemm.K_CHUNK / type.blockSize() * type.blockSize(), type.blockSize());
+        for (long r0 = rowStart; r0 < rowEnd; r0 += TileGemm.ROWS) {
+            int rows = (int) Math.min(TileGemm.ROWS, rowEnd - r0);
+            for (int k0 = 0; k0 < cols; k0 += chunk) {
+                int width = Math.min(chunk, cols - k0);
+                dequantizeTile(r0, rows, k0, width, tile);
+                TileGemm.multiply(tile, width, rows, x, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
+            }
+        }
+    }
+
+    /**
+     * Writes columns {@code [k0, k0+width)} of rows {@code [r0, r0+rows)} element-major into
+     * {@code tile}: {@code tile[k * ROWS + i]} is element {@code k0+k} of row {@code r0+i}; rows
+     * past {@code rows} are zero. {@code k0} and {@code width} are multiples of the block size.
+     */
+    protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
+        float[] row = ROW.get();
+        int bs = type.blockSize();
+        for (int i = 0; i < TileGemm.ROWS; i++) {
+            if (i >= rows) {
+                for (int k = 0; k < width; k++) {
+                    tile[k * TileGemm.ROWS + i] = 0f;
+                }
+                continue;
+            }
+            for (int b = 0; b < width / bs; b++) {
+                dequantizeBlock(blockOffset(r0 + i, k0 / bs + b), row, b * bs);
+            }
+            for (int k = 0; k < width; k++) {
+                tile[k * TileGemm.ROWS + i] = row[k];
             }
         }
     }

@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.cpu;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 
+import java.lang.foreign.Arena;
 import java.util.List;
 
 /**
@@ -18,11 +19,14 @@ final class CpuWeight implements Weight {
     private final long rows;
     private final int cols;
     private final float[] vector;
+    /** Memory of packed copies, or null. */
+    private final Arena arena;
 
-    private CpuWeight(String name, List<CpuTensor> parts, float[] vector) {
+    private CpuWeight(String name, List<CpuTensor> parts, float[] vector, Arena arena) {
         this.name = name;
         this.parts = parts;
         this.vector = vector;
+        this.arena = arena;
         if (vector != null) {
             this.firstRow = new long[0];
             this.rows = 1;
@@ -44,12 +48,19 @@ final class CpuWeight implements Weight {
         this.cols = c;
     }
 
-    static CpuWeight matrix(String name, List<CpuTensor> parts) {
-        return new CpuWeight(name, List.copyOf(parts), null);
+    static CpuWeight matrix(String name, List<CpuTensor> parts, Arena arena) {
+        return new CpuWeight(name, List.copyOf(parts), null, arena);
     }
 
     static CpuWeight vector(String name, float[] values) {
-        return new CpuWeight(name, List.of(), values);
+        return new CpuWeight(name, List.of(), values, null);
+    }
+
+    @Override
+    public void close() {
+        if (arena != null) {
+            arena.close();
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import static com.llmserve.engine.backend.cpu.Simd.F;
@@ -20,8 +21,50 @@ import static com.llmserve.engine.backend.cpu.Simd.u8;
  */
 public final class Q4_0Tensor extends CpuTensor {
 
+    /** The AVX-512 layout of the same weights, when {@link #pack} made one. */
+    private PackedQ4_0 packed;
+
     Q4_0Tensor(String name, MemorySegment data, long rows, int cols) {
         super(name, GgmlType.Q4_0, data, rows, cols);
+    }
+
+    @Override
+    boolean pack(Arena arena) {
+        if (!PackedQ4_0.available()) {
+            return false;
+        }
+        packed = PackedQ4_0.pack(this, data, rowBytes, arena);
+        return packed != null;
+    }
+
+    @Override
+    Q8Activations prepare(float[] x, int tokens) {
+        if (packed == null || tokens >= TILE_MIN_TOKENS || !Simd.ENABLED) {
+            return null;
+        }
+        Q8Activations q = new Q8Activations(tokens, cols);
+        q.quantize(x, tokens, cols);
+        return q;
+    }
+
+    @Override
+    protected void matmulRows(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride,
+                              long rowStart, long rowEnd) {
+        if (prepared == null || rowStart % PackedQ4_0.GROUP != 0) {
+            super.matmulRows(x, prepared, tokens, y, yOffset, yStride, rowStart, rowEnd);
+            return;
+        }
+        packed.gemv(prepared, cols, tokens, y, yOffset, yStride,
+                rowStart / PackedQ4_0.GROUP, (rowEnd + PackedQ4_0.GROUP - 1) / PackedQ4_0.GROUP);
+    }
+
+    @Override
+    protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
+        if (packed == null || r0 % PackedQ4_0.GROUP != 0) {
+            super.dequantizeTile(r0, rows, k0, width, tile);
+            return;
+        }
+        packed.dequantizeTile(r0, k0, width, tile);
     }
 
     @Override

@@ -156,7 +156,10 @@ final class DecoderModel implements LanguageModel {
 
     @Override
     public void close() {
-        // Weights and scratch belong to the backend's memory; the backend's owner closes it.
+        for (Activations a : new Activations[] {x, xb, qkv, att, gateUp, hidden, last, lastNorm, logitRows}) {
+            a.close();
+        }
+        w.close();
     }
 
     @Override

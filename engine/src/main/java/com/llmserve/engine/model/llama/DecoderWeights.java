@@ -48,10 +48,9 @@ final class DecoderWeights {
             throw new InvalidModelException(f.path(), "token_embd.weight is " + Arrays.toString(embd.shape()) + ", expected [" + d + ", vocab]");
         }
         long vocab = embd.dim(1);
-        Weight tokenEmbedding = be.uploadMatrix(embd);
-        Weight output = f.findTensor("output.weight")
-                .map(t -> be.uploadMatrix(s.check(t, d, vocab)))
-                .orElse(tokenEmbedding);
+        Weight tokenEmbedding = be.uploadTable(embd);
+        // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
+        Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
         Weight outputNorm = be.uploadVector(s.check(f.tensor("output_norm.weight"), d));
         float[] freqFactors = f.findTensor("rope_freqs.weight").map(t -> ropeFactors(f, s.check(t, c.ropeDims() / 2))).orElse(null);
 
@@ -81,6 +80,19 @@ final class DecoderWeights {
                     be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d))));
         }
         return new DecoderWeights(tokenEmbedding, outputNorm, output, freqFactors, layers);
+    }
+
+    void close() {
+        tokenEmbedding.close();
+        outputNorm.close();
+        output.close();
+        for (Layer l : layers) {
+            for (Weight w : new Weight[] {l.attnNorm(), l.qkv(), l.qkvBias(), l.attnOutput(), l.ffnNorm(), l.gateUp(), l.down()}) {
+                if (w != null) {
+                    w.close();
+                }
+            }
+        }
     }
 
     /** Llama 3.1's per-frequency divisors: host-side constants of the rope, not a backend weight. */

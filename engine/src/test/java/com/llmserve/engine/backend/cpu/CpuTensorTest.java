@@ -22,6 +22,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Every vector path against the scalar reference of its format, on random and on real weights. */
 class CpuTensorTest {
@@ -159,6 +160,101 @@ class CpuTensorTest {
                 assertThat(y[t * 5 + row]).isCloseTo((float) w.dotScalar(row, x, t * 64), within(1e-4f));
             }
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"})
+    void tiledBatchMatmulMatchesPerTokenDotProducts(GgmlType type) {
+        // 37 rows: a full tile and a ragged one; 2304 columns: two column chunks, the second partial
+        int rows = 37;
+        int cols = 2304;
+        Random r = new Random(type.id() * 31L);
+        CpuTensor w = CpuTensor.of("w", type, randomTensor(type, rows, cols, r), rows, cols);
+        int tokens = 7;
+        float[] x = new float[tokens * cols];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) r.nextGaussian();
+        }
+        int stride = rows + 5;
+        float[] y = new float[tokens * stride];
+        w.matmul(x, tokens, y, 3, stride, 0, rows);
+        for (int t = 0; t < tokens; t++) {
+            for (int row = 0; row < rows; row++) {
+                double reference = w.dotScalar(row, x, t * cols);
+                assertThat((double) y[t * stride + 3 + row]).as("%s token %d row %d", type, t, row)
+                        .isCloseTo(reference, within(1e-5 * magnitude(w, row, x, t * cols) + 1e-6));
+            }
+        }
+    }
+
+    @Test
+    void packedQ4_0MatchesTheZeroCopyLayout() {
+        assumeTrue(PackedQ4_0.available(), "the packed layout needs 16 float lanes");
+        int rows = 53;
+        int cols = 2304;
+        Random r = new Random(9);
+        MemorySegment data = randomTensor(GgmlType.Q4_0, rows, cols, r);
+        CpuTensor plain = CpuTensor.of("plain", GgmlType.Q4_0, data, rows, cols);
+        CpuTensor packed = CpuTensor.of("packed", GgmlType.Q4_0, data, rows, cols);
+        try (Arena arena = Arena.ofConfined()) {
+            assertThat(packed.pack(arena)).isTrue();
+            for (int tokens : new int[] {1, 2, 3, 5, 9}) {
+                float[] x = new float[tokens * cols];
+                for (int i = 0; i < x.length; i++) {
+                    x[i] = (float) r.nextGaussian();
+                }
+                // below TILE_MIN_TOKENS the packed kernel quantizes activations as ggml does: compare
+                // with the exact product of the weights and the dequantized 8-bit activations
+                float[] reference = x;
+                if (tokens < CpuTensor.TILE_MIN_TOKENS) {
+                    Q8Activations q = new Q8Activations(tokens, cols);
+                    q.quantize(x, tokens, cols);
+                    reference = new float[x.length];
+                    for (int i = 0; i < x.length; i++) {
+                        reference[i] = q.values[i] * q.scales[i / 32];
+                    }
+                }
+                float[] actual = new float[tokens * rows];
+                packed.matmul(x, tokens, actual, 0, rows, 0, rows);
+                for (int i = 0; i < actual.length; i++) {
+                    int row = i % rows;
+                    int off = (i / rows) * cols;
+                    assertThat(actual[i]).as("%d tokens, output %d", tokens, i)
+                            .isCloseTo((float) plain.dotScalar(row, reference, off), within(2e-5f * magnitude(plain, row, reference, off) + 1e-5f));
+                }
+            }
+        }
+    }
+
+    @Test
+    void activationsQuantizeAsGgmlDoes() {
+        float[] x = new float[32];
+        for (int i = 0; i < 32; i++) {
+            x[i] = (i - 10) * 0.5f;
+        }
+        Q8Activations q = new Q8Activations(1, 32);
+        q.quantize(x, 1, 32);
+        // amax 10.5: scale 127/10.5; x = -5.0 -> -60.476 -> -60; x = 2.5 -> 30.238 -> 30
+        assertThat(q.values[0]).isEqualTo((short) -60);
+        assertThat(q.values[15]).isEqualTo((short) 30);
+        assertThat(q.values[31]).isEqualTo((short) 127);
+        assertThat(q.scales[0]).isEqualTo(Float.float16ToFloat(Float.floatToFloat16(10.5f / 127)));
+        int sum = 0;
+        for (short v : q.values) {
+            sum += v;
+        }
+        assertThat(q.sums[0]).isEqualTo(sum);
+    }
+
+    /** Sum of |w_i x_i|: the scale float rounding errors of a dot product grow with. */
+    private static float magnitude(CpuTensor w, int row, float[] x, int off) {
+        float[] v = new float[w.cols()];
+        w.dequantizeRowScalar(row, v, 0);
+        double m = 0;
+        for (int i = 0; i < v.length; i++) {
+            m += Math.abs((double) v[i] * x[off + i]);
+        }
+        return (float) m;
     }
 
     private static void assertVectorMatchesScalar(CpuTensor t, Random r) {

@@ -1,0 +1,105 @@
+package com.llmserve.engine.backend.cpu;
+
+import jdk.incubator.vector.FloatVector;
+
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
+
+/**
+ * The register-blocked kernel behind batched matrix multiplication: a tile of {@link #ROWS}
+ * weight rows, dequantized once into element-major order ({@code tile[k * ROWS + i]} is element
+ * {@code k} of row {@code i}), multiplied with many tokens. Each step loads two weight vectors and
+ * broadcasts four activations into eight accumulators, so the FMA units, not the conversions or
+ * memory, set the pace.
+ */
+final class TileGemm {
+
+    /** Rows per tile: two float vectors. */
+    static final int ROWS = 2 * L;
+    /** Tokens per register block. */
+    private static final int TOKENS = 4;
+    /**
+     * Columns dequantized at a time: a 32-row tile of 1024 floats is 128 KiB, which stays in L2
+     * together with the activations it meets. A multiple of every block size (256).
+     */
+    static final int K_CHUNK = 1024;
+
+    private TileGemm() {
+    }
+
+    /**
+     * {@code y[t*yStride + yCol + i] (+)= sum_k tile[k*ROWS + i] * x[t*xStride + xCol + k]} for
+     * {@code i < rows}, {@code k < width}, {@code t < tokens}; adds to {@code y} when {@code accumulate}.
+     */
+    static void multiply(float[] tile, int width, int rows, float[] x, int xStride, int xCol, int tokens,
+                         float[] y, int yStride, int yCol, boolean accumulate) {
+        int t = 0;
+        for (; t + TOKENS <= tokens; t += TOKENS) {
+            block4(tile, width, rows, x, xStride, xCol, t, y, yStride, yCol, accumulate);
+        }
+        for (; t < tokens; t++) {
+            block1(tile, width, rows, x, t * xStride + xCol, y, t * yStride + yCol, accumulate);
+        }
+    }
+
+    private static void block4(float[] tile, int width, int rows, float[] x, int xStride, int xCol, int t,
+                               float[] y, int yStride, int yCol, boolean accumulate) {
+        FloatVector a0 = FloatVector.zero(F), b0 = FloatVector.zero(F);
+        FloatVector a1 = FloatVector.zero(F), b1 = FloatVector.zero(F);
+        FloatVector a2 = FloatVector.zero(F), b2 = FloatVector.zero(F);
+        FloatVector a3 = FloatVector.zero(F), b3 = FloatVector.zero(F);
+        int x0 = t * xStride + xCol;
+        int x1 = x0 + xStride;
+        int x2 = x1 + xStride;
+        int x3 = x2 + xStride;
+        for (int k = 0, w = 0; k < width; k++, w += ROWS) {
+            FloatVector lo = FloatVector.fromArray(F, tile, w);
+            FloatVector hi = FloatVector.fromArray(F, tile, w + L);
+            FloatVector v = FloatVector.broadcast(F, x[x0 + k]);
+            a0 = lo.fma(v, a0);
+            b0 = hi.fma(v, b0);
+            v = FloatVector.broadcast(F, x[x1 + k]);
+            a1 = lo.fma(v, a1);
+            b1 = hi.fma(v, b1);
+            v = FloatVector.broadcast(F, x[x2 + k]);
+            a2 = lo.fma(v, a2);
+            b2 = hi.fma(v, b2);
+            v = FloatVector.broadcast(F, x[x3 + k]);
+            a3 = lo.fma(v, a3);
+            b3 = hi.fma(v, b3);
+        }
+        store(a0, b0, rows, y, t * yStride + yCol, accumulate);
+        store(a1, b1, rows, y, (t + 1) * yStride + yCol, accumulate);
+        store(a2, b2, rows, y, (t + 2) * yStride + yCol, accumulate);
+        store(a3, b3, rows, y, (t + 3) * yStride + yCol, accumulate);
+    }
+
+    private static void block1(float[] tile, int width, int rows, float[] x, int xo, float[] y, int yo, boolean accumulate) {
+        FloatVector a = FloatVector.zero(F);
+        FloatVector b = FloatVector.zero(F);
+        for (int k = 0, w = 0; k < width; k++, w += ROWS) {
+            FloatVector v = FloatVector.broadcast(F, x[xo + k]);
+            a = FloatVector.fromArray(F, tile, w).fma(v, a);
+            b = FloatVector.fromArray(F, tile, w + L).fma(v, b);
+        }
+        store(a, b, rows, y, yo, accumulate);
+    }
+
+    private static void store(FloatVector lo, FloatVector hi, int rows, float[] y, int at, boolean accumulate) {
+        if (rows == ROWS) {
+            if (accumulate) {
+                lo = lo.add(FloatVector.fromArray(F, y, at));
+                hi = hi.add(FloatVector.fromArray(F, y, at + L));
+            }
+            lo.intoArray(y, at);
+            hi.intoArray(y, at + L);
+            return;
+        }
+        float[] lanes = new float[ROWS];
+        lo.intoArray(lanes, 0);
+        hi.intoArray(lanes, L);
+        for (int i = 0; i < rows; i++) {
+            y[at + i] = accumulate ? y[at + i] + lanes[i] : lanes[i];
+        }
+    }
+}
