@@ -39,7 +39,11 @@ public final class Stream {
 
   /** Stream-scoped device memory: reusable by this stream as soon as it is closed (see {@link CachingAllocator}). */
   public DeviceBuffer allocate(long bytes) {
-    return device.allocator().allocate(bytes, this);
+    return allocateFrom(device.allocator(), bytes);
+  }
+
+  DeviceBuffer allocateFrom(CachingAllocator allocator, long bytes) {
+    return allocator.allocate(bytes, this);
   }
 
   /** Copies all of {@code src} (native memory, ideally a {@link PinnedBuffer}) to the start of {@code dst}. */

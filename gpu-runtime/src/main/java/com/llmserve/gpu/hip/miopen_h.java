@@ -22,7 +22,7 @@ public final class miopen_h {
   public static final NativeLibrary LIBRARY = NativeLibrary.load("libMIOpen.so.1");
 
   public static final int miopenStatusSuccess = 0;
-  public static final int miopenStatusAllocFailed = 2;
+  public static final int miopenStatusAllocFailed = 4;
   public static final int miopenHalf = 0;
   public static final int miopenFloat = 1;
   public static final int miopenActivationLOGISTIC = 1;
