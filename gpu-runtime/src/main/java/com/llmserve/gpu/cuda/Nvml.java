@@ -69,17 +69,30 @@ final class Nvml implements AutoCloseable {
       CudaStatus.NVML.check(nvmlDeviceGetMemoryInfo(device, memory), "nvmlDeviceGetMemoryInfo");
       MemorySegment utilization = arena.allocate(nvmlUtilization_t);
       CudaStatus.NVML.check(nvmlDeviceGetUtilizationRates(device, utilization), "nvmlDeviceGetUtilizationRates");
-      MemorySegment temperature = arena.allocate(ValueLayout.JAVA_INT);
-      CudaStatus.NVML.check(nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, temperature), "nvmlDeviceGetTemperature");
+      double celsius = temperature(arena, device);
       MemorySegment milliwatts = arena.allocate(ValueLayout.JAVA_INT);
       CudaStatus.NVML.check(nvmlDeviceGetPowerUsage(device, milliwatts), "nvmlDeviceGetPowerUsage");
       return new DeviceTelemetry(
           memory.get(ValueLayout.JAVA_LONG, nvmlMemory_t.byteOffset(groupElement("used"))),
           memory.get(ValueLayout.JAVA_LONG, nvmlMemory_t.byteOffset(groupElement("total"))),
           utilization.get(ValueLayout.JAVA_INT, nvmlUtilization_t.byteOffset(groupElement("gpu"))),
-          Integer.toUnsignedLong(temperature.get(ValueLayout.JAVA_INT, 0)),
+          celsius,
           Integer.toUnsignedLong(milliwatts.get(ValueLayout.JAVA_INT, 0)) / 1000.0);
     }
+  }
+
+  /** The versioned call where the driver has it (R565+), the deprecated one before. */
+  private static double temperature(Arena arena, MemorySegment device) {
+    if (LIBRARY.hasSymbol("nvmlDeviceGetTemperatureV")) {
+      MemorySegment t = arena.allocate(nvmlTemperature_t);
+      t.set(ValueLayout.JAVA_INT, nvmlTemperature_t.byteOffset(groupElement("version")), nvmlTemperature_v1);
+      t.set(ValueLayout.JAVA_INT, nvmlTemperature_t.byteOffset(groupElement("sensorType")), NVML_TEMPERATURE_GPU);
+      CudaStatus.NVML.check(nvmlDeviceGetTemperatureV(device, t), "nvmlDeviceGetTemperatureV");
+      return t.get(ValueLayout.JAVA_INT, nvmlTemperature_t.byteOffset(groupElement("temperature")));
+    }
+    MemorySegment t = arena.allocate(ValueLayout.JAVA_INT);
+    CudaStatus.NVML.check(nvmlDeviceGetTemperature(device, NVML_TEMPERATURE_GPU, t), "nvmlDeviceGetTemperature");
+    return Integer.toUnsignedLong(t.get(ValueLayout.JAVA_INT, 0));
   }
 
   private static java.lang.foreign.MemoryLayout.PathElement groupElement(String name) {

@@ -25,6 +25,8 @@ public final class nvml_h {
 
   public static final int NVML_SUCCESS = 0;
   public static final int NVML_TEMPERATURE_GPU = 0;
+  /** {@code NVML_STRUCT_VERSION(Temperature, 1)}: the struct size with the version in the top byte. */
+  public static final int nvmlTemperature_v1 = 12 | 1 << 24;
 
   /** {@code nvmlMemory_t}: total, free and used device memory in bytes. */
   public static final StructLayout nvmlMemory_t = MemoryLayout.structLayout(
@@ -35,6 +37,11 @@ public final class nvml_h {
   public static final StructLayout nvmlUtilization_t = MemoryLayout.structLayout(
       C_INT.withName("gpu"), C_INT.withName("memory"))
       .withName("nvmlUtilization_t");
+
+  /** {@code nvmlTemperature_t} (v1): in version and sensor, out temperature in degrees C. */
+  public static final StructLayout nvmlTemperature_t = MemoryLayout.structLayout(
+      C_INT.withName("version"), C_INT.withName("sensorType"), C_INT.withName("temperature"))
+      .withName("nvmlTemperature_t");
 
   private static final MethodHandle nvmlInit_v2$MH =
       LIBRARY.downcall("nvmlInit_v2", FunctionDescriptor.of(C_INT));
@@ -127,6 +134,21 @@ public final class nvml_h {
   public static int nvmlDeviceGetTemperature(MemorySegment device, int sensorType, MemorySegment temp) {
     try {
       return (int) nvmlDeviceGetTemperature$MH.invokeExact(device, sensorType, temp);
+    } catch (Throwable t) {
+      throw NativeLibrary.rethrow(t);
+    }
+  }
+
+  private static final MethodHandle nvmlDeviceGetTemperatureV$MH =
+      LIBRARY.downcall("nvmlDeviceGetTemperatureV", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+
+  /**
+   * {@code nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t device, nvmlTemperature_t* temperature)}:
+   * drivers from R565; NVML 13 deprecates {@link #nvmlDeviceGetTemperature} in its favour.
+   */
+  public static int nvmlDeviceGetTemperatureV(MemorySegment device, MemorySegment temperature) {
+    try {
+      return (int) nvmlDeviceGetTemperatureV$MH.invokeExact(device, temperature);
     } catch (Throwable t) {
       throw NativeLibrary.rethrow(t);
     }

@@ -44,10 +44,11 @@ class BindingHeaderCheckTest {
         set -euo pipefail
         cd "$(dirname "$0")"
         inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
+        cxx=${CXX:-$(command -v g++ || command -v c++ || command -v clang++)}
         """);
     for (HeaderSet set : HeaderSet.values()) {
       if (set.toolkit != HeaderSet.Toolkit.ROCM) {
-        script.append("g++ -std=c++17 -fsyntax-only -isystem \"$inc\" ").append(set.fileName())
+        script.append("\"$cxx\" -std=c++17 -fsyntax-only -isystem \"$inc\" ").append(set.fileName())
             .append(" && echo \"binding check passed: ").append(set.fileName()).append("\"\n");
       }
     }
