@@ -6,6 +6,7 @@ import com.llmserve.gpu.spi.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.util.Map;
 
 /**
  * cuBLAS ({@code cublas_api.h}, the v2 API): handle, stream binding, workspace and the
@@ -21,6 +22,21 @@ public final class cublas_api_h {
 
   /** cuBLAS 13 (CUDA 13), then 12. */
   public static final NativeLibrary LIBRARY = NativeLibrary.load("libcublas.so.13", "libcublas.so.12");
+
+  /**
+   * C prototypes of the symbols that C++ also overloads ({@code cublas_api.h} adds inline
+   * overloads taking the legacy {@code cudaDataType} compute type): the binding checks select
+   * the C function with these exact types, so a header change to them fails the check too.
+   */
+  public static final Map<String, String> CPP_OVERLOADED = Map.of(
+      "cublasGemmEx",
+      "cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, "
+          + "const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int, "
+          + "cublasComputeType_t, cublasGemmAlgo_t)",
+      "cublasGemmStridedBatchedEx",
+      "cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, "
+          + "const void*, cudaDataType, int, long long int, const void*, cudaDataType, int, long long int, const void*, "
+          + "void*, cudaDataType, int, long long int, int, cublasComputeType_t, cublasGemmAlgo_t)");
 
   public static final int CUBLAS_STATUS_SUCCESS = 0;
   public static final int CUBLAS_STATUS_ALLOC_FAILED = 3;

@@ -64,12 +64,18 @@ public final class BindingCheckGenerator {
     out.append("// Generated from ").append(holder.getName()).append(" by BindingCheckGenerator. Do not edit.\n");
     prelude.forEach(line -> out.append(line).append('\n'));
     out.append(SUPPORT).append('\n');
+    Map<String, String> overloads = cppOverloads(holder);
     for (Map.Entry<String, FunctionDescriptor> f : library(holder).functionsInOrder()) {
       String name = f.getKey();
       String expected = signature(f.getValue());
+      // A name the C++ header overloads (C++-only convenience overloads beside the C function)
+      // is ambiguous as &name; the holder names the C prototype, and static_cast selects exactly it.
+      String address = overloads.containsKey(name)
+          ? "static_cast<" + overloads.get(name) + ">(&" + name + ")"
+          : "&" + name;
       out.append("static_assert(ffm_check::same(FFM_CHECK_STR(").append(name).append("), \"").append(name)
           .append("\"), \"").append(name).append(" is a macro for another symbol: bind the exported name it expands to\");\n");
-      out.append("static_assert(ffm_check::matches(&").append(name).append(", \"").append(expected).append("\"), \"")
+      out.append("static_assert(ffm_check::matches(").append(address).append(", \"").append(expected).append("\"), \"")
           .append(name).append(": Java FunctionDescriptor ").append(describe(f.getValue()))
           .append(" does not match the header\");\n");
     }
@@ -128,6 +134,18 @@ public final class BindingCheckGenerator {
           .append(", \"").append(type).append('.').append(name).append(" is not at offset ").append(offset).append("\");\n");
       out.append("static_assert(sizeof(").append(type).append("::").append(name).append(") == ").append(member.byteSize())
           .append(", \"").append(type).append('.').append(name).append(" is not ").append(member.byteSize()).append(" bytes\");\n");
+    }
+  }
+
+  /** The holder's {@code CPP_OVERLOADED} map (symbol to C function-pointer type), if it has one. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> cppOverloads(Class<?> holder) {
+    try {
+      return (Map<String, String>) holder.getField("CPP_OVERLOADED").get(null);
+    } catch (NoSuchFieldException e) {
+      return Map.of();
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
     }
   }
 

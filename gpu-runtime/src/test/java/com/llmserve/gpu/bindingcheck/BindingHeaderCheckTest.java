@@ -45,13 +45,16 @@ class BindingHeaderCheckTest {
         cd "$(dirname "$0")"
         inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
         cxx=${CXX:-$(command -v g++ || command -v c++ || command -v clang++)}
+        failed=0
         """);
     for (HeaderSet set : HeaderSet.values()) {
       if (set.toolkit != HeaderSet.Toolkit.ROCM) {
-        script.append("\"$cxx\" -std=c++17 -fsyntax-only -isystem \"$inc\" ").append(set.fileName())
-            .append(" && echo \"binding check passed: ").append(set.fileName()).append("\"\n");
+        script.append("if \"$cxx\" -std=c++17 -fsyntax-only -isystem \"$inc\" ").append(set.fileName())
+            .append("; then echo \"binding check passed: ").append(set.fileName())
+            .append("\"; else echo \"binding check FAILED: ").append(set.fileName()).append("\"; failed=1; fi\n");
       }
     }
+    script.append("exit $failed\n");
     Files.writeString(OUT.resolve("check.sh"), script);
   }
 
