@@ -1,6 +1,7 @@
 package com.llmserve.gpu;
 
 import com.llmserve.gpu.spi.DeviceDriver;
+import com.llmserve.kernels.Kernel;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -43,7 +44,7 @@ public final class Device {
   }
 
   /** Shortcut for {@code modules().function(kernel)}. */
-  public KernelFunction function(com.llmserve.kernels.Kernel kernel) {
+  public KernelFunction function(Kernel kernel) {
     return modules.function(kernel);
   }
 
@@ -102,17 +103,23 @@ public final class Device {
     return allocator;
   }
 
-  /** Waits for the device, then releases streams (and their handles), modules, memory and the context. */
+  /**
+   * Waits for the device, then releases streams (and their handles), modules, memory and the
+   * context, in that order. Every step runs even if an earlier one failed (a device in a sticky
+   * error state still has to give its context back); the first failure is rethrown with the
+   * others suppressed.
+   */
   void close() {
     if (!closed.compareAndSet(false, true)) return;
-    try {
-      driver.synchronize();
-    } finally {
-      streams.close();
-      modules.close();
-      allocator.close();
-      driver.close();
+    RuntimeException failure = null;
+    for (Runnable step : new Runnable[] {driver::synchronize, streams::close, modules::close, allocator::close, driver::close}) {
+      try {
+        step.run();
+      } catch (RuntimeException e) {
+        if (failure == null) failure = e; else failure.addSuppressed(e);
+      }
     }
+    if (failure != null) throw failure;
   }
 
   @Override

@@ -3,6 +3,7 @@ package com.llmserve.gpu;
 import com.llmserve.kernels.Kernel;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -31,14 +32,13 @@ public final class KernelModule {
     Arena arena = Arena.ofShared();
     long handle = 0;
     try {
-      var segment = arena.allocate(bytes.length + 1L);  // NUL-terminated, as PTX text must be
-      segment.copyFrom(java.lang.foreign.MemorySegment.ofArray(bytes));
+      MemorySegment segment = arena.allocate(bytes.length + 1L);  // NUL-terminated, as PTX text must be
+      segment.copyFrom(MemorySegment.ofArray(bytes));
       handle = device.driver().loadModule(segment);
       Map<Kernel, KernelFunction> functions = new EnumMap<>(Kernel.class);
       for (Kernel kernel : Kernel.values()) {
         if (kernel.module() != id) continue;
-        long h = handle;
-        long fn = device.driver().function(h, kernel.symbol()).orElseThrow(() ->
+        long fn = device.driver().function(handle, kernel.symbol()).orElseThrow(() ->
             new MissingKernelException(id, device.info().arch(), entry.file() + " does not export " + kernel.symbol()));
         functions.put(kernel, new KernelFunction(kernel, device, fn));
       }
