@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # System packages the build and tests need. Safe to run again: installs only what is missing.
 set -euo pipefail
-packages=()
-# (filled as modules need them)
+packages=(
+  # kernels: HSACO code objects for gfx90a/gfx942/gfx1100 (clang-19 + lld-19, llvm-readelf-19
+  # checks their symbols); nvcc comes with the machine.
+  clang-19 lld-19 llvm-19
+  # gpu-runtime: the real HIP runtime, loaded in CI to prove the no-device path, and libdrm's
+  # headers, which rocm_smi.h includes when the bindings are checked against it.
+  libamdhip64-5 libdrm-dev
+)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,91 @@
+package com.llmserve.gpu;
+
+import com.llmserve.gpu.spi.BlasDriver;
+
+/**
+ * rocBLAS or cuBLAS, bound to one stream (obtained from {@link Stream#blas()}). Matrices are
+ * column-major as in BLAS: a row-major {@code C[M][N] = A[M][K] * B[K][N]} is the column-major
+ * {@code C^T = B^T * A^T}, i.e. {@code gemm(NONE, NONE, N, M, K, 1, B, N, A, K, 0, C, N)}.
+ * Compute is FP32 whatever the operand types. Operand extents are checked against the buffers
+ * before the call, because an out-of-range GEMM corrupts device memory silently.
+ */
+public final class Blas {
+
+  private final Stream stream;
+  private final BlasDriver driver;
+  private final DeviceBuffer workspace;
+
+  private Blas(Stream stream, BlasDriver driver, DeviceBuffer workspace) {
+    this.stream = stream;
+    this.driver = driver;
+    this.workspace = workspace;
+  }
+
+  static Blas create(Stream stream) {
+    BlasDriver driver = stream.device().driver().createBlas(stream.handle());
+    DeviceBuffer workspace = null;
+    try {
+      long bytes = stream.device().options().blasWorkspaceBytes();
+      if (driver.wantsWorkspace() && bytes > 0) {
+        workspace = stream.device().allocate(bytes);
+        driver.setWorkspace(workspace.address(), bytes);
+      }
+      return new Blas(stream, driver, workspace);
+    } catch (RuntimeException e) {
+      if (workspace != null) workspace.close();
+      driver.close();
+      throw e;
+    }
+  }
+
+  /** {@code C = alpha * op(A) * op(B) + beta * C}, with op(A) m x k, op(B) k x n, C m x n. */
+  public void gemm(Transpose transA, Transpose transB, int m, int n, int k,
+                   float alpha, DeviceBuffer a, BlasType aType, int lda,
+                   DeviceBuffer b, BlasType bType, int ldb,
+                   float beta, DeviceBuffer c, BlasType cType, int ldc) {
+    checkOperand("A", a, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
+    checkOperand("B", b, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
+    checkOperand("C", c, cType, m, n, ldc, 0, 1);
+    driver.gemm(transA, transB, m, n, k, alpha, a.address(), aType, lda, b.address(), bType, ldb,
+        beta, c.address(), cType, ldc);
+  }
+
+  /** {@code batchCount} independent GEMMs whose operands sit {@code stride*} elements apart. */
+  public void gemmStridedBatched(Transpose transA, Transpose transB, int m, int n, int k,
+                                 float alpha, DeviceBuffer a, BlasType aType, int lda, long strideA,
+                                 DeviceBuffer b, BlasType bType, int ldb, long strideB,
+                                 float beta, DeviceBuffer c, BlasType cType, int ldc, long strideC,
+                                 int batchCount) {
+    checkOperand("A", a, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, strideA, batchCount);
+    checkOperand("B", b, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, strideB, batchCount);
+    checkOperand("C", c, cType, m, n, ldc, strideC, batchCount);
+    driver.gemmStridedBatched(transA, transB, m, n, k, alpha, a.address(), aType, lda, strideA,
+        b.address(), bType, ldb, strideB, beta, c.address(), cType, ldc, strideC, batchCount);
+  }
+
+  public Stream stream() {
+    return stream;
+  }
+
+  void close() {
+    try {
+      driver.close();
+    } finally {
+      if (workspace != null) workspace.close();
+    }
+  }
+
+  /** A rows x cols column-major operand with leading dimension ld must fit its buffer, for every batch. */
+  private static void checkOperand(String name, DeviceBuffer buffer, BlasType type, int rows, int cols, int ld,
+                                   long stride, int batches) {
+    if (rows < 0 || cols < 0 || batches < 1) throw new IllegalArgumentException("negative GEMM extent for " + name);
+    if (ld < Math.max(1, rows)) {
+      throw new IllegalArgumentException("leading dimension of " + name + " is " + ld + ", below its " + rows + " rows");
+    }
+    long lastElement = (long) (batches - 1) * stride + (long) ld * Math.max(0, cols - 1) + rows;
+    long needed = lastElement * type.bytes();
+    if (needed > buffer.byteSize()) {
+      throw new IllegalArgumentException(name + " needs " + needed + " bytes, its buffer has " + buffer.byteSize());
+    }
+  }
+}
