@@ -138,10 +138,27 @@ final class Vocabulary {
             throw new TokenizerException("a bert vocabulary needs tokenizer.ggml.seperator_token_id");
         }
 
-        // Marker tokens that a converter left NORMAL still end turns; llama.cpp makes them CONTROL
-        // so that they are neither printed nor matched in user text. Scanned in id order so the
-        // choice of EOT among several candidates is reproducible.
+        markEndOfGeneration(eot, eom);
+        this.splitTokens = sortedSplitTokens();
+        adjustAttributesByName(spec);
+
+        this.pieces = new byte[n][];
         for (int id = 0; id < n; id++) {
+            pieces[id] = piece(id);
+        }
+        for (int b = 0; b < 256; b++) {
+            int id = id(String.format(Locale.ROOT, "<0x%02X>", b));
+            byteTokens[b] = id == NONE && b < 0x80 ? id(String.valueOf((char) b)) : id;
+        }
+    }
+
+    /**
+     * Marker tokens that a converter left NORMAL still end turns; llama.cpp makes them CONTROL so
+     * that they are neither printed nor matched in user text. Scanned in id order, so that the
+     * choice of EOT among several candidates is reproducible.
+     */
+    private void markEndOfGeneration(int eot, int eom) {
+        for (int id = 0; id < text.length; id++) {
             String t = text[id];
             if (eot == NONE && EOT_TEXTS.contains(t)) {
                 eot = id;
@@ -161,29 +178,22 @@ final class Vocabulary {
                 endOfGeneration.set(id);
             }
         }
+    }
 
-        List<Integer> split = new ArrayList<>();
-        for (int id = 0; id < n; id++) {
+    /**
+     * The control, user-defined and unknown tokens, longest first (by UTF-8 length, as llama.cpp
+     * sorts) so that a token containing another is found before it; ids break ties so that the
+     * order is reproducible.
+     */
+    private int[] sortedSplitTokens() {
+        List<long[]> split = new ArrayList<>();
+        for (int id = 0; id < text.length; id++) {
             if ((attr[id] & (TokenAttr.CONTROL | TokenAttr.USER_DEFINED | TokenAttr.UNKNOWN)) != 0) {
-                split.add(id);
+                split.add(new long[] {text[id].getBytes(StandardCharsets.UTF_8).length, id});
             }
         }
-        // Longest first (by UTF-8 length, as llama.cpp sorts), so that a token containing another
-        // is found before it; ids break ties so the order is reproducible.
-        split.sort(Comparator.comparingInt((Integer id) -> -text[id].getBytes(StandardCharsets.UTF_8).length)
-                .thenComparingInt(id -> id));
-        this.splitTokens = split.stream().mapToInt(Integer::intValue).toArray();
-
-        adjustAttributesByName(spec);
-
-        this.pieces = new byte[n][];
-        for (int id = 0; id < n; id++) {
-            pieces[id] = piece(id);
-        }
-        for (int b = 0; b < 256; b++) {
-            int id = id(String.format(Locale.ROOT, "<0x%02X>", b));
-            byteTokens[b] = id == NONE && b < 0x80 ? id(String.valueOf((char) b)) : id;
-        }
+        split.sort(Comparator.comparingLong((long[] e) -> -e[0]).thenComparingLong(e -> e[1]));
+        return split.stream().mapToInt(e -> (int) e[1]).toArray();
     }
 
     /**
