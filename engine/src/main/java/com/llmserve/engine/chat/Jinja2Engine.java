@@ -1,0 +1,170 @@
+package com.llmserve.engine.chat;
+
+import com.hubspot.jinjava.Jinjava;
+import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
+import com.hubspot.jinjava.el.ExtendedSyntaxBuilder;
+import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
+import com.hubspot.jinjava.el.TruthyTypeConverter;
+import com.hubspot.jinjava.el.ext.AdditionOperator;
+import com.hubspot.jinjava.el.ext.ExtendedParser;
+import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import jinjava.de.odysseus.el.ExpressionFactoryImpl;
+import jinjava.de.odysseus.el.tree.TreeStore;
+import jinjava.de.odysseus.el.tree.impl.Builder;
+import jinjava.de.odysseus.el.tree.impl.Cache;
+import jinjava.de.odysseus.el.tree.impl.Parser;
+import jinjava.de.odysseus.el.tree.impl.Scanner;
+import jinjava.de.odysseus.el.misc.NumberOperations;
+import jinjava.de.odysseus.el.misc.TypeConverter;
+import jinjava.de.odysseus.el.tree.impl.ast.AstBinary;
+import jinjava.de.odysseus.el.tree.impl.ast.AstNode;
+import jinjava.de.odysseus.el.tree.impl.ast.AstUnary;
+import jinjava.javax.el.CompositeELResolver;
+import jinjava.javax.el.ExpressionFactory;
+
+/**
+ * Jinjava set up to read Hugging Face chat templates as Jinja2 does: configuration (whitespace
+ * control, Python operator precedence, no output trimming), the functions, filters, tags and
+ * methods templates use, and two changes to the expression parser. First, Jinjava inherits EL's
+ * tightly binding {@code not}, so {@code not x is defined} would mean {@code (not x) is defined};
+ * Jinja2 gives {@code not} a lower precedence than comparisons and tests, and templates rely on it
+ * ({@code {% if not add_generation_prompt is defined %}}). Second, {@code +} of text and a
+ * missing value fails as in Jinja2 instead of printing "null" into the prompt, and {@code *}
+ * repeats text.
+ */
+final class Jinja2Engine extends Jinjava {
+
+    private final ExpressionFactory expressions = new ExpressionFactoryImpl(
+            new TreeStore(new Jinja2SyntaxBuilder(), new Cache(1000)), new TruthyTypeConverter());
+
+    private Jinja2Engine(JinjavaConfig config) {
+        super(config);
+    }
+
+    @Override
+    public ExpressionFactory getExpressionFactory() {
+        return expressions;
+    }
+
+    static Jinja2Engine create() {
+        CompositeELResolver resolver = new CompositeELResolver();
+        resolver.add(new PythonMethods());
+        resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
+        JinjavaConfig config = JinjavaConfig.newBuilder()
+                .withTrimBlocks(true) // Hugging Face renders with trim_blocks and lstrip_blocks
+                .withLstripBlocks(true)
+                .withEnableRecursiveMacroCalls(true)
+                .withMaxMacroRecursionDepth(64)
+                .withElResolver(resolver)
+                .withLegacyOverrides(LegacyOverrides.newBuilder()
+                        .withUseTrimmingForNotesAndExpressions(true) // {{- x -}} trims as in Jinja2
+                        .withParseWhitespaceControlStrictly(true)
+                        .withUseNaturalOperatorPrecedence(true) // 'a' + b | trim is 'a' + (b | trim)
+                        .withEvaluateMapKeys(true) // {"type": t}: keys are expressions
+                        .withIterateOverMapKeys(true) // for k in dict iterates its keys
+                        .withUsePyishObjectMapper(true)
+                        .withKeepNullableLoopValues(true)
+                        .withHandleBackslashInQuotesOnly(true)
+                        .build())
+                // Jinjava's "no trailing newline" cuts it from the output, which would eat the
+                // "\n" of a generation prompt; Jinja2 drops it from the source, and
+                // ChatTemplate does that itself.
+                .withKeepTrailingNewline(true)
+                .build();
+        Jinja2Engine engine = new Jinja2Engine(config);
+        var global = engine.getGlobalContext();
+        global.registerFunction(new ELFunctionDefinition("", "raise_exception", TemplateFunctions.class,
+                "raiseException", Object.class));
+        global.registerFunction(new ELFunctionDefinition("", "strftime_now", TemplateFunctions.class,
+                "strftimeNow", String.class));
+        global.registerFilter(new TemplateExtensions.ToJson());
+        global.registerFilter(new TemplateExtensions.Items());
+        global.registerExpTest(new TemplateExtensions.Iterable());
+        global.registerTag(new TemplateExtensions.FilterBlock());
+        global.registerTag(new TemplateExtensions.Generation());
+        return engine;
+    }
+
+    /** Jinjava's syntax with Jinja2's precedence for {@code not}. */
+    private static final class Jinja2SyntaxBuilder extends ExtendedSyntaxBuilder {
+        private static final long serialVersionUID = 1L;
+
+        Jinja2SyntaxBuilder() {
+            // What Jinjava's default factory enables (EL's JEE6 profile).
+            super(Builder.Feature.METHOD_INVOCATIONS, Builder.Feature.VARARGS);
+        }
+
+        @Override
+        protected Parser createParser(String expression) {
+            return new Jinja2Parser(this, expression);
+        }
+    }
+
+    private static final class StrictAddition extends AdditionOperator {
+        static final StrictAddition OP = new StrictAddition();
+
+        @Override
+        protected Object apply(TypeConverter converter, Object o1, Object o2) {
+            if ((o1 instanceof CharSequence && o2 == null) || (o1 == null && o2 instanceof CharSequence)) {
+                throw new IllegalArgumentException("cannot add text and an undefined or none value"
+                        + " (a variable the template expects is missing)");
+            }
+            return super.apply(converter, o1, o2);
+        }
+    }
+
+    private static final class Repetition extends AstBinary.SimpleOperator {
+        static final Repetition OP = new Repetition();
+
+        @Override
+        protected Object apply(TypeConverter converter, Object o1, Object o2) {
+            if (o1 instanceof CharSequence s && o2 instanceof Number n) {
+                return s.toString().repeat(Math.max(0, n.intValue()));
+            }
+            if (o1 instanceof Number n && o2 instanceof CharSequence s) {
+                return s.toString().repeat(Math.max(0, n.intValue()));
+            }
+            return NumberOperations.mul(converter, o1, o2);
+        }
+
+        @Override
+        public String toString() {
+            return "*";
+        }
+    }
+
+    private static final class Jinja2Parser extends ExtendedParser {
+        Jinja2Parser(Builder context, String input) {
+            super(context, input);
+        }
+
+        /**
+         * {@code +} refuses to add text and none/undefined, as Jinja2 does (Jinjava would print
+         * "null" into the prompt); {@code *} also repeats text ({@code "    " * depth}).
+         */
+        @Override
+        protected AstBinary createAstBinary(AstNode left, AstNode right, AstBinary.Operator operator) {
+            AstBinary.Operator op = operator;
+            if (operator == AstBinary.ADD || operator == AdditionOperator.OP) {
+                op = StrictAddition.OP;
+            } else if (operator == AstBinary.MUL) {
+                op = Repetition.OP;
+            }
+            return super.createAstBinary(left, right, op);
+        }
+
+        /**
+         * A leading {@code not} negates the whole comparison (with its filters and tests) that
+         * follows, one level above EL's unary operators.
+         */
+        @Override
+        protected AstNode eq(boolean required) throws Scanner.ScanException, ParseException {
+            if (getToken().getSymbol() == Scanner.Symbol.NOT) {
+                consumeToken();
+                return createAstUnary(eq(true), AstUnary.NOT);
+            }
+            return super.eq(required);
+        }
+    }
+}
