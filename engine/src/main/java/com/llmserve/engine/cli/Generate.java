@@ -5,10 +5,13 @@ import com.llmserve.engine.generate.Generation;
 import com.llmserve.engine.generate.GenerationRequest;
 import com.llmserve.engine.generate.Generator;
 import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
+import com.llmserve.engine.tokenizer.StreamingDecoder;
+import com.llmserve.engine.tokenizer.Tokenizer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -25,8 +28,10 @@ import java.util.Set;
 public final class Generate {
 
     private static final String USAGE = """
-            usage: Generate --model FILE (--prompt-tokens 1,2,3 | --prompt-length N) [options]
+            usage: Generate --model FILE (--prompt TEXT | --prompt-tokens 1,2,3 | --prompt-length N) [options]
               --model FILE          GGUF model (llama, mistral, qwen2)
+              --prompt TEXT         text, tokenized with the model's tokenizer (BOS as the model asks;
+                                    control tokens written as text are recognised)
               --prompt-tokens IDS   comma-separated prompt token ids (BOS included if wanted)
               --prompt-length N     a synthetic prompt of N tokens (BOS, then ids counting up), for benchmarks
               -n, --max-tokens N    tokens to generate (default 128)
@@ -38,6 +43,8 @@ public final class Generate {
               --top-k K, --top-p P, --min-p P, --seed S
               --repeat N            run N times (the first warms the JIT up) and report each run
             """;
+
+    private static final int KV_BLOCK = 16;
 
     private Generate() {
     }
@@ -60,15 +67,20 @@ public final class Generate {
         long loadStart = System.nanoTime();
         try (GgufFile file = GgufFile.open(o.model);
              CpuBackend backend = new CpuBackend(o.threads);
-             LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx));
-             Generator generator = new Generator(model, 16)) {
+             LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx))) {
             out.printf("model: %s (%s, %.1f MiB) on %s, loaded in %d ms%n", o.model, model, file.fileSize() / 1048576.0,
                     backend, (System.nanoTime() - loadStart) / 1_000_000);
-            int[] prompt = o.promptTokens != null ? o.promptTokens : syntheticPrompt(file, model.vocabSize(), o.promptLength);
+            Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
+            int[] prompt = o.prompt != null ? tokenizer.encode(o.prompt, tokenizer.addsBos(), true)
+                    : o.promptTokens != null ? o.promptTokens
+                    : syntheticPrompt(tokenizer, model.vocabSize(), o.promptLength);
             Set<Integer> stop = new HashSet<>();
             if (!o.ignoreEos) {
-                file.metadata().findInt("tokenizer.ggml.eos_token_id").ifPresent(stop::add);
-                file.metadata().findInt("tokenizer.ggml.eot_token_id").ifPresent(stop::add);
+                for (int t = 0; t < tokenizer.vocabSize(); t++) {
+                    if (tokenizer.isEndOfGeneration(t)) {
+                        stop.add(t);
+                    }
+                }
             }
             SamplingParams sampling = SamplingParams.GREEDY.withTemperature(o.temperature).withTopK(o.topK).withTopP(o.topP)
                     .withMinP(o.minP);
@@ -76,8 +88,25 @@ public final class Generate {
                 sampling = sampling.withSeed(o.seed);
             }
             GenerationRequest request = new GenerationRequest(prompt, o.maxTokens, sampling, stop);
-            for (int run = 1; run <= o.repeat; run++) {
-                Generation g = generator.generate(request, t -> { });
+            // a KV cache for this one sequence, not for the model's whole context
+            long tokens = Math.min(model.contextLength(), (long) prompt.length + o.maxTokens);
+            BlockPool pool = new BlockPool(1 + (int) ((tokens + KV_BLOCK - 1) / KV_BLOCK), KV_BLOCK);
+            try (Generator generator = new Generator(model, pool)) {
+                for (int run = 1; run <= o.repeat; run++) {
+                StreamingDecoder text = tokenizer.streamingDecoder();
+                boolean show = o.prompt != null && run == o.repeat;
+                if (show) {
+                    out.print(o.prompt);
+                }
+                Generation g = generator.generate(request, t -> {
+                    if (show) {
+                        out.print(text.next(t));
+                        out.flush();
+                    }
+                });
+                if (show) {
+                    out.println(text.finish());
+                }
                 out.printf("run %d: prefill %d tokens in %.1f ms = %.2f tok/s; decode %d tokens in %.1f ms = %.2f tok/s (%s)%n",
                         run, g.promptTokens(), g.prefillNanos() / 1e6, g.prefillTokensPerSecond(),
                         Math.max(0, g.tokens().length - 1), g.decodeNanos() / 1e6, g.decodeTokensPerSecond(), g.finish());
@@ -85,18 +114,18 @@ public final class Generate {
                     out.println("tokens: " + Arrays.toString(g.tokens()));
                 }
             }
+            }
             out.printf("resident memory: %s (model file %.1f MiB)%n", residentMemory(), file.fileSize() / 1048576.0);
         }
         return 0;
     }
 
-    /** BOS (when the file names one) then ids counting up from 100, wrapping inside the vocabulary. */
-    static int[] syntheticPrompt(GgufFile file, int vocab, int length) {
+    /** BOS (when the model uses one) then ids counting up from 100, wrapping inside the vocabulary. */
+    static int[] syntheticPrompt(Tokenizer tokenizer, int vocab, int length) {
         int[] p = new int[length];
         int start = 0;
-        var bos = file.metadata().findInt("tokenizer.ggml.bos_token_id");
-        if (bos.isPresent() && length > 0) {
-            p[0] = bos.get();
+        if (tokenizer.addsBos() && tokenizer.bos().isPresent() && length > 0) {
+            p[0] = tokenizer.bos().getAsInt();
             start = 1;
         }
         for (int i = start; i < length; i++) {
@@ -116,6 +145,7 @@ public final class Generate {
 
     static final class Options {
         Path model;
+        String prompt;
         int[] promptTokens;
         int promptLength = 128;
         int maxTokens = 128;
@@ -138,6 +168,7 @@ public final class Generate {
                 switch (a) {
                     case "--help", "-h" -> o.help = true;
                     case "--model", "-m" -> o.model = Path.of(value(args, ++i, a));
+                    case "--prompt", "-p" -> o.prompt = value(args, ++i, a);
                     case "--prompt-tokens" -> o.promptTokens = Arrays.stream(value(args, ++i, a).split(","))
                             .map(String::trim).filter(s -> !s.isEmpty()).mapToInt(s -> number(s, a)).toArray();
                     case "--prompt-length" -> o.promptLength = positive(value(args, ++i, a), a);

@@ -21,7 +21,10 @@ import static org.assertj.core.api.Assertions.within;
 
 /**
  * Batching must not change results: sequences prefilled and decoded together, at different
- * positions, in shuffled block order, give the logits each gives alone.
+ * positions, in shuffled block order, give the logits each gives alone. Alone and together take
+ * different kernels (dot products below four rows, tiles above), whose float sums differ in the
+ * last bits, and the F16 KV cache can round such a difference to one half-ulp (~5e-4 relative):
+ * hence a tolerance of 5e-3 on logits of magnitude ~10, far below any logic error.
  */
 class BatchedForwardTest {
 
@@ -60,7 +63,7 @@ class BatchedForwardTest {
                     float[] a = solo.get(s * (steps + 1) + k);
                     float[] b = together.get(k * prompts.length + s);
                     for (int i = 0; i < a.length; i++) {
-                        assertThat(b[i]).as("sequence %d step %d token %d", s, k, i).isCloseTo(a[i], within(2e-4f));
+                        assertThat(b[i]).as("sequence %d step %d token %d", s, k, i).isCloseTo(a[i], within(5e-3f));
                     }
                 }
             }
@@ -76,7 +79,7 @@ class BatchedForwardTest {
             float[] b = allLogits(chunked, tokens);
             assertThat(b).hasSameSizeAs(a);
             for (int i = 0; i < a.length; i++) {
-                assertThat(b[i]).as("row %d token %d", i / whole.vocabSize(), i % whole.vocabSize()).isCloseTo(a[i], within(1e-4f));
+                assertThat(b[i]).as("row %d token %d", i / whole.vocabSize(), i % whole.vocabSize()).isCloseTo(a[i], within(5e-3f));
             }
         }
     }

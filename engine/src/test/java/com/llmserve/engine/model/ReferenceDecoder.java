@@ -9,7 +9,9 @@ import java.util.Optional;
 /**
  * A float64 llama-family forward pass written for clarity, not speed, as an independent oracle:
  * one sequence, no cache, weights dequantized with the scalar references. Variants are switches
- * here on purpose (it mirrors the papers, not our code's structure).
+ * here on purpose (it mirrors the papers, not our code's structure). The one rounding it imitates
+ * is llama.cpp's F16 KV cache (keys, values, queries and attention weights rounded to half),
+ * because the engine does the same and it moves logits by ~1e-3.
  */
 final class ReferenceDecoder {
 
@@ -60,6 +62,9 @@ final class ReferenceDecoder {
                 v[t] = add(matvec(matrix(p + "attn_v.weight"), h), optionalVector(p + "attn_v.bias"));
                 rope(q[t], heads, t);
                 rope(k[t], kvHeads, t);
+                toHalf(q[t]);
+                toHalf(k[t]);
+                toHalf(v[t]);
             }
             double[][] wo = matrix(p + "attn_output.weight");
             for (int t = 0; t < n; t++) {
@@ -83,8 +88,9 @@ final class ReferenceDecoder {
                         sum += s[u];
                     }
                     for (int u = first; u <= t; u++) {
+                        double weight = half(s[u] / sum);
                         for (int i = 0; i < hd; i++) {
-                            att[h * hd + i] += s[u] / sum * v[u][kvh * hd + i];
+                            att[h * hd + i] += weight * v[u][kvh * hd + i];
                         }
                     }
                 }
@@ -104,6 +110,16 @@ final class ReferenceDecoder {
             logits[t] = matvec(out, rmsNorm(x[t], vector("output_norm.weight")));
         }
         return logits;
+    }
+
+    private static double half(double v) {
+        return Float.float16ToFloat(Float.floatToFloat16((float) v));
+    }
+
+    private static void toHalf(double[] v) {
+        for (int i = 0; i < v.length; i++) {
+            v[i] = half(v[i]);
+        }
     }
 
     private void rope(double[] v, int nHeads, int pos) {

@@ -45,16 +45,19 @@ public final class BF16Tensor extends CpuTensor {
 
     @Override
     public void dequantizeRow(long row, float[] out, int off) {
-        if (!Simd.ENABLED) {
-            dequantizeRowScalar(row, out, off);
-            return;
-        }
-        long base = row * rowBytes;
+        dequantizeColumns(row, 0, cols, out, off);
+    }
+
+    @Override
+    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+        long base = row * rowBytes + 2L * k0;
         int i = 0;
-        for (; i + L <= cols; i += L) {
-            toFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN)).intoArray(out, off + i);
+        if (Simd.ENABLED) {
+            for (; i + L <= width; i += L) {
+                toFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN)).intoArray(out, off + i);
+            }
         }
-        for (; i < cols; i++) {
+        for (; i < width; i++) {
             out[off + i] = bf16ToFloat(data.get(LE_SHORT, base + 2L * i));
         }
     }

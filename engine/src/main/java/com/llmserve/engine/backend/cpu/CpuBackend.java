@@ -23,7 +23,9 @@ public final class CpuBackend implements Backend {
 
     private final Parallel parallel;
     private final boolean pack;
-    private final ThreadLocal<float[]> scores = ThreadLocal.withInitial(() -> new float[256]);
+    /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
+    private final ActivationCache activations = new ActivationCache();
+    private final ThreadLocal<AttentionScratch> scratch = ThreadLocal.withInitial(AttentionScratch::new);
 
     /**
      * @param threads cores to use
@@ -169,23 +171,26 @@ public final class CpuBackend implements Backend {
         checkCols(in, w.cols(), "matmul input of " + w.name());
         checkCols(o, (int) w.rows(), "matmul output of " + w.name());
         List<CpuTensor> parts = w.parts();
-        Q8Activations[] prepared = new Q8Activations[parts.size()];
+        PreparedInput[] prepared = new PreparedInput[parts.size()];
+        activations.reset();
         for (int p = 0; p < parts.size(); p++) {
-            prepared[p] = parts.get(p).prepare(in.data, n);
+            prepared[p] = activations.prepare(parts.get(p), in.data, n);
         }
-        int rows = (int) w.rows();
-        // split on tile boundaries, so that every task but the last multiplies whole tiles
-        int tiles = (rows + TileGemm.ROWS - 1) / TileGemm.ROWS;
-        parallel.forEach(tiles, 1, (fromTile, toTile) -> {
-            long from = (long) fromTile * TileGemm.ROWS;
-            long to = Math.min(rows, (long) toTile * TileGemm.ROWS);
+        // tasks are tiles of one part each, so every tile starts at a multiple of TileGemm.ROWS
+        // within its tensor, where packed layouts have their groups
+        int[] firstTile = new int[parts.size() + 1];
+        for (int p = 0; p < parts.size(); p++) {
+            firstTile[p + 1] = firstTile[p] + (int) ((parts.get(p).rows() + TileGemm.ROWS - 1) / TileGemm.ROWS);
+        }
+        parallel.forEach(firstTile[parts.size()], 1, (fromTile, toTile) -> {
             for (int p = 0; p < parts.size(); p++) {
-                long first = w.firstRow(p);
-                CpuTensor part = parts.get(p);
-                long lo = Math.max(from, first);
-                long hi = Math.min(to, first + part.rows());
+                int lo = Math.max(fromTile, firstTile[p]);
+                int hi = Math.min(toTile, firstTile[p + 1]);
                 if (lo < hi) {
-                    part.matmul(in.data, prepared[p], n, o.data, (int) first, o.cols(), lo - first, hi - first);
+                    CpuTensor part = parts.get(p);
+                    long rowFrom = (long) (lo - firstTile[p]) * TileGemm.ROWS;
+                    long rowTo = Math.min(part.rows(), (long) (hi - firstTile[p]) * TileGemm.ROWS);
+                    part.matmul(prepared[p], n, o.data, (int) w.firstRow(p), o.cols(), rowFrom, rowTo);
                 }
             }
         });
@@ -241,6 +246,12 @@ public final class CpuBackend implements Backend {
         }
     }
 
+    /**
+     * Rounds as llama.cpp does with its F16 cache: keys and values are stored as halves, the query
+     * is rounded to half before q·k, and the softmax weights to half before they scale the values;
+     * sums stay in float. One work item is a row and a kv head, so each cached key and value is
+     * widened once for all the query heads that share it.
+     */
     @Override
     public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
         CpuActivations in = (CpuActivations) qkv;
@@ -252,39 +263,76 @@ public final class CpuBackend implements Backend {
         if (cache.kvDim() != kvDim) {
             throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + kvDim);
         }
-        float[] keys = cache.keys[layer];
-        float[] values = cache.values[layer];
+        short[] keys = cache.keys[layer];
+        short[] values = cache.values[layer];
         for (int t = 0; t < n; t++) {
-            int slot = batch.slotOfRow(t);
-            System.arraycopy(in.data, t * in.cols() + shape.keyCol(), keys, slot * kvDim, kvDim);
-            System.arraycopy(in.data, t * in.cols() + shape.valueCol(), values, slot * kvDim, kvDim);
+            int slot = batch.slotOfRow(t) * kvDim;
+            int row = t * in.cols();
+            for (int i = 0; i < kvDim; i++) {
+                keys[slot + i] = Float.floatToFloat16(in.data[row + shape.keyCol() + i]);
+                values[slot + i] = Float.floatToFloat16(in.data[row + shape.valueCol() + i]);
+            }
         }
         int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
         int group = shape.heads() / shape.kvHeads();
-        parallel.forEach(n * shape.heads(), 1, (from, to) -> {
+        parallel.forEach(n * shape.kvHeads(), 1, (from, to) -> {
             for (int item = from; item < to; item++) {
-                int t = item / shape.heads();
-                int h = item % shape.heads();
+                int t = item / shape.kvHeads();
+                int kvh = item % shape.kvHeads();
                 int seq = batch.sequenceOf(t);
                 int pos = batch.position(t);
                 int last = shape.causal() ? pos : lastPosition[seq];
                 int first = shape.slidingWindow() > 0 ? Math.max(0, pos - shape.slidingWindow() + 1) : 0;
                 int count = last - first + 1;
-                float[] s = scratch(count);
-                int qOff = t * in.cols() + h * hd;
-                int kvOff = (h / group) * hd;
-                for (int p = first; p <= last; p++) {
-                    s[p - first] = FloatMath.dot(in.data, qOff, keys, batch.slot(seq, p) * kvDim + kvOff, hd) * shape.scale();
+                AttentionScratch sc = scratch(group, hd, count);
+                int qBase = t * in.cols() + kvh * group * hd;
+                for (int i = 0; i < group * hd; i++) {
+                    sc.query[i] = Float.float16ToFloat(Float.floatToFloat16(in.data[qBase + i]));
                 }
-                float max = FloatMath.max(s, count);
-                float inv = 1f / FloatMath.expMinusMax(s, count, max);
-                int outOff = t * o.cols() + h * hd;
-                java.util.Arrays.fill(o.data, outOff, outOff + hd, 0f);
+                int kvOff = kvh * hd;
                 for (int p = first; p <= last; p++) {
-                    FloatMath.axpy(s[p - first] * inv, values, batch.slot(seq, p) * kvDim + kvOff, o.data, outOff, hd);
+                    FloatMath.widenHalves(keys, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    for (int g = 0; g < group; g++) {
+                        sc.scores[g * count + p - first] = FloatMath.dot(sc.query, g * hd, sc.row, 0, hd) * shape.scale();
+                    }
+                }
+                for (int g = 0; g < group; g++) {
+                    float max = FloatMath.max(sc.scores, g * count, count);
+                    float inv = 1f / FloatMath.expMinusMax(sc.scores, g * count, count, max);
+                    for (int p = 0; p < count; p++) {
+                        int at = g * count + p;
+                        sc.scores[at] = Float.float16ToFloat(Float.floatToFloat16(sc.scores[at] * inv));
+                    }
+                }
+                int outBase = t * o.cols() + kvh * group * hd;
+                java.util.Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
+                for (int p = first; p <= last; p++) {
+                    FloatMath.widenHalves(values, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    for (int g = 0; g < group; g++) {
+                        FloatMath.axpy(sc.scores[g * count + p - first], sc.row, 0, o.data, outBase + g * hd, hd);
+                    }
                 }
             }
         });
+    }
+
+    /** Per-thread buffers of {@link #attention}: the rounded queries of a kv head's group, a widened row, the scores. */
+    private static final class AttentionScratch {
+        float[] query = new float[0];
+        float[] row = new float[0];
+        float[] scores = new float[0];
+    }
+
+    private AttentionScratch scratch(int group, int headDim, int positions) {
+        AttentionScratch s = scratch.get();
+        if (s.query.length < group * headDim) {
+            s.query = new float[group * headDim];
+            s.row = new float[headDim];
+        }
+        if (s.scores.length < group * positions) {
+            s.scores = new float[Math.max(group * positions, 2 * s.scores.length)];
+        }
+        return s;
     }
 
     /** For bidirectional attention: the last position of each sequence among the first {@code n} rows. */
@@ -295,15 +343,6 @@ public final class CpuBackend implements Backend {
             last[batch.sequenceOf(t)] = Math.max(last[batch.sequenceOf(t)], batch.position(t));
         }
         return last;
-    }
-
-    private float[] scratch(int n) {
-        float[] s = scores.get();
-        if (s.length < n) {
-            s = new float[Math.max(n, s.length * 2)];
-            scores.set(s);
-        }
-        return s;
     }
 
     @Override

@@ -2,11 +2,15 @@ package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.KvStorage;
 
-/** Key and value pages per layer, float32, slot-major: slot {@code s} holds {@code kvDim} floats at {@code s * kvDim}. */
+/**
+ * Key and value pages per layer as IEEE halves, like llama.cpp's default F16 cache: half the memory
+ * of float32 and the same rounding as the reference. Slot-major: slot {@code s} holds
+ * {@code kvDim} values at {@code s * kvDim}.
+ */
 final class CpuKvStorage implements KvStorage {
 
-    final float[][] keys;
-    final float[][] values;
+    final short[][] keys;
+    final short[][] values;
     private final int blocks;
     private final int blockSize;
     private final int kvDim;
@@ -15,13 +19,13 @@ final class CpuKvStorage implements KvStorage {
         long perLayer = (long) blocks * blockSize * kvDim;
         if (perLayer > Integer.MAX_VALUE - 16) {
             throw new IllegalArgumentException("a CPU KV layer of " + blocks + " blocks x " + blockSize + " x " + kvDim
-                    + " floats exceeds 2^31 elements; use fewer blocks");
+                    + " values exceeds 2^31 elements; use fewer blocks");
         }
         this.blocks = blocks;
         this.blockSize = blockSize;
         this.kvDim = kvDim;
-        this.keys = new float[layers][(int) perLayer];
-        this.values = new float[layers][(int) perLayer];
+        this.keys = new short[layers][(int) perLayer];
+        this.values = new short[layers][(int) perLayer];
     }
 
     @Override
@@ -46,7 +50,7 @@ final class CpuKvStorage implements KvStorage {
 
     @Override
     public long byteSize() {
-        return 2L * keys.length * blocks * blockSize * kvDim * Float.BYTES;
+        return 2L * keys.length * blocks * blockSize * kvDim * Short.BYTES;
     }
 
     @Override

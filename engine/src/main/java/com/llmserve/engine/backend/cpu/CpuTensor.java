@@ -166,30 +166,36 @@ public abstract sealed class CpuTensor
      * once and reuse them for every token.
      */
     public void matmul(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
-        matmul(x, prepare(x, tokens), tokens, y, yOffset, yStride, rowStart, rowEnd);
+        PreparedInput in = PreparedInput.of(this, x, tokens);
+        matmul(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
     }
 
-    /**
-     * Work on the activations that every row range of one product shares, done once per product
-     * before it is split over threads: the 8-bit quantization of packed Q4_0. Null when the rows
-     * path of this tensor reads the floats directly.
-     */
-    Q8Activations prepare(float[] x, int tokens) {
-        return null;
+    /** What llama.cpp quantizes this type's activations to; see {@link ActivationFormat}. */
+    ActivationFormat activationFormat() {
+        return switch (type) {
+            case F32, F16, BF16 -> ActivationFormat.FLOAT;
+            case Q2_K, Q3_K, Q4_K, Q5_K, Q6_K -> ActivationFormat.Q8_K;
+            default -> ActivationFormat.Q8_0;
+        };
     }
 
-    /** {@link #matmul(float[], int, float[], int, int, long, long)} with the result of {@link #prepare}. */
-    void matmul(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+    /** Whether {@link #matmulRows} wants the 8-bit integers themselves for a batch of this many tokens. */
+    boolean usesIntegerActivations(int tokens) {
+        return false;
+    }
+
+    /** {@link #matmul(float[], int, float[], int, int, long, long)} on activations prepared once per product. */
+    void matmul(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         if (tokens >= TILE_MIN_TOKENS && Simd.ENABLED) {
-            matmulTiled(x, tokens, y, yOffset, yStride, rowStart, rowEnd);
+            matmulTiled(in.values(), tokens, y, yOffset, yStride, rowStart, rowEnd);
             return;
         }
-        matmulRows(x, prepared, tokens, y, yOffset, yStride, rowStart, rowEnd);
+        matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
     }
 
     /** One fused dot product per row and token. */
-    protected void matmulRows(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride,
-                              long rowStart, long rowEnd) {
+    protected void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        float[] x = in.values();
         for (long r = rowStart; r < rowEnd; r++) {
             int col = yOffset + (int) r;
             for (int t = 0; t < tokens; t++) {
@@ -200,7 +206,8 @@ public abstract sealed class CpuTensor
 
     private void matmulTiled(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         float[] tile = TILE.get();
-        int chunk = Math.max(TileGemm.K_CHUNK / type.blockSize() * type.blockSize(), type.blockSize());
+        int bs = type.blockSize();
+        int chunk = Math.max(TileGemm.K_CHUNK / bs * bs, bs); // a multiple of every block size
         for (long r0 = rowStart; r0 < rowEnd; r0 += TileGemm.ROWS) {
             int rows = (int) Math.min(TileGemm.ROWS, rowEnd - r0);
             for (int k0 = 0; k0 < cols; k0 += chunk) {
@@ -211,14 +218,22 @@ public abstract sealed class CpuTensor
         }
     }
 
+    /** Columns {@code [k0, k0+width)} of {@code row} (block-aligned) as floats at {@code out[off..]}. */
+    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+        int bs = type.blockSize();
+        for (int b = 0; b < width / bs; b++) {
+            dequantizeBlock(blockOffset(row, k0 / bs + b), out, off + b * bs);
+        }
+    }
+
     /**
      * Writes columns {@code [k0, k0+width)} of rows {@code [r0, r0+rows)} element-major into
      * {@code tile}: {@code tile[k * ROWS + i]} is element {@code k0+k} of row {@code r0+i}; rows
      * past {@code rows} are zero. {@code k0} and {@code width} are multiples of the block size.
+     * Packed layouts that store rows interleaved override this with a direct conversion.
      */
     protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
         float[] row = ROW.get();
-        int bs = type.blockSize();
         for (int i = 0; i < TileGemm.ROWS; i++) {
             if (i >= rows) {
                 for (int k = 0; k < width; k++) {
@@ -226,9 +241,7 @@ public abstract sealed class CpuTensor
                 }
                 continue;
             }
-            for (int b = 0; b < width / bs; b++) {
-                dequantizeBlock(blockOffset(r0 + i, k0 / bs + b), row, b * bs);
-            }
+            dequantizeColumns(r0 + i, k0, width, row, 0);
             for (int k = 0; k < width; k++) {
                 tile[k * TileGemm.ROWS + i] = row[k];
             }

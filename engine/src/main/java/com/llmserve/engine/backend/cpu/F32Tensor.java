@@ -35,6 +35,11 @@ public final class F32Tensor extends CpuTensor {
     }
 
     @Override
+    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+        MemorySegment.copy(data, LE_FLOAT, row * rowBytes + 4L * k0, out, off, width);
+    }
+
+    @Override
     float dotRow(long row, float[] x, int xOff) {
         long base = row * rowBytes;
         FloatVector acc0 = FloatVector.zero(F);

@@ -1,7 +1,10 @@
 package com.llmserve.engine.backend.cpu;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
 
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
@@ -127,31 +130,46 @@ final class FloatMath {
         }
     }
 
-    /** In place {@code x[i] = exp(x[i] - max)}, returning the sum. */
-    static float expMinusMax(float[] x, int n, float max) {
+    /** In place {@code x[off+i] = exp(x[off+i] - max)} for {@code i < n}, returning the sum. */
+    static float expMinusMax(float[] x, int off, int n, float max) {
         int i = 0;
         float sum = 0;
         if (Simd.ENABLED) {
             FloatVector acc = FloatVector.zero(F);
             for (; i + L <= n; i += L) {
-                FloatVector e = FloatVector.fromArray(F, x, i).sub(max).lanewise(VectorOperators.EXP);
-                e.intoArray(x, i);
+                FloatVector e = FloatVector.fromArray(F, x, off + i).sub(max).lanewise(VectorOperators.EXP);
+                e.intoArray(x, off + i);
                 acc = acc.add(e);
             }
             sum = acc.reduceLanes(VectorOperators.ADD);
         }
         for (; i < n; i++) {
-            x[i] = (float) Math.exp(x[i] - max);
-            sum += x[i];
+            x[off + i] = (float) Math.exp(x[off + i] - max);
+            sum += x[off + i];
         }
         return sum;
     }
 
-    static float max(float[] x, int n) {
+    static float max(float[] x, int off, int n) {
         float m = Float.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {
-            m = Math.max(m, x[i]);
+            m = Math.max(m, x[off + i]);
         }
         return m;
     }
+
+    /** {@code out[0..n) = float(halves[off..off+n))}. */
+    static void widenHalves(short[] halves, int off, float[] out, int n) {
+        int i = 0;
+        if (Simd.ENABLED) {
+            for (; i + L <= n; i += L) {
+                F16Tensor.halfToFloat(ShortVector.fromArray(HALVES, halves, off + i)).intoArray(out, i);
+            }
+        }
+        for (; i < n; i++) {
+            out[i] = Float.float16ToFloat(halves[off + i]);
+        }
+    }
+
+    private static final VectorSpecies<Short> HALVES = VectorSpecies.of(short.class, VectorShape.forBitSize(L * 16));
 }

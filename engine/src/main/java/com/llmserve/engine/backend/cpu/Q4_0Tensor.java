@@ -30,37 +30,28 @@ public final class Q4_0Tensor extends CpuTensor {
 
     @Override
     boolean pack(Arena arena) {
-        if (!PackedQ4_0.available()) {
-            return false;
-        }
-        packed = PackedQ4_0.pack(this, data, rowBytes, arena);
+        packed = PackedRows.available() ? PackedQ4_0.pack(this, data, rowBytes, arena) : null;
         return packed != null;
     }
 
     @Override
-    Q8Activations prepare(float[] x, int tokens) {
-        if (packed == null || tokens >= TILE_MIN_TOKENS || !Simd.ENABLED) {
-            return null;
-        }
-        Q8Activations q = new Q8Activations(tokens, cols);
-        q.quantize(x, tokens, cols);
-        return q;
+    boolean usesIntegerActivations(int tokens) {
+        return packed != null && tokens < TILE_MIN_TOKENS;
     }
 
     @Override
-    protected void matmulRows(float[] x, Q8Activations prepared, int tokens, float[] y, int yOffset, int yStride,
-                              long rowStart, long rowEnd) {
-        if (prepared == null || rowStart % PackedQ4_0.GROUP != 0) {
-            super.matmulRows(x, prepared, tokens, y, yOffset, yStride, rowStart, rowEnd);
+    protected void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        if (in.integers() == null || rowStart % PackedRows.GROUP != 0) {
+            super.matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
             return;
         }
-        packed.gemv(prepared, cols, tokens, y, yOffset, yStride,
-                rowStart / PackedQ4_0.GROUP, (rowEnd + PackedQ4_0.GROUP - 1) / PackedQ4_0.GROUP);
+        packed.gemv(in, cols, tokens, y, yOffset, yStride,
+                rowStart / PackedRows.GROUP, (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
     }
 
     @Override
     protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
-        if (packed == null || r0 % PackedQ4_0.GROUP != 0) {
+        if (packed == null || r0 % PackedRows.GROUP != 0) {
             super.dequantizeTile(r0, rows, k0, width, tile);
             return;
         }

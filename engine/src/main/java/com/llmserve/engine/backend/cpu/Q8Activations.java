@@ -2,8 +2,8 @@ package com.llmserve.engine.backend.cpu;
 
 /**
  * Activations quantized to 8-bit integers in blocks of 32, the way ggml quantizes the input of a
- * Q4_0 matrix product ({@code quantize_row_q8_0}): {@code d = amax / 127} kept as f16, values
- * {@code round_half_even(x * 127 / amax)}. Integer products then run 16-bit multiplies.
+ * Q4_0/Q5_0/Q8_0 matrix product ({@code quantize_row_q8_0}, x86 path): {@code d = amax / 127}
+ * kept as f16, values {@code round_half_even(x * 127 / amax)}.
  */
 final class Q8Activations {
 
@@ -12,20 +12,19 @@ final class Q8Activations {
     /** Per block, the sum of its quantized values (for the Q4_0 offset of 8). */
     final int[] sums;
 
-    Q8Activations(int tokens, int cols) {
-        this.values = new short[tokens * cols];
-        this.scales = new float[tokens * cols / 32];
-        this.sums = new int[tokens * cols / 32];
+    Q8Activations(int elements) {
+        this.values = new short[elements];
+        this.scales = new float[elements / 32];
+        this.sums = new int[elements / 32];
     }
 
     int capacity() {
         return values.length;
     }
 
-    /** Quantizes {@code tokens} rows of {@code cols} floats from {@code x}. */
-    void quantize(float[] x, int tokens, int cols) {
-        int blocks = tokens * cols / 32;
-        for (int b = 0; b < blocks; b++) {
+    /** Quantizes the first {@code n} (a multiple of 32) values of {@code x}. */
+    void quantize(float[] x, int n) {
+        for (int b = 0; b < n / 32; b++) {
             int at = 32 * b;
             float amax = 0;
             for (int j = 0; j < 32; j++) {
@@ -40,6 +39,42 @@ final class Q8Activations {
             }
             scales[b] = Float.float16ToFloat(Float.floatToFloat16(amax / 127f));
             sums[b] = sum;
+        }
+    }
+
+    /** The values the integers stand for, {@code q * d}: what float kernels multiply with. */
+    void dequantize(float[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = values[i] * scales[i / 32];
+        }
+    }
+
+    /**
+     * {@code quantize_row_q8_K} then back to floats, for K-quant weights: per block of 256, the
+     * scale is {@code max / -127} of the signed value of largest magnitude (first one on a tie),
+     * values {@code min(127, round_half_even(x * -127 / max))}.
+     */
+    static void roundTripQ8K(float[] x, int n, float[] out) {
+        for (int at = 0; at < n; at += 256) {
+            float amax = 0;
+            float max = 0;
+            for (int j = 0; j < 256; j++) {
+                float ax = Math.abs(x[at + j]);
+                if (ax > amax) {
+                    amax = ax;
+                    max = x[at + j];
+                }
+            }
+            if (amax == 0) {
+                java.util.Arrays.fill(out, at, at + 256, 0f);
+                continue;
+            }
+            float iscale = -127f / max;
+            float d = 1 / iscale;
+            for (int j = 0; j < 256; j++) {
+                int q = Math.min(127, (int) Math.rint(iscale * x[at + j]));
+                out[at + j] = d * q;
+            }
         }
     }
 }

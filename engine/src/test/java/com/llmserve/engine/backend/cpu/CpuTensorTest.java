@@ -155,9 +155,10 @@ class CpuTensorTest {
         }
         float[] y = new float[tokens * 5];
         w.matmul(x, tokens, y, 0, 5, 0, 5);
+        float[] quantized = PreparedInput.of(w, x, tokens).values();
         for (int t = 0; t < tokens; t++) {
             for (int row = 0; row < 5; row++) {
-                assertThat(y[t * 5 + row]).isCloseTo((float) w.dotScalar(row, x, t * 64), within(1e-4f));
+                assertThat(y[t * 5 + row]).isCloseTo((float) w.dotScalar(row, quantized, t * 64), within(1e-4f));
             }
         }
     }
@@ -178,24 +179,26 @@ class CpuTensorTest {
         int stride = rows + 5;
         float[] y = new float[tokens * stride];
         w.matmul(x, tokens, y, 3, stride, 0, rows);
+        float[] quantized = PreparedInput.of(w, x, tokens).values();
         for (int t = 0; t < tokens; t++) {
             for (int row = 0; row < rows; row++) {
-                double reference = w.dotScalar(row, x, t * cols);
+                double reference = w.dotScalar(row, quantized, t * cols);
                 assertThat((double) y[t * stride + 3 + row]).as("%s token %d row %d", type, t, row)
-                        .isCloseTo(reference, within(1e-5 * magnitude(w, row, x, t * cols) + 1e-6));
+                        .isCloseTo(reference, within(1e-5 * magnitude(w, row, quantized, t * cols) + 1e-6));
             }
         }
     }
 
-    @Test
-    void packedQ4_0MatchesTheZeroCopyLayout() {
-        assumeTrue(PackedQ4_0.available(), "the packed layout needs 16 float lanes");
+    @ParameterizedTest
+    @EnumSource(names = {"Q4_0", "Q8_0"})
+    void packedLayoutsMatchTheZeroCopyLayout(GgmlType type) {
+        assumeTrue(PackedRows.available(), "the packed layout needs 16 float lanes");
         int rows = 53;
         int cols = 2304;
         Random r = new Random(9);
-        MemorySegment data = randomTensor(GgmlType.Q4_0, rows, cols, r);
-        CpuTensor plain = CpuTensor.of("plain", GgmlType.Q4_0, data, rows, cols);
-        CpuTensor packed = CpuTensor.of("packed", GgmlType.Q4_0, data, rows, cols);
+        MemorySegment data = randomTensor(type, rows, cols, r);
+        CpuTensor plain = CpuTensor.of("plain", type, data, rows, cols);
+        CpuTensor packed = CpuTensor.of("packed", type, data, rows, cols);
         try (Arena arena = Arena.ofConfined()) {
             assertThat(packed.pack(arena)).isTrue();
             for (int tokens : new int[] {1, 2, 3, 5, 9}) {
@@ -203,17 +206,8 @@ class CpuTensorTest {
                 for (int i = 0; i < x.length; i++) {
                     x[i] = (float) r.nextGaussian();
                 }
-                // below TILE_MIN_TOKENS the packed kernel quantizes activations as ggml does: compare
-                // with the exact product of the weights and the dequantized 8-bit activations
-                float[] reference = x;
-                if (tokens < CpuTensor.TILE_MIN_TOKENS) {
-                    Q8Activations q = new Q8Activations(tokens, cols);
-                    q.quantize(x, tokens, cols);
-                    reference = new float[x.length];
-                    for (int i = 0; i < x.length; i++) {
-                        reference[i] = q.values[i] * q.scales[i / 32];
-                    }
-                }
+                // both layouts multiply with the same 8-bit activations: compare with the exact product
+                float[] reference = PreparedInput.of(plain, x, tokens).values();
                 float[] actual = new float[tokens * rows];
                 packed.matmul(x, tokens, actual, 0, rows, 0, rows);
                 for (int i = 0; i < actual.length; i++) {
@@ -232,8 +226,8 @@ class CpuTensorTest {
         for (int i = 0; i < 32; i++) {
             x[i] = (i - 10) * 0.5f;
         }
-        Q8Activations q = new Q8Activations(1, 32);
-        q.quantize(x, 1, 32);
+        Q8Activations q = new Q8Activations(32);
+        q.quantize(x, 32);
         // amax 10.5: scale 127/10.5; x = -5.0 -> -60.476 -> -60; x = 2.5 -> 30.238 -> 30
         assertThat(q.values[0]).isEqualTo((short) -60);
         assertThat(q.values[15]).isEqualTo((short) 30);
@@ -244,6 +238,23 @@ class CpuTensorTest {
             sum += v;
         }
         assertThat(q.sums[0]).isEqualTo(sum);
+    }
+
+    @Test
+    void kQuantActivationsRoundTripAsQuantizeRowQ8K() {
+        float[] x = new float[256];
+        for (int i = 0; i < 256; i++) {
+            x[i] = (float) Math.sin(i) * 3;
+        }
+        x[17] = -4f; // the largest magnitude is negative: the scale takes its sign
+        float[] out = new float[256];
+        Q8Activations.roundTripQ8K(x, 256, out);
+        float d = 1 / (-127f / -4f);
+        assertThat(out[17]).isEqualTo(-127 * d);
+        assertThat(out[1]).isEqualTo(Math.round(x[1] / d) * d);
+        for (int i = 0; i < 256; i++) {
+            assertThat(Math.abs(out[i] - x[i])).isLessThanOrEqualTo(d / 2 + 1e-6f);
+        }
     }
 
     /** Sum of |w_i x_i|: the scale float rounding errors of a dot product grow with. */

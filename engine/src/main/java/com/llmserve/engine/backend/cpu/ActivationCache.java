@@ -1,0 +1,50 @@
+package com.llmserve.engine.backend.cpu;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Quantizes a product's activations once per format and keeps the buffers for the next product,
+ * so that the engine loop allocates nothing per step. Used by one thread at a time.
+ */
+final class ActivationCache {
+
+    private final Map<ActivationFormat, float[]> floats = new EnumMap<>(ActivationFormat.class);
+    private Q8Activations integers;
+    /** Formats already quantized for the current product: the parts of a fused weight share them. */
+    private final Map<ActivationFormat, Boolean> fresh = new EnumMap<>(ActivationFormat.class);
+
+    /** Forgets what the buffers hold; call at the start of every product. */
+    void reset() {
+        fresh.clear();
+    }
+
+    /** The activations {@code x} ({@code tokens} rows of {@code t.cols()}) as {@code t}'s kernels want them. */
+    PreparedInput prepare(CpuTensor t, float[] x, int tokens) {
+        int n = tokens * t.cols();
+        ActivationFormat format = t.activationFormat();
+        if (format == ActivationFormat.FLOAT) {
+            return new PreparedInput(x, null);
+        }
+        boolean ints = format == ActivationFormat.Q8_0;
+        float[] out = floats.get(format);
+        if (out == null || out.length < n) {
+            out = new float[n];
+            floats.put(format, out);
+            fresh.remove(format);
+        }
+        if (!fresh.containsKey(format)) {
+            if (ints) {
+                if (integers == null || integers.capacity() < n) {
+                    integers = new Q8Activations(n);
+                }
+                integers.quantize(x, n);
+                integers.dequantize(out, n);
+            } else {
+                Q8Activations.roundTripQ8K(x, n, out);
+            }
+            fresh.put(format, true);
+        }
+        return new PreparedInput(out, ints && t.usesIntegerActivations(tokens) ? integers : null);
+    }
+}
