@@ -15,5 +15,8 @@ if [ "${1:-}" = "--batch-bench" ]; then
   main=com.llmserve.engine.cli.BatchBench
   shift
 fi
-exec "$JAVA_HOME/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
+# The weights live in the mapping and in off-heap packed copies, not on the heap: a small heap
+# keeps resident memory near the model file's size. JAVA_OPTS overrides it.
+# shellcheck disable=SC2086
+exec "$JAVA_HOME/bin/java" ${JAVA_OPTS:--Xmx512m} --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED \
   -cp "$jar:engine/target/lib/*" "$main" "$@"
