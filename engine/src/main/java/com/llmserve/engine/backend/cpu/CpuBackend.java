@@ -12,6 +12,8 @@ import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -263,14 +265,14 @@ public final class CpuBackend implements Backend {
         if (cache.kvDim() != kvDim) {
             throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + kvDim);
         }
-        short[] keys = cache.keys[layer];
-        short[] values = cache.values[layer];
+        MemorySegment keys = cache.keys[layer];
+        MemorySegment values = cache.values[layer];
         for (int t = 0; t < n; t++) {
-            int slot = batch.slotOfRow(t) * kvDim;
+            long slot = (long) batch.slotOfRow(t) * kvDim;
             int row = t * in.cols();
             for (int i = 0; i < kvDim; i++) {
-                keys[slot + i] = Float.floatToFloat16(in.data[row + shape.keyCol() + i]);
-                values[slot + i] = Float.floatToFloat16(in.data[row + shape.valueCol() + i]);
+                keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
+                values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
             }
         }
         int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
@@ -291,7 +293,7 @@ public final class CpuBackend implements Backend {
                 }
                 int kvOff = kvh * hd;
                 for (int p = first; p <= last; p++) {
-                    FloatMath.widenHalves(keys, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    FloatMath.widenHalves(keys, (long) batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
                     for (int g = 0; g < group; g++) {
                         sc.scores[g * count + p - first] = FloatMath.dot(sc.query, g * hd, sc.row, 0, hd) * shape.scale();
                     }
@@ -307,7 +309,7 @@ public final class CpuBackend implements Backend {
                 int outBase = t * o.cols() + kvh * group * hd;
                 java.util.Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
                 for (int p = first; p <= last; p++) {
-                    FloatMath.widenHalves(values, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    FloatMath.widenHalves(values, (long) batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
                     for (int g = 0; g < group; g++) {
                         FloatMath.axpy(sc.scores[g * count + p - first], sc.row, 0, o.data, outBase + g * hd, hd);
                     }

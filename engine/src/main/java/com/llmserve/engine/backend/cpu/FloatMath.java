@@ -6,6 +6,10 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 
@@ -158,16 +162,17 @@ final class FloatMath {
         return m;
     }
 
-    /** {@code out[0..n) = float(halves[off..off+n))}. */
-    static void widenHalves(short[] halves, int off, float[] out, int n) {
+    /** {@code out[0..n) = float(halves[index..index+n))}, the halves in native byte order. */
+    static void widenHalves(MemorySegment halves, long index, float[] out, int n) {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
-                F16Tensor.halfToFloat(ShortVector.fromArray(HALVES, halves, off + i)).intoArray(out, i);
+                F16Tensor.halfToFloat(ShortVector.fromMemorySegment(HALVES, halves, 2 * (index + i), ByteOrder.nativeOrder()))
+                        .intoArray(out, i);
             }
         }
         for (; i < n; i++) {
-            out[i] = Float.float16ToFloat(halves[off + i]);
+            out[i] = Float.float16ToFloat(halves.getAtIndex(ValueLayout.JAVA_SHORT, index + i));
         }
     }
 
