@@ -62,7 +62,7 @@ public final class F16Tensor extends CpuTensor {
     }
 
     @Override
-    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+    void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
         long base = row * rowBytes + 2L * k0;
         int i = 0;
         if (Simd.ENABLED) {

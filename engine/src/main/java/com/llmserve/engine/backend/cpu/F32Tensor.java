@@ -35,7 +35,7 @@ public final class F32Tensor extends CpuTensor {
     }
 
     @Override
-    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+    void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
         MemorySegment.copy(data, LE_FLOAT, row * rowBytes + 4L * k0, out, off, width);
     }
 
