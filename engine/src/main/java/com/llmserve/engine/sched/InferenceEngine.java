@@ -202,7 +202,14 @@ public final class InferenceEngine implements AutoCloseable {
             observer.onInterToken(Duration.ofNanos(now - s.lastTokenNanos));
         }
         s.lastTokenNanos = now;
-        r.listener.onToken(s.choice, token, lp);
+        try {
+            r.listener.onToken(s.choice, token, lp);
+        } catch (RuntimeException e) {
+            // the consumer of this request broke (e.g. its client went away mid-write): end it, not the others
+            LOG.warn("listener of request {} failed; cancelling it", r.id, e);
+            finishAll(r, FinishReason.CANCELLED);
+            return;
+        }
         if (s.generated >= r.maxTokens) {
             finish(s, FinishReason.LENGTH);
         }

@@ -291,6 +291,29 @@ class InferenceEngineTest {
         assertThat(threadsAfter).isEqualTo(threadsBefore);
     }
 
+    @Test
+    void aListenerThatThrowsEndsOnlyItsOwnRequest() {
+        int[] prompt = encode("Once upon a time");
+        try (InferenceEngine engine = start(EngineOptions.defaults())) {
+            Collector healthy = new Collector(1);
+            Collector broken = new Collector(1) {
+                @Override
+                public void onToken(int choice, int token, TokenLogprobs lp) {
+                    throw new IllegalStateException("client gone");
+                }
+            };
+            engine.submit(InferenceRequest.greedy(prompt, 20), broken);
+            engine.submit(InferenceRequest.greedy(prompt, 20), healthy);
+            broken.await();
+            healthy.await();
+            assertThat(broken.reasons.get(0)).isEqualTo(FinishReason.CANCELLED);
+            assertThat(healthy.reasons.get(0)).isEqualTo(FinishReason.LENGTH);
+            assertThat(healthy.tokens(0)).hasSize(20);
+            awaitIdle(engine);
+            assertThat(engine.stats().kvBlocksUsed()).isZero();
+        }
+    }
+
     private static InferenceEngine start(EngineOptions options) {
         return InferenceEngine.start("stories", model, options, EngineObserver.NONE);
     }
@@ -317,7 +340,7 @@ class InferenceEngineTest {
     }
 
     /** Records what a request's listener hears and lets a test wait for every choice to finish. */
-    static final class Collector implements TokenListener {
+    static class Collector implements TokenListener {
         final int choices;
         final Map<Integer, List<Integer>> tokens = new ConcurrentHashMap<>();
         final Map<Integer, List<TokenLogprobs>> logprobs = new ConcurrentHashMap<>();
