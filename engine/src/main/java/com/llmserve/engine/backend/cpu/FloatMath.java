@@ -154,6 +154,63 @@ final class FloatMath {
         return sum;
     }
 
+    /** ggml's GELU constants, as float32 like its {@code ggml_gelu_f32}. */
+    private static final float GELU_COEF_A = 0.044715f;
+    private static final float SQRT_2_OVER_PI = 0.79788456080286535587989211986876f;
+
+    /**
+     * GELU in its tanh form as ggml's CPU backend computes it for float32 tensors
+     * ({@code ggml_vec_gelu_f32} built with {@code GGML_GELU_FP16}, the default): inputs at or below
+     * -10 give 0, at or above 10 pass through, and all others are rounded to half and looked up in a
+     * table of halves. The embedding goldens were made by that kernel, and the table brings BERT
+     * outputs closer to them than the formula in float does (both pass their tolerances).
+     */
+    static void gelu(float[] x, int off, int n) {
+        float[] table = GeluTable.VALUES;
+        for (int i = off; i < off + n; i++) {
+            float v = x[i];
+            if (v <= -10f) {
+                x[i] = 0f;
+            } else if (v < 10f) {
+                x[i] = table[Float.floatToFloat16(v) & 0xffff];
+            }
+        }
+    }
+
+    /** The tanh form in float32, evaluated as ggml's {@code ggml_gelu_f32} does; the table's source. */
+    static float geluTanh(float v) {
+        return 0.5f * v * (1f + (float) Math.tanh(SQRT_2_OVER_PI * v * (1f + GELU_COEF_A * v * v)));
+    }
+
+    /** {@code VALUES[h] = half(geluTanh(float(h)))} for every half {@code h}, widened back to float (256 KiB, built on first use). */
+    private static final class GeluTable {
+        static final float[] VALUES = new float[1 << 16];
+
+        static {
+            for (int h = 0; h < VALUES.length; h++) {
+                VALUES[h] = Float.float16ToFloat(Float.floatToFloat16(geluTanh(Float.float16ToFloat((short) h))));
+            }
+        }
+    }
+
+    /**
+     * In place softmax of {@code x[off..off+n)} as ggml's {@code soft_max} forms it: the maximum
+     * subtracted, exponentials summed in double, each scaled by the float inverse of the sum. The
+     * exponentials are scalar {@link Math#exp}, which gives the same bits in every JIT tier; the
+     * Vector API's {@code EXP} does not (an intrinsic when compiled, a per-lane fallback before),
+     * and a result must not depend on how warm the JVM is.
+     */
+    static void softmax(float[] x, int off, int n) {
+        float max = max(x, off, n);
+        double sum = 0;
+        for (int i = off; i < off + n; i++) {
+            float e = (float) Math.exp(x[i] - max);
+            x[i] = e;
+            sum += e;
+        }
+        scale(x, off, n, (float) (1.0 / sum));
+    }
+
     static float max(float[] x, int off, int n) {
         float m = Float.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {
