@@ -51,7 +51,7 @@ public final class F32Tensor extends CpuTensor {
             acc1 = FloatVector.fromMemorySegment(F, data, base + 4L * (i + L), ByteOrder.LITTLE_ENDIAN)
                     .fma(FloatVector.fromArray(F, x, xOff + i + L), acc1);
         }
-        float s = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
+        float s = Simd.sum(acc0.add(acc1));
         for (; i < cols; i++) {
             s += data.get(LE_FLOAT, base + 4L * i) * x[xOff + i];
         }

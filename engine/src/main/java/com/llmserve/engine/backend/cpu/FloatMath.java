@@ -28,7 +28,7 @@ final class FloatMath {
             for (; i + L <= n; i += L) {
                 acc = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), acc);
             }
-            s = acc.reduceLanes(VectorOperators.ADD);
+            s = Simd.sum(acc);
         }
         for (; i < n; i++) {
             s += a[ao + i] * b[bo + i];
@@ -75,7 +75,7 @@ final class FloatMath {
                     FloatVector v = FloatVector.fromArray(F, x, xo + i + k);
                     acc = v.fma(v, acc);
                 }
-                s += acc.reduceLanes(VectorOperators.ADD);
+                s += Simd.sum(acc);
             }
         }
         for (; i < n; i++) {
@@ -124,13 +124,13 @@ final class FloatMath {
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
                 FloatVector v = FloatVector.fromArray(F, g, go + i);
-                FloatVector silu = v.div(v.neg().lanewise(VectorOperators.EXP).add(1f));
+                FloatVector silu = v.div(Simd.exp(v.neg()).add(1f));
                 silu.mul(FloatVector.fromArray(F, u, uo + i)).intoArray(out, oo + i);
             }
         }
         for (; i < n; i++) {
             float v = g[go + i];
-            out[oo + i] = v / (1f + (float) Math.exp(-v)) * u[uo + i];
+            out[oo + i] = v / (1f + Simd.exp(-v)) * u[uo + i];
         }
     }
 
@@ -141,14 +141,14 @@ final class FloatMath {
         if (Simd.ENABLED) {
             FloatVector acc = FloatVector.zero(F);
             for (; i + L <= n; i += L) {
-                FloatVector e = FloatVector.fromArray(F, x, off + i).sub(max).lanewise(VectorOperators.EXP);
+                FloatVector e = Simd.exp(FloatVector.fromArray(F, x, off + i).sub(max));
                 e.intoArray(x, off + i);
                 acc = acc.add(e);
             }
-            sum = acc.reduceLanes(VectorOperators.ADD);
+            sum = Simd.sum(acc);
         }
         for (; i < n; i++) {
-            x[off + i] = (float) Math.exp(x[off + i] - max);
+            x[off + i] = Simd.exp(x[off + i] - max);
             sum += x[off + i];
         }
         return sum;

@@ -54,6 +54,6 @@ public final class Q8_0Tensor extends CpuTensor {
             }
             acc = block.fma(FloatVector.broadcast(F, f16(data, o)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 }
