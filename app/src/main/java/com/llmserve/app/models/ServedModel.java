@@ -1,0 +1,27 @@
+package com.llmserve.app.models;
+
+import com.llmserve.engine.model.ModelKind;
+import com.llmserve.engine.tokenizer.Tokenizer;
+
+/** A model that is loaded, warmed up and answering requests. */
+public sealed interface ServedModel extends AutoCloseable permits ServedTextModel, ServedEmbeddingModel {
+
+    String id();
+
+    ModelKind kind();
+
+    /** {@code general.architecture} of its file. */
+    String architecture();
+
+    Tokenizer tokenizer();
+
+    /** The most tokens one sequence may hold (prompt and output for a completion model, one input for an embedding model). */
+    int maxModelLen();
+
+    /** Where it runs, for logs and health details. */
+    String backendDescription();
+
+    /** Frees its engine, backend and file; requests still running end. */
+    @Override
+    void close();
+}

@@ -1,0 +1,114 @@
+package com.llmserve.app.models;
+
+import com.llmserve.engine.model.ModelKind;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Which models the service serves and how it runs them.
+ *
+ * @param modelsDir     folder whose {@code *.gguf} files are all served, each under its file name
+ *                      without {@code .gguf}, its kind taken from its architecture ({@code bert} is
+ *                      an embedding model); {@code MODELS_DIR} sets it
+ * @param scanModelsDir whether to serve the files of {@code modelsDir}; off to serve only {@code models}
+ * @param models        models configured one by one; they win over a file of the folder with the same id or path
+ * @param backend       the backend of every model that names none
+ * @param cpuThreads    threads of each CPU backend; 0 for every available processor
+ * @param warmUp        run one short request through each model before it reports ready, so the
+ *                      first client does not pay for JIT compilation and page faults
+ * @param engine        scheduling of every completion model
+ * @param embedding     batching of every embedding model
+ */
+@ConfigurationProperties("llmserve")
+public record ServingProperties(@DefaultValue("../shared/models") String modelsDir,
+                                @DefaultValue("true") boolean scanModelsDir,
+                                @DefaultValue List<ModelSpec> models,
+                                @DefaultValue("auto") BackendChoice backend,
+                                @DefaultValue("0") int cpuThreads,
+                                @DefaultValue("true") boolean warmUp,
+                                @DefaultValue Engine engine,
+                                @DefaultValue Embedding embedding) {
+
+    public ServingProperties {
+        if (cpuThreads < 0) {
+            throw new IllegalArgumentException("llmserve.cpu-threads must be 0 (all processors) or more: " + cpuThreads);
+        }
+        models = models == null ? List.of() : List.copyOf(models);
+    }
+
+    /** {@link #modelsDir} as a path (bound as text: Spring would resolve a {@code Path} as a resource location). */
+    public Path modelsDirectory() {
+        return Path.of(modelsDir);
+    }
+
+    /** Threads a CPU backend gets. */
+    public int effectiveCpuThreads() {
+        return cpuThreads > 0 ? cpuThreads : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * One configured model.
+     *
+     * @param id               the name clients send as {@code model}; defaults to the file name without {@code .gguf}
+     * @param path             the GGUF file
+     * @param kind             completion or embedding; by default from the file's architecture
+     * @param backend          auto, cpu or gpu; by default {@code llmserve.backend}
+     * @param contextSize      the longest sequence served (prompt and output); 0 for the model's own
+     * @param kvBlocks         KV cache blocks of this model; 0 for {@code llmserve.engine.kv-blocks}
+     * @param chatTemplate     a Jinja2 chat template that replaces the file's
+     * @param chatTemplateFile a file holding such a template (the inline one wins)
+     */
+    public record ModelSpec(String id, String path, ModelKind kind, BackendChoice backend,
+                            @DefaultValue("0") int contextSize, @DefaultValue("0") int kvBlocks,
+                            String chatTemplate, String chatTemplateFile) {
+
+        public ModelSpec {
+            if (path == null || path.isBlank()) {
+                throw new IllegalArgumentException("llmserve.models[].path is required" + (id == null ? "" : " (model " + id + ")"));
+            }
+            if (contextSize < 0 || kvBlocks < 0) {
+                throw new IllegalArgumentException("llmserve.models[].context-size and kv-blocks must not be negative (model "
+                        + (id == null ? path : id) + ")");
+            }
+        }
+
+        /** The GGUF file. */
+        public Path file() {
+            return Path.of(path);
+        }
+    }
+
+    /**
+     * How each completion model's engine loop schedules requests (continuous batching).
+     *
+     * @param kvBlocks       KV cache blocks per model; with {@code blockSize} this bounds the tokens
+     *                       of all running sequences together
+     * @param blockSize      token slots per KV block
+     * @param maxBatchTokens tokens per forward pass, shared by decodes and prefill chunks
+     * @param maxRunning     the most sequences decoding at once
+     * @param maxWaiting     the most requests waiting for admission; more are answered 429
+     * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
+     * @param requestTimeout the longest a generation may take, queueing included
+     */
+    public record Engine(@DefaultValue("1024") int kvBlocks, @DefaultValue("16") int blockSize,
+                         @DefaultValue("512") int maxBatchTokens, @DefaultValue("64") int maxRunning,
+                         @DefaultValue("256") int maxWaiting, @DefaultValue("true") boolean prefixCaching,
+                         @DefaultValue("10m") Duration requestTimeout) {
+    }
+
+    /**
+     * How each embedding model's loop gathers concurrent requests into one forward pass.
+     *
+     * @param maxBatchTokens tokens per batch; requests join in arrival order until the next would pass it
+     * @param maxWait        how long the first request of a batch waits for others to join
+     * @param maxWaiting     the most requests waiting; more are answered 429
+     */
+    public record Embedding(@DefaultValue("2048") int maxBatchTokens, @DefaultValue("2ms") Duration maxWait,
+                            @DefaultValue("256") int maxWaiting) {
+    }
+}

@@ -1,0 +1,46 @@
+package com.llmserve.app.openai;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Limits and timings of the OpenAI-compatible API.
+ *
+ * @param maxRequestSize     the largest request body; larger ones are answered 413
+ * @param keepAliveInterval  how long a stream may stay silent (a long prefill, a full queue)
+ *                           before an SSE comment is sent, so proxies keep the connection and a
+ *                           client that left is noticed
+ * @param maxN               the most choices per prompt ({@code n})
+ * @param maxChoices         the most choices per request: prompts times {@code n}
+ * @param maxStop            the most stop strings per request
+ * @param maxLogprobs        the most alternatives per token ({@code logprobs}, {@code top_logprobs})
+ * @param maxEmbeddingInputs the most inputs per embeddings request
+ * @param embeddingTimeout   the longest an embeddings request may wait and run
+ */
+@ConfigurationProperties("llmserve.api")
+public record ApiProperties(@DefaultValue("16MB") DataSize maxRequestSize,
+                            @DefaultValue("10s") Duration keepAliveInterval,
+                            @DefaultValue("16") int maxN,
+                            @DefaultValue("64") int maxChoices,
+                            @DefaultValue("16") int maxStop,
+                            @DefaultValue("20") int maxLogprobs,
+                            @DefaultValue("2048") int maxEmbeddingInputs,
+                            @DefaultValue("2m") Duration embeddingTimeout) {
+
+    public ApiProperties {
+        if (maxN < 1 || maxChoices < maxN || maxStop < 0 || maxLogprobs < 0 || maxEmbeddingInputs < 1) {
+            throw new IllegalArgumentException("llmserve.api: max-n must be at least 1 and at most max-choices; the other limits must not be negative");
+        }
+        if (keepAliveInterval.isNegative() || keepAliveInterval.isZero()) {
+            throw new IllegalArgumentException("llmserve.api.keep-alive-interval must be positive: " + keepAliveInterval);
+        }
+    }
+
+    /** Defaults, for tests and tools. */
+    public static ApiProperties defaults() {
+        return new ApiProperties(DataSize.ofMegabytes(16), Duration.ofSeconds(10), 16, 64, 16, 20, 2048, Duration.ofMinutes(2));
+    }
+}

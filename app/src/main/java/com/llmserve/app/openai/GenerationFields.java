@@ -1,0 +1,102 @@
+package com.llmserve.app.openai;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import tools.jackson.databind.JsonNode;
+
+/** Reads the generation parameters that completions and chat share. */
+public final class GenerationFields {
+
+    private GenerationFields() {
+    }
+
+    /** {@code n}: choices per prompt, 1 by default. */
+    public static int n(RequestFields f, ApiProperties limits) {
+        return f.optInt("n", 1, limits.maxN()).orElse(1);
+    }
+
+    /** {@code stop}: a string or an array of non-empty strings. */
+    public static List<String> stop(RequestFields f, ApiProperties limits) {
+        JsonNode node = f.raw("stop");
+        if (node == null) {
+            return List.of();
+        }
+        List<String> stops = new ArrayList<>();
+        if (node.isString()) {
+            stops.add(node.stringValue());
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                JsonNode s = node.get(i);
+                if (!s.isString()) {
+                    throw RequestFields.typeError(f.path("stop") + "[" + i + "]", "a string", s);
+                }
+                stops.add(s.stringValue());
+            }
+        } else {
+            throw RequestFields.typeError(f.path("stop"), "a string or an array of strings", node);
+        }
+        if (stops.size() > limits.maxStop()) {
+            throw f.invalid("stop", "Invalid 'stop': at most " + limits.maxStop() + " stop sequences are allowed, but got "
+                    + stops.size() + ".", "array_above_max_length");
+        }
+        for (int i = 0; i < stops.size(); i++) {
+            if (stops.get(i).isEmpty()) {
+                throw new InvalidRequestException(node.isArray() ? f.path("stop") + "[" + i + "]" : f.path("stop"),
+                        "Invalid 'stop': a stop sequence must not be empty.", "empty_string");
+            }
+        }
+        return List.copyOf(stops);
+    }
+
+    /**
+     * {@code stream} and {@code stream_options.include_usage}.
+     *
+     * @return whether to stream, and whether to end the stream with a usage chunk
+     */
+    public static Streaming streaming(RequestFields f) {
+        boolean stream = f.optBoolean("stream").orElse(false);
+        JsonNode options = f.raw("stream_options");
+        boolean includeUsage = false;
+        if (options != null) {
+            if (!stream) {
+                throw f.invalid("stream_options", "The 'stream_options' parameter is only allowed when 'stream' is true.");
+            }
+            RequestFields o = RequestFields.nested(options, f.path("stream_options"));
+            includeUsage = o.optBoolean("include_usage").orElse(false);
+            o.optBoolean("continuous_usage_stats").ifPresent(on -> {
+                if (on) {
+                    throw o.invalid("continuous_usage_stats", "Usage in every chunk is not supported; use include_usage.",
+                            "unsupported_parameter");
+                }
+            });
+            o.rejectUnknown();
+        }
+        return new Streaming(stream, includeUsage);
+    }
+
+    /** {@code ignore_eos}: keep generating past end-of-generation tokens. */
+    public static boolean ignoreEos(RequestFields f) {
+        return f.optBoolean("ignore_eos").orElse(false);
+    }
+
+    /** A string parameter that must be absent (or null) because it is not built: 400 naming it otherwise. */
+    public static void unsupported(RequestFields f, String name, String message) {
+        if (f.raw(name) != null) {
+            throw f.invalid(name, message, "unsupported_parameter");
+        }
+    }
+
+    /** The optional id a client sends in {@code user}; accepted and not used. */
+    public static Optional<String> user(RequestFields f) {
+        return f.optString("user");
+    }
+
+    /**
+     * @param stream       answer with server-sent events
+     * @param includeUsage end the stream with a usage chunk
+     */
+    public record Streaming(boolean stream, boolean includeUsage) {
+    }
+}
