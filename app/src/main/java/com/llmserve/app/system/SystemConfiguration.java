@@ -2,14 +2,27 @@ package com.llmserve.app.system;
 
 import com.llmserve.app.openai.ApiProperties;
 
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** Cross-cutting HTTP concerns: the request size limit. */
+/** Cross-cutting HTTP concerns: the request size limit, and errors that Tomcat answers itself. */
 @Configuration(proxyBeanMethods = false)
 class SystemConfiguration {
+
+    /** Tomcat reports its own errors (a malformed URI) with {@link JsonErrorReportValve} rather than an HTML page. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> jsonErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
+            }
+        });
+    }
 
     @Bean
     FilterRegistrationBean<RequestSizeFilter> requestSizeFilter(ApiProperties api) {
