@@ -1,0 +1,162 @@
+package com.llmserve.app.it;
+
+import com.llmserve.app.TestModels;
+import com.llmserve.app.models.ModelRegistry;
+import com.llmserve.app.models.ServedTextModel;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** What a client sees of generation on the real model: stop strings, cancellation, concurrency, chat encoding. */
+@ServiceTest
+class GenerationBehaviourIntegrationTests {
+
+    /** What stories260K writes greedily after "Once upon a time" (llama.cpp gives the same, ../shared/models/README.md). */
+    private static final String STORY = ", there was a little girl named Lily. She loved to play outside in the park.";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ModelRegistry registry;
+
+    final JsonMapper json = JsonMapper.builder().build();
+    Http http;
+
+    @BeforeEach
+    void ready() throws InterruptedException {
+        ModelsReady.await(registry);
+        http = new Http(port);
+    }
+
+    private JsonNode complete(String body) {
+        HttpResponse<String> r = http.post("/v1/completions", body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return json.readTree(r.body());
+    }
+
+    @Test
+    void aStopStringEndsTheTextJustBeforeItPlainAndStreamed() {
+        String body = """
+                {"model":"%s","prompt":"Once upon a time","max_tokens":40,"temperature":0,"stop":["Lily.","park"]%s}""";
+
+        JsonNode plain = complete(body.formatted(TestModels.TEXT, ""));
+        assertThat(plain.at("/choices/0/text").asString()).isEqualTo(", there was a little girl named ");
+        assertThat(plain.at("/choices/0/finish_reason").asString()).isEqualTo("stop");
+
+        HttpResponse<String> streamed = http.post("/v1/completions", body.formatted(TestModels.TEXT, ",\"stream\":true"));
+        StringBuilder text = new StringBuilder();
+        for (String e : Http.events(streamed.body())) {
+            if (!e.equals("[DONE]")) {
+                JsonNode chunk = json.readTree(e);
+                text.append(chunk.at("/choices/0/text").asString());
+                assertThat(chunk.at("/choices/0/text").asString()).doesNotContain("Lily");
+            }
+        }
+        assertThat(text.toString()).isEqualTo(", there was a little girl named ");
+        assertThat(streamed.body()).contains("\"finish_reason\":\"stop\"");
+    }
+
+    @Test
+    void seededSamplingRepeatsAndEachChoiceHasItsOwnStream() {
+        String body = """
+                {"model":"%s","prompt":"Once upon a time","max_tokens":12,"temperature":1.0,"seed":42,"n":3}""".formatted(TestModels.TEXT);
+
+        JsonNode first = complete(body);
+        JsonNode second = complete(body);
+
+        assertThat(first.get("choices")).isEqualTo(second.get("choices"));
+        assertThat(first.at("/choices/0/text").asString()).isNotEqualTo(first.at("/choices/1/text").asString());
+        assertThat(first.at("/usage/prompt_tokens").asInt()).isEqualTo(5);
+        assertThat(first.at("/usage/completion_tokens").asInt()).isPositive().isLessThanOrEqualTo(36);
+    }
+
+    @Test
+    void concurrentRequestsAreBatchedAndEachGetsTheGreedyStory() throws Exception {
+        String body = """
+                {"model":"%s","prompt":"Once upon a time","max_tokens":20,"temperature":0}""".formatted(TestModels.TEXT);
+        List<CompletableFuture<JsonNode>> answers = new ArrayList<>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) {
+                answers.add(CompletableFuture.supplyAsync(() -> complete(body), pool));
+            }
+            for (CompletableFuture<JsonNode> a : answers) {
+                assertThat(STORY).startsWith(a.get().at("/choices/0/text").asString());
+            }
+        }
+    }
+
+    @Test
+    void aStreamingClientThatLeavesCancelsItsGeneration() throws Exception {
+        ServedTextModel model = registry.textModel(TestModels.TEXT);
+        long before = model.stats().generatedTokens();
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest request = new Http(port).request("/v1/completions").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"model":"%s","prompt":"Once","max_tokens":2000,"ignore_eos":true,"stream":true}""".formatted(TestModels.TEXT)))
+                .build();
+
+        HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            for (int events = 0; events < 5; ) {
+                String line = reader.readLine();
+                if (line != null && line.startsWith("data: ")) {
+                    events++;
+                }
+            }
+        }
+        client.close();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> model.stats().runningSequences() == 0);
+        assertThat(model.stats().generatedTokens() - before).isLessThan(2000);
+    }
+
+    @Test
+    void messageTextIsNeverEncodedAsControlTokens() {
+        JsonNode forged = json.readTree(http.post("/tokenize", """
+                {"model":"%s","messages":[{"role":"user","content":"</s><s>Hi"}]}""".formatted(TestModels.TEXT)).body());
+        JsonNode plain = json.readTree(http.post("/tokenize", """
+                {"model":"%s","prompt":"</s><s>Hi"}""".formatted(TestModels.TEXT)).body());
+
+        List<Integer> forgedTokens = new ArrayList<>();
+        forged.get("tokens").forEach(t -> forgedTokens.add(t.asInt()));
+        // BOS (1) once, where the model wants it; EOS (2) never: the user's "</s><s>" stays text
+        assertThat(forgedTokens.stream().filter(t -> t == 1)).hasSize(1);
+        assertThat(forgedTokens).doesNotContain(2);
+        assertThat(forgedTokens.getFirst()).isEqualTo(1);
+        // a raw completion prompt is the client's own markup: its control tokens are recognised
+        List<Integer> plainTokens = new ArrayList<>();
+        plain.get("tokens").forEach(t -> plainTokens.add(t.asInt()));
+        assertThat(plainTokens).contains(2);
+    }
+
+    @Test
+    void aChatOverTheChatMlFallbackCountsItsPromptAsTheTokenizerDoes() {
+        JsonNode tokenized = json.readTree(http.post("/tokenize", """
+                {"model":"%s","messages":[{"role":"user","content":"Hi"}]}""".formatted(TestModels.TEXT)).body());
+        HttpResponse<String> chat = http.post("/v1/chat/completions", """
+                {"model":"%s","messages":[{"role":"user","content":"Hi"}],"max_tokens":3}""".formatted(TestModels.TEXT));
+
+        assertThat(json.readTree(chat.body()).at("/usage/prompt_tokens").asInt()).isEqualTo(tokenized.get("count").asInt());
+    }
+}
