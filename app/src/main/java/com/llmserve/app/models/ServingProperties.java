@@ -12,11 +12,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Which models the service serves and how it runs them.
  *
+ * @param models        models configured one by one; they win over a file of the folder with the same id or path
  * @param modelsDir     folder whose {@code *.gguf} files are all served, each under its file name
  *                      without {@code .gguf}, its kind taken from its architecture ({@code bert} is
  *                      an embedding model); {@code MODELS_DIR} sets it
  * @param scanModelsDir whether to serve the files of {@code modelsDir}; off to serve only {@code models}
- * @param models        models configured one by one; they win over a file of the folder with the same id or path
  * @param backend       the backend of every model that names none
  * @param cpuThreads    threads of each CPU backend; 0 for every available processor
  * @param warmUp        run one short request through each model before it reports ready, so the

@@ -58,12 +58,14 @@ public final class GenerationStream {
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         // nginx and similar proxies would otherwise buffer the stream
         response.setHeader("X-Accel-Buffering", "no");
-        return out -> stream(generation, chunks, keepAlive, new SseSink(out, json));
+        // Spring hands the body a stream that ignores flush(); the response itself flushes to the client
+        return out -> stream(generation, chunks, keepAlive, new SseSink(out, json, response::flushBuffer));
     }
 
     private static void stream(Generation generation, Chunks chunks, Duration keepAlive, SseSink sink) {
         try (generation) {
             chunks.open(sink);
+            sink.flush();
             while (!generation.done()) {
                 Delta d = generation.next(keepAlive);
                 if (d != null) {

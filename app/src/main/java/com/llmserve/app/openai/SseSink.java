@@ -1,5 +1,6 @@
 package com.llmserve.app.openai;
 
+import java.io.Flushable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +16,16 @@ public final class SseSink {
 
     private final OutputStream out;
     private final JsonMapper json;
+    private final Flushable flusher;
 
-    public SseSink(OutputStream out, JsonMapper json) {
+    /**
+     * @param flusher pushes what was written to the client (the servlet response's flushBuffer:
+     *                the stream Spring hands a streaming body does not flush)
+     */
+    public SseSink(OutputStream out, JsonMapper json, Flushable flusher) {
         this.out = out;
         this.json = json;
+        this.flusher = flusher;
     }
 
     /** One {@code data:} event holding {@code chunk} as JSON. */
@@ -31,6 +38,11 @@ public final class SseSink {
         write(": " + text + "\n\n");
     }
 
+    /** Sends the response headers now, before any event, so the client knows its request was accepted. */
+    public void flush() throws IOException {
+        flusher.flush();
+    }
+
     /** The end of the stream. */
     public void done() throws IOException {
         write("data: [DONE]\n\n");
@@ -38,6 +50,6 @@ public final class SseSink {
 
     private void write(String event) throws IOException {
         out.write(event.getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        flusher.flush();
     }
 }

@@ -7,6 +7,7 @@ import com.llmserve.app.models.ServedTextModel;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -129,6 +130,33 @@ class GenerationBehaviourIntegrationTests {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> model.stats().runningSequences() == 0);
         assertThat(model.stats().generatedTokens() - before).isLessThan(2000);
+    }
+
+    @Test
+    void eachStreamEventReachesTheClientWhenItIsWrittenNotWhenABufferFills() throws Exception {
+        ServedTextModel model = registry.textModel(TestModels.TEXT);
+        long before = model.stats().generatedTokens();
+        String body = """
+                {"model":"%s","messages":[{"role":"user","content":"%s"}],"max_tokens":300,"ignore_eos":true,"stream":true}"""
+                .formatted(TestModels.TEXT, "Lily saw a big red ball in the park. ".repeat(40));
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n" + body)
+                    .getBytes(StandardCharsets.UTF_8));
+            InputStream in = socket.getInputStream();
+            StringBuilder received = new StringBuilder();
+            byte[] buffer = new byte[16384];
+            while (!received.toString().contains("data: ")) {
+                int n = in.read(buffer);
+                assertThat(n).isPositive();
+                received.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+            }
+            long generated = model.stats().generatedTokens() - before;
+
+            // the role chunk comes before the prompt's prefill ends; 8 KiB of buffering would hold some 37 more chunks
+            assertThat(received.toString()).contains("\"delta\":{\"role\":\"assistant\",\"content\":\"\"}");
+            assertThat(generated).isLessThan(10);
+        }
     }
 
     @Test
