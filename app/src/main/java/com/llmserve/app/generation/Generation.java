@@ -128,7 +128,11 @@ public final class Generation implements AutoCloseable {
                     }
                     yield delta;
                 }
-                case Finish f -> choices[f.prompt() * n + f.choice()].onFinish(finishReason(f.reason()));
+                case Finish f -> {
+                    ChoiceText choice = choices[f.prompt() * n + f.choice()];
+                    // a choice already ended by its stop string may still hear the engine's own end: ignore it
+                    yield choice.finished() ? null : choice.onFinish(finishReason(f.reason()));
+                }
                 case Failure x -> throw new GenerationFailedException(GenerationFailedException.Reason.ENGINE_ERROR,
                         "The model failed while generating", x.error());
             };

@@ -116,6 +116,27 @@ class CompletionsControllerTests {
     }
 
     @Test
+    void theEnginesOwnEndOfAChoiceAlreadyStoppedByItsStopStringIsIgnored() throws Exception {
+        fake.play(new Text(0, " she said the end"), new Finish(0, FinishReason.TIMEOUT));
+
+        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+                        {"model":"fake","prompt":"Once","stop":"said"}"""))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.choices[0].text").value(" she "))
+                .andExpect(jsonPath("$.choices[0].finish_reason").value("stop"));
+    }
+
+    @Test
+    void aTimeoutIs503() throws Exception {
+        fake.play(new Text(0, " she"), new Finish(0, FinishReason.TIMEOUT));
+
+        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+                        {"model":"fake","prompt":"Once"}"""))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.error.code").value("request_timeout"));
+    }
+
+    @Test
     void aSilentModelGetsKeepAliveCommentsUntilItSpeaks() throws Exception {
         fake.play(new Pause(Duration.ofMillis(450)), new Text(0, " there"), new Finish(0, FinishReason.LENGTH));
 
