@@ -4,6 +4,7 @@ import com.llmserve.app.ScriptedModel;
 import com.llmserve.engine.tokenizer.Tokenizer;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,7 @@ class ChoiceTextTests {
 
         List<Integer> reported = new ArrayList<>();
         deltas.forEach(d -> d.tokens().forEach(t -> reported.add(t.id())));
-        assertThat(reported).containsExactly(java.util.Arrays.stream(ids).boxed().toArray(Integer[]::new));
+        assertThat(reported).containsExactly(Arrays.stream(ids).boxed().toArray(Integer[]::new));
         String all = text(deltas);
         deltas.forEach(d -> d.tokens().forEach(t -> assertThat(all.substring(t.textOffset())).startsWith(t.text())));
     }

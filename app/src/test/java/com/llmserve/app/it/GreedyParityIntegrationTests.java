@@ -13,9 +13,11 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.tokenizer.Tokenizer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -55,7 +57,7 @@ class GreedyParityIntegrationTests {
     void greedyCompletionOverHttpEqualsTheEnginesGreedyOutput(String prompt) throws Exception {
         Expected expected = engineGreedy(prompt);
 
-        JsonNode body = json.readTree(new Http(port).post("/v1/completions", json.writeValueAsString(java.util.Map.of(
+        JsonNode body = json.readTree(new Http(port).post("/v1/completions", json.writeValueAsString(Map.of(
                 "model", TestModels.TEXT, "prompt", prompt, "max_tokens", MAX_TOKENS, "temperature", 0, "logprobs", 0))).body());
 
         JsonNode choice = body.get("choices").get(0);
@@ -87,7 +89,7 @@ class GreedyParityIntegrationTests {
                 Generation g = generator.generate(new GenerationRequest(input, MAX_TOKENS, SamplingParams.GREEDY, stop), t -> { });
                 List<String> pieces = new ArrayList<>();
                 for (int t : g.tokens()) {
-                    pieces.add(new String(tokenizer.tokenBytes(t), java.nio.charset.StandardCharsets.UTF_8));
+                    pieces.add(new String(tokenizer.tokenBytes(t), StandardCharsets.UTF_8));
                 }
                 String finish = g.finish() == Generation.FinishReason.STOP ? "stop" : "length";
                 return new Expected(g.tokens(), tokenizer.decode(g.tokens()), pieces, finish);

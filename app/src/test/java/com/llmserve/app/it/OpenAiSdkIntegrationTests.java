@@ -11,6 +11,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.completions.Completion;
+import com.openai.models.completions.CompletionChoice;
 import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
@@ -26,6 +27,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 /** The official OpenAI Java SDK against the running service: what SDK users see. */
 @ServiceTest
@@ -58,7 +60,7 @@ class OpenAiSdkIntegrationTests {
         assertThat(completion.choices()).hasSize(1);
         assertThat(completion.choices().getFirst().text()).startsWith(", there was a little girl named Lily");
         assertThat(completion.choices().getFirst().finishReason()).isEqualTo(
-                com.openai.models.completions.CompletionChoice.FinishReason.LENGTH);
+                CompletionChoice.FinishReason.LENGTH);
         assertThat(completion.usage().orElseThrow().completionTokens()).isEqualTo(12);
         assertThat(completion.model()).isEqualTo(TestModels.TEXT);
     }
@@ -109,13 +111,13 @@ class OpenAiSdkIntegrationTests {
         List<Float> v = response.data().getFirst().embedding();
         assertThat(v).hasSize(384);
         double norm = Math.sqrt(v.stream().mapToDouble(x -> x * x).sum());
-        assertThat(norm).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(norm).isCloseTo(1.0, offset(1e-3));
         double cosine = 0;
         for (int i = 0; i < v.size(); i++) {
             cosine += v.get(i) * response.data().get(1).embedding().get(i);
         }
         // llama.cpp gives 0.6675 for this pair with this file (../shared/models/README.md)
-        assertThat(cosine).isCloseTo(0.6675, org.assertj.core.data.Offset.offset(0.01));
+        assertThat(cosine).isCloseTo(0.6675, offset(0.01));
         assertThat(response.usage().promptTokens()).isPositive();
     }
 

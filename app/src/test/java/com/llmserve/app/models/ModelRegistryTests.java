@@ -3,8 +3,12 @@ package com.llmserve.app.models;
 import com.llmserve.app.TestModels;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.chat.ChatMessage;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.health.contributor.Health;
@@ -43,7 +48,7 @@ class ModelRegistryTests {
     }
 
     private static ServingProperties properties(Map<String, String> values) {
-        Map<String, String> prefixed = new java.util.HashMap<>();
+        Map<String, String> prefixed = new HashMap<>();
         values.forEach((k, v) -> prefixed.put("llmserve." + k, v));
         return new Binder(new MapConfigurationPropertySource(prefixed)).bindOrCreate("llmserve", ServingProperties.class);
     }
@@ -124,6 +129,25 @@ class ModelRegistryTests {
         assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
 
         assertThat(new ModelHealthIndicator(r).health().getStatus()).isEqualTo(Status.DOWN);
+    }
+
+    @Test
+    void aConfiguredChatTemplateReplacesTheFilesOwn(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("template.jinja");
+        Files.writeString(file, "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}");
+        String model = TestModels.file(TestModels.TEXT).toString();
+        ModelRegistry r = registry(Map.of("scan-models-dir", "false", "warm-up", "false",
+                "models[0].id", "inline", "models[0].path", model, "models[0].chat-template", "{{ messages[0]['content'] }}!",
+                "models[1].id", "from-file", "models[1].path", model, "models[1].chat-template-file", file.toString(),
+                "models[2].id", "own", "models[2].path", model), backends(Set.of(), new CountDownLatch(0)));
+        r.start();
+        assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
+
+        List<ChatMessage> chat = List.of(ChatMessage.user("Hi"));
+        assertThat(r.textModel("inline").chatTemplate().render(chat, true)).isEqualTo("Hi!");
+        assertThat(r.textModel("from-file").chatTemplate().render(chat, true)).isEqualTo("[user] Hi\n");
+        // stories260K has no template of its own: the documented ChatML fallback
+        assertThat(r.textModel("own").chatTemplate().isFallback()).isTrue();
     }
 
     @Test

@@ -28,6 +28,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import static org.hamcrest.Matchers.containsString;
 
 /** The chat endpoint over a scripted model: chunk sequence per choice, template refusals, defaults. */
 @WebMvcTest(ChatController.class)
@@ -93,7 +94,7 @@ class ChatControllerTests {
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.error.param").value("messages"))
                 .andExpect(jsonPath("$.error.code").value("invalid_conversation"))
-                .andExpect(jsonPath("$.error.message").value(org.hamcrest.Matchers.containsString("roles must alternate")));
+                .andExpect(jsonPath("$.error.message").value(containsString("roles must alternate")));
         assertThat(fake.requests()).isEmpty();
     }
 

@@ -14,6 +14,7 @@ import com.llmserve.engine.sched.FinishReason;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -206,7 +207,7 @@ class CompletionsControllerTests {
                 .andExpect(jsonPath("$.error.code").value("queue_full"))
                 .andReturn().getResponse();
         OpenApiContract.load().assertResponse("POST", "/v1/completions", 429, r.getContentType(), r.getContentAsString(),
-                java.util.Map.of("Retry-After", List.of("2")));
+                Map.of("Retry-After", List.of("2")));
     }
 
     @Test
@@ -221,7 +222,7 @@ class CompletionsControllerTests {
                 .andExpect(jsonPath("$.error.param").value("model"))
                 .andReturn().getResponse();
         OpenApiContract.load().assertResponse("POST", "/v1/completions", 503, r.getContentType(), r.getContentAsString(),
-                java.util.Map.of("Retry-After", List.of("5")));
+                Map.of("Retry-After", List.of("5")));
     }
 
     @Test
