@@ -52,4 +52,17 @@ class StatusCheckTest {
         .isInstanceOf(GpuCallException.class)
         .hasMessage("hipFree failed: status 3 (3): no message");
   }
+
+  @Test
+  void stickyDriverErrorsMeanTheContextIsLostAndOthersDoNot() {
+    assertThat(new GpuCallException("cuda", "cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal address", false)
+        .isContextLost()).isTrue();
+    assertThat(new GpuCallException("hip", "hipStreamSynchronize", 719, "hipErrorLaunchFailure", "launch failure", false)
+        .isContextLost()).isTrue();
+    assertThat(new GpuCallException("cuda", "cuMemAlloc_v2", 2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory", true)
+        .isContextLost()).isFalse();
+    // a BLAS library's status says nothing of the context, even with a driver-like name
+    assertThat(new GpuCallException("cublas", "cublasGemmEx", 13, "CUDA_ERROR_LAUNCH_FAILED", "execution failed", false)
+        .isContextLost()).isFalse();
+  }
 }
