@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /**
  * Creates the compute backend of each model. The default serves the CPU only; a GPU build
- * replaces this bean.
+ * replaces this bean. A model whose backend is {@linkplain #accelerated accelerated} gets a
+ * circuit breaker around it and, when it fits in memory, a CPU copy (from
+ * {@code create(BackendChoice.CPU, ...)}) that takes its requests while the device fails.
  */
 public interface BackendProvider {
 
@@ -27,6 +29,24 @@ public interface BackendProvider {
 
     /** A new backend for one model; the caller closes it with the model. */
     Backend create(BackendChoice choice, String modelId);
+
+    /**
+     * Whether {@code backend} runs on an accelerator (a GPU): its device can fail apart from the
+     * process, so the model is guarded by a circuit breaker and may get a CPU copy. The CPU is
+     * never guarded: its failures are the process's own.
+     */
+    default boolean accelerated(Backend backend) {
+        return false;
+    }
+
+    /**
+     * Where {@code backend} runs, as meters ({@code device} tag), health and logs name it:
+     * {@code cpu}, {@code cuda:0}, {@code hip:1}. A GPU's name must be the one its device has in
+     * the {@code gpu} health component, so the device's health knows the models on it.
+     */
+    default String device(Backend backend) {
+        return backend.name();
+    }
 
     /** A backend's name as logs and health details show it. */
     default String describe(Backend backend) {

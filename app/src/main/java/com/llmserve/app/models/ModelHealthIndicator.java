@@ -63,6 +63,7 @@ final class ModelHealthIndicator implements HealthIndicator {
         switch (s.model()) {
             case ServedTextModel m -> {
                 d.put("backend", m.backendDescription());
+                m.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
                 d.put("maxModelLen", m.maxModelLen());
                 EngineStats st = m.stats();
                 d.put("waitingRequests", st.waitingRequests());
@@ -77,6 +78,7 @@ final class ModelHealthIndicator implements HealthIndicator {
             }
             case ServedEmbeddingModel m -> {
                 d.put("backend", m.backendDescription());
+                m.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
                 d.put("maxModelLen", m.maxModelLen());
                 d.put("dimensions", m.dimensions());
                 d.put("waitingRequests", m.waitingRequests());

@@ -230,6 +230,16 @@ public final class ModelRegistry implements SmartLifecycle {
     }
 
     /**
+     * Not stopped when the context is paused (Spring 7 pauses idle contexts, e.g. the test
+     * framework's cached ones): stopping closes every model, and loading them again is the work of a
+     * new start of the service, not of a resumed context.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
+    /**
      * Starts before the web server and stops after it: lifecycle beans stop in decreasing phase
      * order, and the web server's graceful shutdown lets running requests finish first.
      */

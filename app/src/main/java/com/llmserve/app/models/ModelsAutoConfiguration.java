@@ -1,5 +1,8 @@
 package com.llmserve.app.models;
 
+import com.llmserve.app.resilience.ServingPolicies;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -21,9 +24,15 @@ public class ModelsAutoConfiguration {
         return new CpuBackendProvider(properties.effectiveCpuThreads());
     }
 
+    /**
+     * The policies and meters are optional so that the registry also runs in a bare context (the
+     * service always has both): without them models get our default policies and no meters.
+     */
     @Bean
-    ModelRegistry modelRegistry(ServingProperties properties, BackendProvider backends) {
-        ModelLoader loader = new ModelLoader(properties, backends);
+    ModelRegistry modelRegistry(ServingProperties properties, BackendProvider backends, ObjectProvider<ServingPolicies> policies,
+                                ObjectProvider<ModelObservers> observers) {
+        ModelLoader loader = new ModelLoader(properties, backends, policies.getIfAvailable(ServingPolicies::defaults),
+                observers.getIfAvailable(() -> ModelObservers.NONE));
         return new ModelRegistry(ModelCatalog.plan(properties, backends), loader, properties.warmUp());
     }
 

@@ -84,7 +84,9 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
     }
 
     /**
-     * How each completion model's engine loop schedules requests (continuous batching).
+     * How each completion model's engine loop schedules requests (continuous batching). The
+     * longest a generation may take is the {@code generation} time limiter's timeout
+     * ({@code resilience4j.timelimiter.instances.generation.timeout-duration}).
      *
      * @param kvBlocks       KV cache blocks per model; with {@code blockSize} this bounds the tokens
      *                       of all running sequences together
@@ -93,12 +95,10 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
      * @param maxRunning     the most sequences decoding at once
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
-     * @param requestTimeout the longest a generation may take, queueing included
      */
     public record Engine(@DefaultValue("1024") int kvBlocks, @DefaultValue("16") int blockSize,
                          @DefaultValue("512") int maxBatchTokens, @DefaultValue("64") int maxRunning,
-                         @DefaultValue("256") int maxWaiting, @DefaultValue("true") boolean prefixCaching,
-                         @DefaultValue("10m") Duration requestTimeout) {
+                         @DefaultValue("256") int maxWaiting, @DefaultValue("true") boolean prefixCaching) {
     }
 
     /**

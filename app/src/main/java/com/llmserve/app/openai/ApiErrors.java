@@ -5,12 +5,14 @@ import com.llmserve.app.models.EmbeddingFailedException;
 import com.llmserve.app.models.ModelNotFoundException;
 import com.llmserve.app.models.ModelNotReadyException;
 import com.llmserve.app.models.WrongModelKindException;
+import com.llmserve.app.resilience.DeviceUnavailableException;
 import com.llmserve.engine.chat.ChatTemplateException;
 import com.llmserve.engine.model.InputTooLongException;
 import com.llmserve.engine.sched.AdmissionException;
 
 import java.time.Duration;
 
+import io.github.resilience4j.bulkhead.BulkheadFullException;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -22,6 +24,8 @@ public final class ApiErrors {
 
     /** What a client is told to wait before retrying a model that is still loading. */
     static final Duration LOADING_RETRY_AFTER = Duration.ofSeconds(5);
+    /** What a client is told to wait when the service has its most requests in flight: requests end by the second. */
+    static final Duration BUSY_RETRY_AFTER = Duration.ofSeconds(1);
 
     private ApiErrors() {
     }
@@ -51,6 +55,11 @@ public final class ApiErrors {
                 case PROMPT_TOO_LONG -> client(HttpStatus.BAD_REQUEST, x.getMessage(), null, "context_length_exceeded");
                 case STOPPED -> server(HttpStatus.SERVICE_UNAVAILABLE, "The service is shutting down", "shutting_down", false);
             };
+            case BulkheadFullException x -> new Mapped(HttpStatus.TOO_MANY_REQUESTS, ErrorEnvelope.of(
+                    "The server is busy: it has as many requests in flight as it takes. Retry later.", ErrorEnvelope.RATE_LIMIT, null,
+                    "server_busy"), BUSY_RETRY_AFTER, false);
+            case DeviceUnavailableException x -> new Mapped(HttpStatus.SERVICE_UNAVAILABLE, ErrorEnvelope.of(x.getMessage(),
+                    ErrorEnvelope.SERVER_ERROR, "model", "device_unavailable"), x.retryAfter(), false);
             case ChatTemplateException x -> x.reason() == ChatTemplateException.Reason.RAISED_BY_TEMPLATE
                     ? client(HttpStatus.BAD_REQUEST, "The model's chat template refused the conversation: " + x.getMessage(),
                     "messages", "invalid_conversation")

@@ -7,7 +7,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Limits and timings of the OpenAI-compatible API.
+ * Limits and timings of the OpenAI-compatible API. The longest an embeddings request may wait and
+ * run is the {@code embedding} time limiter's timeout.
  *
  * @param maxRequestSize     the largest request body; larger ones are answered 413
  * @param keepAliveInterval  how long a stream may stay silent (a long prefill, a full queue)
@@ -18,7 +19,6 @@ import org.springframework.util.unit.DataSize;
  * @param maxStop            the most stop strings per request
  * @param maxLogprobs        the most alternatives per token ({@code logprobs}, {@code top_logprobs})
  * @param maxEmbeddingInputs the most inputs per embeddings request
- * @param embeddingTimeout   the longest an embeddings request may wait and run
  */
 @ConfigurationProperties("llmserve.api")
 public record ApiProperties(@DefaultValue("16MB") DataSize maxRequestSize,
@@ -27,8 +27,7 @@ public record ApiProperties(@DefaultValue("16MB") DataSize maxRequestSize,
                             @DefaultValue("64") int maxChoices,
                             @DefaultValue("16") int maxStop,
                             @DefaultValue("20") int maxLogprobs,
-                            @DefaultValue("2048") int maxEmbeddingInputs,
-                            @DefaultValue("2m") Duration embeddingTimeout) {
+                            @DefaultValue("2048") int maxEmbeddingInputs) {
 
     public ApiProperties {
         if (maxN < 1 || maxChoices < maxN || maxStop < 0 || maxLogprobs < 0 || maxEmbeddingInputs < 1) {
@@ -41,6 +40,6 @@ public record ApiProperties(@DefaultValue("16MB") DataSize maxRequestSize,
 
     /** Defaults, for tests and tools. */
     public static ApiProperties defaults() {
-        return new ApiProperties(DataSize.ofMegabytes(16), Duration.ofSeconds(10), 16, 64, 16, 20, 2048, Duration.ofMinutes(2));
+        return new ApiProperties(DataSize.ofMegabytes(16), Duration.ofSeconds(10), 16, 64, 16, 20, 2048);
     }
 }

@@ -84,7 +84,7 @@ class EmbeddingsController {
             tokenized.add(tokens);
             promptTokens += tokens.length;
         }
-        float[][] vectors = model.embed(tokenized, api.embeddingTimeout());
+        float[][] vectors = model.embed(tokenized);
         List<Embedding> data = new ArrayList<>(vectors.length);
         for (int i = 0; i < vectors.length; i++) {
             data.add(new Embedding("embedding", i, format.equals("base64") ? base64(vectors[i]) : vectors[i]));
