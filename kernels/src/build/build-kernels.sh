@@ -32,7 +32,7 @@ mapfile -t modules < <(grep -Ev '^[[:space:]]*(#|$)' "$src/kernels.manifest")
 mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
 
-common_deps=("$src/ls_compat.h" "${BASH_SOURCE[0]}")
+common_deps=("$src"/*.h "${BASH_SOURCE[0]}")
 
 needs_build() {  # out, source
   local out=$1 dep

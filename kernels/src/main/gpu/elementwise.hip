@@ -10,3 +10,52 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int n) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i < n) x[i] *= factor;
 }
+
+// x[t][c] += bias[c] for every element of n rows of `cols`.
+LS_KERNEL void ls_add_bias_f32(float* x, const float* bias, int cols, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i < total) x[i] += bias[i % cols];
+}
+
+// SwiGLU over fused gate|up rows: out[t][i] = silu(g) * u, g = gate_up[t][i], u = gate_up[t][i + f].
+LS_KERNEL void ls_swiglu_f32(const float* gate_up, float* out, int f, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int t = i / f;
+  const int c = i % f;
+  const float g = gate_up[(long)t * 2 * f + c];
+  const float u = gate_up[(long)t * 2 * f + f + c];
+  out[i] = g / (1.0f + ls_exp(-g)) * u;
+}
+
+// out[i] = x[rows[i]] for i < n, rows of `cols` floats.
+LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, int cols, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int r = i / cols;
+  out[i] = x[(long)rows[r] * cols + i % cols];
+}
+
+// Rotary embedding of `heads` heads of `head_dim` starting at column `col` of each of n rows, by
+// the row's position. `table` holds (cos, sin) per position and pair, computed on the host in
+// double precision exactly as the CPU backend computes them; `dims` leading elements of each head
+// rotate. neox: pairs (i, i + dims/2); otherwise pairs (2i, 2i + 1). Grid: one block per row.
+LS_KERNEL void ls_rope_f32(float* x, int stride, int col, int heads, int head_dim, int dims, int neox,
+                           const int* positions, const float* table) {
+  const int t = (int)ls_block_x();
+  const int half = dims / 2;
+  const float* cs = table + (long)positions[t] * half * 2;
+  float* row = x + (long)t * stride + col;
+  for (int j = (int)ls_thread_x(); j < heads * half; j += (int)ls_block_dim_x()) {
+    const int h = j / half;
+    const int i = j % half;
+    const int i0 = neox ? h * head_dim + i : h * head_dim + 2 * i;
+    const int i1 = neox ? i0 + half : i0 + 1;
+    const float c = cs[2 * i];
+    const float s = cs[2 * i + 1];
+    const float v0 = row[i0];
+    const float v1 = row[i1];
+    row[i0] = v0 * c - v1 * s;
+    row[i1] = v0 * s + v1 * c;
+  }
+}

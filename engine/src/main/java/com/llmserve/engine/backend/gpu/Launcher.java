@@ -1,0 +1,280 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.gpu.DeviceOp.Add;
+import com.llmserve.engine.backend.gpu.DeviceOp.AddBias;
+import com.llmserve.engine.backend.gpu.DeviceOp.AddRmsNorm;
+import com.llmserve.engine.backend.gpu.DeviceOp.Attention;
+import com.llmserve.engine.backend.gpu.DeviceOp.Embed;
+import com.llmserve.engine.backend.gpu.DeviceOp.Gather;
+import com.llmserve.engine.backend.gpu.DeviceOp.LayerNorm;
+import com.llmserve.engine.backend.gpu.DeviceOp.Matmul;
+import com.llmserve.engine.backend.gpu.DeviceOp.RmsNorm;
+import com.llmserve.engine.backend.gpu.DeviceOp.RotaryEmbedding;
+import com.llmserve.engine.backend.gpu.DeviceOp.SwiGlu;
+import com.llmserve.engine.backend.gpu.DeviceOp.TopK;
+import com.llmserve.engine.backend.gpu.Scratch.Slot;
+import com.llmserve.engine.backend.gpu.StepMeta.Region;
+import com.llmserve.gpu.BlasType;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.gpu.Stream;
+import com.llmserve.gpu.Transpose;
+import com.llmserve.kernels.Kernel;
+
+/**
+ * Turns recorded operations into kernel launches and BLAS calls on one stream. Everything it
+ * touches was sized when the operation was recorded; nothing here allocates, so the same calls
+ * can be captured into a graph.
+ */
+final class Launcher {
+
+    /** Threads per block of the element-wise kernels. */
+    static final int THREADS = 256;
+    /** Threads per block of the row kernels (norms), a multiple of every wave size. */
+    static final int ROW_THREADS = 256;
+    /** Must match LS_MMV_THREADS / LS_MMV_ROWS in gemv.hip. */
+    static final int GEMV_THREADS = 128;
+    static final int GEMV_ROWS = 2;
+    /** Must match LS_ATT_THREADS in attention.hip. */
+    static final int ATTENTION_THREADS = 128;
+    static final int TOPK_THREADS = 1024;
+
+    private final Device device;
+    private final Stream stream;
+    private final Scratch scratch;
+    private final StepMeta meta;
+    private final long dequantBandBytes;
+
+    Launcher(Device device, Stream stream, Scratch scratch, StepMeta meta, long dequantBandBytes) {
+        this.device = device;
+        this.stream = stream;
+        this.scratch = scratch;
+        this.meta = meta;
+        this.dequantBandBytes = dequantBandBytes;
+    }
+
+    private void launch(Kernel kernel, LaunchConfig config, KernelArgs args) {
+        stream.launch(device.function(kernel), config, args);
+    }
+
+    private static LaunchConfig covering(long items) {
+        return LaunchConfig.covering(items, THREADS);
+    }
+
+    private KernelArgs metaArg(KernelArgs args, Region region) {
+        return args.pointer(meta.buffer(), meta.offset(region));
+    }
+
+    void embed(Embed op) {
+        GpuWeight.Band band = op.table().bands.getFirst();
+        int k = op.table().cols();
+        KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
+        metaArg(args, Region.TOKENS).pointer(op.out().buffer).i32(k).i32(op.n());
+        launch(band.format().embedKernel(), covering((long) op.n() * k / 8), args);
+    }
+
+    void rmsNorm(RmsNorm op) {
+        launch(Kernel.RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
+                .pointer(op.x().buffer).pointer(op.weight().vector).pointer(op.out().buffer).i32(op.x().cols()).f32(op.eps()));
+    }
+
+    void addRmsNorm(AddRmsNorm op) {
+        launch(Kernel.ADD_RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
+                .pointer(op.x().buffer).pointer(op.residual().buffer).pointer(op.weight().vector).pointer(op.out().buffer)
+                .i32(op.x().cols()).f32(op.eps()));
+    }
+
+    void layerNorm(LayerNorm op) {
+        launch(Kernel.LAYER_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
+                .pointer(op.x().buffer).pointer(op.weight().vector).pointer(op.bias().vector).pointer(op.out().buffer)
+                .i32(op.x().cols()).f32(op.eps()));
+    }
+
+    void addBias(AddBias op) {
+        int cols = op.x().cols();
+        long total = (long) op.n() * cols;
+        launch(Kernel.ADD_BIAS_F32, covering(total),
+                KernelArgs.of().pointer(op.x().buffer).pointer(op.bias().vector).i32(cols).i32(Math.toIntExact(total)));
+    }
+
+    void add(Add op) {
+        long total = (long) op.n() * op.x().cols();
+        launch(Kernel.VECTOR_ADD_F32, covering(total), KernelArgs.of()
+                .pointer(op.x().buffer).pointer(op.y().buffer).pointer(op.x().buffer).i32(Math.toIntExact(total)));
+    }
+
+    void swiGlu(SwiGlu op) {
+        int f = op.out().cols();
+        long total = (long) op.n() * f;
+        launch(Kernel.SWIGLU_F32, covering(total),
+                KernelArgs.of().pointer(op.gateUp().buffer).pointer(op.out().buffer).i32(f).i32(Math.toIntExact(total)));
+    }
+
+    void gather(Gather op) {
+        int cols = op.x().cols();
+        long total = (long) op.n() * cols;
+        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset());
+        launch(Kernel.GATHER_ROWS_F32, covering(total), args.pointer(op.out().buffer).i32(cols).i32(Math.toIntExact(total)));
+    }
+
+    void rope(RotaryEmbedding op) {
+        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).i32(op.x().cols()).i32(op.col()).i32(op.heads())
+                .i32(op.headDim()).i32(op.table().dims()).i32(op.style() == Rope.Style.NEOX ? 1 : 0);
+        metaArg(args, Region.POSITIONS).pointer(op.table().buffer());
+        launch(Kernel.ROPE_F32, LaunchConfig.of(op.n(), 128), args);
+    }
+
+    void attention(Attention op) {
+        AttentionShape s = op.shape();
+        GpuKvStorage kv = op.kv();
+        int n = op.n();
+        launch(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), metaArg(KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
+                .i32(s.keyCol()).i32(s.valueCol()).i32(s.kvDim()), Region.SLOTS)
+                .pointer(kv.keys[op.layer()]).pointer(kv.values[op.layer()]));
+        KernelArgs args = KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
+                .pointer(kv.keys[op.layer()]).pointer(kv.values[op.layer()]);
+        metaArg(args, Region.POSITIONS);
+        metaArg(args, Region.SLOTS);
+        metaArg(args, Region.TABLE_OFFSETS);
+        metaArg(args, Region.SEQ_LAST);
+        metaArg(args, Region.TABLES);
+        args.pointer(op.out().buffer).i32(op.out().cols());
+        if (op.splits() > 1) {
+            args.pointer(scratch.get(Slot.ATTENTION));
+        } else {
+            args.i64(0);
+        }
+        args.i32(s.heads()).i32(s.kvHeads()).i32(s.headDim()).i32(kv.blockSize()).f32(s.scale())
+                .i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(op.splits());
+        launch(Kernel.ATTENTION_F16, new LaunchConfig(s.kvHeads(), n, op.splits(), ATTENTION_THREADS, 1, 1, 0), args);
+        if (op.splits() > 1) {
+            int threads = Math.min(256, (s.headDim() + 31) / 32 * 32);
+            KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
+            metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(op.splits());
+            launch(Kernel.ATTENTION_COMBINE, new LaunchConfig(s.heads(), n, 1, threads, 1, 1, 0), c);
+        }
+    }
+
+    void topK(TopK op) {
+        launch(Kernel.TOPK_F32, LaunchConfig.of(op.n(), TOPK_THREADS), KernelArgs.of().pointer(op.x().buffer)
+                .i32(op.x().cols()).i32(op.k()).pointer(scratch.get(Slot.TOPK_IDS)).pointer(scratch.get(Slot.TOPK_VALUES)));
+    }
+
+    /** Which rounding of the activations is in the scratch buffers, so fused bands share it. */
+    private enum Prepared {
+        NONE, Q8_0_INT, Q8_0_FLOAT, Q8_K_FLOAT, Q8_0_HALF, Q8_K_HALF, PLAIN_HALF
+    }
+
+    void matmul(Matmul op) {
+        GpuWeight w = op.weight();
+        int k = w.cols();
+        int n = op.n();
+        Prepared prepared = Prepared.NONE;
+        for (GpuWeight.Band band : w.bands) {
+            long yOffset = band.firstRow() * Float.BYTES;
+            WeightFormat f = band.format();
+            if (op.blas()) {
+                prepared = blas(op, band, f, prepared, yOffset);
+                continue;
+            }
+            Prepared wanted = f.integerGemv() ? Prepared.Q8_0_INT : switch (band.activation()) {
+                case Q8_0 -> Prepared.Q8_0_FLOAT;
+                case Q8_K -> Prepared.Q8_K_FLOAT;
+                case FLOAT -> Prepared.NONE;
+            };
+            if (wanted != Prepared.NONE && wanted != prepared) {
+                prepare(op, wanted);
+                prepared = wanted;
+            }
+            int rows = Math.toIntExact(band.rows());
+            LaunchConfig grid = LaunchConfig.of((rows + GEMV_ROWS - 1) / GEMV_ROWS, GEMV_THREADS);
+            for (int c0 = 0; c0 < n; c0 += WeightFormat.MAX_GEMV_COLUMNS) {
+                int cols = Math.min(WeightFormat.MAX_GEMV_COLUMNS, n - c0);
+                KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
+                if (f.integerGemv()) {
+                    args.pointer(scratch.get(Slot.XQ), (long) c0 * k)
+                            .pointer(scratch.get(Slot.XD), (long) c0 * (k / 32) * Float.BYTES)
+                            .pointer(scratch.get(Slot.XS), (long) c0 * (k / 32) * Integer.BYTES);
+                } else if (band.activation() != WeightFormat.Activation.FLOAT) {
+                    args.pointer(scratch.get(Slot.XF), (long) c0 * k * Float.BYTES);
+                } else {
+                    args.pointer(op.x().buffer, (long) c0 * k * Float.BYTES);
+                }
+                args.pointer(op.out().buffer, (long) c0 * op.out().cols() * Float.BYTES + yOffset)
+                        .i32(rows).i32(k).i32(op.out().cols()).i32(0);
+                launch(f.gemvKernel(cols), grid, args);
+            }
+        }
+    }
+
+    private void prepare(Matmul op, Prepared p) {
+        int total = Math.multiplyExact(op.n(), op.weight().cols());
+        DeviceBuffer x = op.x().buffer;
+        switch (p) {
+            case Q8_0_INT -> launch(Kernel.QUANTIZE_Q8_0, covering(total), KernelArgs.of().pointer(x)
+                    .pointer(scratch.get(Slot.XQ)).pointer(scratch.get(Slot.XD)).pointer(scratch.get(Slot.XS)).i32(total));
+            case Q8_0_FLOAT -> launch(Kernel.QUANTIZE_Q8_0_F32, covering(total),
+                    KernelArgs.of().pointer(x).pointer(scratch.get(Slot.XF)).i32(total));
+            case Q8_K_FLOAT -> launch(Kernel.QUANTIZE_Q8_K, LaunchConfig.of(total / 256, 256),
+                    KernelArgs.of().pointer(x).pointer(scratch.get(Slot.XF)).i64(0).i32(total));
+            case Q8_0_HALF -> launch(Kernel.QUANTIZE_Q8_0_F16, covering(total),
+                    KernelArgs.of().pointer(x).pointer(scratch.get(Slot.XH)).i32(total));
+            case Q8_K_HALF -> launch(Kernel.QUANTIZE_Q8_K, LaunchConfig.of(total / 256, 256),
+                    KernelArgs.of().pointer(x).i64(0).pointer(scratch.get(Slot.XH)).i32(total));
+            case PLAIN_HALF -> launch(Kernel.F32_TO_F16, covering(total),
+                    KernelArgs.of().pointer(x).pointer(scratch.get(Slot.XH)).i32(total));
+            case NONE -> { }
+        }
+    }
+
+    /**
+     * Row-major {@code out[t][r] = sum_k W[r][k] x[t][k]} through column-major BLAS: {@code out^T = W x^T},
+     * W (band rows x k, row-major) as op(A) = A^T with lda = k, x^T as B (k x n, ldb = k).
+     */
+    private Prepared blas(Matmul op, GpuWeight.Band band, WeightFormat f, Prepared prepared, long yOffset) {
+        int k = op.weight().cols();
+        int n = op.n();
+        int rows = Math.toIntExact(band.rows());
+        int ldc = op.out().cols();
+        var blas = stream.blas();
+        if (f == WeightFormat.F32) {
+            blas.gemm(Transpose.TRANSPOSE, Transpose.NONE, rows, n, k, 1f, band.data(), 0, BlasType.F32, k,
+                    op.x().buffer, 0, BlasType.F32, k, 0f, op.out().buffer, yOffset, BlasType.F32, ldc);
+            return prepared;
+        }
+        Prepared wanted = switch (band.activation()) {
+            case Q8_0 -> Prepared.Q8_0_HALF;
+            case Q8_K -> Prepared.Q8_K_HALF;
+            case FLOAT -> Prepared.PLAIN_HALF;
+        };
+        if (wanted != prepared) {
+            prepare(op, wanted);
+        }
+        DeviceBuffer xh = scratch.get(Slot.XH);
+        if (f == WeightFormat.F16) {
+            blas.gemm(Transpose.TRANSPOSE, Transpose.NONE, rows, n, k, 1f, band.data(), 0, BlasType.F16, k,
+                    xh, 0, BlasType.F16, k, 0f, op.out().buffer, yOffset, BlasType.F32, ldc);
+            return wanted;
+        }
+        DeviceBuffer deq = scratch.get(Slot.WDEQ);
+        int bandRows = dequantRows(k, rows, dequantBandBytes);
+        for (int r0 = 0; r0 < rows; r0 += bandRows) {
+            int r = Math.min(bandRows, rows - r0);
+            launch(f.dequantF16Kernel(), covering((long) r * k / 8), KernelArgs.of().pointer(band.data())
+                    .pointer(band.data(), band.scalesOffset()).pointer(deq).i32(r0).i32(r).i32(k));
+            blas.gemm(Transpose.TRANSPOSE, Transpose.NONE, r, n, k, 1f, deq, 0, BlasType.F16, k,
+                    xh, 0, BlasType.F16, k, 0f, op.out().buffer, yOffset + (long) r0 * Float.BYTES, BlasType.F32, ldc);
+        }
+        return wanted;
+    }
+
+    /** Rows of a weight of row length k dequantized per BLAS call: a multiple of 64 fitting the band size. */
+    static int dequantRows(int k, int rows, long bandBytes) {
+        long fit = Math.max(64, bandBytes / ((long) k * 2) / 64 * 64);
+        return (int) Math.min(rows, fit);
+    }
+}
