@@ -29,9 +29,12 @@ cp "$root/gpu-runtime/target/gpu-runtime-"*.jar "$out/lib/gpu-runtime.jar"
 cp "$module/target/engine-"*[0-9T].jar "$out/lib/engine.jar"
 "$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$module/target/test-classes" .
 # test-side libraries only (the engine's own runtime needs nothing else on these paths)
-for dep in assertj-core byte-buddy jackson-core jackson-databind jackson-annotations; do
-  jar=$(tr ':' '\n' < "$cp_file" | grep "/$dep-[0-9][^/]*\.jar$" | head -1 || true)
-  [ -n "$jar" ] && cp "$jar" "$out/lib/$dep.jar"
+# (the goldens are read with Jackson 3, tools.jackson, whose annotations are still com.fasterxml's)
+for dep in org/assertj/assertj-core net/bytebuddy/byte-buddy tools/jackson/core/jackson-core tools/jackson/core/jackson-databind \
+           com/fasterxml/jackson/core/jackson-annotations; do
+  jar=$(tr ':' '\n' < "$cp_file" | grep "/$dep/[^/]*/${dep##*/}-[0-9][^/]*\.jar$" | head -1)
+  [ -n "$jar" ] || { echo "bundle: $dep not on the test class path" >&2; exit 1; }
+  cp "$jar" "$out/lib/${dep##*/}.jar"
 done
 cp "$module/target/device-tools/junit-platform-console-standalone-$junit.jar" "$out/lib/junit-platform-console-standalone.jar"
 

@@ -28,6 +28,19 @@ LS_KERNEL void ls_swiglu_f32(const float* gate_up, float* out, int f, int total)
   out[i] = g / (1.0f + ls_exp(-g)) * u;
 }
 
+// SwiGLU that also writes the Q8_0 form of its output (f a multiple of 32) for the down projection.
+LS_KERNEL void ls_swiglu_q8(const float* gate_up, float* out, int8_t* q, float* d, int* sums, int f, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;  // total is a multiple of 32: whole groups leave together
+  const int t = i / f;
+  const int c = i % f;
+  const float g = gate_up[(long)t * 2 * f + c];
+  const float u = gate_up[(long)t * 2 * f + f + c];
+  const float v = g / (1.0f + ls_exp(-g)) * u;
+  out[i] = v;
+  ls_store_q8_0(v, i, q, d, sums);
+}
+
 // out[i] = x[rows[i]] for i < n, rows of `cols` floats.
 LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, int cols, int total) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());

@@ -221,3 +221,19 @@ LS_DEVICE int ls_dp4a(int a, int b, int c) {
   return c + x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3];
 #endif
 }
+
+// Q8_0 quantization of value v, element i of a row-major activation matrix whose rows are a
+// multiple of 32 long, as ls_quantize_q8_0 does: the caller guarantees that 32 consecutive lanes
+// hold elements 32b .. 32b+31 (all active or all inactive), so a producer kernel can emit the int8
+// input of the next GEMV without another launch.
+LS_DEVICE void ls_store_q8_0(float v, long i, int8_t* q, float* d, int* sums) {
+  const float amax = ls_group32_max(__builtin_fabsf(v));
+  const float inv = amax != 0.0f ? 127.0f / amax : 0.0f;
+  const int qi = (int)ls_rint(v * inv);
+  q[i] = (int8_t)qi;
+  const float sum = ls_group32_sum((float)qi);
+  if ((i & 31) == 0) {
+    d[i / 32] = ls_half_to_float(ls_float_to_half(amax / 127.0f));
+    sums[i / 32] = (int)sum;
+  }
+}

@@ -19,23 +19,47 @@ sealed interface DeviceOp {
         return false;
     }
 
+    /** What profiles group this operation's time under: its kind and shape. */
+    String profileKey();
+
+    /** Weight bytes the operation reads (for bandwidth figures), 0 when it reads none. */
+    default long weightBytes() {
+        return 0;
+    }
+
     record Embed(GpuWeight table, int n, GpuActivations out) implements DeviceOp {
         public void run(Launcher l) {
             l.embed(this);
         }
+
+        @Override
+        public String profileKey() {
+            return "embed " + table.bands.getFirst().format() + " n=" + n;
+        }
     }
 
-    record RmsNorm(GpuActivations x, GpuWeight weight, float eps, int n, GpuActivations out) implements DeviceOp {
+    /** @param quantize also write the Q8_0 form of {@code out} for the GEMV that follows (fused) */
+    record RmsNorm(GpuActivations x, GpuWeight weight, float eps, int n, GpuActivations out, boolean quantize) implements DeviceOp {
         public void run(Launcher l) {
             l.rmsNorm(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "rmsNorm " + x.cols() + (quantize ? "+q8" : "") + " n=" + n;
         }
     }
 
     /** {@code x += residual} followed by {@link RmsNorm} of x: the pair a pre-norm block issues, fused. */
-    record AddRmsNorm(GpuActivations x, GpuActivations residual, GpuWeight weight, float eps, int n, GpuActivations out)
-            implements DeviceOp {
+    record AddRmsNorm(GpuActivations x, GpuActivations residual, GpuWeight weight, float eps, int n, GpuActivations out,
+                      boolean quantize) implements DeviceOp {
         public void run(Launcher l) {
             l.addRmsNorm(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "add+rmsNorm " + x.cols() + (quantize ? "+q8" : "") + " n=" + n;
         }
     }
 
@@ -43,12 +67,31 @@ sealed interface DeviceOp {
         public void run(Launcher l) {
             l.layerNorm(this);
         }
+
+        @Override
+        public String profileKey() {
+            return "layerNorm " + x.cols() + " n=" + n;
+        }
     }
 
-    /** @param blas whether the product takes the dequantize + BLAS path (decided when recorded) */
-    record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boolean blas) implements DeviceOp {
+    /**
+     * @param blas         whether the product takes the dequantize + BLAS path (decided when recorded)
+     * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
+     */
+    record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boolean blas, boolean prequantized)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.matmul(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "matmul " + weight.bands.stream().map(b -> b.format().name()).distinct().toList() + " " + weight.rows() + "x" + weight.cols() + " n=" + n + (blas ? " blas" : " gemv");
+        }
+
+        @Override
+        public long weightBytes() {
+            return weight.byteSize();
         }
 
         @Override
@@ -61,11 +104,21 @@ sealed interface DeviceOp {
         public void run(Launcher l) {
             l.addBias(this);
         }
+
+        @Override
+        public String profileKey() {
+            return "addBias n=" + n;
+        }
     }
 
     record Add(GpuActivations x, GpuActivations y, int n) implements DeviceOp {
         public void run(Launcher l) {
             l.add(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "add n=" + n;
         }
     }
 
@@ -73,6 +126,11 @@ sealed interface DeviceOp {
             implements DeviceOp {
         public void run(Launcher l) {
             l.rope(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "rope " + heads + " heads n=" + n;
         }
     }
 
@@ -82,11 +140,21 @@ sealed interface DeviceOp {
         public void run(Launcher l) {
             l.attention(this);
         }
+
+        @Override
+        public String profileKey() {
+            return "attention " + shape.heads() + "/" + shape.kvHeads() + "x" + shape.headDim() + " n=" + n + " splits=" + splits;
+        }
     }
 
-    record SwiGlu(GpuActivations gateUp, int n, GpuActivations out) implements DeviceOp {
+    record SwiGlu(GpuActivations gateUp, int n, GpuActivations out, boolean quantize) implements DeviceOp {
         public void run(Launcher l) {
             l.swiGlu(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "swiGlu " + out.cols() + (quantize ? "+q8" : "") + " n=" + n;
         }
     }
 
@@ -95,12 +163,22 @@ sealed interface DeviceOp {
         public void run(Launcher l) {
             l.gather(this);
         }
+
+        @Override
+        public String profileKey() {
+            return "gather n=" + n;
+        }
     }
 
     /** The k best logits of each of n rows, into the top-k scratch. */
     record TopK(GpuActivations x, int n, int k) implements DeviceOp {
         public void run(Launcher l) {
             l.topK(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "topK k=" + k + " n=" + n;
         }
     }
 }

@@ -27,6 +27,7 @@ import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.Event;
 import com.llmserve.gpu.Graph;
 import com.llmserve.gpu.GraphCapture;
 import com.llmserve.gpu.KernelArgs;
@@ -92,7 +93,13 @@ public final class GpuBackend implements Backend {
     private long captures;
     private long replays;
     private long eagerSteps;
+    private double graphMillis;
     private boolean closed;
+    private Event graphStart;
+    private Event graphEnd;
+    private boolean profiling;
+    private final List<Event> profileEvents = new ArrayList<>();
+    private final Map<String, ProfileEntry> profile = new LinkedHashMap<>();
 
     // The step being recorded.
     private final List<DeviceOp> ops = new ArrayList<>();
@@ -138,12 +145,43 @@ public final class GpuBackend implements Backend {
         return options;
     }
 
-    /** Counters for reports and tests. */
-    public record Stats(long weightBytes, long graphCaptures, long graphReplays, long eagerSteps, int graphsCached) {
+    /**
+     * Counters for reports and tests.
+     *
+     * @param graphMillis device time of every graph replay, from events around each launch
+     */
+    public record Stats(long weightBytes, long graphCaptures, long graphReplays, long eagerSteps, int graphsCached,
+                        double graphMillis) {
     }
 
     public Stats stats() {
-        return new Stats(weightBytes, captures, replays, eagerSteps, graphs.size());
+        return new Stats(weightBytes, captures, replays, eagerSteps, graphs.size(), graphMillis);
+    }
+
+    /**
+     * Device time of one kind of operation while profiling.
+     *
+     * @param weightBytes weight bytes read per call (matrix products), for bandwidth
+     */
+    public record ProfileEntry(String key, long calls, double millis, long weightBytes) {
+    }
+
+    /**
+     * Profiling on: steps launch their kernels one operation at a time (no graphs) with events
+     * around each, and {@link #takeProfile()} reports device time per kind of operation. Off by
+     * default: the events cost a record per operation.
+     */
+    public void setProfiling(boolean on) {
+        flush(null, 0, null, 0);
+        profiling = on;
+    }
+
+    /** The profile gathered since the last call, the most expensive kinds first; clears it. */
+    public List<ProfileEntry> takeProfile() {
+        List<ProfileEntry> out = new ArrayList<>(profile.values());
+        out.sort((a, b) -> Double.compare(b.millis(), a.millis()));
+        profile.clear();
+        return out;
     }
 
     @Override
@@ -460,10 +498,10 @@ public final class GpuBackend implements Backend {
         // x += y; y' = norm(x): the residual add of a pre-norm block fuses into the norm after it.
         if (!ops.isEmpty() && ops.getLast() instanceof Add(GpuActivations ax, GpuActivations ay, int an) && ax == in && an == p) {
             ops.removeLast();
-            record(new AddRmsNorm(in, ay, w, eps, p, o), n, p);
+            record(new AddRmsNorm(in, ay, w, eps, p, o, false), n, p);
             return;
         }
-        record(new RmsNorm(in, w, eps, p, o), n, p);
+        record(new RmsNorm(in, w, eps, p, o, false), n, p);
     }
 
     @Override
@@ -518,7 +556,31 @@ public final class GpuBackend implements Backend {
         if (moved) {
             invalidateGraphs();
         }
-        record(new Matmul(w, in, p, o, blas), n, p);
+        record(new Matmul(w, in, p, o, blas, !blas && quantizedByProducer(w, in, p)), n, p);
+    }
+
+    /**
+     * Int8 GEMVs take Q8_0 activations; when the operation just recorded produced {@code x} (a norm
+     * or SwiGLU, the usual case), it is switched to a variant that also writes them, which saves
+     * the quantization launch.
+     */
+    private boolean quantizedByProducer(GpuWeight w, GpuActivations x, int n) {
+        if (ops.isEmpty() || x.cols() % 32 != 0 || !w.bands.stream().allMatch(b -> b.format().integerGemv())) {
+            return false;
+        }
+        DeviceOp fused = switch (ops.getLast()) {
+            case RmsNorm r when r.out() == x && r.n() == n && !r.quantize() ->
+                    new RmsNorm(r.x(), r.weight(), r.eps(), n, x, true);
+            case AddRmsNorm r when r.out() == x && r.n() == n && !r.quantize() ->
+                    new AddRmsNorm(r.x(), r.residual(), r.weight(), r.eps(), n, x, true);
+            case SwiGlu g when g.out() == x && g.n() == n && !g.quantize() -> new SwiGlu(g.gateUp(), n, x, true);
+            default -> null;
+        };
+        if (fused == null) {
+            return false;
+        }
+        ops.set(ops.size() - 1, fused);
+        return true;
     }
 
     @Override
@@ -624,7 +686,7 @@ public final class GpuBackend implements Backend {
         checkRows(n, gu, "swiGlu");
         checkRows(n, o, "swiGlu");
         int p = padded(n, Math.min(gu.rows(), o.rows()));
-        record(new SwiGlu(gu, p, o), n, p);
+        record(new SwiGlu(gu, p, o, false), n, p);
     }
 
     @Override
@@ -777,12 +839,18 @@ public final class GpuBackend implements Backend {
     private void flushThen(java.util.function.Consumer<Stream> after) {
         try (StreamLease lease = lease()) {
             Stream s = lease.stream();
+            boolean replayed = false;
+            boolean profiled = false;
             if (!ops.isEmpty()) {
                 long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepGather, stepGatherCount, stepRows);
                 s.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
                 Launcher l = new Launcher(device, s, scratch, meta, options.dequantBandBytes());
-                if (options.graphs() && stepGraphable) {
+                if (profiling) {
+                    runProfiled(s, l);
+                    profiled = true;
+                } else if (options.graphs() && stepGraphable) {
                     replay(s, l);
+                    replayed = true;
                 } else {
                     for (DeviceOp op : ops) {
                         op.run(l);
@@ -794,9 +862,32 @@ public final class GpuBackend implements Backend {
                 after.accept(s);
             }
             s.synchronize();
+            if (replayed) {
+                graphMillis += graphEnd.elapsedMillisSince(graphStart);
+            }
+            if (profiled) {
+                for (int i = 0; i < ops.size(); i++) {
+                    DeviceOp op = ops.get(i);
+                    double ms = profileEvents.get(i + 1).elapsedMillisSince(profileEvents.get(i));
+                    profile.merge(op.profileKey(), new ProfileEntry(op.profileKey(), 1, ms, op.weightBytes()),
+                            (a, b) -> new ProfileEntry(a.key(), a.calls() + 1, a.millis() + b.millis(), a.weightBytes()));
+                }
+            }
         } finally {
             resetStep();
         }
+    }
+
+    private void runProfiled(Stream s, Launcher l) {
+        while (profileEvents.size() <= ops.size()) {
+            profileEvents.add(device.createEvent());
+        }
+        s.record(profileEvents.getFirst());
+        for (int i = 0; i < ops.size(); i++) {
+            ops.get(i).run(l);
+            s.record(profileEvents.get(i + 1));
+        }
+        eagerSteps++;
     }
 
     private void replay(Stream s, Launcher l) {
@@ -816,7 +907,13 @@ public final class GpuBackend implements Backend {
                 graphs.remove(eldest.getKey());
             }
         }
+        if (graphStart == null) {
+            graphStart = device.createEvent();
+            graphEnd = device.createEvent();
+        }
+        s.record(graphStart);
         g.launch(s);
+        s.record(graphEnd);
         replays++;
     }
 
@@ -905,6 +1002,8 @@ public final class GpuBackend implements Backend {
         RuntimeException failure = null;
         for (Runnable step : new Runnable[] {
                 this::resetStep, this::invalidateGraphs, scratch::close, meta::close,
+                () -> profileEvents.forEach(Event::close),
+                () -> { if (graphStart != null) { graphStart.close(); graphEnd.close(); } },
                 () -> ropeTables.values().forEach(RopeTable::close),
                 () -> { if (uploadStaging != null) uploadStaging.close(); },
                 () -> { if (readStaging != null) readStaging.close(); },

@@ -30,8 +30,10 @@ import java.util.Locale;
  *
  * <pre>
  * GpuBenchmark --model FILE[=LABEL[:decode,prefill,agg64 anchors]] ... [--decode-steps 128] [--prefill 512]
- *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N]
+ *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--profile]
  * </pre>
+ * {@code --profile} then runs a few steps of each phase once more with device events around every
+ * operation and prints where the device time goes (those steps run without graphs).
  */
 public final class GpuBenchmark {
 
@@ -41,7 +43,7 @@ public final class GpuBenchmark {
     }
 
     private record Options(List<Target> models, int decodeSteps, int prefill, int[] sequences, int prompt, int generate,
-                           GpuOptions gpu) {
+                           GpuOptions gpu, boolean profile) {
     }
 
     private GpuBenchmark() {
@@ -115,10 +117,68 @@ public final class GpuBenchmark {
                     }
                     row.append(String.format(Locale.ROOT, " %.0f |", total));
                     rows.add(row.toString());
+                    if (o.profile()) {
+                        profile(t.label(), gpu, model, kv, pool, o, out);
+                    }
                 }
             }
         }
         return rows;
+    }
+
+    /** Device time per operation kind for a few steps of each phase (decode 1, prefill, decode of many). */
+    private static void profile(String label, GpuBackend gpu, LanguageModel model, KvStorage kv, BlockPool pool, Options o,
+                                PrintStream out) {
+        int steps = 8;
+        BlockTable one = new BlockTable(pool);
+        require(one.ensureCapacity(16 + steps));
+        model.forward(Batch.builder(BLOCK).add(one.blocks(), 0, prompt(16, 7), Batch.Logits.LAST).build(), kv);
+        gpu.setProfiling(true);
+        for (int s = 0; s < steps; s++) {
+            model.forward(one(one, 16 + s, 100 + s), kv);
+        }
+        printProfile(label + " decode, 1 sequence at position 16", steps, gpu.takeProfile(), out);
+        one.release();
+        BlockTable p = new BlockTable(pool);
+        require(p.ensureCapacity(o.prefill()));
+        model.forward(Batch.builder(BLOCK).add(p.blocks(), 0, prompt(o.prefill(), 3), Batch.Logits.LAST).build(), kv);
+        printProfile(label + " prefill of " + o.prefill(), 1, gpu.takeProfile(), out);
+        p.release();
+        gpu.setProfiling(false);
+        for (int sequences : o.sequences()) {
+            List<BlockTable> tables = new ArrayList<>();
+            Batch.Builder b = Batch.builder(BLOCK);
+            for (int s = 0; s < sequences; s++) {
+                BlockTable t = new BlockTable(pool);
+                require(t.ensureCapacity(o.prompt() + steps));
+                tables.add(t);
+                b.add(t.blocks(), 0, prompt(o.prompt(), s), Batch.Logits.LAST);
+            }
+            model.forward(b.build(), kv);
+            gpu.setProfiling(true);
+            for (int step = 0; step < steps; step++) {
+                Batch.Builder d = Batch.builder(BLOCK);
+                for (int s = 0; s < sequences; s++) {
+                    d.add(tables.get(s).blocks(), o.prompt() + step, new int[] {100 + s}, Batch.Logits.LAST);
+                }
+                model.forward(d.build(), kv);
+            }
+            printProfile(label + " decode, " + sequences + " sequences at position " + o.prompt(), steps, gpu.takeProfile(), out);
+            gpu.setProfiling(false);
+            tables.forEach(BlockTable::release);
+        }
+    }
+
+    private static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {
+        double total = entries.stream().mapToDouble(GpuBackend.ProfileEntry::millis).sum();
+        out.printf(Locale.ROOT, "profile %s: %.3f ms of device time per step (%d kernels' operations)%n", phase, total / steps,
+                entries.stream().mapToLong(GpuBackend.ProfileEntry::calls).sum() / steps);
+        for (GpuBackend.ProfileEntry e : entries) {
+            String bandwidth = e.weightBytes() > 0
+                    ? String.format(Locale.ROOT, " %7.0f GB/s", e.weightBytes() * e.calls() / (e.millis() / 1e3) / 1e9) : "";
+            out.printf(Locale.ROOT, "  %-62s %6.1f calls %8.3f ms %5.1f%%%s%n", e.key(), e.calls() / (double) steps,
+                    e.millis() / steps, 100 * e.millis() / total, bandwidth);
+        }
     }
 
     private static String ratio(double value, double[] anchors, int i) {
@@ -267,6 +327,7 @@ public final class GpuBenchmark {
         int prompt = 128;
         int generate = 128;
         GpuOptions gpu = GpuOptions.defaults();
+        boolean profile = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             String v = i + 1 < args.length ? args[i + 1] : null;
@@ -281,6 +342,7 @@ public final class GpuBenchmark {
                 case "--prompt" -> { prompt = Integer.parseInt(value(a, v)); i++; }
                 case "--generate" -> { generate = Integer.parseInt(value(a, v)); i++; }
                 case "--no-graphs" -> gpu = gpu.withGraphs(false);
+                case "--profile" -> profile = true;
                 case "--gemm-min-rows" -> { gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v))); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
@@ -288,7 +350,7 @@ public final class GpuBenchmark {
         if (models.isEmpty()) {
             throw new IllegalArgumentException("no --model given");
         }
-        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu);
+        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, profile);
     }
 
     /** {@code FILE[=LABEL[:d,p,a]]}. */

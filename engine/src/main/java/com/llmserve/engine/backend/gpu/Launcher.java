@@ -78,14 +78,37 @@ final class Launcher {
     }
 
     void rmsNorm(RmsNorm op) {
+        if (op.quantize()) {
+            rmsNormQ8(op.x(), null, op.weight(), op.out(), op.n(), op.eps());
+            return;
+        }
         launch(Kernel.RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
                 .pointer(op.x().buffer).pointer(op.weight().vector).pointer(op.out().buffer).i32(op.x().cols()).f32(op.eps()));
     }
 
     void addRmsNorm(AddRmsNorm op) {
+        if (op.quantize()) {
+            rmsNormQ8(op.x(), op.residual(), op.weight(), op.out(), op.n(), op.eps());
+            return;
+        }
         launch(Kernel.ADD_RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
                 .pointer(op.x().buffer).pointer(op.residual().buffer).pointer(op.weight().vector).pointer(op.out().buffer)
                 .i32(op.x().cols()).f32(op.eps()));
+    }
+
+    private void rmsNormQ8(GpuActivations x, GpuActivations residual, GpuWeight weight, GpuActivations out, int n, float eps) {
+        KernelArgs args = KernelArgs.of().pointer(x.buffer);
+        if (residual != null) {
+            args.pointer(residual.buffer);
+        } else {
+            args.i64(0);
+        }
+        args.pointer(weight.vector).pointer(out.buffer);
+        launch(Kernel.RMS_NORM_Q8, LaunchConfig.of(n, ROW_THREADS), q8Args(args).i32(x.cols()).f32(eps));
+    }
+
+    private KernelArgs q8Args(KernelArgs args) {
+        return args.pointer(scratch.get(Slot.XQ)).pointer(scratch.get(Slot.XD)).pointer(scratch.get(Slot.XS));
     }
 
     void layerNorm(LayerNorm op) {
@@ -110,6 +133,11 @@ final class Launcher {
     void swiGlu(SwiGlu op) {
         int f = op.out().cols();
         long total = (long) op.n() * f;
+        if (op.quantize()) {
+            launch(Kernel.SWIGLU_Q8, covering(total),
+                    q8Args(KernelArgs.of().pointer(op.gateUp().buffer).pointer(op.out().buffer)).i32(f).i32(Math.toIntExact(total)));
+            return;
+        }
         launch(Kernel.SWIGLU_F32, covering(total),
                 KernelArgs.of().pointer(op.gateUp().buffer).pointer(op.out().buffer).i32(f).i32(Math.toIntExact(total)));
     }
@@ -173,7 +201,7 @@ final class Launcher {
         GpuWeight w = op.weight();
         int k = w.cols();
         int n = op.n();
-        Prepared prepared = Prepared.NONE;
+        Prepared prepared = op.prequantized() ? Prepared.Q8_0_INT : Prepared.NONE;
         for (GpuWeight.Band band : w.bands) {
             long yOffset = band.firstRow() * Float.BYTES;
             WeightFormat f = band.format();
