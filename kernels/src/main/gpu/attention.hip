@@ -180,3 +180,311 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
     out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o / sum;
   }
 }
+
+// Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most LS_DEC_MAX_GROUP query
+// heads per kv head, with the CPU backend's (and llama.cpp's CPU) rounding: softmax weights are
+// normalized, then rounded to half, then multiply the values. That takes the softmax maximum and
+// sum before any value is weighted, so scores are computed twice: a first scan for (max, sum), a
+// second for the weighted values.
+//
+// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads: four groups of 32 lanes (two per wave
+// on wave64 hardware), each scanning every fourth position of the split's contiguous range with
+// lanes across the head dimension, so no block-wide barrier sits in a scan and the next
+// position's key (and value) loads while the current one is used.
+//   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
+//   ls_attention_f16_d*:   with one split, both scans in one block; with several, the global
+//                          (max, sum) from `stats`, then each split's weighted values into
+//                          `partial`, which ls_attention_sum adds up.
+#define LS_DEC_MAX_GROUP 8
+#define LS_DEC_LANES 32
+#define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
+// Head dimensions per lane; heads narrower than a lane group leave the upper lanes idle.
+#define LS_DPL(d) (((d) + LS_DEC_LANES - 1) / LS_DEC_LANES)
+
+struct LsDecRow {
+  bool padding;
+  int begin;
+  int end;
+  const int* table;
+  long head_off;
+  int lane;
+};
+
+LS_DEVICE LsDecRow ls_dec_row(int t, int kvh, int d, int lane, int split, int splits, const int* positions,
+                              const int* slots, const int* table_offsets, const int* seq_last, const int* tables, int causal,
+                              int window) {
+  LsDecRow r;
+  r.padding = slots[t] < 0;
+  const int pos = positions[t];
+  const int last = causal ? pos : seq_last[t];
+  const int first = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+  const int count = r.padding ? 0 : last - first + 1;
+  const int per = (count + splits - 1) / splits;
+  r.begin = first + split * per;
+  r.end = r.begin + per < last + 1 ? r.begin + per : last + 1;
+  if (r.padding) r.end = r.begin;
+  r.table = tables + table_offsets[t];
+  r.head_off = (long)kvh * d + lane;
+  r.lane = lane;
+  return r;
+}
+
+// Whether this lane holds head dimension lane + 32 i (head_off - kvh * D is the lane).
+LS_DEVICE bool lane_ok(const LsDecRow& r, int i, int d) {
+  return r.lane + i * LS_DEC_LANES < d;
+}
+
+template <int D>
+LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int group, int lane, float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
+  const float* qrow = qkv + (long)t * stride + (long)kvh * group * D;
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+#pragma unroll
+    for (int i = 0; i < LS_DPL(D); ++i)
+      q[g][i] = g < group && lane + i * LS_DEC_LANES < D
+          ? ls_half_to_float(ls_float_to_half(qrow[g * D + lane + i * LS_DEC_LANES])) : 0.0f;
+}
+
+template <int D>
+LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int block_size, int kv_dim, float (&out)[LS_DPL(D)]) {
+  const long slot = (long)r.table[p / block_size] * block_size + p % block_size;
+#pragma unroll
+  for (int i = 0; i < LS_DPL(D); ++i) {
+    out[i] = lane_ok(r, i, D) ? ls_half_to_float(cache[slot * kv_dim + r.head_off + i * LS_DEC_LANES]) : 0.0f;
+  }
+}
+
+// First scan: running (max, sum of exp) of this lane group's positions.
+template <int D>
+LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
+                            float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
+                            float (&l)[LS_DEC_MAX_GROUP]) {
+  constexpr int DPL = LS_DPL(D);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+    m[g] = LS_ATT_NEG;
+    l[g] = 0.0f;
+  }
+  float kc[DPL], kn[DPL];
+  int p = r.begin + grp;
+  if (p < r.end) ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
+  for (; p < r.end; p += LS_DEC_GROUPS) {
+    if (p + LS_DEC_GROUPS < r.end) ls_dec_load<D>(keys, r, p + LS_DEC_GROUPS, block_size, kv_dim, kn);
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      if (g < group) {
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
+        s = ls_group32_sum(s) * scale;
+        const float new_max = __builtin_fmaxf(m[g], s);
+        l[g] = l[g] * ls_exp(m[g] - new_max) + ls_exp(s - new_max);
+        m[g] = new_max;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) kc[i] = kn[i];
+  }
+}
+
+// Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
+template <int D>
+LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
+                             int kv_dim, int group, float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
+                             const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
+                             float (&acc)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
+  constexpr int DPL = LS_DPL(D);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) acc[g][i] = 0.0f;
+  float kc[DPL], vc[DPL], kn[DPL], vn[DPL];
+  int p = r.begin + grp;
+  if (p < r.end) {
+    ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
+    ls_dec_load<D>(values, r, p, block_size, kv_dim, vc);
+  }
+  for (; p < r.end; p += LS_DEC_GROUPS) {
+    if (p + LS_DEC_GROUPS < r.end) {
+      ls_dec_load<D>(keys, r, p + LS_DEC_GROUPS, block_size, kv_dim, kn);
+      ls_dec_load<D>(values, r, p + LS_DEC_GROUPS, block_size, kv_dim, vn);
+    }
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      if (g < group) {
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
+        s = ls_group32_sum(s) * scale;
+        const float w = ls_half_to_float(ls_float_to_half(ls_exp(s - mx[g]) * inv[g]));
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) acc[g][i] += w * vc[i];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) {
+      kc[i] = kn[i];
+      vc[i] = vn[i];
+    }
+  }
+}
+
+// The four lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
+LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DEC_MAX_GROUP], int grp, int lane, int group,
+                                  float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP]) {
+  if (lane == 0) {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      smax[grp][g] = m[g];
+      ssum[grp][g] = l[g];
+    }
+  }
+  ls_sync_block();
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+    float mx = LS_ATT_NEG;
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
+    float sum = 0.0f;
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
+    m[g] = mx;
+    l[g] = g < group && sum > 0.0f ? 1.0f / sum : 0.0f;
+  }
+  ls_sync_block();
+}
+
+template <int D>
+LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
+                                  const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
+                                  float* stats, int heads, int kv_heads, int block_size, float scale, int causal,
+                                  int window, int splits) {
+  LS_SHARED float smax[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int group = heads / kv_heads;
+  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  float q[LS_DEC_MAX_GROUP][LS_DPL(D)];
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
+  float m[LS_DEC_MAX_GROUP], l[LS_DEC_MAX_GROUP];
+  ls_dec_stats<D>(keys, r, grp, block_size, kv_heads * D, group, scale, q, m, l);
+  if (lane == 0) {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      smax[grp][g] = m[g];
+      ssum[grp][g] = l[g];
+    }
+  }
+  ls_sync_block();
+  if (tid < group) {
+    float mx = LS_ATT_NEG;
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
+    float sum = 0.0f;
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
+    float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * 2;
+    st[0] = mx;
+    st[1] = sum;
+  }
+}
+
+template <int D>
+LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                const int* tables, float* out, int out_stride, float* partial, const float* stats,
+                                int heads, int kv_heads, int block_size, float scale, int causal, int window, int splits) {
+  constexpr int DPL = LS_DPL(D);
+  LS_SHARED float merge_acc[LS_DEC_GROUPS][LS_DEC_MAX_GROUP * D];
+  LS_SHARED float smax[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int group = heads / kv_heads;
+  const int kv_dim = kv_heads * D;
+  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  float q[LS_DEC_MAX_GROUP][DPL];
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
+  float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
+  if (splits == 1) {
+    ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, q, mx, inv);
+    ls_dec_merge_stats(mx, inv, grp, lane, group, smax, ssum);
+  } else {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      float m = LS_ATT_NEG;
+      float sum = 0.0f;
+      if (g < group) {
+        const float* st = stats + ((long)t * heads + kvh * group + g) * splits * 2;
+        for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, st[2 * s]);
+        for (int s = 0; s < splits; ++s) sum += st[2 * s + 1] * ls_exp(st[2 * s] - m);
+      }
+      mx[g] = m;
+      inv[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    }
+  }
+  float acc[LS_DEC_MAX_GROUP][DPL];
+  ls_dec_values<D>(keys, values, r, grp, block_size, kv_dim, group, scale, q, mx, inv, acc);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+    if (g < group)
+#pragma unroll
+      for (int i = 0; i < DPL; ++i)
+        if (lane + i * LS_DEC_LANES < D) merge_acc[grp][g * D + lane + i * LS_DEC_LANES] = acc[g][i];
+  ls_sync_block();
+  const int head0 = kvh * group;
+  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+    float o = 0.0f;
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) o += merge_acc[w][idx];
+    if (splits == 1) {
+      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
+    } else {
+      partial[(((long)t * heads + head0 + idx / D) * splits + split) * D + idx % D] = o;
+    }
+  }
+}
+
+#define LS_ATTENTION_DEC(d)                                                                                    \
+  LS_KERNEL void ls_attention_f16_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                       const int* positions, const int* slots, const int* table_offsets,          \
+                                       const int* seq_last, const int* tables, float* out, int out_stride,        \
+                                       float* partial, const float* stats, int heads, int kv_heads,               \
+                                       int block_size, float scale, int causal, int window, int splits) {         \
+    ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
+                        out_stride, partial, stats, heads, kv_heads, block_size, scale, causal, window, splits); \
+  }                                                                                                              \
+  LS_KERNEL void ls_attention_stats_d##d(const float* qkv, int stride, const uint16_t* keys, const int* positions, \
+                                         const int* slots, const int* table_offsets, const int* seq_last,         \
+                                         const int* tables, float* stats, int heads, int kv_heads, int block_size, \
+                                         float scale, int causal, int window, int splits) {                       \
+    ls_attention_stats<d>(qkv, stride, keys, positions, slots, table_offsets, seq_last, tables, stats, heads,     \
+                          kv_heads, block_size, scale, causal, window, splits);                                  \
+  }
+
+LS_ATTENTION_DEC(8)
+LS_ATTENTION_DEC(16)
+LS_ATTENTION_DEC(32)
+LS_ATTENTION_DEC(64)
+LS_ATTENTION_DEC(96)
+LS_ATTENTION_DEC(128)
+LS_ATTENTION_DEC(256)
+
+// Adds the splits of ls_attention_f16_d* (each already weighted by the global softmax): grid
+// (heads, rows), threads over the head dimension; padding rows get zeros.
+LS_KERNEL void ls_attention_sum(const float* partial, const int* slots, float* out, int out_stride, int heads,
+                                int head_dim, int splits) {
+  const int h = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const float* p = partial + ((long)t * heads + h) * splits * head_dim;
+  const bool padding = slots[t] < 0;
+  for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
+    float o = 0.0f;
+    for (int s = 0; s < splits; ++s) o += p[s * head_dim + d];
+    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o;
+  }
+}

@@ -52,23 +52,55 @@ LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, i
 // Rotary embedding of `heads` heads of `head_dim` starting at column `col` of each of n rows, by
 // the row's position. `table` holds (cos, sin) per position and pair, computed on the host in
 // double precision exactly as the CPU backend computes them; `dims` leading elements of each head
-// rotate. neox: pairs (i, i + dims/2); otherwise pairs (2i, 2i + 1). Grid: one block per row.
+// rotate. neox: pairs (i, i + dims/2); otherwise pairs (2i, 2i + 1).
+//
+// When `keys` is not null the kernel also writes each row's keys (rotated) and values (columns
+// value_col..) as halves into the row's cache slot, which saves the separate cache write.
+// Grid (rows, ceil(work / block)), one work item per rotated pair, then per value and per
+// unrotated key element.
 LS_KERNEL void ls_rope_f32(float* x, int stride, int col, int heads, int head_dim, int dims, int neox,
-                           const int* positions, const float* table) {
+                           const int* positions, const float* table, int key_col, int value_col, int kv_dim,
+                           const int* slots, uint16_t* keys, uint16_t* values) {
   const int t = (int)ls_block_x();
+  int j = (int)(ls_block_y() * ls_block_dim_x() + ls_thread_x());
   const int half = dims / 2;
-  const float* cs = table + (long)positions[t] * half * 2;
-  float* row = x + (long)t * stride + col;
-  for (int j = (int)ls_thread_x(); j < heads * half; j += (int)ls_block_dim_x()) {
+  const int pairs = heads * half;
+  float* row = x + (long)t * stride;
+  if (j < pairs) {
     const int h = j / half;
     const int i = j % half;
-    const int i0 = neox ? h * head_dim + i : h * head_dim + 2 * i;
+    const int i0 = col + (neox ? h * head_dim + i : h * head_dim + 2 * i);
     const int i1 = neox ? i0 + half : i0 + 1;
-    const float c = cs[2 * i];
-    const float s = cs[2 * i + 1];
+    const float* cs = table + ((long)positions[t] * half + i) * 2;
+    const float c = cs[0];
+    const float s = cs[1];
     const float v0 = row[i0];
     const float v1 = row[i1];
-    row[i0] = v0 * c - v1 * s;
-    row[i1] = v0 * s + v1 * c;
+    const float r0 = v0 * c - v1 * s;
+    const float r1 = v0 * s + v1 * c;
+    row[i0] = r0;
+    row[i1] = r1;
+    if (keys && i0 >= key_col) {
+      const int slot = slots[t];
+      if (slot >= 0) {
+        keys[(long)slot * kv_dim + i0 - key_col] = ls_float_to_half(r0);
+        keys[(long)slot * kv_dim + i1 - key_col] = ls_float_to_half(r1);
+      }
+    }
+    return;
+  }
+  if (!keys) return;
+  const int slot = slots[t];
+  if (slot < 0) return;
+  j -= pairs;
+  if (j < kv_dim) {
+    values[(long)slot * kv_dim + j] = ls_float_to_half(row[value_col + j]);
+    return;
+  }
+  j -= kv_dim;
+  const int pass = head_dim - dims;  // key elements past the rotated ones
+  if (pass > 0 && j < (kv_dim / head_dim) * pass) {
+    const int e = (j / pass) * head_dim + dims + j % pass;
+    keys[(long)slot * kv_dim + e] = ls_float_to_half(row[key_col + e]);
   }
 }

@@ -1,7 +1,8 @@
 // Small-batch matrix times activations: y[c][row] = W[row] . x[c] for c < NCOLS (1..8 tokens),
 // the weights read once for all the tokens. Every launch uses LS_MMV_THREADS threads per block;
-// a block computes LS_MMV_ROWS consecutive rows, its threads splitting the row's length, then
-// reducing through shared memory. The host sizes the grid as ceil(rows / LS_MMV_ROWS).
+// a block computes ls_mmv_rows(NCOLS) consecutive rows (2 for one to three tokens, 4 from four on,
+// so each activation load serves more weights), its threads splitting the row's length, then
+// reducing through shared memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)).
 //
 //   mmvq (Q4_0, Q8_0): activations quantized to Q8_0 (int8 q, float d, int sum per 32), int8 dot
 //     products with 4-way dot instructions, the way llama.cpp's mul_mat_vec_q does.
@@ -12,10 +13,14 @@
 #include "ls_formats.h"
 
 #define LS_MMV_THREADS 128
-#define LS_MMV_ROWS 2
+#define LS_MMV_MAX_ROWS 4
 #define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
 
-template <int NCOLS>
+constexpr int ls_mmv_rows(int ncols) {
+  return ncols >= 4 ? 4 : 2;
+}
+
+template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
 LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0, int rows, int ystride, int accumulate) {
   LS_SHARED float partial[LS_MMV_MAX_WAVES][LS_MMV_ROWS * NCOLS];
   const unsigned wave = ls_wave_size();
@@ -43,7 +48,7 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
 }
 
 // Q4_0 / Q8_0 against Q8_0 activations xq (NCOLS rows of k int8), xd (scales), xs (sums).
-template <int NCOLS, bool Q4>
+template <int NCOLS, bool Q4, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
 LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
                        float* y, int rows, int k, int ystride, int accumulate) {
   const int nb = k / LS_QK;
@@ -103,7 +108,7 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
 }
 
 // Float activations x (NCOLS rows of k floats) against any format with an eight-element reader.
-template <int NCOLS, void (*DEQ8)(const uint8_t*, const uint16_t*, long, int, int, float*)>
+template <int NCOLS, void (*DEQ8)(const uint8_t*, const uint16_t*, long, int, int, float*), int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
 LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, float* y, int rows, int k, int ystride,
                        int accumulate) {
   const int groups = k / 8;

@@ -198,9 +198,39 @@ LS_DEVICE float ls_rint(float x) {
 // Sixteen bytes loaded as one vector access (callers guarantee 16-byte alignment).
 #if LS_AMD
 typedef unsigned int ls_u32x4 __attribute__((ext_vector_type(4)));
+typedef float ls_f32x4 __attribute__((ext_vector_type(4)));
 #else
 typedef uint4 ls_u32x4;
+typedef float4 ls_f32x4;
 #endif
+
+LS_DEVICE ls_f32x4 ls_load4f(const float* p) {
+  return *(const ls_f32x4*)p;
+}
+
+LS_DEVICE void ls_store4f(float* p, ls_f32x4 v) {
+  *(ls_f32x4*)p = v;
+}
+
+// Component-wise arithmetic spelled out: CUDA's float4 has no operators.
+LS_DEVICE ls_f32x4 ls_add4f(ls_f32x4 a, ls_f32x4 b) {
+  ls_f32x4 r;
+  r.x = a.x + b.x;
+  r.y = a.y + b.y;
+  r.z = a.z + b.z;
+  r.w = a.w + b.w;
+  return r;
+}
+
+// a * s * w, element by element, in that order (as the CPU's x * inv * weight).
+LS_DEVICE ls_f32x4 ls_scale4f(ls_f32x4 a, float s, ls_f32x4 w) {
+  ls_f32x4 r;
+  r.x = a.x * s * w.x;
+  r.y = a.y * s * w.y;
+  r.z = a.z * s * w.z;
+  r.w = a.w * s * w.w;
+  return r;
+}
 
 LS_DEVICE ls_u32x4 ls_load16(const void* p) {
   return *(const ls_u32x4*)p;
@@ -235,5 +265,26 @@ LS_DEVICE void ls_store_q8_0(float v, long i, int8_t* q, float* d, int* sums) {
   if ((i & 31) == 0) {
     d[i / 32] = ls_half_to_float(ls_float_to_half(amax / 127.0f));
     sums[i / 32] = (int)sum;
+  }
+}
+
+// ls_store_q8_0 for four consecutive elements i..i+3 held by one thread (i a multiple of 4): eight
+// consecutive lanes hold one block of 32.
+LS_DEVICE void ls_store_q8_0_x4(ls_f32x4 v, long i, int8_t* q, float* d, int* sums) {
+  float a = __builtin_fmaxf(__builtin_fmaxf(__builtin_fabsf(v.x), __builtin_fabsf(v.y)),
+                            __builtin_fmaxf(__builtin_fabsf(v.z), __builtin_fabsf(v.w)));
+  for (unsigned m = 4; m > 0; m >>= 1) a = __builtin_fmaxf(a, ls_shfl_xor(a, m));
+  const float inv = a != 0.0f ? 127.0f / a : 0.0f;
+  const int q0 = (int)ls_rint(v.x * inv);
+  const int q1 = (int)ls_rint(v.y * inv);
+  const int q2 = (int)ls_rint(v.z * inv);
+  const int q3 = (int)ls_rint(v.w * inv);
+  *(uint32_t*)(q + i) = (uint32_t)(q0 & 0xFF) | ((uint32_t)(q1 & 0xFF) << 8) | ((uint32_t)(q2 & 0xFF) << 16)
+      | ((uint32_t)(q3 & 0xFF) << 24);
+  float s = (float)(q0 + q1 + q2 + q3);
+  for (unsigned m = 4; m > 0; m >>= 1) s += ls_shfl_xor(s, m);
+  if ((i & 31) == 0) {
+    d[i / 32] = ls_half_to_float(ls_float_to_half(a / 127.0f));
+    sums[i / 32] = (int)s;
   }
 }

@@ -90,7 +90,7 @@ LS_DEVICE void ls_deq8_q6_k(const uint8_t* w, const uint16_t* wd, long row, int 
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
     const int l = l0 + i;
-    const int q = (((ql[i] >> low_shift) & 0x0F) | (((qh[l] >> high_shift) & 3) << 4)) - 32;
+    const int q = (((ql[l] >> low_shift) & 0x0F) | (((qh[l] >> high_shift) & 3) << 4)) - 32;
     out[i] = ds * (float)q;
   }
 }

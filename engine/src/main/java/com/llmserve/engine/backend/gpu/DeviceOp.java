@@ -122,21 +122,29 @@ sealed interface DeviceOp {
         }
     }
 
-    record RotaryEmbedding(GpuActivations x, int col, int heads, int headDim, Rope.Style style, RopeTable table, int n)
-            implements DeviceOp {
+    /**
+     * @param kv    when not null, the kernel also writes each row's keys (rotated) and values into this
+     *              cache at {@code layer} (the write the attention that follows would do)
+     * @param shape where keys and values sit, when {@code kv} is set
+     */
+    record RotaryEmbedding(GpuActivations x, int col, int heads, int headDim, Rope.Style style, RopeTable table, int n,
+                           GpuKvStorage kv, int layer, AttentionShape shape) implements DeviceOp {
         public void run(Launcher l) {
             l.rope(this);
         }
 
         @Override
         public String profileKey() {
-            return "rope " + heads + " heads n=" + n;
+            return "rope " + heads + " heads" + (kv != null ? "+kv" : "") + " n=" + n;
         }
     }
 
-    /** @param splits position splits per row (flash-decoding); 1 writes the output directly */
-    record Attention(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int splits, int n, GpuActivations out)
-            implements DeviceOp {
+    /**
+     * @param splits    position splits per row (flash-decoding); 1 writes the output directly
+     * @param kvWritten the rope before it already wrote this step's keys and values
+     */
+    record Attention(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int splits, int n, GpuActivations out,
+                     boolean kvWritten) implements DeviceOp {
         public void run(Launcher l) {
             l.attention(this);
         }

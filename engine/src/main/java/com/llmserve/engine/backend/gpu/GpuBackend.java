@@ -27,6 +27,7 @@ import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.GpuCallException;
 import com.llmserve.gpu.Event;
 import com.llmserve.gpu.Graph;
 import com.llmserve.gpu.GraphCapture;
@@ -74,7 +75,7 @@ public final class GpuBackend implements Backend {
 
     /** Batch-size buckets steps are padded to (up to the configured limits). */
     private static final int[] BUCKETS = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
-    private static final int MAX_ATTENTION_SPLITS = 16;
+    private static final int MAX_ATTENTION_SPLITS = 32;
     private static final int ATTENTION_MAX_QDIM = 2048;
     private static final int ATTENTION_MAX_GROUP = 16;
     private static final int MAX_TOP_K = 64;
@@ -90,6 +91,8 @@ public final class GpuBackend implements Backend {
     private PinnedBuffer uploadStaging;
     private PinnedBuffer readStaging;
     private long weightBytes;
+    private long halfBytes;
+    private boolean halfWeightsExhausted;
     private long captures;
     private long replays;
     private long eagerSteps;
@@ -148,14 +151,16 @@ public final class GpuBackend implements Backend {
     /**
      * Counters for reports and tests.
      *
-     * @param graphMillis device time of every graph replay, from events around each launch
+     * @param weightBytes     device bytes of the weights as products read them on the GEMV path
+     * @param halfWeightBytes device bytes of the half copies ({@link GpuOptions#halfWeights()})
+     * @param graphMillis     device time of every graph replay, from events around each launch
      */
-    public record Stats(long weightBytes, long graphCaptures, long graphReplays, long eagerSteps, int graphsCached,
-                        double graphMillis) {
+    public record Stats(long weightBytes, long halfWeightBytes, long graphCaptures, long graphReplays, long eagerSteps,
+                        int graphsCached, double graphMillis) {
     }
 
     public Stats stats() {
-        return new Stats(weightBytes, captures, replays, eagerSteps, graphs.size(), graphMillis);
+        return new Stats(weightBytes, halfBytes, captures, replays, eagerSteps, graphs.size(), graphMillis);
     }
 
     /**
@@ -284,7 +289,39 @@ public final class GpuBackend implements Backend {
             data.close();
             throw e;
         }
-        return new GpuWeight.Band(f, activation, firstRow, rows, data, scalesOffset);
+        DeviceBuffer half = null;
+        if (options.halfWeights() && !halfWeightsExhausted && f != WeightFormat.F16 && f != WeightFormat.F32) {
+            half = halfCopy(f, data, scalesOffset, rows, cols);
+        }
+        return new GpuWeight.Band(f, activation, firstRow, rows, data, scalesOffset, half);
+    }
+
+    /** The band dequantized to half on the device, or null once device memory has run out for them. */
+    private DeviceBuffer halfCopy(WeightFormat f, DeviceBuffer data, long scalesOffset, long rows, int cols) {
+        DeviceBuffer half;
+        try {
+            half = device.allocate(rows * cols * Short.BYTES);
+        } catch (GpuCallException e) {
+            if (!e.isOutOfMemory()) {
+                throw e;
+            }
+            halfWeightsExhausted = true;
+            LOG.log(System.Logger.Level.WARNING, "{0}: out of device memory for half weight copies after {1} bytes;"
+                    + " the remaining weights dequantize per product", name, halfBytes);
+            return null;
+        }
+        try (StreamLease lease = lease()) {
+            Stream s = lease.stream();
+            s.launch(device.function(f.dequantF16Kernel()), LaunchConfig.covering(rows * cols / 8, Launcher.THREADS),
+                    KernelArgs.of().pointer(data).pointer(data, scalesOffset).pointer(half).i32(0)
+                            .i32(Math.toIntExact(rows)).i32(cols));
+            s.synchronize();
+        } catch (RuntimeException e) {
+            half.close();
+            throw e;
+        }
+        halfBytes += half.byteSize();
+        return half;
     }
 
     /** GGML Q4_0/Q8_0 blocks to quants + scales, on the device (the raw blocks go up first). */
@@ -541,7 +578,7 @@ public final class GpuBackend implements Backend {
                 if (f != WeightFormat.F32) {
                     moved |= scratch.ensure(Slot.XH, (long) p * k * Short.BYTES);
                 }
-                if (f != WeightFormat.F32 && f != WeightFormat.F16) {
+                if (f != WeightFormat.F32 && f != WeightFormat.F16 && band.half() == null) {
                     int rows = Launcher.dequantRows(k, Math.toIntExact(band.rows()), options.dequantBandBytes());
                     moved |= scratch.ensure(Slot.WDEQ, (long) rows * k * Short.BYTES);
                 }
@@ -626,10 +663,10 @@ public final class GpuBackend implements Backend {
         if (!ops.isEmpty() && ops.getLast() instanceof RotaryEmbedding r && r.x() == a && r.headDim() == headDim
                 && r.style() == rope.style() && r.table() == table && r.n() == p && r.col() + r.heads() * headDim == col) {
             ops.removeLast();
-            record(new RotaryEmbedding(a, r.col(), r.heads() + heads, headDim, rope.style(), table, p), n, p);
+            record(new RotaryEmbedding(a, r.col(), r.heads() + heads, headDim, rope.style(), table, p, null, 0, null), n, p);
             return;
         }
-        record(new RotaryEmbedding(a, col, heads, headDim, rope.style(), table, p), n, p);
+        record(new RotaryEmbedding(a, col, heads, headDim, rope.style(), table, p, null, 0, null), n, p);
     }
 
     @Override
@@ -665,10 +702,29 @@ public final class GpuBackend implements Backend {
         int splits = attentionSplits(shape.kvHeads(), p);
         // rows x splits stays below 2 x multiprocessors + rows: sized once for every bucket
         long units = Math.max((long) p * splits, 2L * device.info().multiprocessors() + options.maxGraphRows());
-        if (splits > 1 && scratch.ensure(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES)) {
-            invalidateGraphs();
+        if (splits > 1) {
+            boolean moved = scratch.ensure(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES);
+            moved |= scratch.ensure(Slot.ATTENTION_STATS, units * shape.heads() * 2 * Float.BYTES);
+            if (moved) {
+                invalidateGraphs();
+            }
         }
-        record(new Attention(in, cache, layer, shape, splits, p, o), n, p);
+        record(new Attention(in, cache, layer, shape, splits, p, o, ropeWritesCache(in, cache, layer, shape, p)), n, p);
+    }
+
+    /**
+     * When the operation just recorded is the rope of this attention's keys (all kv heads, after
+     * the queries), it is switched to the variant that also writes keys and values to the cache,
+     * saving the separate cache-write launch.
+     */
+    private boolean ropeWritesCache(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int n) {
+        if (ops.isEmpty() || !(ops.getLast() instanceof RotaryEmbedding r) || r.kv() != null || r.x() != qkv || r.n() != n
+                || r.headDim() != shape.headDim() || r.col() > shape.keyCol()
+                || r.col() + r.heads() * r.headDim() != shape.keyCol() + shape.kvDim()) {
+            return false;
+        }
+        ops.set(ops.size() - 1, new RotaryEmbedding(r.x(), r.col(), r.heads(), r.headDim(), r.style(), r.table(), n, kv, layer, shape));
+        return true;
     }
 
     /** Enough position splits to give every multiprocessor two blocks: long decode contexts in parallel. */

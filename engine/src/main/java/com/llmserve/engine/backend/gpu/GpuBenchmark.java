@@ -30,7 +30,8 @@ import java.util.Locale;
  *
  * <pre>
  * GpuBenchmark --model FILE[=LABEL[:decode,prefill,agg64 anchors]] ... [--decode-steps 128] [--prefill 512]
- *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--profile]
+ *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--half-weights]
+ *              [--profile]
  * </pre>
  * {@code --profile} then runs a few steps of each phase once more with device events around every
  * operation and prints where the device time goes (those steps run without graphs).
@@ -343,6 +344,7 @@ public final class GpuBenchmark {
                 case "--generate" -> { generate = Integer.parseInt(value(a, v)); i++; }
                 case "--no-graphs" -> gpu = gpu.withGraphs(false);
                 case "--profile" -> profile = true;
+                case "--half-weights" -> gpu = gpu.withHalfWeights(true);
                 case "--gemm-min-rows" -> { gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v))); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }

@@ -14,9 +14,13 @@ package com.llmserve.engine.backend.gpu;
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM
  * @param uploadChunkBytes pinned staging used to copy weights to the device
+ * @param halfWeights      also keep a half-precision copy of every quantized weight (four times a
+ *                         Q4_0 model's size more device memory), so BLAS-path products (prefill, large
+ *                         batches) read it directly instead of dequantizing each step; when memory
+ *                         runs out the remaining weights go without
  */
 public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int maxGraphs, long dequantBandBytes,
-                         long uploadChunkBytes) {
+                         long uploadChunkBytes, boolean halfWeights) {
 
     public GpuOptions {
         if (maxGraphRows < 1 || gemmMinRows < 1 || maxGraphs < 1) {
@@ -27,16 +31,20 @@ public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int 
         }
     }
 
-    /** Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging. */
+    /** Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging, no half copies. */
     public static GpuOptions defaults() {
-        return new GpuOptions(true, 64, 32, 64, 32L << 20, 64L << 20);
+        return new GpuOptions(true, 64, 32, 64, 32L << 20, 64L << 20, false);
     }
 
     public GpuOptions withGraphs(boolean on) {
-        return new GpuOptions(on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes);
+        return new GpuOptions(on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeights);
     }
 
     public GpuOptions withGemmMinRows(int rows) {
-        return new GpuOptions(graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes);
+        return new GpuOptions(graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeights);
+    }
+
+    public GpuOptions withHalfWeights(boolean on) {
+        return new GpuOptions(graphs, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, on);
     }
 }

@@ -19,9 +19,10 @@ final class GpuWeight implements Weight {
      * @param activation   how activations are rounded before the product: the source type's rule,
      *                     also when the band was converted to F16 on the host
      * @param scalesOffset byte offset of the f16 scales in {@code data} for repacked formats, else 0
+     * @param half         a half-precision copy for the BLAS path ({@link GpuOptions#halfWeights()}), or null
      */
     record Band(WeightFormat format, WeightFormat.Activation activation, long firstRow, long rows, DeviceBuffer data,
-                long scalesOffset) {
+                long scalesOffset, DeviceBuffer half) {
     }
 
     private final GpuBackend owner;
@@ -90,7 +91,9 @@ final class GpuWeight implements Weight {
     public void close() {
         if (!closed) {
             closed = true;
-            owner.release(vector != null ? new DeviceBuffer[] {vector} : bands.stream().map(Band::data).toArray(DeviceBuffer[]::new));
+            owner.release(vector != null ? new DeviceBuffer[] {vector}
+                    : bands.stream().flatMap(b -> java.util.stream.Stream.of(b.data(), b.half()))
+                            .filter(java.util.Objects::nonNull).toArray(DeviceBuffer[]::new));
         }
     }
 

@@ -36,12 +36,13 @@ final class Launcher {
     static final int THREADS = 256;
     /** Threads per block of the row kernels (norms), a multiple of every wave size. */
     static final int ROW_THREADS = 256;
-    /** Must match LS_MMV_THREADS / LS_MMV_ROWS in gemv.hip. */
+    /** Must match LS_MMV_THREADS in gemv.hip. */
     static final int GEMV_THREADS = 128;
-    static final int GEMV_ROWS = 2;
     /** Must match LS_ATT_THREADS in attention.hip. */
     static final int ATTENTION_THREADS = 128;
     static final int TOPK_THREADS = 1024;
+    /** Must match LS_DEC_MAX_GROUP in attention.hip. */
+    static final int DECODE_ATTENTION_MAX_GROUP = 8;
 
     private final Device device;
     private final Stream stream;
@@ -82,8 +83,10 @@ final class Launcher {
             rmsNormQ8(op.x(), null, op.weight(), op.out(), op.n(), op.eps());
             return;
         }
-        launch(Kernel.RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
-                .pointer(op.x().buffer).pointer(op.weight().vector).pointer(op.out().buffer).i32(op.x().cols()).f32(op.eps()));
+        int cols = op.x().cols();
+        boolean v4 = cols % 4 == 0;
+        launch(v4 ? Kernel.RMS_NORM_V4 : Kernel.RMS_NORM_F32, LaunchConfig.of(op.n(), v4 ? rowThreads(cols) : ROW_THREADS),
+                KernelArgs.of().pointer(op.x().buffer).pointer(op.weight().vector).pointer(op.out().buffer).i32(cols).f32(op.eps()));
     }
 
     void addRmsNorm(AddRmsNorm op) {
@@ -91,11 +94,25 @@ final class Launcher {
             rmsNormQ8(op.x(), op.residual(), op.weight(), op.out(), op.n(), op.eps());
             return;
         }
-        launch(Kernel.ADD_RMS_NORM_F32, LaunchConfig.of(op.n(), ROW_THREADS), KernelArgs.of()
-                .pointer(op.x().buffer).pointer(op.residual().buffer).pointer(op.weight().vector).pointer(op.out().buffer)
-                .i32(op.x().cols()).f32(op.eps()));
+        int cols = op.x().cols();
+        boolean v4 = cols % 4 == 0;
+        launch(v4 ? Kernel.ADD_RMS_NORM_V4 : Kernel.ADD_RMS_NORM_F32, LaunchConfig.of(op.n(), v4 ? rowThreads(cols) : ROW_THREADS),
+                KernelArgs.of().pointer(op.x().buffer).pointer(op.residual().buffer).pointer(op.weight().vector)
+                        .pointer(op.out().buffer).i32(cols).f32(op.eps()));
     }
 
+    /** Weight rows per GEMV block for {@code columns} tokens: must match ls_mmv_rows in gemv.hip. */
+    static int gemvRows(int columns) {
+        return columns >= 4 ? 4 : 2;
+    }
+
+    /** Threads for a vectorized row kernel: one float4 each, a multiple of 64 (every wave size), at most 1024. */
+    static int rowThreads(int cols) {
+        int vecs = (cols / 4 + 63) / 64 * 64;
+        return Math.max(64, Math.min(1024, vecs));
+    }
+
+    /** Callers guarantee rows a multiple of 32 long (Q8_0 blocks), hence of 4. */
     private void rmsNormQ8(GpuActivations x, GpuActivations residual, GpuWeight weight, GpuActivations out, int n, float eps) {
         KernelArgs args = KernelArgs.of().pointer(x.buffer);
         if (residual != null) {
@@ -104,7 +121,7 @@ final class Launcher {
             args.i64(0);
         }
         args.pointer(weight.vector).pointer(out.buffer);
-        launch(Kernel.RMS_NORM_Q8, LaunchConfig.of(n, ROW_THREADS), q8Args(args).i32(x.cols()).f32(eps));
+        launch(Kernel.RMS_NORM_Q8_V4, LaunchConfig.of(n, rowThreads(x.cols())), q8Args(args).i32(x.cols()).f32(eps));
     }
 
     private KernelArgs q8Args(KernelArgs args) {
@@ -153,38 +170,104 @@ final class Launcher {
         KernelArgs args = KernelArgs.of().pointer(op.x().buffer).i32(op.x().cols()).i32(op.col()).i32(op.heads())
                 .i32(op.headDim()).i32(op.table().dims()).i32(op.style() == Rope.Style.NEOX ? 1 : 0);
         metaArg(args, Region.POSITIONS).pointer(op.table().buffer());
-        launch(Kernel.ROPE_F32, LaunchConfig.of(op.n(), 128), args);
+        long work = (long) op.heads() * (op.table().dims() / 2);
+        if (op.kv() != null) {
+            AttentionShape s = op.shape();
+            args.i32(s.keyCol()).i32(s.valueCol()).i32(s.kvDim());
+            metaArg(args, Region.SLOTS).pointer(op.kv().keys[op.layer()]).pointer(op.kv().values[op.layer()]);
+            work += s.kvDim() + (long) s.kvHeads() * (s.headDim() - op.table().dims());
+        } else {
+            args.i32(0).i32(0).i32(0).i64(0).i64(0).i64(0);
+        }
+        int blocks = Math.toIntExact((work + THREADS - 1) / THREADS);
+        launch(Kernel.ROPE_F32, new LaunchConfig(op.n(), blocks, 1, THREADS, 1, 1, 0), args);
     }
 
     void attention(Attention op) {
         AttentionShape s = op.shape();
         GpuKvStorage kv = op.kv();
         int n = op.n();
-        launch(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), metaArg(KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
-                .i32(s.keyCol()).i32(s.valueCol()).i32(s.kvDim()), Region.SLOTS)
-                .pointer(kv.keys[op.layer()]).pointer(kv.values[op.layer()]));
-        KernelArgs args = KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
-                .pointer(kv.keys[op.layer()]).pointer(kv.values[op.layer()]);
+        int splits = op.splits();
+        if (!op.kvWritten()) {
+            launch(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), metaArg(KernelArgs.of().pointer(op.qkv().buffer)
+                    .i32(op.qkv().cols()).i32(s.keyCol()).i32(s.valueCol()).i32(s.kvDim()), Region.SLOTS)
+                    .pointer(kv.keys[op.layer()]).pointer(kv.values[op.layer()]));
+        }
+        LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, ATTENTION_THREADS, 1, 1, 0);
+        LaunchConfig perHead = new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
+        Kernel[] exact = exactAttentionKernels(s);
+        if (exact == null) {
+            // the general kernel: online softmax, weights not rounded to half
+            KernelArgs args = rowArgs(op, true).pointer(op.out().buffer).i32(op.out().cols());
+            pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION) : null);
+            args.i32(s.heads()).i32(s.kvHeads()).i32(s.headDim()).i32(kv.blockSize()).f32(s.scale())
+                    .i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(splits);
+            launch(Kernel.ATTENTION_F16, grid, args);
+            if (splits > 1) {
+                KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
+                metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(splits);
+                launch(Kernel.ATTENTION_COMBINE, perHead, c);
+            }
+            return;
+        }
+        if (splits > 1) {
+            KernelArgs st = rowArgs(op, false).pointer(scratch.get(Slot.ATTENTION_STATS)).i32(s.heads()).i32(s.kvHeads())
+                    .i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(splits);
+            launch(exact[1], grid, st);
+        }
+        KernelArgs args = rowArgs(op, true).pointer(op.out().buffer).i32(op.out().cols());
+        pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION) : null);
+        pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION_STATS) : null);
+        args.i32(s.heads()).i32(s.kvHeads()).i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0)
+                .i32(s.slidingWindow()).i32(splits);
+        launch(exact[0], grid, args);
+        if (splits > 1) {
+            KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
+            metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(splits);
+            launch(Kernel.ATTENTION_SUM, perHead, c);
+        }
+    }
+
+    /** qkv, its row stride, the cache (keys, and values when asked), then the batch metadata the attention kernels read. */
+    private KernelArgs rowArgs(Attention op, boolean values) {
+        KernelArgs args = KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols()).pointer(op.kv().keys[op.layer()]);
+        if (values) {
+            args.pointer(op.kv().values[op.layer()]);
+        }
         metaArg(args, Region.POSITIONS);
         metaArg(args, Region.SLOTS);
         metaArg(args, Region.TABLE_OFFSETS);
         metaArg(args, Region.SEQ_LAST);
-        metaArg(args, Region.TABLES);
-        args.pointer(op.out().buffer).i32(op.out().cols());
-        if (op.splits() > 1) {
-            args.pointer(scratch.get(Slot.ATTENTION));
+        return metaArg(args, Region.TABLES);
+    }
+
+    private static void pointerOrNull(KernelArgs args, DeviceBuffer b) {
+        if (b != null) {
+            args.pointer(b);
         } else {
             args.i64(0);
         }
-        args.i32(s.heads()).i32(s.kvHeads()).i32(s.headDim()).i32(kv.blockSize()).f32(s.scale())
-                .i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(op.splits());
-        launch(Kernel.ATTENTION_F16, new LaunchConfig(s.kvHeads(), n, op.splits(), ATTENTION_THREADS, 1, 1, 0), args);
-        if (op.splits() > 1) {
-            int threads = Math.min(256, (s.headDim() + 31) / 32 * 32);
-            KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
-            metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(op.splits());
-            launch(Kernel.ATTENTION_COMBINE, new LaunchConfig(s.heads(), n, 1, threads, 1, 1, 0), c);
+    }
+
+    /**
+     * The attention kernels that round softmax weights as the CPU backend does ({values, stats}),
+     * for the head sizes they are built for and at most {@link #DECODE_ATTENTION_MAX_GROUP} query
+     * heads per kv head; null for the general kernel.
+     */
+    static Kernel[] exactAttentionKernels(AttentionShape s) {
+        if (s.heads() / s.kvHeads() > DECODE_ATTENTION_MAX_GROUP) {
+            return null;
         }
+        return switch (s.headDim()) {
+            case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_STATS_D8};
+            case 16 -> new Kernel[] {Kernel.ATTENTION_F16_D16, Kernel.ATTENTION_STATS_D16};
+            case 32 -> new Kernel[] {Kernel.ATTENTION_F16_D32, Kernel.ATTENTION_STATS_D32};
+            case 64 -> new Kernel[] {Kernel.ATTENTION_F16_D64, Kernel.ATTENTION_STATS_D64};
+            case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_STATS_D96};
+            case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_STATS_D128};
+            case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_STATS_D256};
+            default -> null;
+        };
     }
 
     void topK(TopK op) {
@@ -219,9 +302,9 @@ final class Launcher {
                 prepared = wanted;
             }
             int rows = Math.toIntExact(band.rows());
-            LaunchConfig grid = LaunchConfig.of((rows + GEMV_ROWS - 1) / GEMV_ROWS, GEMV_THREADS);
             for (int c0 = 0; c0 < n; c0 += WeightFormat.MAX_GEMV_COLUMNS) {
                 int cols = Math.min(WeightFormat.MAX_GEMV_COLUMNS, n - c0);
+                LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), GEMV_THREADS);
                 KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
                 if (f.integerGemv()) {
                     args.pointer(scratch.get(Slot.XQ), (long) c0 * k)
@@ -283,8 +366,9 @@ final class Launcher {
             prepare(op, wanted);
         }
         DeviceBuffer xh = scratch.get(Slot.XH);
-        if (f == WeightFormat.F16) {
-            blas.gemm(Transpose.TRANSPOSE, Transpose.NONE, rows, n, k, 1f, band.data(), 0, BlasType.F16, k,
+        if (f == WeightFormat.F16 || band.half() != null) {
+            DeviceBuffer a = f == WeightFormat.F16 ? band.data() : band.half();
+            blas.gemm(Transpose.TRANSPOSE, Transpose.NONE, rows, n, k, 1f, a, 0, BlasType.F16, k,
                     xh, 0, BlasType.F16, k, 0f, op.out().buffer, yOffset, BlasType.F32, ldc);
             return wanted;
         }

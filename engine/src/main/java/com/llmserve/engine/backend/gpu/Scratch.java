@@ -28,6 +28,8 @@ final class Scratch implements AutoCloseable {
         WDEQ,
         /** Flash-decoding partial results. */
         ATTENTION,
+        /** Per-split softmax (max, sum) of the exact attention kernels. */
+        ATTENTION_STATS,
         /** Top-k ids and values. */
         TOPK_IDS,
         TOPK_VALUES
