@@ -488,3 +488,205 @@ LS_KERNEL void ls_attention_sum(const float* partial, const int* slots, float* o
     out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o;
   }
 }
+
+// Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
+// kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive
+// rows of one sequence (`tiles` holds first row and row count per tile): its 64 query vectors
+// (rows x the group's query heads) share every key and value chunk loaded into shared memory, and
+// each thread computes a 4 x 4 block of scores (4 queries x 4 positions) per dimension step. Two
+// passes over the tile's position range: (max, sum) per query, then half-rounded weights times
+// values. Head sizes up to 128.
+#define LS_TILE_Q 64
+#define LS_TILE_K 32
+#define LS_TILE_PAD 4  // keeps 8-byte loads aligned and shared-memory banks 2-way at worst
+
+template <int D>
+LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                 const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
+                                 int block_size, float scale, int causal, int window) {
+  constexpr int DG = D / 8;  // dims per thread in the weighted-values product
+  LS_SHARED uint16_t q_t[D][LS_TILE_Q + LS_TILE_PAD];
+  LS_SHARED uint16_t k_t[D][LS_TILE_K + LS_TILE_PAD];
+  LS_SHARED uint16_t v_s[LS_TILE_K][D];
+  LS_SHARED float scores[LS_TILE_Q][LS_TILE_K + 1];
+  LS_SHARED float row_max[LS_TILE_Q];
+  LS_SHARED float row_inv[LS_TILE_Q];
+  LS_SHARED int q_first[LS_TILE_Q];
+  LS_SHARED int q_last[LS_TILE_Q];
+  LS_SHARED int chunk_slot[LS_TILE_K];
+  LS_SHARED int range[2];
+
+  const int kvh = (int)ls_block_x();
+  const int tile = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int r0 = tiles[2 * tile];
+  const int rows = tiles[2 * tile + 1];
+  const int group = heads / kv_heads;
+  const int nq = rows * group;
+  const int kv_dim = kv_heads * D;
+  const int* table = tables + table_offsets[r0];
+
+  for (int i = tid; i < LS_TILE_Q * D; i += LS_ATT_THREADS) {
+    const int qi = i / D;
+    const int d = i % D;
+    float v = 0.0f;
+    if (qi < nq) v = qkv[(long)(r0 + qi / group) * stride + (long)(kvh * group + qi % group) * D + d];
+    q_t[d][qi] = ls_float_to_half(v);
+  }
+  if (tid < LS_TILE_Q) {
+    int f = 1, l = 0;  // empty
+    if (tid < nq) {
+      const int row = r0 + tid / group;
+      const int pos = positions[row];
+      l = causal ? pos : seq_last[row];
+      f = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+    }
+    q_first[tid] = f;
+    q_last[tid] = l;
+  }
+  ls_sync_block();
+  if (tid == 0) {
+    int lo = 0x7fffffff, hi = -1;
+    for (int qi = 0; qi < nq; qi += group) {
+      lo = q_first[qi] < lo ? q_first[qi] : lo;
+      hi = q_last[qi] > hi ? q_last[qi] : hi;
+    }
+    range[0] = lo;
+    range[1] = hi;
+  }
+  ls_sync_block();
+  const int lo = range[0];
+  const int hi = range[1];
+  const int qg = tid % 16;  // scores: queries 4qg..4qg+3
+  const int kg = tid / 16;  //         positions 4kg..4kg+3 of the chunk
+  float m = LS_ATT_NEG;
+  float l = 0.0f;
+
+  for (int pass = 0; pass < 2; ++pass) {
+    float o[4][DG];
+#pragma unroll
+    for (int a = 0; a < 4; ++a)
+#pragma unroll
+      for (int i = 0; i < DG; ++i) o[a][i] = 0.0f;
+    for (int c0 = lo; c0 <= hi; c0 += LS_TILE_K) {
+      const int len = hi + 1 - c0 < LS_TILE_K ? hi + 1 - c0 : LS_TILE_K;
+      if (tid < LS_TILE_K) {
+        const int p = c0 + tid;
+        chunk_slot[tid] = tid < len ? table[p / block_size] * block_size + p % block_size : 0;
+      }
+      ls_sync_block();
+      for (int i = tid; i < LS_TILE_K * D; i += LS_ATT_THREADS) {
+        const int j = i / D;
+        const int d = i % D;
+        const long at = (long)chunk_slot[j] * kv_dim + (long)kvh * D + d;
+        k_t[d][j] = j < len ? keys[at] : (uint16_t)0;
+        if (pass == 1) v_s[j][d] = j < len ? values[at] : (uint16_t)0;
+      }
+      ls_sync_block();
+      float acc[4][4];
+#pragma unroll
+      for (int a = 0; a < 4; ++a)
+#pragma unroll
+        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;
+      for (int d = 0; d < D; ++d) {
+        const ls_u32x2 qw = *(const ls_u32x2*)&q_t[d][4 * qg];
+        const ls_u32x2 kw = *(const ls_u32x2*)&k_t[d][4 * kg];
+        const float qv[4] = {ls_half_to_float((uint16_t)(qw.x & 0xFFFF)), ls_half_to_float((uint16_t)(qw.x >> 16)),
+                             ls_half_to_float((uint16_t)(qw.y & 0xFFFF)), ls_half_to_float((uint16_t)(qw.y >> 16))};
+        const float kv[4] = {ls_half_to_float((uint16_t)(kw.x & 0xFFFF)), ls_half_to_float((uint16_t)(kw.x >> 16)),
+                             ls_half_to_float((uint16_t)(kw.y & 0xFFFF)), ls_half_to_float((uint16_t)(kw.y >> 16))};
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) acc[a][b] += qv[a] * kv[b];
+      }
+#pragma unroll
+      for (int a = 0; a < 4; ++a) {
+        const int qi = 4 * qg + a;
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const int j = 4 * kg + b;
+          const int p = c0 + j;
+          const bool valid = qi < nq && j < len && p >= q_first[qi] && p <= q_last[qi];
+          scores[qi][j] = valid ? acc[a][b] * scale : -__builtin_inff();
+        }
+      }
+      ls_sync_block();
+      if (tid < nq) {
+        if (pass == 0) {
+          for (int j = 0; j < len; ++j) {
+            const float s = scores[tid][j];
+            if (s != -__builtin_inff()) {
+              const float nm = __builtin_fmaxf(m, s);
+              l = l * ls_exp(m - nm) + ls_exp(s - nm);
+              m = nm;
+            }
+          }
+        } else {
+          const float mx = row_max[tid];
+          const float inv = row_inv[tid];
+          for (int j = 0; j < len; ++j) {
+            const float s = scores[tid][j];
+            scores[tid][j] = s != -__builtin_inff() ? ls_half_to_float(ls_float_to_half(ls_exp(s - mx) * inv)) : 0.0f;
+          }
+        }
+      }
+      ls_sync_block();
+      if (pass == 1) {
+        const int pq = tid % 16;  // weighted values: queries 4pq..4pq+3
+        const int dg = tid / 16;  //                  dims dg*DG .. dg*DG+DG-1
+        for (int j = 0; j < len; ++j) {
+          float w[4];
+#pragma unroll
+          for (int a = 0; a < 4; ++a) w[a] = scores[4 * pq + a][j];
+#pragma unroll
+          for (int i = 0; i < DG; ++i) {
+            const float v = ls_half_to_float(v_s[j][dg * DG + i]);
+#pragma unroll
+            for (int a = 0; a < 4; ++a) o[a][i] += w[a] * v;
+          }
+        }
+        ls_sync_block();
+      }
+    }
+    if (pass == 0) {
+      if (tid < LS_TILE_Q) {
+        row_max[tid] = m;
+        row_inv[tid] = l > 0.0f ? 1.0f / l : 0.0f;
+      }
+      ls_sync_block();
+    } else {
+      const int pq = tid % 16;
+      const int dg = tid / 16;
+#pragma unroll
+      for (int a = 0; a < 4; ++a) {
+        const int qi = 4 * pq + a;
+        if (qi < nq) {
+          const int row = r0 + qi / group;
+          float* dst = out + (long)row * out_stride + (long)(kvh * group + qi % group) * D + dg * DG;
+          const bool padding = slots[row] < 0;
+#pragma unroll
+          for (int i = 0; i < DG; ++i) dst[i] = padding ? 0.0f : o[a][i];
+        }
+      }
+    }
+  }
+}
+
+#define LS_ATTENTION_TILE(d)                                                                                     \
+  LS_KERNEL void ls_attention_tile_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                        const int* positions, const int* slots, const int* table_offsets,          \
+                                        const int* seq_last, const int* tables, const int* tiles, float* out,      \
+                                        int out_stride, int heads, int kv_heads, int block_size, float scale,      \
+                                        int causal, int window) {                                                 \
+    ls_attention_tile<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out, \
+                         out_stride, heads, kv_heads, block_size, scale, causal, window);                          \
+  }
+
+LS_ATTENTION_TILE(8)
+LS_ATTENTION_TILE(16)
+LS_ATTENTION_TILE(32)
+LS_ATTENTION_TILE(64)
+LS_ATTENTION_TILE(96)
+LS_ATTENTION_TILE(128)

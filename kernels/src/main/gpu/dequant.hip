@@ -39,3 +39,10 @@
 
 LS_FOR_EACH_FORMAT(LS_EMBED)
 LS_FOR_EACH_FORMAT(LS_DEQUANT_F16)
+
+// The F32 gather for rows of any length (not a multiple of 8): one thread per element.
+LS_KERNEL void ls_embed_f32_any(const float* w, const int* tokens, float* out, int k, int n) {
+  const long i = (long)ls_block_x() * ls_block_dim_x() + ls_thread_x();
+  if (i >= (long)n * k) return;
+  out[i] = w[(long)tokens[i / k] * k + i % k];
+}

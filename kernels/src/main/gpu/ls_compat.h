@@ -198,9 +198,11 @@ LS_DEVICE float ls_rint(float x) {
 // Sixteen bytes loaded as one vector access (callers guarantee 16-byte alignment).
 #if LS_AMD
 typedef unsigned int ls_u32x4 __attribute__((ext_vector_type(4)));
+typedef unsigned int ls_u32x2 __attribute__((ext_vector_type(2)));
 typedef float ls_f32x4 __attribute__((ext_vector_type(4)));
 #else
 typedef uint4 ls_u32x4;
+typedef uint2 ls_u32x2;
 typedef float4 ls_f32x4;
 #endif
 

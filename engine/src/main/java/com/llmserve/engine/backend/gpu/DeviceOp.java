@@ -14,9 +14,12 @@ sealed interface DeviceOp {
 
     void run(Launcher l);
 
-    /** Whether the operation calls the vendor BLAS, which is kept out of captured graphs. */
-    default boolean usesBlas() {
-        return false;
+    /**
+     * Whether the operation may be captured into a graph: not when it calls the vendor BLAS (whose
+     * workspace belongs to the capturing stream's handle) or sizes its grid from the batch.
+     */
+    default boolean graphable() {
+        return true;
     }
 
     /** What profiles group this operation's time under: its kind and shape. */
@@ -95,8 +98,8 @@ sealed interface DeviceOp {
         }
 
         @Override
-        public boolean usesBlas() {
-            return blas;
+        public boolean graphable() {
+            return !blas;
         }
     }
 
@@ -142,16 +145,23 @@ sealed interface DeviceOp {
     /**
      * @param splits    position splits per row (flash-decoding); 1 writes the output directly
      * @param kvWritten the rope before it already wrote this step's keys and values
+     * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
      */
     record Attention(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int splits, int n, GpuActivations out,
-                     boolean kvWritten) implements DeviceOp {
+                     boolean kvWritten, int tiles) implements DeviceOp {
         public void run(Launcher l) {
             l.attention(this);
         }
 
         @Override
+        public boolean graphable() {
+            return tiles == 0;
+        }
+
+        @Override
         public String profileKey() {
-            return "attention " + shape.heads() + "/" + shape.kvHeads() + "x" + shape.headDim() + " n=" + n + " splits=" + splits;
+            return "attention " + shape.heads() + "/" + shape.kvHeads() + "x" + shape.headDim() + " n=" + n
+                    + (tiles > 0 ? " tiles=" + tiles : " splits=" + splits);
         }
     }
 

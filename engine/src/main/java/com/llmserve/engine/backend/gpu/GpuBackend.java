@@ -113,6 +113,7 @@ public final class GpuBackend implements Backend {
     private int[] stepGather = new int[64];
     private int stepGatherCount;
     private int stepRows;
+    private int[] stepTiles;
     private boolean stepGraphable = true;
 
     private GpuBackend(Device device, DevicePool ownedPool, GpuOptions options) {
@@ -372,12 +373,8 @@ public final class GpuBackend implements Backend {
 
     @Override
     public Weight uploadTable(GgufTensor tensor) {
-        GpuWeight w = (GpuWeight) uploadMatrix(tensor);
-        if (w.bands.size() != 1 || w.cols() % 8 != 0) {
-            w.close();
-            throw new GpuBackendException(tensor.name() + ": embedding rows of " + w.cols() + " are not a multiple of 8");
-        }
-        return w;
+        // one tensor, one band; rows not a multiple of 8 long are F32, gathered element by element
+        return uploadMatrix(tensor);
     }
 
     @Override
@@ -700,8 +697,8 @@ public final class GpuBackend implements Backend {
         }
         int p = padded(n, Math.min(in.rows(), o.rows()));
         int splits = attentionSplits(shape.kvHeads(), p);
-        // rows x splits stays below 2 x multiprocessors + rows: sized once for every bucket
-        long units = Math.max((long) p * splits, 2L * device.info().multiprocessors() + options.maxGraphRows());
+        // rows x splits stays below 8 x multiprocessors + rows: sized once for every bucket
+        long units = Math.max((long) p * splits, 8L * device.info().multiprocessors() + options.maxGraphRows());
         if (splits > 1) {
             boolean moved = scratch.ensure(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES);
             moved |= scratch.ensure(Slot.ATTENTION_STATS, units * shape.heads() * 2 * Float.BYTES);
@@ -709,7 +706,16 @@ public final class GpuBackend implements Backend {
                 invalidateGraphs();
             }
         }
-        record(new Attention(in, cache, layer, shape, splits, p, o, ropeWritesCache(in, cache, layer, shape, p)), n, p);
+        int tiles = 0;
+        if (p >= options.gemmMinRows() && p >= 4 * batch.sequences() && Launcher.tiledAttentionKernel(shape) != null) {
+            int[] t = StepMeta.tiles(batch, p, Launcher.TILE_QUERIES / (shape.heads() / shape.kvHeads()));
+            if (stepTiles != null && !Arrays.equals(stepTiles, t)) {
+                throw new GpuBackendException("two tilings of the attention rows in one step");
+            }
+            stepTiles = t;
+            tiles = t.length / 2;
+        }
+        record(new Attention(in, cache, layer, shape, splits, p, o, ropeWritesCache(in, cache, layer, shape, p), tiles), n, p);
     }
 
     /**
@@ -727,9 +733,12 @@ public final class GpuBackend implements Backend {
         return true;
     }
 
-    /** Enough position splits to give every multiprocessor two blocks: long decode contexts in parallel. */
+    /**
+     * Enough position splits to give every multiprocessor eight blocks: the per-row kernels are
+     * bound by latency, and long decode contexts spread over the whole device.
+     */
     private int attentionSplits(int kvHeads, int rows) {
-        int target = 2 * device.info().multiprocessors();
+        int target = 8 * device.info().multiprocessors();
         int splits = (target + kvHeads * rows - 1) / (kvHeads * rows);
         return Math.max(1, Math.min(MAX_ATTENTION_SPLITS, splits));
     }
@@ -837,7 +846,7 @@ public final class GpuBackend implements Backend {
         }
         ops.add(op);
         stepRows = Math.max(stepRows, padded);
-        if (n > options.maxGraphRows() || op.usesBlas()) {
+        if (n > options.maxGraphRows() || !op.graphable()) {
             stepGraphable = false;
         }
     }
@@ -898,7 +907,8 @@ public final class GpuBackend implements Backend {
             boolean replayed = false;
             boolean profiled = false;
             if (!ops.isEmpty()) {
-                long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepGather, stepGatherCount, stepRows);
+                long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepGather, stepGatherCount, stepRows,
+                        stepTiles, stepTiles == null ? 0 : stepTiles.length / 2);
                 s.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
                 Launcher l = new Launcher(device, s, scratch, meta, options.dequantBandBytes());
                 if (profiling) {
@@ -990,6 +1000,7 @@ public final class GpuBackend implements Backend {
         stepValidated.clear();
         stepGatherCount = 0;
         stepRows = 0;
+        stepTiles = null;
         stepGraphable = true;
     }
 

@@ -73,6 +73,11 @@ final class Launcher {
     void embed(Embed op) {
         GpuWeight.Band band = op.table().bands.getFirst();
         int k = op.table().cols();
+        if (k % 8 != 0) {  // F32 rows of any length (formatFor): element by element
+            KernelArgs args = metaArg(KernelArgs.of().pointer(band.data()), Region.TOKENS).pointer(op.out().buffer).i32(k).i32(op.n());
+            launch(Kernel.EMBED_F32_ANY, covering((long) op.n() * k), args);
+            return;
+        }
         KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
         metaArg(args, Region.TOKENS).pointer(op.out().buffer).i32(k).i32(op.n());
         launch(band.format().embedKernel(), covering((long) op.n() * k / 8), args);
@@ -195,6 +200,13 @@ final class Launcher {
         }
         LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, ATTENTION_THREADS, 1, 1, 0);
         LaunchConfig perHead = new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
+        if (op.tiles() > 0) {
+            KernelArgs args = rowArgs(op, true);
+            metaArg(args, Region.TILES).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.kvHeads())
+                    .i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
+            launch(tiledAttentionKernel(s), new LaunchConfig(s.kvHeads(), op.tiles(), 1, ATTENTION_THREADS, 1, 1, 0), args);
+            return;
+        }
         Kernel[] exact = exactAttentionKernels(s);
         if (exact == null) {
             // the general kernel: online softmax, weights not rounded to half
@@ -247,6 +259,25 @@ final class Launcher {
         } else {
             args.i64(0);
         }
+    }
+
+    /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
+    static final int TILE_QUERIES = 64;
+
+    /** The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider than 128). */
+    static Kernel tiledAttentionKernel(AttentionShape s) {
+        if (s.heads() / s.kvHeads() > DECODE_ATTENTION_MAX_GROUP) {
+            return null;
+        }
+        return switch (s.headDim()) {
+            case 8 -> Kernel.ATTENTION_TILE_D8;
+            case 16 -> Kernel.ATTENTION_TILE_D16;
+            case 32 -> Kernel.ATTENTION_TILE_D32;
+            case 64 -> Kernel.ATTENTION_TILE_D64;
+            case 96 -> Kernel.ATTENTION_TILE_D96;
+            case 128 -> Kernel.ATTENTION_TILE_D128;
+            default -> null;
+        };
     }
 
     /**

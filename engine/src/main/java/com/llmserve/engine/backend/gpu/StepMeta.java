@@ -14,7 +14,8 @@ import java.lang.foreign.ValueLayout;
  * the host in pinned memory and copied over before each step's kernels.
  *
  * <pre>
- *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] gather[gatherRows] tables[tableEntries]
+ *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] gather[gatherRows]
+ *   tiles[2 rows] tables[tableEntries]
  * </pre>
  * Padding rows (past the batch, up to the bucket) get token 0, position 0 and slot -1: kernels
  * compute them harmlessly, attention writes nothing for them and outputs zeros.
@@ -22,7 +23,10 @@ import java.lang.foreign.ValueLayout;
 final class StepMeta implements AutoCloseable {
 
     enum Region {
-        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST, GATHER, TABLES
+        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST, GATHER,
+        /** (first row, row count) of each prompt tile of the tiled attention kernel. */
+        TILES,
+        TABLES
     }
 
     private final Device device;
@@ -49,7 +53,7 @@ final class StepMeta implements AutoCloseable {
         int g = Math.max(gatherRows, this.gatherRows);
         int t = tableEntries > this.tableEntries ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
                 : this.tableEntries;
-        long bytes = (5L * r + g + t) * Integer.BYTES;
+        long bytes = (7L * r + g + t) * Integer.BYTES;
         DeviceBuffer next = device.allocate(bytes);
         PinnedBuffer nextStaging;
         try {
@@ -88,7 +92,8 @@ final class StepMeta implements AutoCloseable {
             case TABLE_OFFSETS -> 3L * rows;
             case SEQ_LAST -> 4L * rows;
             case GATHER -> 5L * rows;
-            case TABLES -> 5L * rows + gatherRows;
+            case TILES -> 5L * rows + gatherRows;
+            case TABLES -> 7L * rows + gatherRows;
         };
         return ints * Integer.BYTES;
     }
@@ -110,9 +115,11 @@ final class StepMeta implements AutoCloseable {
      * @param batch      the step's batch, or null when no operation reads positions or the cache
      * @param gather     row indices of the step's gathers, {@code gatherCount} of them
      * @param paddedRows rows the kernels run over (a bucket's size); rows past the batch are padding
+     * @param tiles      (first row, row count) pairs of the step's attention tiles, {@code tileCount} of them
      * @return the bytes to copy to the device
      */
-    long fill(int[] tokens, int tokenCount, Batch batch, int[] gather, int gatherCount, int paddedRows) {
+    long fill(int[] tokens, int tokenCount, Batch batch, int[] gather, int gatherCount, int paddedRows, int[] tiles,
+              int tileCount) {
         MemorySegment m = staging.segment();
         long tok = offset(Region.TOKENS);
         for (int t = 0; t < paddedRows; t++) {
@@ -144,6 +151,10 @@ final class StepMeta implements AutoCloseable {
             }
             end = tables + 4L * at;
         }
+        if (tileCount > 0) {
+            MemorySegment.copy(tiles, 0, m, ValueLayout.JAVA_INT, offset(Region.TILES), 2 * tileCount);
+            end = Math.max(end, offset(Region.TILES) + 8L * tileCount);
+        }
         if (gatherCount > 0) {
             MemorySegment.copy(gather, 0, m, ValueLayout.JAVA_INT, offset(Region.GATHER), gatherCount);
             end = Math.max(end, offset(Region.GATHER) + 4L * gatherCount);
@@ -153,6 +164,28 @@ final class StepMeta implements AutoCloseable {
 
     MemorySegment staging() {
         return staging.segment();
+    }
+
+    /**
+     * Tiles of the tiled attention kernel: runs of consecutive rows of one sequence among the first
+     * {@code n}, cut every {@code rowsPerTile} rows, as (first row, row count) pairs.
+     */
+    static int[] tiles(Batch batch, int n, int rowsPerTile) {
+        int[] out = new int[2 * n];
+        int count = 0;
+        int t = 0;
+        while (t < n) {
+            int seq = batch.sequenceOf(t);
+            int end = t;
+            while (end < n && batch.sequenceOf(end) == seq && end - t < rowsPerTile) {
+                end++;
+            }
+            out[2 * count] = t;
+            out[2 * count + 1] = end - t;
+            count++;
+            t = end;
+        }
+        return java.util.Arrays.copyOf(out, 2 * count);
     }
 
     /** The last position of each sequence among the batch's rows (-1 for a sequence without rows). */

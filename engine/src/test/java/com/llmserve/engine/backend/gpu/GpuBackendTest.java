@@ -13,6 +13,7 @@ import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -174,7 +175,7 @@ class GpuBackendTest {
         float[] b = RandomTensors.gaussian(d, r);
         float[] gu = RandomTensors.gaussian(n * 2 * d, r);
         compare("rmsNorm", 1e-5, be -> {
-            Activations out = be.allocate(n, d);
+            Activations out = alloc(be, n, d);
             be.rmsNorm(load(be, x, n, d), vector(be, w), 1e-5f, n, out);
             return read(be, out, n);
         });
@@ -189,7 +190,7 @@ class GpuBackendTest {
             return both;
         });
         compare("layerNorm", 1e-5, be -> {
-            Activations out = be.allocate(n, d);
+            Activations out = alloc(be, n, d);
             be.layerNorm(load(be, x, n, d), vector(be, w), vector(be, b), 1e-12f, n, out);
             return read(be, out, n);
         });
@@ -204,12 +205,12 @@ class GpuBackendTest {
             return read(be, a, n);
         });
         compare("swiGlu", 1e-6, be -> {
-            Activations out = be.allocate(n, d);
+            Activations out = alloc(be, n, d);
             be.swiGlu(load(be, gu, n, 2 * d), n, out);
             return read(be, out, n);
         });
         compare("gatherRows", 0, be -> {
-            Activations out = be.allocate(4, d);
+            Activations out = alloc(be, 4, d);
             be.gatherRows(load(be, x, n, d), new int[] {4, 0, 4, 2}, out);
             return read(be, out, 4);
         });
@@ -270,10 +271,10 @@ class GpuBackendTest {
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
         compare("attention " + shape, 2e-3, be -> {
             try (KvStorage kv = be.allocateKv(2, 64, blockSize, shape.kvDim())) {
-                Activations out1 = be.allocate(first.size(), shape.queryDim());
+                Activations out1 = alloc(be, first.size(), shape.queryDim());
                 be.attention(load(be, q1, first.size(), width), kv, 1, first, first.size(), shape, out1);
                 float[] a = read(be, out1, first.size());
-                Activations out2 = be.allocate(second.size(), shape.queryDim());
+                Activations out2 = alloc(be, second.size(), shape.queryDim());
                 be.attention(load(be, q2, second.size(), width), kv, 1, second, second.size(), shape, out2);
                 float[] b = read(be, out2, second.size());
                 float[] both = Arrays.copyOf(a, a.length + b.length);
@@ -328,7 +329,7 @@ class GpuBackendTest {
 
     private static float[] product(Backend be, List<GgufTensor> parts, float[] x, int tokens, int cols, int rows) {
         try (Weight w = be.uploadMatrix("w", parts)) {
-            Activations out = be.allocate(tokens, rows);
+            Activations out = alloc(be, tokens, rows);
             be.matmul(w, load(be, x, tokens, cols), tokens, out);
             return read(be, out, tokens);
         }
@@ -336,10 +337,25 @@ class GpuBackendTest {
 
     private static float[] embed(Backend be, GgufTensor table, int[] tokens) {
         try (Weight w = be.uploadTable(table)) {
-            Activations out = be.allocate(tokens.length, (int) table.rowLength());
+            Activations out = alloc(be, tokens.length, (int) table.rowLength());
             be.embed(w, tokens, tokens.length, out);
             return read(be, out, tokens.length);
         }
+    }
+
+    /** Activations of every test, closed after it (device memory is not garbage collected). */
+    private static final List<Activations> OPENED = new ArrayList<>();
+
+    static Activations alloc(Backend be, int rows, int cols) {
+        Activations a = be.allocate(rows, cols);
+        OPENED.add(a);
+        return a;
+    }
+
+    @AfterEach
+    void closeActivations() {
+        OPENED.forEach(Activations::close);
+        OPENED.clear();
     }
 
     /** Activations holding {@code values}, through the only way in the interface has: an F32 table and embed. */
@@ -347,7 +363,7 @@ class GpuBackendTest {
         MemorySegment m = Arena.ofAuto().allocate((long) values.length * Float.BYTES, 32);
         MemorySegment.copy(values, 0, m, ValueLayout.JAVA_FLOAT, 0, values.length);
         try (Weight table = be.uploadTable(new GgufTensor("values", GgmlType.F32, new long[] {cols, rows}, 0, m))) {
-            Activations a = be.allocate(rows, cols);
+            Activations a = alloc(be, rows, cols);
             be.embed(table, IntStream.range(0, rows).toArray(), rows, a);
             return a;
         }
