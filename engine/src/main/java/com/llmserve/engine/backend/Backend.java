@@ -81,6 +81,33 @@ public interface Backend extends AutoCloseable {
      */
     void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape attn, Activations out);
 
+    /**
+     * Bidirectional attention for encoders, with no cache: sequence {@code s < sequences} holds rows
+     * {@code [starts[s], starts[s + 1])}, and each of those rows' query heads attends to the keys and
+     * values (columns {@code attn.keyCol()} and {@code attn.valueCol()} of {@code qkv}) of every row
+     * of its own sequence, before and after it. Scores, softmax and the weighted sum stay float32,
+     * as in llama.cpp's BERT graph, which multiplies K by Q and V by the softmax as F32 matrices.
+     * {@code attn} must be neither causal nor windowed. Row {@code starts[sequences]} and later are
+     * left alone.
+     */
+    void encoderAttention(Activations qkv, int[] starts, int sequences, AttentionShape attn, Activations out);
+
+    /**
+     * {@code x[t][i] = gelu(x[t][i])} in place, GELU in its tanh form
+     * {@code 0.5 v (1 + tanh(sqrt(2/pi) v (1 + 0.044715 v^2)))}, the form llama.cpp's BERT graph
+     * uses (Hugging Face's BERT uses erf). The CPU backend reproduces ggml's CPU kernel, which
+     * reads a table indexed by the input rounded to half and returns a half (inputs at or below -10
+     * give 0, at or above 10 give the input); a backend may compute it in float32 instead, as ggml's
+     * GPU kernels do: the difference stays far inside the embedding goldens' tolerances.
+     */
+    void gelu(Activations x, int n);
+
+    /**
+     * {@code out[s]} = the pooling of rows {@code [starts[s], starts[s + 1])} of {@code x}, for
+     * {@code s < sequences}: their mean, their first row or their last.
+     */
+    void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out);
+
     /** {@code out[t][i] = silu(gateUp[t][i]) * gateUp[t][i + out.cols()]}: the fused gate|up halves. */
     void swiGlu(Activations gateUp, int n, Activations out);
 

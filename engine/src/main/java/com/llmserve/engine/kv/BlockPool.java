@@ -1,15 +1,23 @@
 package com.llmserve.engine.kv;
 
-import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Map;
 
 /**
  * Owns the KV cache blocks of one model replica: hands them out, counts references (so that
- * sequences can share blocks), and takes them back when the last reference goes.
+ * sequences can share blocks), takes them back when the last reference goes, and remembers the
+ * content of full blocks so that a later sequence with the same prefix reuses them (automatic
+ * prefix caching).
  *
- * <p>Invariants: block {@link #NULL_BLOCK} is reserved and never handed out (a padding entry of
- * block tables); every other block is either free (in the free queue, reference count 0) or in use
- * (reference count &gt; 0); {@code free() + used() == capacity() - 1}. Not thread-safe: the engine
- * loop that owns the replica is its only user.
+ * <p>Invariants: block {@link #NULL_BLOCK} is reserved and never handed out; every other block is
+ * either free (reference count 0, in the free queue) or in use (count &gt; 0, not in the queue);
+ * {@code free() + used() == capacity() - 1}. A free block may still hold cached content: the free
+ * queue is in eviction order (least recently freed first), and a block loses its cached content
+ * only when it is handed out again. Not thread-safe: the engine loop that owns the replica is its
+ * only user.
  */
 public final class BlockPool {
 
@@ -17,8 +25,13 @@ public final class BlockPool {
 
     private final int blockSize;
     private final int[] refCount;
-    /** Free blocks, the least recently freed first. */
-    private final ArrayDeque<Integer> freeQueue;
+    /** Free blocks, least recently freed first. */
+    private final LinkedHashSet<Integer> freeQueue;
+    /** Content key of each cached block, or null. */
+    private final BlockKey[] keyOf;
+    private final Map<BlockKey, Integer> cached = new HashMap<>();
+    private long cacheHits;
+    private long cacheQueries;
 
     /**
      * @param blocks    total blocks including the reserved null block
@@ -33,9 +46,10 @@ public final class BlockPool {
         }
         this.blockSize = blockSize;
         this.refCount = new int[blocks];
-        this.freeQueue = new ArrayDeque<>(blocks);
+        this.keyOf = new BlockKey[blocks];
+        this.freeQueue = new LinkedHashSet<>(2 * blocks);
         for (int b = 1; b < blocks; b++) {
-            freeQueue.addLast(b);
+            freeQueue.add(b);
         }
     }
 
@@ -62,15 +76,18 @@ public final class BlockPool {
     }
 
     /**
-     * Takes a free block with one reference.
+     * Takes a free block with one reference, evicting whatever it had cached.
      *
      * @throws OutOfBlocksException when none is free
      */
     public int allocate() {
-        Integer b = freeQueue.pollFirst();
-        if (b == null) {
+        Iterator<Integer> it = freeQueue.iterator();
+        if (!it.hasNext()) {
             throw new OutOfBlocksException(capacity() - 1);
         }
+        int b = it.next();
+        it.remove();
+        uncache(b);
         refCount[b] = 1;
         return b;
     }
@@ -81,16 +98,70 @@ public final class BlockPool {
         refCount[block]++;
     }
 
-    /** Drops a reference; the block is free again when none remain. */
+    /** Drops a reference; the block is free again when none remain (its cached content stays until reused). */
     public void release(int block) {
         checkInUse(block);
         if (--refCount[block] == 0) {
-            freeQueue.addLast(block);
+            freeQueue.add(block);
         }
     }
 
     public int refCount(int block) {
         return refCount[block];
+    }
+
+    /**
+     * Records that {@code block} holds the keys and values of {@code key}'s tokens, so that another
+     * sequence with the same prefix can take it. A block whose content is already cached under
+     * another block is left alone (both stay valid; the first is what lookups find).
+     */
+    public void cache(int block, BlockKey key) {
+        checkInUse(block);
+        if (keyOf[block] != null || cached.containsKey(key)) {
+            return;
+        }
+        keyOf[block] = key;
+        cached.put(key, block);
+    }
+
+    /**
+     * The block holding {@code key}'s content, with a reference taken for the caller, or
+     * {@link #NULL_BLOCK} when none does. A free block found here leaves the free queue.
+     */
+    public int lookup(BlockKey key) {
+        cacheQueries++;
+        Integer b = cached.get(key);
+        if (b == null) {
+            return NULL_BLOCK;
+        }
+        cacheHits++;
+        if (refCount[b] == 0) {
+            freeQueue.remove(b);
+        }
+        refCount[b]++;
+        return b;
+    }
+
+    /** Blocks found by {@link #lookup}, since the pool was made. */
+    public long cacheHits() {
+        return cacheHits;
+    }
+
+    public long cacheQueries() {
+        return cacheQueries;
+    }
+
+    /** Blocks whose content is cached (in use or free). */
+    public int cachedBlocks() {
+        return cached.size();
+    }
+
+    private void uncache(int block) {
+        BlockKey key = keyOf[block];
+        if (key != null) {
+            cached.remove(key);
+            keyOf[block] = null;
+        }
     }
 
     private void checkInUse(int block) {
@@ -101,6 +172,53 @@ public final class BlockPool {
 
     @Override
     public String toString() {
-        return "BlockPool[" + used() + " used, " + free() + " free, " + blockSize + " tokens per block]";
+        return "BlockPool[" + used() + " used, " + free() + " free, " + cached.size() + " cached, " + blockSize + " tokens per block]";
+    }
+
+    /**
+     * The identity of a full block's content: its tokens and everything before them (through the
+     * previous block's key). Equal keys mean equal keys and values in the cache, since attention
+     * at a position depends on the whole prefix. Tokens are kept and compared, not only hashed, so
+     * a hash collision can never hand a sequence another prefix's cache.
+     */
+    public record BlockKey(BlockKey parent, int[] tokens, int hash) {
+
+        public static BlockKey of(BlockKey parent, int[] tokens, int from, int count) {
+            int[] t = Arrays.copyOfRange(tokens, from, from + count);
+            int h = parent == null ? 17 : parent.hash;
+            h = 31 * h + Arrays.hashCode(t);
+            return new BlockKey(parent, t, h);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof BlockKey k) || k.hash != hash || !Arrays.equals(k.tokens, tokens)) {
+                return false;
+            }
+            // compare the chain iteratively: prompts can be thousands of blocks long
+            BlockKey a = parent;
+            BlockKey b = k.parent;
+            while (a != b) {
+                if (a == null || b == null || a.hash != b.hash || !Arrays.equals(a.tokens, b.tokens)) {
+                    return false;
+                }
+                a = a.parent;
+                b = b.parent;
+            }
+            return true;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public String toString() {
+            return "BlockKey[" + tokens.length + " tokens, hash " + Integer.toHexString(hash) + "]";
+        }
     }
 }

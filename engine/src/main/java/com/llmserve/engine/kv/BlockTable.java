@@ -55,6 +55,23 @@ public final class BlockTable {
     /** Appends a block that another table already holds, taking a reference to it (shared prefix). */
     public void appendShared(int block) {
         pool.retain(block);
+        append(block);
+    }
+
+    /** Appends a block the caller already holds a reference to (from {@link BlockPool#lookup}). */
+    public void appendReferenced(int block) {
+        append(block);
+    }
+
+    /** Block {@code i} of the table. */
+    public int block(int i) {
+        if (i < 0 || i >= count) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        return blocks[i];
+    }
+
+    private void append(int block) {
         if (count == blocks.length) {
             blocks = Arrays.copyOf(blocks, blocks.length * 2);
         }

@@ -49,7 +49,7 @@ public final class BF16Tensor extends CpuTensor {
     }
 
     @Override
-    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+    void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
         long base = row * rowBytes + 2L * k0;
         int i = 0;
         if (Simd.ENABLED) {
@@ -71,7 +71,7 @@ public final class BF16Tensor extends CpuTensor {
             FloatVector w = toFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN));
             acc = w.fma(FloatVector.fromArray(F, x, xOff + i), acc);
         }
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float s = Simd.sum(acc);
         for (; i < cols; i++) {
             s += bf16ToFloat(data.get(LE_SHORT, base + 2L * i)) * x[xOff + i];
         }

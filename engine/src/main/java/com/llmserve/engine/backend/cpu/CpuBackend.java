@@ -6,12 +6,15 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Op;
+import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +29,7 @@ public final class CpuBackend implements Backend {
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations = new ActivationCache();
     private final ThreadLocal<AttentionScratch> scratch = ThreadLocal.withInitial(AttentionScratch::new);
+    private final EncoderAttention encoder;
 
     /**
      * @param threads cores to use
@@ -35,6 +39,7 @@ public final class CpuBackend implements Backend {
      */
     public CpuBackend(int threads, boolean pack) {
         this.parallel = new Parallel(threads);
+        this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
     }
 
@@ -150,13 +155,15 @@ public final class CpuBackend implements Backend {
         checkCols(o, d, "layerNorm");
         for (int t = 0; t < n; t++) {
             int base = t * d;
+            // rounded as ggml's norm: sums in double of float terms, variance and scale in float
             float mean = (float) (FloatMath.sum(in.data, base, d) / d);
-            double var = 0;
+            double sum2 = 0;
             for (int i = 0; i < d; i++) {
                 float c = in.data[base + i] - mean;
-                var += (double) c * c;
+                sum2 += c * c;
             }
-            float inv = (float) (1.0 / Math.sqrt(var / d + eps));
+            float variance = (float) (sum2 / d);
+            float inv = 1f / (float) Math.sqrt(variance + eps);
             for (int i = 0; i < d; i++) {
                 o.data[base + i] = (in.data[base + i] - mean) * inv * w[i] + b[i];
             }
@@ -263,14 +270,14 @@ public final class CpuBackend implements Backend {
         if (cache.kvDim() != kvDim) {
             throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + kvDim);
         }
-        short[] keys = cache.keys[layer];
-        short[] values = cache.values[layer];
+        MemorySegment keys = cache.keys[layer];
+        MemorySegment values = cache.values[layer];
         for (int t = 0; t < n; t++) {
-            int slot = batch.slotOfRow(t) * kvDim;
+            long slot = (long) batch.slotOfRow(t) * kvDim;
             int row = t * in.cols();
             for (int i = 0; i < kvDim; i++) {
-                keys[slot + i] = Float.floatToFloat16(in.data[row + shape.keyCol() + i]);
-                values[slot + i] = Float.floatToFloat16(in.data[row + shape.valueCol() + i]);
+                keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
+                values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
             }
         }
         int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
@@ -291,7 +298,7 @@ public final class CpuBackend implements Backend {
                 }
                 int kvOff = kvh * hd;
                 for (int p = first; p <= last; p++) {
-                    FloatMath.widenHalves(keys, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    FloatMath.widenHalves(keys, (long) batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
                     for (int g = 0; g < group; g++) {
                         sc.scores[g * count + p - first] = FloatMath.dot(sc.query, g * hd, sc.row, 0, hd) * shape.scale();
                     }
@@ -307,7 +314,7 @@ public final class CpuBackend implements Backend {
                 int outBase = t * o.cols() + kvh * group * hd;
                 java.util.Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
                 for (int p = first; p <= last; p++) {
-                    FloatMath.widenHalves(values, batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
+                    FloatMath.widenHalves(values, (long) batch.slot(seq, p) * kvDim + kvOff, sc.row, hd);
                     for (int g = 0; g < group; g++) {
                         FloatMath.axpy(sc.scores[g * count + p - first], sc.row, 0, o.data, outBase + g * hd, hd);
                     }
@@ -343,6 +350,88 @@ public final class CpuBackend implements Backend {
             last[batch.sequenceOf(t)] = Math.max(last[batch.sequenceOf(t)], batch.position(t));
         }
         return last;
+    }
+
+    @Override
+    public void encoderAttention(Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
+        CpuActivations in = (CpuActivations) qkv;
+        CpuActivations o = (CpuActivations) out;
+        checkCols(o, shape.queryDim(), "encoder attention output");
+        checkCols(in, shape.queryDim() + 2 * shape.kvDim(), "encoder attention q|k|v");
+        if (shape.causal() || shape.slidingWindow() > 0) {
+            throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
+        }
+        checkSpans(starts, sequences, in.rows(), o.rows());
+        encoder.run(in.data, in.cols(), starts, sequences, shape, o.data);
+    }
+
+    @Override
+    public void gelu(Activations x, int n) {
+        CpuActivations a = (CpuActivations) x;
+        int d = a.cols();
+        parallel.forEach(n, 4, (from, to) -> FloatMath.gelu(a.data, from * d, (to - from) * d));
+    }
+
+    /** The mean as llama.cpp forms it: each row scaled by {@code 1/count} and summed in float32. */
+    @Override
+    public void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out) {
+        CpuActivations in = (CpuActivations) x;
+        CpuActivations o = (CpuActivations) out;
+        int d = in.cols();
+        checkCols(o, d, "pool");
+        checkSpans(starts, sequences, in.rows(), in.rows());
+        if (sequences > o.rows()) {
+            throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
+        }
+        for (int s = 0; s < sequences; s++) {
+            int first = starts[s];
+            int end = starts[s + 1];
+            switch (pooling) {
+                case CLS -> System.arraycopy(in.data, first * d, o.data, s * d, d);
+                case LAST -> System.arraycopy(in.data, (end - 1) * d, o.data, s * d, d);
+                case MEAN -> {
+                    float inv = 1f / (end - first);
+                    java.util.Arrays.fill(o.data, s * d, (s + 1) * d, 0f);
+                    for (int t = first; t < end; t++) {
+                        FloatMath.axpy(inv, in.data, t * d, o.data, s * d, d);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Checks that sequence spans are non-empty, ascending from row 0 and fit; returns the rows they cover. */
+    private static int checkSpans(int[] starts, int sequences, int... capacities) {
+        if (sequences < 1 || starts.length <= sequences || starts[0] != 0) {
+            throw new IllegalArgumentException("spans of " + sequences + " sequences need " + (sequences + 1)
+                    + " ascending starts from row 0");
+        }
+        for (int s = 0; s < sequences; s++) {
+            if (starts[s + 1] <= starts[s]) {
+                throw new IllegalArgumentException("sequence " + s + " spans no rows: starts " + starts[s] + ", " + starts[s + 1]);
+            }
+        }
+        for (int c : capacities) {
+            if (starts[sequences] > c) {
+                throw new IllegalArgumentException(starts[sequences] + " rows do not fit activations of " + c + " rows");
+            }
+        }
+        return starts[sequences];
+    }
+
+    /** The span that holds {@code t}: the last of {@code starts[0..sequences)} at or before it. */
+    static int spanOf(int[] starts, int sequences, int t) {
+        int lo = 0;
+        int hi = sequences - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (starts[mid] <= t) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     @Override

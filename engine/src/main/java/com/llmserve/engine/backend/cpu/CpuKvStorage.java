@@ -2,30 +2,41 @@ package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.KvStorage;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
 /**
  * Key and value pages per layer as IEEE halves, like llama.cpp's default F16 cache: half the memory
- * of float32 and the same rounding as the reference. Slot-major: slot {@code s} holds
- * {@code kvDim} values at {@code s * kvDim}.
+ * of float32 and the same rounding as the reference. Off the Java heap, so that a large cache
+ * neither needs a large heap nor outlives {@link #close()}. Slot-major: slot {@code s} holds
+ * {@code kvDim} halves at byte {@code 2 * s * kvDim}.
  */
 final class CpuKvStorage implements KvStorage {
 
-    final short[][] keys;
-    final short[][] values;
+    final MemorySegment[] keys;
+    final MemorySegment[] values;
+    private final Arena arena;
     private final int blocks;
     private final int blockSize;
     private final int kvDim;
 
     CpuKvStorage(int layers, int blocks, int blockSize, int kvDim) {
-        long perLayer = (long) blocks * blockSize * kvDim;
-        if (perLayer > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("a CPU KV layer of " + blocks + " blocks x " + blockSize + " x " + kvDim
-                    + " values exceeds 2^31 elements; use fewer blocks");
-        }
         this.blocks = blocks;
         this.blockSize = blockSize;
         this.kvDim = kvDim;
-        this.keys = new short[layers][(int) perLayer];
-        this.values = new short[layers][(int) perLayer];
+        this.arena = Arena.ofShared();
+        long bytes = 2L * blocks * blockSize * kvDim;
+        this.keys = new MemorySegment[layers];
+        this.values = new MemorySegment[layers];
+        try {
+            for (int l = 0; l < layers; l++) {
+                keys[l] = arena.allocate(bytes, 64);
+                values[l] = arena.allocate(bytes, 64);
+            }
+        } catch (OutOfMemoryError e) {
+            arena.close();
+            throw new IllegalArgumentException("cannot allocate a KV cache of " + 2 * layers * bytes + " bytes", e);
+        }
     }
 
     @Override
@@ -50,11 +61,11 @@ final class CpuKvStorage implements KvStorage {
 
     @Override
     public long byteSize() {
-        return 2L * keys.length * blocks * blockSize * kvDim * Short.BYTES;
+        return 4L * keys.length * blocks * blockSize * kvDim;
     }
 
     @Override
     public void close() {
-        // heap memory: released with the object
+        arena.close();
     }
 }

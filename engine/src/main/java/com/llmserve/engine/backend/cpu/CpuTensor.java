@@ -143,14 +143,23 @@ public abstract sealed class CpuTensor
         return s;
     }
 
+    /** A machine-specific copy of the weights ({@link PackedRows}), which the kernels read instead of {@link #data}. */
+    private PackedRows packed;
+
     /**
      * Re-lays the weights out for this machine's kernels in memory from {@code arena}, when the
      * type has such a layout; the zero-copy view stays valid for everything else.
      *
      * @return whether a packed copy was made (the mapped pages can then be released)
      */
-    boolean pack(Arena arena) {
-        return false;
+    final boolean pack(Arena arena) {
+        packed = PackedRows.available() ? packRows(arena) : null;
+        return packed != null;
+    }
+
+    /** This type's packed layout, or null when it has none (or a scale forbids it). */
+    PackedRows packRows(Arena arena) {
+        return null;
     }
 
     /** Batches at least this large run through {@link TileGemm}; smaller ones through fused dot products. */
@@ -180,8 +189,8 @@ public abstract sealed class CpuTensor
     }
 
     /** Whether {@link #matmulRows} wants the 8-bit integers themselves for a batch of this many tokens. */
-    boolean usesIntegerActivations(int tokens) {
-        return false;
+    final boolean usesIntegerActivations(int tokens) {
+        return packed != null && packed.multipliesIntegers() && tokens < TILE_MIN_TOKENS;
     }
 
     /** {@link #matmul(float[], int, float[], int, int, long, long)} on activations prepared once per product. */
@@ -193,8 +202,13 @@ public abstract sealed class CpuTensor
         matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
     }
 
-    /** One fused dot product per row and token. */
-    protected void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+    /** One fused dot product per row and token; the packed kernel for groups of rows when there is one. */
+    private void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        if (packed != null && rowStart % PackedRows.GROUP == 0 && (in.integers() != null || !packed.multipliesIntegers())) {
+            packed.gemv(in, cols, tokens, y, yOffset, yStride,
+                    rowStart / PackedRows.GROUP, (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
+            return;
+        }
         float[] x = in.values();
         for (long r = rowStart; r < rowEnd; r++) {
             int col = yOffset + (int) r;
@@ -219,7 +233,7 @@ public abstract sealed class CpuTensor
     }
 
     /** Columns {@code [k0, k0+width)} of {@code row} (block-aligned) as floats at {@code out[off..]}. */
-    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+    void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
         int bs = type.blockSize();
         for (int b = 0; b < width / bs; b++) {
             dequantizeBlock(blockOffset(row, k0 / bs + b), out, off + b * bs);
@@ -230,9 +244,13 @@ public abstract sealed class CpuTensor
      * Writes columns {@code [k0, k0+width)} of rows {@code [r0, r0+rows)} element-major into
      * {@code tile}: {@code tile[k * ROWS + i]} is element {@code k0+k} of row {@code r0+i}; rows
      * past {@code rows} are zero. {@code k0} and {@code width} are multiples of the block size.
-     * Packed layouts that store rows interleaved override this with a direct conversion.
+     * Packed layouts, which store rows interleaved, convert directly.
      */
-    protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
+    private void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
+        if (packed != null && r0 % PackedRows.GROUP == 0) {
+            packed.dequantizeTile(r0, k0, width, tile);
+            return;
+        }
         float[] row = ROW.get();
         for (int i = 0; i < TileGemm.ROWS; i++) {
             if (i >= rows) {

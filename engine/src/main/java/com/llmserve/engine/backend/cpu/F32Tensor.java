@@ -35,7 +35,7 @@ public final class F32Tensor extends CpuTensor {
     }
 
     @Override
-    protected void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
+    void dequantizeColumns(long row, int k0, int width, float[] out, int off) {
         MemorySegment.copy(data, LE_FLOAT, row * rowBytes + 4L * k0, out, off, width);
     }
 
@@ -51,7 +51,7 @@ public final class F32Tensor extends CpuTensor {
             acc1 = FloatVector.fromMemorySegment(F, data, base + 4L * (i + L), ByteOrder.LITTLE_ENDIAN)
                     .fma(FloatVector.fromArray(F, x, xOff + i + L), acc1);
         }
-        float s = acc0.add(acc1).reduceLanes(VectorOperators.ADD);
+        float s = Simd.sum(acc0.add(acc1));
         for (; i < cols; i++) {
             s += data.get(LE_FLOAT, base + 4L * i) * x[xOff + i];
         }

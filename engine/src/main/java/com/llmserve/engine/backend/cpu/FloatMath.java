@@ -6,6 +6,10 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 
@@ -24,7 +28,7 @@ final class FloatMath {
             for (; i + L <= n; i += L) {
                 acc = FloatVector.fromArray(F, a, ao + i).fma(FloatVector.fromArray(F, b, bo + i), acc);
             }
-            s = acc.reduceLanes(VectorOperators.ADD);
+            s = Simd.sum(acc);
         }
         for (; i < n; i++) {
             s += a[ao + i] * b[bo + i];
@@ -71,7 +75,7 @@ final class FloatMath {
                     FloatVector v = FloatVector.fromArray(F, x, xo + i + k);
                     acc = v.fma(v, acc);
                 }
-                s += acc.reduceLanes(VectorOperators.ADD);
+                s += Simd.sum(acc);
             }
         }
         for (; i < n; i++) {
@@ -120,13 +124,13 @@ final class FloatMath {
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
                 FloatVector v = FloatVector.fromArray(F, g, go + i);
-                FloatVector silu = v.div(v.neg().lanewise(VectorOperators.EXP).add(1f));
+                FloatVector silu = v.div(Simd.exp(v.neg()).add(1f));
                 silu.mul(FloatVector.fromArray(F, u, uo + i)).intoArray(out, oo + i);
             }
         }
         for (; i < n; i++) {
             float v = g[go + i];
-            out[oo + i] = v / (1f + (float) Math.exp(-v)) * u[uo + i];
+            out[oo + i] = v / (1f + Simd.exp(-v)) * u[uo + i];
         }
     }
 
@@ -137,17 +141,74 @@ final class FloatMath {
         if (Simd.ENABLED) {
             FloatVector acc = FloatVector.zero(F);
             for (; i + L <= n; i += L) {
-                FloatVector e = FloatVector.fromArray(F, x, off + i).sub(max).lanewise(VectorOperators.EXP);
+                FloatVector e = Simd.exp(FloatVector.fromArray(F, x, off + i).sub(max));
                 e.intoArray(x, off + i);
                 acc = acc.add(e);
             }
-            sum = acc.reduceLanes(VectorOperators.ADD);
+            sum = Simd.sum(acc);
         }
         for (; i < n; i++) {
-            x[off + i] = (float) Math.exp(x[off + i] - max);
+            x[off + i] = Simd.exp(x[off + i] - max);
             sum += x[off + i];
         }
         return sum;
+    }
+
+    /** ggml's GELU constants, as float32 like its {@code ggml_gelu_f32}. */
+    private static final float GELU_COEF_A = 0.044715f;
+    private static final float SQRT_2_OVER_PI = 0.79788456080286535587989211986876f;
+
+    /**
+     * GELU in its tanh form as ggml's CPU backend computes it for float32 tensors
+     * ({@code ggml_vec_gelu_f32} built with {@code GGML_GELU_FP16}, the default): inputs at or below
+     * -10 give 0, at or above 10 pass through, and all others are rounded to half and looked up in a
+     * table of halves. The embedding goldens were made by that kernel, and the table brings BERT
+     * outputs closer to them than the formula in float does (both pass their tolerances).
+     */
+    static void gelu(float[] x, int off, int n) {
+        float[] table = GeluTable.VALUES;
+        for (int i = off; i < off + n; i++) {
+            float v = x[i];
+            if (v <= -10f) {
+                x[i] = 0f;
+            } else if (v < 10f) {
+                x[i] = table[Float.floatToFloat16(v) & 0xffff];
+            }
+        }
+    }
+
+    /** The tanh form in float32, evaluated as ggml's {@code ggml_gelu_f32} does; the table's source. */
+    static float geluTanh(float v) {
+        return 0.5f * v * (1f + (float) Math.tanh(SQRT_2_OVER_PI * v * (1f + GELU_COEF_A * v * v)));
+    }
+
+    /** {@code VALUES[h] = half(geluTanh(float(h)))} for every half {@code h}, widened back to float (256 KiB, built on first use). */
+    private static final class GeluTable {
+        static final float[] VALUES = new float[1 << 16];
+
+        static {
+            for (int h = 0; h < VALUES.length; h++) {
+                VALUES[h] = Float.float16ToFloat(Float.floatToFloat16(geluTanh(Float.float16ToFloat((short) h))));
+            }
+        }
+    }
+
+    /**
+     * In place softmax of {@code x[off..off+n)} as ggml's {@code soft_max} forms it: the maximum
+     * subtracted, exponentials summed in double, each scaled by the float inverse of the sum. The
+     * exponentials are scalar {@link Math#exp}, which gives the same bits in every JIT tier; the
+     * Vector API's {@code EXP} does not (an intrinsic when compiled, a per-lane fallback before),
+     * and a result must not depend on how warm the JVM is.
+     */
+    static void softmax(float[] x, int off, int n) {
+        float max = max(x, off, n);
+        double sum = 0;
+        for (int i = off; i < off + n; i++) {
+            float e = (float) Math.exp(x[i] - max);
+            x[i] = e;
+            sum += e;
+        }
+        scale(x, off, n, (float) (1.0 / sum));
     }
 
     static float max(float[] x, int off, int n) {
@@ -158,16 +219,17 @@ final class FloatMath {
         return m;
     }
 
-    /** {@code out[0..n) = float(halves[off..off+n))}. */
-    static void widenHalves(short[] halves, int off, float[] out, int n) {
+    /** {@code out[0..n) = float(halves[index..index+n))}, the halves in native byte order. */
+    static void widenHalves(MemorySegment halves, long index, float[] out, int n) {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
-                F16Tensor.halfToFloat(ShortVector.fromArray(HALVES, halves, off + i)).intoArray(out, i);
+                F16Tensor.halfToFloat(ShortVector.fromMemorySegment(HALVES, halves, 2 * (index + i), ByteOrder.nativeOrder()))
+                        .intoArray(out, i);
             }
         }
         for (; i < n; i++) {
-            out[i] = Float.float16ToFloat(halves[off + i]);
+            out[i] = Float.float16ToFloat(halves.getAtIndex(ValueLayout.JAVA_SHORT, index + i));
         }
     }
 

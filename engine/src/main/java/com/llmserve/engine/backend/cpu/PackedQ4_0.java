@@ -37,6 +37,11 @@ final class PackedQ4_0 extends PackedRows {
      * half a block each (at most 16 * 15 * 127 < 2^15), then scaled per block.
      */
     @Override
+    boolean multipliesIntegers() {
+        return true;
+    }
+
+    @Override
     void gemv(PreparedInput in, int cols, int tokens, float[] y, int yo, int yStride, long g0, long g1) {
         Q8Activations x = in.integers();
         short[] xq = x.values;

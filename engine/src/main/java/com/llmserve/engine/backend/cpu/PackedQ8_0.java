@@ -33,6 +33,11 @@ final class PackedQ8_0 extends PackedRows {
 
     /** Float products with the 8-bit activations restored to floats; the weights' scale is applied once per block. */
     @Override
+    boolean multipliesIntegers() {
+        return false;
+    }
+
+    @Override
     void gemv(PreparedInput in, int cols, int tokens, float[] y, int yo, int yStride, long g0, long g1) {
         float[] x = in.values();
         for (long g = g0; g < g1; g++) {

@@ -103,6 +103,9 @@ abstract class PackedRows {
         }
     }
 
+    /** Whether {@link #gemv} multiplies the 8-bit activation integers rather than their float values. */
+    abstract boolean multipliesIntegers();
+
     /**
      * {@code y[t*yStride + yo + r] = row r · x_t} for the rows of groups {@code [g0, g1)}. Tokens
      * are the inner loop so that a group's bytes stay in L1.

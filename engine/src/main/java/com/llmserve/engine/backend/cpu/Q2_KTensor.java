@@ -78,7 +78,7 @@ public final class Q2_KTensor extends CpuTensor {
                 }
             }
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     /**

@@ -95,7 +95,7 @@ public final class Q3_KTensor extends CpuTensor {
                 acc = g.fma(FloatVector.broadcast(F, d * sc[group]), acc);
             }
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     /** Signed 3-bit values of lanes {@code k .. k+L} of a group, in [-4, 3]. */

@@ -21,41 +21,13 @@ import static com.llmserve.engine.backend.cpu.Simd.u8;
  */
 public final class Q4_0Tensor extends CpuTensor {
 
-    /** The AVX-512 layout of the same weights, when {@link #pack} made one. */
-    private PackedQ4_0 packed;
-
     Q4_0Tensor(String name, MemorySegment data, long rows, int cols) {
         super(name, GgmlType.Q4_0, data, rows, cols);
     }
 
     @Override
-    boolean pack(Arena arena) {
-        packed = PackedRows.available() ? PackedQ4_0.pack(this, data, rowBytes, arena) : null;
-        return packed != null;
-    }
-
-    @Override
-    boolean usesIntegerActivations(int tokens) {
-        return packed != null && tokens < TILE_MIN_TOKENS;
-    }
-
-    @Override
-    protected void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
-        if (in.integers() == null || rowStart % PackedRows.GROUP != 0) {
-            super.matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
-            return;
-        }
-        packed.gemv(in, cols, tokens, y, yOffset, yStride,
-                rowStart / PackedRows.GROUP, (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
-    }
-
-    @Override
-    protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
-        if (packed == null || r0 % PackedRows.GROUP != 0) {
-            super.dequantizeTile(r0, rows, k0, width, tile);
-            return;
-        }
-        packed.dequantizeTile(r0, k0, width, tile);
+    PackedRows packRows(Arena arena) {
+        return PackedQ4_0.pack(this, data, rowBytes, arena);
     }
 
     @Override
@@ -92,6 +64,6 @@ public final class Q4_0Tensor extends CpuTensor {
             }
             acc = block.fma(FloatVector.broadcast(F, f16(data, o)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 }

@@ -63,6 +63,6 @@ public final class Q4_1Tensor extends CpuTensor {
             acc = qx.fma(FloatVector.broadcast(F, f16(data, o)), acc);
             acc = xs.fma(FloatVector.broadcast(F, f16(data, o + 2)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 }

@@ -94,6 +94,6 @@ public final class Q4_KTensor extends CpuTensor {
                 acc = xs2.fma(FloatVector.broadcast(F, -min * KScales.min(data, o + 4, 2 * c + 1)), acc);
             }
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 }

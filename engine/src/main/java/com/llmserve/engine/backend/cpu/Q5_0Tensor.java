@@ -65,7 +65,7 @@ public final class Q5_0Tensor extends CpuTensor {
             }
             acc = block.fma(FloatVector.broadcast(F, f16(data, o)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     /** Elements {@code k .. k+L} of the block's first half, as signed values in [-16, 15]. */

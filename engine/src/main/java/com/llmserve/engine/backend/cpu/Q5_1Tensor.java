@@ -68,7 +68,7 @@ public final class Q5_1Tensor extends CpuTensor {
             acc = qx.fma(FloatVector.broadcast(F, f16(data, o)), acc);
             acc = xs.fma(FloatVector.broadcast(F, f16(data, o + 2)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     /** Unsigned 5-bit values in [0, 31]; the byte lanes stay non-negative so widening is exact. */

@@ -90,7 +90,7 @@ public final class Q5_KTensor extends CpuTensor {
                 acc = xs2.fma(FloatVector.broadcast(F, -min * KScales.min(data, o + 4, 2 * c + 1)), acc);
             }
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     /** Unsigned 5-bit values of group {@code 2c}, lanes {@code k .. k+L}. */

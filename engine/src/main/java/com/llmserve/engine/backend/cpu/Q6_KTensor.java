@@ -97,7 +97,7 @@ public final class Q6_KTensor extends CpuTensor {
                 }
             }
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 
     private static ByteVector q1(ByteVector lo, ByteVector h) {

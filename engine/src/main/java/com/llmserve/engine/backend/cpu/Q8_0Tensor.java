@@ -17,36 +17,13 @@ import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 /** Q8_0: blocks of 32 as {@code {f16 d; i8 qs[32]}}, each {@code q * d}. */
 public final class Q8_0Tensor extends CpuTensor {
 
-    /** The AVX-512 layout of the same weights, when {@link #pack} made one. */
-    private PackedQ8_0 packed;
-
     Q8_0Tensor(String name, MemorySegment data, long rows, int cols) {
         super(name, GgmlType.Q8_0, data, rows, cols);
     }
 
     @Override
-    boolean pack(Arena arena) {
-        packed = PackedRows.available() ? PackedQ8_0.pack(this, data, rowBytes, arena) : null;
-        return packed != null;
-    }
-
-    @Override
-    protected void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
-        if (packed == null || rowStart % PackedRows.GROUP != 0) {
-            super.matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
-            return;
-        }
-        packed.gemv(in, cols, tokens, y, yOffset, yStride,
-                rowStart / PackedRows.GROUP, (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
-    }
-
-    @Override
-    protected void dequantizeTile(long r0, int rows, int k0, int width, float[] tile) {
-        if (packed == null || r0 % PackedRows.GROUP != 0) {
-            super.dequantizeTile(r0, rows, k0, width, tile);
-            return;
-        }
-        packed.dequantizeTile(r0, k0, width, tile);
+    PackedRows packRows(Arena arena) {
+        return PackedQ8_0.pack(this, data, rowBytes, arena);
     }
 
     @Override
@@ -77,6 +54,6 @@ public final class Q8_0Tensor extends CpuTensor {
             }
             acc = block.fma(FloatVector.broadcast(F, f16(data, o)), acc);
         }
-        return acc.reduceLanes(VectorOperators.ADD);
+        return Simd.sum(acc);
     }
 }

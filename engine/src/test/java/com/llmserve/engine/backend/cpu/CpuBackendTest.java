@@ -1,7 +1,9 @@
 package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /** The activation-side operations of the CPU backend against plain formulas. */
@@ -125,6 +128,126 @@ class CpuBackendTest {
         assertThat(z[2]).isCloseTo((float) Math.sin(t0), within(1e-6f));
         assertThat(z[1]).isCloseTo((float) -Math.sin(t1), within(1e-6f));
         assertThat(z[3]).isCloseTo((float) Math.cos(t1), within(1e-6f));
+    }
+
+    @Test
+    void layerNormRoundsLikeGgmlWithBertsTinyEpsilon() {
+        // BERT's epsilon (1e-12) vanishes next to any real variance; the result is centred and of unit variance
+        Random r = new Random(3);
+        float[] x = gaussian(384, r);
+        for (int i = 0; i < x.length; i++) {
+            x[i] = x[i] * 4 + 7;
+        }
+        float[] ones = new float[384];
+        java.util.Arrays.fill(ones, 1f);
+        Activations out = backend.allocate(1, 384);
+        backend.layerNorm(activations(x, 1, 384), vector(ones), vector(new float[384]), 1e-12f, 1, out);
+        float[] y = read(out, 1);
+        double mean = 0;
+        double sq = 0;
+        for (float v : y) {
+            mean += v;
+            sq += (double) v * v;
+        }
+        assertThat(mean / 384).isCloseTo(0, within(1e-6));
+        assertThat(sq / 384).isCloseTo(1, within(1e-5));
+    }
+
+    @Test
+    void geluIsTheTanhFormOfTheInputRoundedToHalfAsGgmlCpuComputesIt() {
+        float[] x = {-12f, -10f, -3.2f, -0.5f, 0f, 1e-3f, 0.5f, 1f, 2.5f, 9.99f, 10f, 15f, 1.0001f, -0.0417f};
+        Activations a = backend.allocate(2, x.length);
+        CpuActivations rows = (CpuActivations) a;
+        System.arraycopy(x, 0, rows.data, 0, x.length);
+        System.arraycopy(x, 0, rows.data, x.length, x.length);
+        backend.gelu(a, 1);
+        float[] y = read(a, 2);
+        for (int i = 0; i < x.length; i++) {
+            if (x[i] <= -10f) {
+                assertThat(y[i]).as("gelu(%s)", x[i]).isZero();
+            } else if (x[i] >= 10f) {
+                assertThat(y[i]).as("gelu(%s)", x[i]).isEqualTo(x[i]);
+            } else {
+                double h = Float.float16ToFloat(Float.floatToFloat16(x[i]));
+                double exact = 0.5 * h * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * h * (1 + 0.044715 * h * h)));
+                // the table holds halves: within half a half-precision step of the formula
+                assertThat((double) y[i]).as("gelu(%s)", x[i]).isCloseTo(exact, within(Math.abs(exact) / 1024 + 1e-7));
+                assertThat(Float.float16ToFloat(Float.floatToFloat16(y[i]))).isEqualTo(y[i]);
+            }
+            assertThat(y[x.length + i]).as("row 1 is beyond n and untouched").isEqualTo(x[i]);
+        }
+        // 1.0001 and 1 are the same half, so the same entry of the table
+        assertThat(y[12]).isEqualTo(y[7]);
+        assertThat(y[7]).isEqualTo(Float.float16ToFloat(Float.floatToFloat16(0.841345f)));
+    }
+
+    @Test
+    void encoderAttentionAttendsToEveryRowOfItsOwnSequenceOnly() {
+        // sequences of 3, 1 and 5 rows; 4 query heads share 2 kv heads
+        AttentionShape shape = new AttentionShape(4, 2, 8, 1f / (float) Math.sqrt(8), false, 0);
+        int cols = shape.queryDim() + 2 * shape.kvDim();
+        int[] starts = {0, 3, 4, 9, 99};
+        Random r = new Random(11);
+        float[] qkv = gaussian(10 * cols, r);
+        Activations out = backend.allocate(10, shape.queryDim());
+        backend.encoderAttention(activations(qkv, 10, cols), starts, 3, shape, out);
+        float[] y = read(out, 10);
+        for (int s = 0; s < 3; s++) {
+            for (int t = starts[s]; t < starts[s + 1]; t++) {
+                for (int head = 0; head < 4; head++) {
+                    int kv = head / 2;
+                    double[] scores = new double[starts[s + 1] - starts[s]];
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < scores.length; j++) {
+                        double dot = 0;
+                        for (int i = 0; i < 8; i++) {
+                            dot += qkv[t * cols + head * 8 + i] * qkv[(starts[s] + j) * cols + shape.keyCol() + kv * 8 + i];
+                        }
+                        scores[j] = dot * shape.scale();
+                        max = Math.max(max, scores[j]);
+                    }
+                    double sum = 0;
+                    for (int j = 0; j < scores.length; j++) {
+                        scores[j] = Math.exp(scores[j] - max);
+                        sum += scores[j];
+                    }
+                    for (int i = 0; i < 8; i++) {
+                        double expected = 0;
+                        for (int j = 0; j < scores.length; j++) {
+                            expected += scores[j] / sum * qkv[(starts[s] + j) * cols + shape.valueCol() + kv * 8 + i];
+                        }
+                        assertThat((double) y[t * shape.queryDim() + head * 8 + i]).as("row %d head %d", t, head)
+                                .isCloseTo(expected, within(1e-5));
+                    }
+                }
+            }
+        }
+        assertThat(java.util.Arrays.copyOfRange(y, 9 * shape.queryDim(), 10 * shape.queryDim())).as("row past the spans")
+                .containsOnly(0f);
+    }
+
+    @Test
+    void encoderAttentionRefusesACausalShape() {
+        AttentionShape causal = new AttentionShape(2, 2, 4, 0.5f, true, 0);
+        Activations qkv = backend.allocate(2, 24);
+        Activations out = backend.allocate(2, 8);
+        assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2}, 1, causal, out))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bidirectional");
+        assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2, 2}, 2, new AttentionShape(2, 2, 4, 0.5f, false, 0), out))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequence 1 spans no rows");
+    }
+
+    @Test
+    void poolingTakesTheMeanTheFirstOrTheLastRowOfEachSequence() {
+        float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30};   // rows of 2: (1,2) (3,4) | (5,6) (7,8) (9,10) (20,30)
+        int[] starts = {0, 2, 6};
+        Activations out = backend.allocate(2, 2);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.MEAN, out);
+        assertThat(read(out, 2)).containsExactly(2, 3, 10.25f, 13.5f);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.CLS, out);
+        assertThat(read(out, 2)).containsExactly(1, 2, 5, 6);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.LAST, out);
+        assertThat(read(out, 2)).containsExactly(3, 4, 20, 30);
     }
 
     private static float[] product(Weight w, float[] x, int tokens, int cols, int rows) {

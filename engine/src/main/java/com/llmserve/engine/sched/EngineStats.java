@@ -1,0 +1,20 @@
+package com.llmserve.engine.sched;
+
+/**
+ * A snapshot of an engine loop's state and totals, read from any thread.
+ *
+ * @param waitingRequests   requests queued for admission
+ * @param runningSequences  sequences admitted and not finished
+ * @param kvBlocksUsed      KV blocks holding live sequences
+ * @param kvBlocksTotal     KV blocks in the pool (the reserved one excluded)
+ * @param prefixCacheHits   blocks reused from the prefix cache since start
+ * @param prefixCacheQueries blocks looked up in the prefix cache since start
+ * @param promptTokens      prompt tokens computed since start (cache hits excluded)
+ * @param generatedTokens   tokens generated since start
+ * @param steps             forward passes since start
+ * @param preemptions       sequences preempted (to be recomputed) since start
+ */
+public record EngineStats(int waitingRequests, int runningSequences, int kvBlocksUsed, int kvBlocksTotal,
+                          long prefixCacheHits, long prefixCacheQueries, long promptTokens, long generatedTokens,
+                          long steps, long preemptions) {
+}

@@ -1,0 +1,314 @@
+package com.llmserve.engine.sched;
+
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.Logits;
+import com.llmserve.engine.sampling.TokenLogprobs;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Continuous batching for one model replica: a platform thread runs iterations in which new
+ * requests join and finished ones leave; each iteration asks the {@link Scheduler} for a plan,
+ * runs one forward pass over every scheduled sequence, samples those that reached their end and
+ * reports tokens to their listeners. Cancellations and timeouts take effect at the next iteration,
+ * and every block a sequence held is back in the pool when its listener hears it finished.
+ *
+ * <p>{@link #submit} is safe from any thread; everything else happens on the loop thread.
+ */
+public final class InferenceEngine implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(InferenceEngine.class);
+    /** How long an idle loop sleeps between looks at deadlines when nothing wakes it. */
+    private static final long IDLE_PARK_NANOS = 50_000_000L;
+
+    private final String name;
+    private final LanguageModel model;
+    private final EngineOptions options;
+    private final EngineObserver observer;
+    private final BlockPool pool;
+    private final KvStorage kv;
+    private final Scheduler scheduler;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Request> incoming = new ConcurrentLinkedQueue<>();
+    private final List<Request> active = new ArrayList<>();
+    private final AtomicInteger queuedRequests = new AtomicInteger();
+    private final AtomicLong ids = new AtomicLong();
+    private volatile boolean stopping;
+    private volatile EngineStats stats;
+    private long promptTokens;
+    private long generatedTokens;
+    private long steps;
+
+    private InferenceEngine(String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
+        this.name = name;
+        this.model = model;
+        this.options = options;
+        this.observer = observer;
+        this.pool = new BlockPool(options.kvBlocks(), options.blockSize());
+        this.kv = model.newKvStorage(options.kvBlocks(), options.blockSize());
+        this.scheduler = new Scheduler(pool, options.maxBatchTokens(), options.maxRunning(), options.prefixCaching());
+        this.stats = snapshot();
+        this.thread = Thread.ofPlatform().name("llmserve-engine-" + name).daemon(true).unstarted(this::loop);
+    }
+
+    /** Starts the loop of a replica of {@code model}; {@code name} labels its thread and logs. */
+    public static InferenceEngine start(String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
+        InferenceEngine e = new InferenceEngine(name, model, options, observer == null ? EngineObserver.NONE : observer);
+        e.thread.start();
+        return e;
+    }
+
+    public LanguageModel model() {
+        return model;
+    }
+
+    /** Tokens the KV cache can hold for one sequence at most. */
+    public long kvCapacityTokens() {
+        return (long) (pool.capacity() - 1) * pool.blockSize();
+    }
+
+    /**
+     * Queues a request. Its listener hears every token and, once per choice, the finish.
+     *
+     * @throws AdmissionException when the queue is full, the prompt cannot fit, or the engine stopped;
+     *                            nothing of the request runs then
+     */
+    public RequestHandle submit(InferenceRequest request, TokenListener listener) {
+        if (stopping) {
+            throw new AdmissionException(AdmissionException.Reason.STOPPED, "the engine for " + name + " is stopped", Duration.ZERO);
+        }
+        int prompt = request.prompt().length;
+        long room = Math.min(model.contextLength(), kvCapacityTokens()) - prompt;
+        if (room < 1) {
+            throw new AdmissionException(AdmissionException.Reason.PROMPT_TOO_LONG, "the prompt has " + prompt
+                    + " tokens; this model takes at most " + (Math.min(model.contextLength(), kvCapacityTokens()) - 1), Duration.ZERO);
+        }
+        if (queuedRequests.incrementAndGet() > options.maxWaiting()) {
+            queuedRequests.decrementAndGet();
+            throw new AdmissionException(AdmissionException.Reason.QUEUE_FULL,
+                    options.maxWaiting() + " requests are already waiting for " + name, Duration.ofSeconds(1));
+        }
+        long now = System.nanoTime();
+        Duration timeout = request.timeout() != null ? request.timeout() : options.defaultTimeout();
+        Request r = new Request(ids.incrementAndGet(), request, listener, (int) Math.min(request.maxTokens(), room), now,
+                now + timeout.toNanos(), pool, model.vocabSize());
+        incoming.add(r);
+        LockSupport.unpark(thread);
+        return r;
+    }
+
+    /** The latest snapshot, refreshed every iteration. */
+    public EngineStats stats() {
+        return stats;
+    }
+
+    private void loop() {
+        while (!stopping) {
+            try {
+                iterate();
+            } catch (RuntimeException | Error e) {
+                // a failed step must not kill the replica: fail what was running and go on
+                LOG.error("engine {} step failed; failing its running requests", name, e);
+                failRunning(e);
+            }
+            stats = snapshot();
+        }
+        for (Request r : drainAll()) {
+            finishAll(r, FinishReason.CANCELLED);
+        }
+        stats = snapshot();
+    }
+
+    private void iterate() {
+        for (Request r; (r = incoming.poll()) != null; ) {
+            active.add(r);
+            scheduler.enqueue(r.choices.getFirst());
+        }
+        expireAndCancel();
+        StepPlan plan = scheduler.schedule();
+        if (plan.isEmpty()) {
+            LockSupport.parkNanos(IDLE_PARK_NANOS);
+            return;
+        }
+        long start = System.nanoTime();
+        for (StepPlan.Chunk c : plan.chunks()) {
+            Request r = c.sequence().request;
+            if (r.firstStepNanos == 0) {
+                r.firstStepNanos = start;
+                queuedRequests.decrementAndGet();
+            }
+        }
+        Logits logits = model.forward(batchOf(plan), kv);
+        scheduler.completed(plan);
+        int row = 0;
+        for (StepPlan.Chunk c : plan.chunks()) {
+            Sequence s = c.sequence();
+            int from = s.computed - c.count();
+            promptTokens += Math.max(0, Math.min(s.computed, s.promptLength) - from); // recomputed output is not prompt
+            if (c.sample()) {
+                sample(s, logits, row++);
+            }
+        }
+        steps++;
+        observer.onStep(plan.chunks().size(), plan.tokens(), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private Batch batchOf(StepPlan plan) {
+        Batch.Builder b = Batch.builder(pool.blockSize());
+        for (StepPlan.Chunk c : plan.chunks()) {
+            Sequence s = c.sequence();
+            b.add(s.table.blocks(), s.computed, s.tokens(), s.computed, c.count(),
+                    c.sample() ? Batch.Logits.LAST : Batch.Logits.NONE);
+        }
+        return b.build();
+    }
+
+    private void sample(Sequence s, Logits logits, int row) {
+        Request r = s.request;
+        float[] values = logits.array();
+        int offset = logits.offset(row);
+        int token = s.sampler.sample(values, offset, s.history);
+        long now = System.nanoTime();
+        if (s.generated == 0) {
+            // the first choice has computed the shared prompt: the others now find it in the cache
+            for (Sequence d : r.deferred) {
+                scheduler.enqueueFirst(d);
+            }
+            r.deferred.clear();
+        }
+        if (r.spec.stopTokens().contains(token)) {
+            finish(s, FinishReason.STOP);
+            return;
+        }
+        TokenLogprobs lp = r.spec.topLogprobs() < 0 ? null
+                : TokenLogprobs.of(values, offset, logits.vocabSize(), token, r.spec.topLogprobs());
+        s.append(token);
+        generatedTokens++;
+        if (s.generated == 1) {
+            s.firstTokenNanos = now;
+            observer.onFirstToken(Duration.ofNanos(now - r.submittedNanos));
+        } else {
+            observer.onInterToken(Duration.ofNanos(now - s.lastTokenNanos));
+        }
+        s.lastTokenNanos = now;
+        try {
+            r.listener.onToken(s.choice, token, lp);
+        } catch (RuntimeException e) {
+            // the consumer of this request broke (e.g. its client went away mid-write): end it, not the others
+            LOG.warn("listener of request {} failed; cancelling it", r.id, e);
+            finishAll(r, FinishReason.CANCELLED);
+            return;
+        }
+        if (s.generated >= r.maxTokens) {
+            finish(s, FinishReason.LENGTH);
+        }
+    }
+
+    /** Acts on cancellations, stop requests and deadlines, for running and waiting choices alike. */
+    private void expireAndCancel() {
+        long now = System.nanoTime();
+        for (Request r : List.copyOf(active)) {
+            FinishReason reason = r.cancelRequested ? FinishReason.CANCELLED : now > r.deadlineNanos ? FinishReason.TIMEOUT : null;
+            if (reason != null) {
+                finishAll(r, reason);
+                continue;
+            }
+            for (Sequence s : r.choices) {
+                if (s.stopRequested && s.state != Sequence.State.FINISHED) {
+                    finish(s, FinishReason.STOP);
+                }
+            }
+        }
+    }
+
+    private void finishAll(Request r, FinishReason reason) {
+        for (Sequence s : r.choices) {
+            if (s.state != Sequence.State.FINISHED) {
+                finish(s, reason);
+            }
+        }
+    }
+
+    private void finish(Sequence s, FinishReason reason) {
+        Request r = s.request;
+        boolean wasDeferred = r.deferred.remove(s);
+        if (!wasDeferred) {
+            scheduler.remove(s);
+        }
+        s.state = Sequence.State.FINISHED;
+        if (r.firstStepNanos == 0 && s.choice == 0) {
+            queuedRequests.decrementAndGet(); // it leaves the queue without ever running
+            r.firstStepNanos = -1;
+        }
+        r.finished++;
+        long now = System.nanoTime();
+        try {
+            r.listener.onFinish(s.choice, reason);
+        } catch (RuntimeException e) {
+            LOG.warn("listener of request {} failed", r.id, e);
+        }
+        observer.onChoiceFinished(reason, Duration.ofNanos(now - r.submittedNanos),
+                Duration.ofNanos(Math.max(0, (r.firstStepNanos > 0 ? r.firstStepNanos : now) - r.submittedNanos)),
+                s.promptLength, s.generated);
+        if (r.done()) {
+            active.remove(r);
+        }
+    }
+
+    private void failRunning(Throwable error) {
+        for (Request r : List.copyOf(active)) {
+            boolean involved = r.choices.stream().anyMatch(s -> s.state == Sequence.State.RUNNING);
+            if (involved) {
+                try {
+                    r.listener.onError(error);
+                } catch (RuntimeException e) {
+                    LOG.warn("listener of request {} failed", r.id, e);
+                }
+                finishAll(r, FinishReason.ERROR);
+            }
+        }
+    }
+
+    private List<Request> drainAll() {
+        List<Request> all = new ArrayList<>(active);
+        for (Request r; (r = incoming.poll()) != null; ) {
+            all.add(r);
+            active.add(r);
+        }
+        return all;
+    }
+
+    private EngineStats snapshot() {
+        return new EngineStats(Math.max(0, queuedRequests.get()), scheduler.runningSequences(), pool.used(), pool.capacity() - 1,
+                pool.cacheHits(), pool.cacheQueries(), promptTokens, generatedTokens, steps, scheduler.preemptions());
+    }
+
+    /** Stops the loop; unfinished requests end with {@link FinishReason#CANCELLED}. */
+    @Override
+    public void close() {
+        stopping = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        kv.close();
+    }
+
+    @Override
+    public String toString() {
+        return "InferenceEngine[" + name + ", " + stats + "]";
+    }
+}

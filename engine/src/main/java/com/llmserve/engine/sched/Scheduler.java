@@ -1,0 +1,173 @@
+package com.llmserve.engine.sched;
+
+import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.kv.BlockPool.BlockKey;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Decides, once per step, which tokens of which sequences the next forward pass computes. There are
+ * no prefill and decode phases: every sequence has computed and pending tokens, and all share one
+ * token budget. Running sequences go first (so decodes keep their pace), then waiting ones are
+ * admitted in arrival order while the budget and the KV blocks last; a long prompt is computed in
+ * chunks across steps. When a running sequence needs a block and none is free, the most recently
+ * admitted sequence is preempted: its blocks go back and it is recomputed later.
+ */
+final class Scheduler {
+
+    private final BlockPool pool;
+    private final int budget;
+    private final int maxRunning;
+    private final boolean prefixCaching;
+    private final Deque<Sequence> waiting = new ArrayDeque<>();
+    /** In admission order: the last is the first to be preempted. */
+    private final List<Sequence> running = new ArrayList<>();
+    private long preemptions;
+
+    Scheduler(BlockPool pool, int budget, int maxRunning, boolean prefixCaching) {
+        this.pool = pool;
+        this.budget = budget;
+        this.maxRunning = maxRunning;
+        this.prefixCaching = prefixCaching;
+    }
+
+    void enqueue(Sequence s) {
+        waiting.addLast(s);
+    }
+
+    void enqueueFirst(Sequence s) {
+        waiting.addFirst(s);
+    }
+
+    int waitingSequences() {
+        return waiting.size();
+    }
+
+    int runningSequences() {
+        return running.size();
+    }
+
+    long preemptions() {
+        return preemptions;
+    }
+
+    List<Sequence> running() {
+        return running;
+    }
+
+    Iterable<Sequence> waiting() {
+        return waiting;
+    }
+
+    StepPlan schedule() {
+        List<StepPlan.Chunk> chunks = new ArrayList<>();
+        int left = budget;
+        boolean preempted = false;
+        for (int i = 0; i < running.size() && left > 0; i++) {
+            Sequence s = running.get(i);
+            int count = Math.min(s.pending(), left);
+            while (!s.table.ensureCapacity(s.computed + (long) count)) {
+                Sequence victim = running.getLast();
+                preempt(victim);
+                preempted = true;
+                if (victim == s) {
+                    break;
+                }
+            }
+            if (s.state != Sequence.State.RUNNING) {
+                break; // s itself was the last one: nothing after it runs either
+            }
+            chunks.add(new StepPlan.Chunk(s, count, s.computed + count == s.length()));
+            left -= count;
+        }
+        // admitting while preempting would only thrash: wait for running sequences to finish
+        while (!preempted && left > 0 && running.size() < maxRunning && !waiting.isEmpty()) {
+            Sequence s = waiting.peekFirst();
+            if (!admit(s, left)) {
+                break;
+            }
+            waiting.pollFirst();
+            s.state = Sequence.State.RUNNING;
+            running.add(s);
+            int count = Math.min(s.pending(), left);
+            chunks.add(new StepPlan.Chunk(s, count, s.computed + count == s.length()));
+            left -= count;
+        }
+        return new StepPlan(chunks, budget - left);
+    }
+
+    /**
+     * Gives a waiting sequence its cached prefix and the blocks for its first chunk, all or
+     * nothing. The last prompt token is always computed, since its logits give the first token,
+     * so prefix hits stop at the last full block before it.
+     */
+    private boolean admit(Sequence s, int left) {
+        int hits = 0;
+        if (prefixCaching && s.computed == 0) {
+            int B = pool.blockSize();
+            int cacheable = (s.length() - 1) / B;
+            BlockKey key = null;
+            for (int b = 0; b < cacheable; b++) {
+                BlockKey next = BlockKey.of(key, s.tokens(), b * B, B);
+                int block = pool.lookup(next);
+                if (block == BlockPool.NULL_BLOCK) {
+                    break;
+                }
+                s.table.appendReferenced(block);
+                key = next;
+                hits++;
+            }
+            s.computed = hits * B;
+            s.keyedBlocks = hits;
+            s.lastKey = key;
+        }
+        int count = Math.min(s.pending(), left);
+        if (!s.table.ensureCapacity(s.computed + (long) count)) {
+            if (hits > 0) {
+                s.resetCache();
+            }
+            return false;
+        }
+        if (hits > 0 && s.choice == 0 && s.generated == 0) {
+            s.request.cachedPromptTokens = s.computed;
+        }
+        return true;
+    }
+
+    private void preempt(Sequence victim) {
+        running.remove(victim);
+        victim.resetCache();
+        victim.state = Sequence.State.WAITING;
+        waiting.addFirst(victim);
+        preemptions++;
+    }
+
+    /** Records what a step computed and offers the newly filled blocks to the prefix cache. */
+    void completed(StepPlan plan) {
+        for (StepPlan.Chunk c : plan.chunks()) {
+            Sequence s = c.sequence();
+            s.computed += c.count();
+            if (prefixCaching) {
+                int B = pool.blockSize();
+                while ((s.keyedBlocks + 1) * B <= s.computed) {
+                    BlockKey key = BlockKey.of(s.lastKey, s.tokens(), s.keyedBlocks * B, B);
+                    pool.cache(s.table.block(s.keyedBlocks), key);
+                    s.lastKey = key;
+                    s.keyedBlocks++;
+                }
+            }
+        }
+    }
+
+    /** Takes a sequence out of the running set or the queue and returns its blocks. */
+    void remove(Sequence s) {
+        if (!running.remove(s)) {
+            waiting.remove(s);
+        }
+        s.table.release();
+        s.state = Sequence.State.FINISHED;
+    }
+}
