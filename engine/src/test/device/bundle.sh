@@ -5,6 +5,8 @@
 # models (written on the host: they are gigabytes), and run-device.sh.
 #
 # usage: engine/src/test/device/bundle.sh <out-dir>      (never installs to ~/.m2)
+#        MODELS="all-MiniLM-L6-v2-q8_0" bundle.sh <out-dir>   a different set of ../shared models (and
+#        their generation or embedding goldens): the device call carries 64 MiB at most
 # then on the GPU host: OUT=results bash <out-dir>/run-device.sh [tests|bench|all]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,12 +42,17 @@ cp "$module/target/device-tools/junit-platform-console-standalone-$junit.jar" "$
 
 # Models the parity tests read: every llama-family test model, and their llama.cpp goldens.
 # tiny-F16 is rewritten on the host by synth_gguf.py (deterministic; run-device.sh checks its sha256).
-for m in stories260K stories260K-q8_0 stories260K-q4_0 llama-2-tiny-random tiny-Q8_0 tiny-Q6_K tiny-Q5_K_M \
-         tiny-Q5_1 tiny-Q5_0 tiny-Q4_K_M tiny-Q4_1 tiny-Q4_0 tiny-Q3_K_M tiny-Q2_K; do
-  cp "$shared/models/$m.gguf" "$out/shared/models/"
-  [ -f "$shared/golden/generation/$m.json" ] && cp "$shared/golden/generation/$m.json" "$out/shared/golden/generation/"
+models=${MODELS:-stories260K stories260K-q8_0 stories260K-q4_0 llama-2-tiny-random tiny-Q8_0 tiny-Q6_K tiny-Q5_K_M
+        tiny-Q5_1 tiny-Q5_0 tiny-Q4_K_M tiny-Q4_1 tiny-Q4_0 tiny-Q3_K_M tiny-Q2_K tiny-F16}
+for m in $models; do
+  [ "$m" = tiny-F16 ] || cp "$shared/models/$m.gguf" "$out/shared/models/"
+  for kind in generation embeddings; do
+    if [ -f "$shared/golden/$kind/$m.json" ]; then
+      mkdir -p "$out/shared/golden/$kind"
+      cp "$shared/golden/$kind/$m.json" "$out/shared/golden/$kind/"
+    fi
+  done
 done
-cp "$shared/golden/generation/tiny-F16.json" "$out/shared/golden/generation/"
 cp "$shared/tools/synth_gguf.py" "$out/tools/"
 cp "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
 cp "$here/run-device.sh" "$out/"

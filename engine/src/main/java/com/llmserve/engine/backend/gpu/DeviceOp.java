@@ -188,6 +188,48 @@ sealed interface DeviceOp {
         }
     }
 
+    record Gelu(GpuActivations x, int n) implements DeviceOp {
+        public void run(Launcher l) {
+            l.gelu(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "gelu " + x.cols() + " n=" + n;
+        }
+    }
+
+    /**
+     * @param offset where the span starts ({@code sequences + 1} ints) sit in the metadata's int region
+     * @param mode   1 mean, 2 first row, 3 last row (ls_pool_f32)
+     */
+    record Pool(GpuActivations x, int offset, int sequences, int mode, GpuActivations out) implements DeviceOp {
+        public void run(Launcher l) {
+            l.pool(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "pool mode " + mode + " sequences=" + sequences;
+        }
+    }
+
+    /**
+     * @param offset where the span starts ({@code sequences + 1} ints) sit in the metadata's int region
+     * @param rows   the rows the spans cover
+     */
+    record EncoderAttention(GpuActivations qkv, int offset, int sequences, int rows, AttentionShape shape, GpuActivations out)
+            implements DeviceOp {
+        public void run(Launcher l) {
+            l.encoderAttention(this);
+        }
+
+        @Override
+        public String profileKey() {
+            return "encoder attention " + shape.heads() + "x" + shape.headDim() + " rows=" + rows;
+        }
+    }
+
     /** The k best logits of each of n rows, into the top-k scratch. */
     record TopK(GpuActivations x, int n, int k) implements DeviceOp {
         public void run(Launcher l) {

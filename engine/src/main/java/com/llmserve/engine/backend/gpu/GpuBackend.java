@@ -6,6 +6,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Op;
+import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuTensor;
@@ -696,9 +697,9 @@ public final class GpuBackend implements Backend {
             validateSlots(batch, cache);
         }
         int p = padded(n, Math.min(in.rows(), o.rows()));
-        int splits = attentionSplits(shape.kvHeads(), p);
-        // rows x splits stays below 8 x multiprocessors + rows: sized once for every bucket
-        long units = Math.max((long) p * splits, 8L * device.info().multiprocessors() + options.maxGraphRows());
+        int splits = attentionSplits(shape.kvHeads(), p, longestRange(batch, n, shape));
+        // rows x splits stays below 16 x multiprocessors + rows: sized once for every bucket
+        long units = Math.max((long) p * splits, 16L * device.info().multiprocessors() + options.maxGraphRows());
         if (splits > 1) {
             boolean moved = scratch.ensure(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES);
             moved |= scratch.ensure(Slot.ATTENTION_STATS, units * shape.heads() * 2 * Float.BYTES);
@@ -734,13 +735,36 @@ public final class GpuBackend implements Backend {
     }
 
     /**
-     * Enough position splits to give every multiprocessor eight blocks: the per-row kernels are
-     * bound by latency, and long decode contexts spread over the whole device.
+     * Position splits per row for the per-row kernels: about 32 positions each (they are bound by
+     * latency, so a short context in one split beats several launches), at most enough to give
+     * every multiprocessor sixteen blocks, and a power of two, so that a graph captured for a
+     * bucket is replayed until the context doubles.
      */
-    private int attentionSplits(int kvHeads, int rows) {
-        int target = 8 * device.info().multiprocessors();
-        int splits = (target + kvHeads * rows - 1) / (kvHeads * rows);
-        return Math.max(1, Math.min(MAX_ATTENTION_SPLITS, splits));
+    private int attentionSplits(int kvHeads, int rows, int longest) {
+        int cap = (16 * device.info().multiprocessors() + kvHeads * rows - 1) / (kvHeads * rows);
+        cap = Math.max(1, Math.min(MAX_ATTENTION_SPLITS, cap));
+        int wanted = Integer.highestOneBit(Math.max(1, (longest + 31) / 32 * 2 - 1));
+        return Math.min(cap, wanted);
+    }
+
+    /** The most positions any of the first {@code n} rows attends to. */
+    private static int longestRange(Batch batch, int n, AttentionShape shape) {
+        int[] last = null;
+        if (!shape.causal()) {
+            last = new int[batch.sequences()];
+            Arrays.fill(last, -1);
+            for (int t = 0; t < batch.size(); t++) {
+                last[batch.sequenceOf(t)] = Math.max(last[batch.sequenceOf(t)], batch.position(t));
+            }
+        }
+        int longest = 1;
+        for (int t = 0; t < n; t++) {
+            int pos = batch.position(t);
+            int end = last == null ? pos : last[batch.sequenceOf(t)];
+            int first = shape.slidingWindow() > 0 ? Math.max(0, pos - shape.slidingWindow() + 1) : 0;
+            longest = Math.max(longest, end - first + 1);
+        }
+        return longest;
     }
 
     @Override
@@ -769,19 +793,7 @@ public final class GpuBackend implements Backend {
             return;
         }
         int p = padded(rows.length, o.rows());
-        if (stepGatherCount + p > meta.gatherCapacity()) {
-            flush(null, 0, null, 0);
-            if (meta.ensure(0, p, 0)) {
-                invalidateGraphs();
-            }
-        }
-        if (stepGather.length < stepGatherCount + p) {
-            stepGather = Arrays.copyOf(stepGather, Math.max(stepGatherCount + p, 2 * stepGather.length));
-        }
-        int offset = stepGatherCount;
-        System.arraycopy(rows, 0, stepGather, offset, rows.length);
-        Arrays.fill(stepGather, offset + rows.length, offset + p, 0);
-        stepGatherCount += p;
+        int offset = addInts(rows, rows.length, p);
         record(new Gather(in, offset, p, o), rows.length, p);
     }
 
@@ -826,7 +838,91 @@ public final class GpuBackend implements Backend {
         MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, (long) n * k * Integer.BYTES, values, 0, n * k);
     }
 
+    @Override
+    public void encoderAttention(Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
+        GpuActivations in = activations(qkv);
+        GpuActivations o = activations(out);
+        checkCols(o, shape.queryDim(), "encoder attention output");
+        checkCols(in, shape.queryDim() + 2 * shape.kvDim(), "encoder attention q|k|v");
+        if (shape.causal() || shape.slidingWindow() > 0) {
+            throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
+        }
+        if (shape.headDim() > Launcher.ENCODER_MAX_HEAD_DIM) {
+            throw new GpuBackendException("encoder attention heads of " + shape.headDim() + " exceed the kernel's "
+                    + Launcher.ENCODER_MAX_HEAD_DIM);
+        }
+        int rows = checkSpans(starts, sequences, in.rows(), o.rows());
+        int offset = addInts(starts, sequences + 1, sequences + 1);
+        record(new DeviceOp.EncoderAttention(in, offset, sequences, rows, shape, o), rows, rows);
+    }
+
+    @Override
+    public void gelu(Activations x, int n) {
+        GpuActivations a = activations(x);
+        checkRows(n, a, "gelu");
+        int p = padded(n, a.rows());
+        record(new DeviceOp.Gelu(a, p), n, p);
+    }
+
+    @Override
+    public void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out) {
+        GpuActivations in = activations(x);
+        GpuActivations o = activations(out);
+        checkCols(o, in.cols(), "pool");
+        checkSpans(starts, sequences, in.rows());
+        if (sequences > o.rows()) {
+            throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
+        }
+        int mode = switch (pooling) {
+            case MEAN -> 1;
+            case CLS -> 2;
+            case LAST -> 3;
+        };
+        int offset = addInts(starts, sequences + 1, sequences + 1);
+        record(new DeviceOp.Pool(in, offset, sequences, mode, o), sequences, sequences);
+    }
+
+    /** Checks that sequence spans are non-empty, ascending from row 0 and fit; returns the rows they cover. */
+    private static int checkSpans(int[] starts, int sequences, int... capacities) {
+        if (sequences < 1 || starts.length <= sequences || starts[0] != 0) {
+            throw new IllegalArgumentException("spans of " + sequences + " sequences need " + (sequences + 1)
+                    + " ascending starts from row 0");
+        }
+        for (int s = 0; s < sequences; s++) {
+            if (starts[s + 1] <= starts[s]) {
+                throw new IllegalArgumentException("sequence " + s + " spans no rows: starts " + starts[s] + ", " + starts[s + 1]);
+            }
+        }
+        for (int c : capacities) {
+            if (starts[sequences] > c) {
+                throw new IllegalArgumentException(starts[sequences] + " rows do not fit activations of " + c + " rows");
+            }
+        }
+        return starts[sequences];
+    }
+
     // ---------------------------------------------------------------- steps
+
+    /**
+     * Copies {@code count} ints (then zeros up to {@code padTo}) into the step's int region (row
+     * indices, span starts) and returns where they start; a full region runs the step first.
+     */
+    private int addInts(int[] values, int count, int padTo) {
+        if (stepGatherCount + padTo > meta.gatherCapacity()) {
+            flush(null, 0, null, 0);
+            if (meta.ensure(0, padTo, 0)) {
+                invalidateGraphs();
+            }
+        }
+        if (stepGather.length < stepGatherCount + padTo) {
+            stepGather = Arrays.copyOf(stepGather, Math.max(stepGatherCount + padTo, 2 * stepGather.length));
+        }
+        int offset = stepGatherCount;
+        System.arraycopy(values, 0, stepGather, offset, count);
+        Arrays.fill(stepGather, offset + count, offset + padTo, 0);
+        stepGatherCount += padTo;
+        return offset;
+    }
 
     private int padded(int n, int capacity) {
         if (!options.graphs() || n > options.maxGraphRows() || n >= options.gemmMinRows()) {

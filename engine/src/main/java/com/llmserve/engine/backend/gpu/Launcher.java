@@ -41,6 +41,10 @@ final class Launcher {
     /** Must match LS_ATT_THREADS in attention.hip. */
     static final int ATTENTION_THREADS = 128;
     static final int TOPK_THREADS = 1024;
+    /** Must match LS_ENC_THREADS in encoder.hip. */
+    static final int ENCODER_THREADS = 128;
+    /** Must match LS_ENC_MAX_DIM in encoder.hip. */
+    static final int ENCODER_MAX_HEAD_DIM = 256;
     /** Must match LS_DEC_MAX_GROUP in attention.hip. */
     static final int DECODE_ATTENTION_MAX_GROUP = 8;
 
@@ -299,6 +303,27 @@ final class Launcher {
             case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_STATS_D256};
             default -> null;
         };
+    }
+
+    void gelu(DeviceOp.Gelu op) {
+        long total = (long) op.n() * op.x().cols();
+        launch(Kernel.GELU_F32, covering(total), KernelArgs.of().pointer(op.x().buffer).i32(Math.toIntExact(total)));
+    }
+
+    void pool(DeviceOp.Pool op) {
+        int cols = op.x().cols();
+        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset())
+                .pointer(op.out().buffer).i32(cols).i32(op.mode());
+        launch(Kernel.POOL_F32, new LaunchConfig(op.sequences(), (cols + THREADS - 1) / THREADS, 1, THREADS, 1, 1, 0), args);
+    }
+
+    void encoderAttention(DeviceOp.EncoderAttention op) {
+        AttentionShape s = op.shape();
+        KernelArgs args = KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
+                .pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset()).i32(op.sequences())
+                .pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.kvHeads()).i32(s.headDim())
+                .i32(s.keyCol()).i32(s.valueCol()).f32(s.scale());
+        launch(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), op.rows(), 1, ENCODER_THREADS, 1, 1, 0), args);
     }
 
     void topK(TopK op) {

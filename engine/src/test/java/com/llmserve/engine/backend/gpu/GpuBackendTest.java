@@ -5,6 +5,7 @@ import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
@@ -214,6 +215,39 @@ class GpuBackendTest {
             be.gatherRows(load(be, x, n, d), new int[] {4, 0, 4, 2}, out);
             return read(be, out, 4);
         });
+    }
+
+    @Test
+    void encoderOperationsMatchTheCpuBackend() {
+        Random r = new Random(21);
+        int d = 96;
+        float[] x = RandomTensors.gaussian(9 * d, r);
+        // the CPU rounds GELU's input and output to half (ggml's table), the GPU computes in float
+        compare("gelu", 2e-3, be -> {
+            Activations a = load(be, x, 9, d);
+            be.gelu(a, 9);
+            return read(be, a, 9);
+        });
+        int[] starts = {0, 3, 4, 9};
+        for (Pooling pooling : Pooling.values()) {
+            compare("pool " + pooling, 1e-6, be -> {
+                Activations out = alloc(be, 3, d);
+                be.pool(load(be, x, 9, d), starts, 3, pooling, out);
+                return read(be, out, 3);
+            });
+        }
+        // spans of 5, 1, 34 and 260 rows: the longest takes several chunks of the kernel
+        int[] spans = {0, 5, 6, 40, 300};
+        for (AttentionShape shape : List.of(new AttentionShape(12, 12, 32, (float) (1 / Math.sqrt(32)), false, 0),
+                new AttentionShape(8, 2, 64, 0.125f, false, 0))) {
+            int width = shape.queryDim() + 2 * shape.kvDim();
+            float[] qkv = RandomTensors.gaussian(300 * width, r);
+            compare("encoder attention " + shape, 1e-5, be -> {
+                Activations out = alloc(be, 300, shape.queryDim());
+                be.encoderAttention(load(be, qkv, 300, width), spans, 4, shape, out);
+                return read(be, out, 300);
+            });
+        }
     }
 
     @Test
