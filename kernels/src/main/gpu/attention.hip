@@ -187,8 +187,8 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 // sum before any value is weighted, so scores are computed twice: a first scan for (max, sum), a
 // second for the weighted values.
 //
-// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads: four groups of 32 lanes (two per wave
-// on wave64 hardware), each scanning every fourth position of the split's contiguous range with
+// Grid (kv_heads, rows, splits), 32 x LS_DEC_GROUPS_FOR(D) threads: groups of 32 lanes (two per
+// wave on wave64 hardware), each scanning every G-th position of the split's contiguous range with
 // lanes across the head dimension, so no block-wide barrier sits in a scan and the next
 // position's key (and value) loads while the current one is used.
 //   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
@@ -197,7 +197,9 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 //                          `partial`, which ls_attention_sum adds up.
 #define LS_DEC_MAX_GROUP 8
 #define LS_DEC_LANES 32
-#define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
+// Lane groups per block: eight (256 threads) for heads up to 128 wide, four for wider ones, whose
+// merge buffer would not fit shared memory eight times. The host launches 32 x this many threads.
+#define LS_DEC_GROUPS_FOR(d) ((d) <= 128 ? 8 : 4)
 // Head dimensions per lane; heads narrower than a lane group leave the upper lanes idle.
 #define LS_DPL(d) (((d) + LS_DEC_LANES - 1) / LS_DEC_LANES)
 
@@ -255,7 +257,7 @@ LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int 
 }
 
 // First scan: running (max, sum of exp) of this lane group's positions.
-template <int D>
+template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
 LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
                             float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
                             float (&l)[LS_DEC_MAX_GROUP]) {
@@ -268,8 +270,8 @@ LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, in
   float kc[DPL], kn[DPL];
   int p = r.begin + grp;
   if (p < r.end) ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
-  for (; p < r.end; p += LS_DEC_GROUPS) {
-    if (p + LS_DEC_GROUPS < r.end) ls_dec_load<D>(keys, r, p + LS_DEC_GROUPS, block_size, kv_dim, kn);
+  for (; p < r.end; p += GROUPS) {
+    if (p + GROUPS < r.end) ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
       if (g < group) {
@@ -288,7 +290,7 @@ LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, in
 }
 
 // Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
-template <int D>
+template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
 LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
                              int kv_dim, int group, float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
                              const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
@@ -304,10 +306,10 @@ LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const
     ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
     ls_dec_load<D>(values, r, p, block_size, kv_dim, vc);
   }
-  for (; p < r.end; p += LS_DEC_GROUPS) {
-    if (p + LS_DEC_GROUPS < r.end) {
-      ls_dec_load<D>(keys, r, p + LS_DEC_GROUPS, block_size, kv_dim, kn);
-      ls_dec_load<D>(values, r, p + LS_DEC_GROUPS, block_size, kv_dim, vn);
+  for (; p < r.end; p += GROUPS) {
+    if (p + GROUPS < r.end) {
+      ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
+      ls_dec_load<D>(values, r, p + GROUPS, block_size, kv_dim, vn);
     }
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
@@ -329,7 +331,8 @@ LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const
   }
 }
 
-// The four lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
+// The lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
+template <int GROUPS>
 LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DEC_MAX_GROUP], int grp, int lane, int group,
                                   float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP]) {
   if (lane == 0) {
@@ -343,22 +346,22 @@ LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DE
 #pragma unroll
   for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
     float mx = LS_ATT_NEG;
-    for (int w = 0; w < LS_DEC_GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
+    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
     float sum = 0.0f;
-    for (int w = 0; w < LS_DEC_GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
+    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
     m[g] = mx;
     l[g] = g < group && sum > 0.0f ? 1.0f / sum : 0.0f;
   }
   ls_sync_block();
 }
 
-template <int D>
+template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
 LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
                                   const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
                                   float* stats, int heads, int kv_heads, int block_size, float scale, int causal,
                                   int window, int splits) {
-  LS_SHARED float smax[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
-  LS_SHARED float ssum[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
   const int kvh = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int split = (int)ls_block_z();
@@ -381,24 +384,24 @@ LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* 
   ls_sync_block();
   if (tid < group) {
     float mx = LS_ATT_NEG;
-    for (int w = 0; w < LS_DEC_GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
+    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
     float sum = 0.0f;
-    for (int w = 0; w < LS_DEC_GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
+    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
     float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * 2;
     st[0] = mx;
     st[1] = sum;
   }
 }
 
-template <int D>
+template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, float* partial, const float* stats,
                                 int heads, int kv_heads, int block_size, float scale, int causal, int window, int splits) {
   constexpr int DPL = LS_DPL(D);
-  LS_SHARED float merge_acc[LS_DEC_GROUPS][LS_DEC_MAX_GROUP * D];
-  LS_SHARED float smax[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
-  LS_SHARED float ssum[LS_DEC_GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float merge_acc[GROUPS][LS_DEC_MAX_GROUP * D];
+  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
   const int kvh = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int split = (int)ls_block_z();
@@ -413,7 +416,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
   if (splits == 1) {
     ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, q, mx, inv);
-    ls_dec_merge_stats(mx, inv, grp, lane, group, smax, ssum);
+    ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum);
   } else {
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
@@ -438,9 +441,9 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
         if (lane + i * LS_DEC_LANES < D) merge_acc[grp][g * D + lane + i * LS_DEC_LANES] = acc[g][i];
   ls_sync_block();
   const int head0 = kvh * group;
-  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+  for (int idx = tid; idx < group * D; idx += GROUPS * LS_DEC_LANES) {
     float o = 0.0f;
-    for (int w = 0; w < LS_DEC_GROUPS; ++w) o += merge_acc[w][idx];
+    for (int w = 0; w < GROUPS; ++w) o += merge_acc[w][idx];
     if (splits == 1) {
       out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
     } else {

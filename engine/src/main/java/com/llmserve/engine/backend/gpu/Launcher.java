@@ -226,17 +226,18 @@ final class Launcher {
             }
             return;
         }
+        LaunchConfig lanes = new LaunchConfig(s.kvHeads(), n, splits, decodeThreads(s.headDim()), 1, 1, 0);
         if (splits > 1) {
             KernelArgs st = rowArgs(op, false).pointer(scratch.get(Slot.ATTENTION_STATS)).i32(s.heads()).i32(s.kvHeads())
                     .i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(splits);
-            launch(exact[1], grid, st);
+            launch(exact[1], lanes, st);
         }
         KernelArgs args = rowArgs(op, true).pointer(op.out().buffer).i32(op.out().cols());
         pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION) : null);
         pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION_STATS) : null);
         args.i32(s.heads()).i32(s.kvHeads()).i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0)
                 .i32(s.slidingWindow()).i32(splits);
-        launch(exact[0], grid, args);
+        launch(exact[0], lanes, args);
         if (splits > 1) {
             KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
             metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(splits);
@@ -263,6 +264,11 @@ final class Launcher {
         } else {
             args.i64(0);
         }
+    }
+
+    /** Threads of the per-lane attention kernels: 32 x LS_DEC_GROUPS_FOR(headDim) in attention.hip. */
+    static int decodeThreads(int headDim) {
+        return headDim <= 128 ? 256 : 128;
     }
 
     /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
