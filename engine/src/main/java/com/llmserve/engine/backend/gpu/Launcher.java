@@ -268,7 +268,7 @@ final class Launcher {
 
     /** Threads of the per-lane attention kernels: 32 x LS_DEC_GROUPS_FOR(headDim) in attention.hip. */
     static int decodeThreads(int headDim) {
-        return headDim <= 128 ? 256 : 128;
+        return 128;
     }
 
     /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
