@@ -187,8 +187,8 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 // sum before any value is weighted, so scores are computed twice: a first scan for (max, sum), a
 // second for the weighted values.
 //
-// Grid (kv_heads, rows, splits), 32 x LS_DEC_GROUPS_FOR(D) threads: groups of 32 lanes (two per
-// wave on wave64 hardware), each scanning every G-th position of the split's contiguous range with
+// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads: groups of 32 lanes (two per wave on
+// wave64 hardware), each scanning every fourth position of the split's contiguous range with
 // lanes across the head dimension, so no block-wide barrier sits in a scan and the next
 // position's key (and value) loads while the current one is used.
 //   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
@@ -197,9 +197,9 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 //                          `partial`, which ls_attention_sum adds up.
 #define LS_DEC_MAX_GROUP 8
 #define LS_DEC_LANES 32
-// Lane groups per block (the host launches 32 x this many threads). Four measured faster than
-// eight on an H200 (8B decode at 1, 4 and 64 rows): more blocks per multiprocessor, a smaller merge.
-#define LS_DEC_GROUPS_FOR(d) 4
+// Lane groups per block. Four measured faster than eight on an H200 (8B decode at 1, 4 and 64
+// rows): more blocks per multiprocessor, a smaller merge.
+#define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
 // Head dimensions per lane; heads narrower than a lane group leave the upper lanes idle.
 #define LS_DPL(d) (((d) + LS_DEC_LANES - 1) / LS_DEC_LANES)
 
@@ -257,7 +257,7 @@ LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int 
 }
 
 // First scan: running (max, sum of exp) of this lane group's positions.
-template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
+template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
                             float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
                             float (&l)[LS_DEC_MAX_GROUP]) {
@@ -290,7 +290,7 @@ LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, in
 }
 
 // Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
-template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
+template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
                              int kv_dim, int group, float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
                              const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
@@ -355,7 +355,7 @@ LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DE
   ls_sync_block();
 }
 
-template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
+template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
                                   const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
                                   float* stats, int heads, int kv_heads, int block_size, float scale, int causal,
@@ -393,7 +393,7 @@ LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* 
   }
 }
 
-template <int D, int GROUPS = LS_DEC_GROUPS_FOR(D)>
+template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, float* partial, const float* stats,

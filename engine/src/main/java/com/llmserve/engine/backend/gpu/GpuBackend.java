@@ -111,8 +111,8 @@ public final class GpuBackend implements Backend {
     private int stepTokenCount;
     private Batch stepBatch;
     private final Set<GpuKvStorage> stepValidated = Collections.newSetFromMap(new IdentityHashMap<>());
-    private int[] stepGather = new int[64];
-    private int stepGatherCount;
+    private int[] stepInts = new int[64];
+    private int stepIntCount;
     private int stepRows;
     private int[] stepTiles;
     private boolean stepGraphable = true;
@@ -886,19 +886,19 @@ public final class GpuBackend implements Backend {
      * indices, span starts) and returns where they start; a full region runs the step first.
      */
     private int addInts(int[] values, int count, int padTo) {
-        if (stepGatherCount + padTo > meta.gatherCapacity()) {
+        if (stepIntCount + padTo > meta.intCapacity()) {
             flush(null, 0, null, 0);
             if (meta.ensure(0, padTo, 0)) {
                 invalidateGraphs();
             }
         }
-        if (stepGather.length < stepGatherCount + padTo) {
-            stepGather = Arrays.copyOf(stepGather, Math.max(stepGatherCount + padTo, 2 * stepGather.length));
+        if (stepInts.length < stepIntCount + padTo) {
+            stepInts = Arrays.copyOf(stepInts, Math.max(stepIntCount + padTo, 2 * stepInts.length));
         }
-        int offset = stepGatherCount;
-        System.arraycopy(values, 0, stepGather, offset, count);
-        Arrays.fill(stepGather, offset + count, offset + padTo, 0);
-        stepGatherCount += padTo;
+        int offset = stepIntCount;
+        System.arraycopy(values, 0, stepInts, offset, count);
+        Arrays.fill(stepInts, offset + count, offset + padTo, 0);
+        stepIntCount += padTo;
         return offset;
     }
 
@@ -981,7 +981,7 @@ public final class GpuBackend implements Backend {
             boolean replayed = false;
             boolean profiled = false;
             if (!ops.isEmpty()) {
-                long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepGather, stepGatherCount, stepRows,
+                long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepInts, stepIntCount, stepRows,
                         stepTiles, stepTiles == null ? 0 : stepTiles.length / 2);
                 s.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
                 Launcher l = new Launcher(device, s, scratch, meta, options.dequantBandBytes());
@@ -1072,7 +1072,7 @@ public final class GpuBackend implements Backend {
         stepTokenCount = 0;
         stepBatch = null;
         stepValidated.clear();
-        stepGatherCount = 0;
+        stepIntCount = 0;
         stepRows = 0;
         stepTiles = null;
         stepGraphable = true;

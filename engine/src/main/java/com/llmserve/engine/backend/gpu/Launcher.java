@@ -38,7 +38,7 @@ final class Launcher {
     static final int ROW_THREADS = 256;
     /** Must match LS_MMV_THREADS in gemv.hip. */
     static final int GEMV_THREADS = 128;
-    /** Must match LS_ATT_THREADS in attention.hip. */
+    /** Must match LS_ATT_THREADS in attention.hip (every attention kernel's block). */
     static final int ATTENTION_THREADS = 128;
     static final int TOPK_THREADS = 1024;
     /** Must match LS_ENC_THREADS in encoder.hip. */
@@ -171,7 +171,7 @@ final class Launcher {
     void gather(Gather op) {
         int cols = op.x().cols();
         long total = (long) op.n() * cols;
-        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset());
+        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.INTS) + 4L * op.offset());
         launch(Kernel.GATHER_ROWS_F32, covering(total), args.pointer(op.out().buffer).i32(cols).i32(Math.toIntExact(total)));
     }
 
@@ -226,18 +226,17 @@ final class Launcher {
             }
             return;
         }
-        LaunchConfig lanes = new LaunchConfig(s.kvHeads(), n, splits, decodeThreads(s.headDim()), 1, 1, 0);
         if (splits > 1) {
             KernelArgs st = rowArgs(op, false).pointer(scratch.get(Slot.ATTENTION_STATS)).i32(s.heads()).i32(s.kvHeads())
                     .i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0).i32(s.slidingWindow()).i32(splits);
-            launch(exact[1], lanes, st);
+            launch(exact[1], grid, st);
         }
         KernelArgs args = rowArgs(op, true).pointer(op.out().buffer).i32(op.out().cols());
         pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION) : null);
         pointerOrNull(args, splits > 1 ? scratch.get(Slot.ATTENTION_STATS) : null);
         args.i32(s.heads()).i32(s.kvHeads()).i32(kv.blockSize()).f32(s.scale()).i32(s.causal() ? 1 : 0)
                 .i32(s.slidingWindow()).i32(splits);
-        launch(exact[0], lanes, args);
+        launch(exact[0], grid, args);
         if (splits > 1) {
             KernelArgs c = KernelArgs.of().pointer(scratch.get(Slot.ATTENTION));
             metaArg(c, Region.SLOTS).pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.headDim()).i32(splits);
@@ -264,11 +263,6 @@ final class Launcher {
         } else {
             args.i64(0);
         }
-    }
-
-    /** Threads of the per-lane attention kernels: 32 x LS_DEC_GROUPS_FOR(headDim) in attention.hip. */
-    static int decodeThreads(int headDim) {
-        return 128;
     }
 
     /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
@@ -318,7 +312,7 @@ final class Launcher {
 
     void pool(DeviceOp.Pool op) {
         int cols = op.x().cols();
-        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset())
+        KernelArgs args = KernelArgs.of().pointer(op.x().buffer).pointer(meta.buffer(), meta.offset(Region.INTS) + 4L * op.offset())
                 .pointer(op.out().buffer).i32(cols).i32(op.mode());
         launch(Kernel.POOL_F32, new LaunchConfig(op.sequences(), (cols + THREADS - 1) / THREADS, 1, THREADS, 1, 1, 0), args);
     }
@@ -326,7 +320,7 @@ final class Launcher {
     void encoderAttention(DeviceOp.EncoderAttention op) {
         AttentionShape s = op.shape();
         KernelArgs args = KernelArgs.of().pointer(op.qkv().buffer).i32(op.qkv().cols())
-                .pointer(meta.buffer(), meta.offset(Region.GATHER) + 4L * op.offset()).i32(op.sequences())
+                .pointer(meta.buffer(), meta.offset(Region.INTS) + 4L * op.offset()).i32(op.sequences())
                 .pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.kvHeads()).i32(s.headDim())
                 .i32(s.keyCol()).i32(s.valueCol()).f32(s.scale());
         launch(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), op.rows(), 1, ENCODER_THREADS, 1, 1, 0), args);

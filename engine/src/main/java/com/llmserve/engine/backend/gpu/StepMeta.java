@@ -14,7 +14,7 @@ import java.lang.foreign.ValueLayout;
  * the host in pinned memory and copied over before each step's kernels.
  *
  * <pre>
- *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] gather[gatherRows]
+ *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] ints[intCapacity]
  *   tiles[2 rows] tables[tableEntries]
  * </pre>
  * Padding rows (past the batch, up to the bucket) get token 0, position 0 and slot -1: kernels
@@ -23,7 +23,9 @@ import java.lang.foreign.ValueLayout;
 final class StepMeta implements AutoCloseable {
 
     enum Region {
-        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST, GATHER,
+        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST,
+        /** Per-operation int data, allocated in recording order: gathered row indices, span starts. */
+        INTS,
         /** (first row, row count) of each prompt tile of the tiled attention kernel. */
         TILES,
         TABLES
@@ -31,7 +33,7 @@ final class StepMeta implements AutoCloseable {
 
     private final Device device;
     private int rows;
-    private int gatherRows;
+    private int ints;
     private int tableEntries;
     private DeviceBuffer buffer;
     private PinnedBuffer staging;
@@ -45,12 +47,12 @@ final class StepMeta implements AutoCloseable {
      *
      * @return true when the device buffer moved (graphs that read it are stale)
      */
-    boolean ensure(int rows, int gatherRows, int tableEntries) {
-        if (buffer != null && rows <= this.rows && gatherRows <= this.gatherRows && tableEntries <= this.tableEntries) {
+    boolean ensure(int rows, int ints, int tableEntries) {
+        if (buffer != null && rows <= this.rows && ints <= this.ints && tableEntries <= this.tableEntries) {
             return false;
         }
         int r = Math.max(rows, this.rows);
-        int g = Math.max(gatherRows, this.gatherRows);
+        int g = Math.max(ints, this.ints);
         int t = tableEntries > this.tableEntries ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
                 : this.tableEntries;
         long bytes = (7L * r + g + t) * Integer.BYTES;
@@ -66,7 +68,7 @@ final class StepMeta implements AutoCloseable {
         buffer = next;
         staging = nextStaging;
         this.rows = r;
-        this.gatherRows = g;
+        this.ints = g;
         this.tableEntries = t;
         return true;
     }
@@ -75,8 +77,8 @@ final class StepMeta implements AutoCloseable {
         return rows;
     }
 
-    int gatherCapacity() {
-        return gatherRows;
+    int intCapacity() {
+        return ints;
     }
 
     DeviceBuffer buffer() {
@@ -85,17 +87,17 @@ final class StepMeta implements AutoCloseable {
 
     /** Byte offset of a region in {@link #buffer()}. */
     long offset(Region region) {
-        long ints = switch (region) {
+        long index = switch (region) {
             case TOKENS -> 0;
             case POSITIONS -> rows;
             case SLOTS -> 2L * rows;
             case TABLE_OFFSETS -> 3L * rows;
             case SEQ_LAST -> 4L * rows;
-            case GATHER -> 5L * rows;
-            case TILES -> 5L * rows + gatherRows;
-            case TABLES -> 7L * rows + gatherRows;
+            case INTS -> 5L * rows;
+            case TILES -> 5L * rows + ints;
+            case TABLES -> 7L * rows + ints;
         };
-        return ints * Integer.BYTES;
+        return index * Integer.BYTES;
     }
 
     /** Block-table entries the batch's attention reads: for each sequence, the blocks up to its last position. */
@@ -113,12 +115,12 @@ final class StepMeta implements AutoCloseable {
      *
      * @param tokens     token ids of the first {@code tokenCount} rows, or null when the step embeds nothing
      * @param batch      the step's batch, or null when no operation reads positions or the cache
-     * @param gather     row indices of the step's gathers, {@code gatherCount} of them
+     * @param ints       the step's int data (gathered rows, span starts), {@code intCount} of them
      * @param paddedRows rows the kernels run over (a bucket's size); rows past the batch are padding
      * @param tiles      (first row, row count) pairs of the step's attention tiles, {@code tileCount} of them
      * @return the bytes to copy to the device
      */
-    long fill(int[] tokens, int tokenCount, Batch batch, int[] gather, int gatherCount, int paddedRows, int[] tiles,
+    long fill(int[] tokens, int tokenCount, Batch batch, int[] ints, int intCount, int paddedRows, int[] tiles,
               int tileCount) {
         MemorySegment m = staging.segment();
         long tok = offset(Region.TOKENS);
@@ -155,9 +157,9 @@ final class StepMeta implements AutoCloseable {
             MemorySegment.copy(tiles, 0, m, ValueLayout.JAVA_INT, offset(Region.TILES), 2 * tileCount);
             end = Math.max(end, offset(Region.TILES) + 8L * tileCount);
         }
-        if (gatherCount > 0) {
-            MemorySegment.copy(gather, 0, m, ValueLayout.JAVA_INT, offset(Region.GATHER), gatherCount);
-            end = Math.max(end, offset(Region.GATHER) + 4L * gatherCount);
+        if (intCount > 0) {
+            MemorySegment.copy(ints, 0, m, ValueLayout.JAVA_INT, offset(Region.INTS), intCount);
+            end = Math.max(end, offset(Region.INTS) + 4L * intCount);
         }
         return end;
     }
