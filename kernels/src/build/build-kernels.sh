@@ -32,7 +32,7 @@ mapfile -t modules < <(grep -Ev '^[[:space:]]*(#|$)' "$src/kernels.manifest")
 mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
 
-common_deps=("$src/ls_compat.h" "${BASH_SOURCE[0]}")
+common_deps=("$src"/*.h "${BASH_SOURCE[0]}")
 
 needs_build() {  # out, source
   local out=$1 dep
@@ -64,22 +64,38 @@ entry_points() {  # kind file
   esac | sort -u
 }
 
-tsv="$res/code-objects.tsv.tmp"
-printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
-errors=0
+# Compile what is out of date, up to one job per processor (JOBS overrides): the compilers are
+# single-threaded and CI's machines have a few cores.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+pids=()
 for line in "${modules[@]}"; do
   read -r module source symbols <<<"$line"
   [ -n "${symbols:-}" ] || fail "module '$module' lists no symbols"
   [ -f "$src/$source" ] || fail "module '$module': source $src/$source not found"
-  expected=$(tr ' ' '\n' <<<"$symbols" | grep -v '^$' | sort -u)
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
     out="$res/$module.$target.$kind"
     if needs_build "$out" "$src/$source"; then
       echo "build-kernels: $module -> $target ($kind)"
-      compile "$kind" "$target" "$src/$source" "$out.tmp"
-      mv "$out.tmp" "$out"
+      (compile "$kind" "$target" "$src/$source" "$out.tmp" && mv "$out.tmp" "$out") &
+      pids+=($!)
+      while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     fi
+  done
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+[ $failed -eq 0 ] || fail "$failed code object(s) failed to compile"
+
+tsv="$res/code-objects.tsv.tmp"
+printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
+errors=0
+for line in "${modules[@]}"; do
+  read -r module source symbols <<<"$line"
+  expected=$(tr ' ' '\n' <<<"$symbols" | grep -v '^$' | sort -u)
+  for tline in "${targets[@]}"; do
+    read -r kind target <<<"$tline"
+    out="$res/$module.$target.$kind"
     actual=$(entry_points "$kind" "$out")
     if [ "$actual" != "$expected" ]; then
       echo "build-kernels: $out exports [$(echo $actual)], manifest says [$(echo $expected)]" >&2
