@@ -5,7 +5,9 @@
 #   <res>/com/llmserve/kernels/code-objects.tsv                       module, target, kind, file, sha256, symbols
 #   <java>/com/llmserve/kernels/{KernelModuleId,Kernel}.java          the build-time ids
 # Incremental: a code object is rebuilt only when its source, the compat header or this script is
-# newer. Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF.
+# newer. Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF. KERNEL_KINDS (default
+# "hsaco,cubin,ptx") limits the kinds built, e.g. "hsaco" for a ROCm image or "none" for a CPU
+# image whose build has neither compiler: the ids are written either way.
 #
 # usage: build-kernels.sh <gpu-source-dir> <resource-out-dir> <java-out-dir>
 set -euo pipefail
@@ -20,17 +22,30 @@ READELF=${READELF:-readelf}
 
 fail() { echo "build-kernels: $*" >&2; exit 1; }
 
-for tool in "$CLANG" "$NVCC" "$AMD_READELF" "$READELF"; do
-  command -v "$tool" >/dev/null 2>&1 \
-    || fail "'$tool' not found. AMD code objects need Debian's clang-19, lld-19 and llvm-19 (scripts/install-deps.sh installs them); NVIDIA ones need nvcc (CUDA 13)."
-done
+KERNEL_KINDS=${KERNEL_KINDS:-hsaco,cubin,ptx}
 
 mkdir -p "$res" "$java"
 
-# Modules and targets, comments and blank lines stripped.
+# Modules and targets, comments and blank lines stripped; targets of the kinds asked for.
 mapfile -t modules < <(grep -Ev '^[[:space:]]*(#|$)' "$src/kernels.manifest")
-mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
+mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest" \
+  | awk -v kinds=",$KERNEL_KINDS," 'index(kinds, "," $1 ",") > 0')
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
+
+needed_tools=("$READELF")
+for tline in "${targets[@]}"; do
+  case ${tline%% *} in
+    hsaco) needed_tools+=("$CLANG" "$AMD_READELF") ;;
+    cubin|ptx) needed_tools+=("$NVCC") ;;
+  esac
+done
+for tool in "${needed_tools[@]}"; do
+  command -v "$tool" >/dev/null 2>&1 \
+    || fail "'$tool' not found. AMD code objects need Debian's clang-19, lld-19 and llvm-19 (scripts/install-deps.sh installs them); NVIDIA ones need nvcc (CUDA 13). KERNEL_KINDS=$KERNEL_KINDS"
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "build-kernels: KERNEL_KINDS=$KERNEL_KINDS: writing ids only, no code objects"
+fi
 
 common_deps=("$src"/*.h "${BASH_SOURCE[0]}")
 
