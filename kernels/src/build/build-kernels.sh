@@ -32,14 +32,15 @@ mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest" \
   | awk -v kinds=",$KERNEL_KINDS," 'index(kinds, "," $1 ",") > 0')
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
 
-needed_tools=("$READELF")
+needed_tools=()
 for tline in "${targets[@]}"; do
   case ${tline%% *} in
     hsaco) needed_tools+=("$CLANG" "$AMD_READELF") ;;
-    cubin|ptx) needed_tools+=("$NVCC") ;;
+    cubin) needed_tools+=("$NVCC" "$READELF") ;;
+    ptx) needed_tools+=("$NVCC") ;;
   esac
 done
-for tool in "${needed_tools[@]}"; do
+for tool in ${needed_tools[@]+"${needed_tools[@]}"}; do
   command -v "$tool" >/dev/null 2>&1 \
     || fail "'$tool' not found. AMD code objects need Debian's clang-19, lld-19 and llvm-19 (scripts/install-deps.sh installs them); NVIDIA ones need nvcc (CUDA 13). KERNEL_KINDS=$KERNEL_KINDS"
 done
