@@ -8,6 +8,7 @@ import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Op;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Spans;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.backend.gpu.DeviceOp.Add;
@@ -829,7 +830,7 @@ public final class GpuBackend implements Backend {
             throw new GpuBackendException("encoder attention heads of " + shape.headDim() + " exceed the kernel's "
                     + Launcher.ENCODER_MAX_HEAD_DIM);
         }
-        int rows = checkSpans(starts, sequences, in.rows(), o.rows());
+        int rows = Spans.check(starts, sequences, in.rows(), o.rows());
         int offset = addInts(starts, sequences + 1, sequences + 1);
         record(new DeviceOp.EncoderAttention(in, offset, sequences, rows, shape, o), rows, rows);
     }
@@ -847,7 +848,7 @@ public final class GpuBackend implements Backend {
         GpuActivations in = activations(x);
         GpuActivations o = activations(out);
         checkCols(o, in.cols(), "pool");
-        checkSpans(starts, sequences, in.rows());
+        Spans.check(starts, sequences, in.rows());
         if (sequences > o.rows()) {
             throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
         }
@@ -858,25 +859,6 @@ public final class GpuBackend implements Backend {
         };
         int offset = addInts(starts, sequences + 1, sequences + 1);
         record(new DeviceOp.Pool(in, offset, sequences, mode, o), sequences, sequences);
-    }
-
-    /** Checks that sequence spans are non-empty, ascending from row 0 and fit; returns the rows they cover. */
-    private static int checkSpans(int[] starts, int sequences, int... capacities) {
-        if (sequences < 1 || starts.length <= sequences || starts[0] != 0) {
-            throw new IllegalArgumentException("spans of " + sequences + " sequences need " + (sequences + 1)
-                    + " ascending starts from row 0");
-        }
-        for (int s = 0; s < sequences; s++) {
-            if (starts[s + 1] <= starts[s]) {
-                throw new IllegalArgumentException("sequence " + s + " spans no rows: starts " + starts[s] + ", " + starts[s + 1]);
-            }
-        }
-        for (int c : capacities) {
-            if (starts[sequences] > c) {
-                throw new IllegalArgumentException(starts[sequences] + " rows do not fit activations of " + c + " rows");
-            }
-        }
-        return starts[sequences];
     }
 
     // ---------------------------------------------------------------- steps
