@@ -8,6 +8,9 @@ packages=(
   # gpu-runtime: the real HIP runtime, loaded in CI to prove the no-device path, and libdrm's
   # headers, which rocm_smi.h includes when the bindings are checked against it.
   libamdhip64-5 libdrm-dev
+  # e2e: a Docker engine to build and run the CPU image, and debootstrap for its base images
+  # (no registry can be reached)
+  docker.io debootstrap
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,4 +7,14 @@ source scripts/env.sh
 
 scripts/install-deps.sh
 
+# The e2e module builds the CPU image from docker/ on local base images and runs it: make them,
+# starting dockerd if needed, and require the test to run rather than skip. The images this run
+# made are removed at the end (LLMSERVE_KEEP_IMAGES=1 keeps them for the next run).
+had_images=$(docker image inspect local/debian:bookworm local/jdk25:bookworm >/dev/null 2>&1 && echo yes || echo no)
+scripts/docker-images.sh
+if [ "$had_images" = no ] && [ -z "${LLMSERVE_KEEP_IMAGES:-}" ]; then
+  trap 'docker rmi local/jdk25:bookworm local/debian:bookworm >/dev/null 2>&1 || true' EXIT
+fi
+export LLMSERVE_E2E_REQUIRED=1
+
 ./mvnw -B -ntp verify "$@"

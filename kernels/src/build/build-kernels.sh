@@ -5,7 +5,9 @@
 #   <res>/com/llmserve/kernels/code-objects.tsv                       module, target, kind, file, sha256, symbols
 #   <java>/com/llmserve/kernels/{KernelModuleId,Kernel}.java          the build-time ids
 # Incremental: a code object is rebuilt only when its source, the compat header or this script is
-# newer. Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF.
+# newer. Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF. KERNEL_KINDS (default
+# "hsaco,cubin,ptx") limits the kinds built, e.g. "hsaco" for a ROCm image or "none" for a CPU
+# image whose build has neither compiler: the ids are written either way.
 #
 # usage: build-kernels.sh <gpu-source-dir> <resource-out-dir> <java-out-dir>
 set -euo pipefail
@@ -20,19 +22,33 @@ READELF=${READELF:-readelf}
 
 fail() { echo "build-kernels: $*" >&2; exit 1; }
 
-for tool in "$CLANG" "$NVCC" "$AMD_READELF" "$READELF"; do
-  command -v "$tool" >/dev/null 2>&1 \
-    || fail "'$tool' not found. AMD code objects need Debian's clang-19, lld-19 and llvm-19 (scripts/install-deps.sh installs them); NVIDIA ones need nvcc (CUDA 13)."
-done
+KERNEL_KINDS=${KERNEL_KINDS:-hsaco,cubin,ptx}
 
 mkdir -p "$res" "$java"
 
-# Modules and targets, comments and blank lines stripped.
+# Modules and targets, comments and blank lines stripped; targets of the kinds asked for.
 mapfile -t modules < <(grep -Ev '^[[:space:]]*(#|$)' "$src/kernels.manifest")
-mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
+mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest" \
+  | awk -v kinds=",$KERNEL_KINDS," 'index(kinds, "," $1 ",") > 0')
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
 
-common_deps=("$src/ls_compat.h" "${BASH_SOURCE[0]}")
+needed_tools=()
+for tline in "${targets[@]}"; do
+  case ${tline%% *} in
+    hsaco) needed_tools+=("$CLANG" "$AMD_READELF") ;;
+    cubin) needed_tools+=("$NVCC" "$READELF") ;;
+    ptx) needed_tools+=("$NVCC") ;;
+  esac
+done
+for tool in ${needed_tools[@]+"${needed_tools[@]}"}; do
+  command -v "$tool" >/dev/null 2>&1 \
+    || fail "'$tool' not found. AMD code objects need Debian's clang-19, lld-19 and llvm-19 (scripts/install-deps.sh installs them); NVIDIA ones need nvcc (CUDA 13). KERNEL_KINDS=$KERNEL_KINDS"
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  echo "build-kernels: KERNEL_KINDS=$KERNEL_KINDS: writing ids only, no code objects"
+fi
+
+common_deps=("$src"/*.h "${BASH_SOURCE[0]}")
 
 needs_build() {  # out, source
   local out=$1 dep
@@ -64,22 +80,38 @@ entry_points() {  # kind file
   esac | sort -u
 }
 
-tsv="$res/code-objects.tsv.tmp"
-printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
-errors=0
+# Compile what is out of date, up to one job per processor (JOBS overrides): the compilers are
+# single-threaded and CI's machines have a few cores.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+pids=()
 for line in "${modules[@]}"; do
   read -r module source symbols <<<"$line"
   [ -n "${symbols:-}" ] || fail "module '$module' lists no symbols"
   [ -f "$src/$source" ] || fail "module '$module': source $src/$source not found"
-  expected=$(tr ' ' '\n' <<<"$symbols" | grep -v '^$' | sort -u)
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
     out="$res/$module.$target.$kind"
     if needs_build "$out" "$src/$source"; then
       echo "build-kernels: $module -> $target ($kind)"
-      compile "$kind" "$target" "$src/$source" "$out.tmp"
-      mv "$out.tmp" "$out"
+      (compile "$kind" "$target" "$src/$source" "$out.tmp" && mv "$out.tmp" "$out") &
+      pids+=($!)
+      while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     fi
+  done
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
+[ $failed -eq 0 ] || fail "$failed code object(s) failed to compile"
+
+tsv="$res/code-objects.tsv.tmp"
+printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
+errors=0
+for line in "${modules[@]}"; do
+  read -r module source symbols <<<"$line"
+  expected=$(tr ' ' '\n' <<<"$symbols" | grep -v '^$' | sort -u)
+  for tline in "${targets[@]}"; do
+    read -r kind target <<<"$tline"
+    out="$res/$module.$target.$kind"
     actual=$(entry_points "$kind" "$out")
     if [ "$actual" != "$expected" ]; then
       echo "build-kernels: $out exports [$(echo $actual)], manifest says [$(echo $expected)]" >&2

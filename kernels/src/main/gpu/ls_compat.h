@@ -48,6 +48,22 @@ LS_DEVICE unsigned ls_block_x() {
 #endif
 }
 
+LS_DEVICE unsigned ls_block_y() {
+#if LS_AMD
+  return __builtin_amdgcn_workgroup_id_y();
+#else
+  return blockIdx.y;
+#endif
+}
+
+LS_DEVICE unsigned ls_block_z() {
+#if LS_AMD
+  return __builtin_amdgcn_workgroup_id_z();
+#else
+  return blockIdx.z;
+#endif
+}
+
 LS_DEVICE unsigned ls_block_dim_x() {
 #if LS_AMD
   return __builtin_amdgcn_workgroup_size_x();
@@ -123,4 +139,154 @@ LS_DEVICE float ls_block_sum(float v, float* scratch) {
   for (unsigned w = 0; w < waves; ++w) total += scratch[w];
   ls_sync_block();
   return total;
+}
+
+LS_DEVICE float ls_wave_max(float v) {
+  for (unsigned m = ls_wave_size() / 2; m > 0; m >>= 1) v = __builtin_fmaxf(v, ls_shfl_xor(v, m));
+  return v;
+}
+
+// Reductions over aligned groups of 32 lanes (a ggml block of 32 values, one per lane). The xor
+// masks stay below 32, so the same code is right on wave32 and wave64 hardware.
+LS_DEVICE float ls_group32_sum(float v) {
+  for (unsigned m = 16; m > 0; m >>= 1) v += ls_shfl_xor(v, m);
+  return v;
+}
+
+LS_DEVICE float ls_group32_max(float v) {
+  for (unsigned m = 16; m > 0; m >>= 1) v = __builtin_fmaxf(v, ls_shfl_xor(v, m));
+  return v;
+}
+
+// Maximum over the whole block; every thread gets the result. `scratch` holds one float per wave.
+LS_DEVICE float ls_block_max(float v, float* scratch) {
+  const unsigned wave = ls_wave_size();
+  const unsigned lane = ls_thread_x() & (wave - 1);
+  const unsigned wave_id = ls_thread_x() / wave;
+  const unsigned waves = (ls_block_dim_x() + wave - 1) / wave;
+  v = ls_wave_max(v);
+  if (lane == 0) scratch[wave_id] = v;
+  ls_sync_block();
+  float m = scratch[0];
+  for (unsigned w = 1; w < waves; ++w) m = __builtin_fmaxf(m, scratch[w]);
+  ls_sync_block();
+  return m;
+}
+
+// Round-to-nearest-even float -> IEEE half bits, as Java's Float.floatToFloat16 and ggml do.
+LS_DEVICE uint16_t ls_float_to_half(float f) {
+#if LS_AMD
+  return __builtin_bit_cast(uint16_t, (_Float16)f);
+#else
+  return __half_as_ushort(__float2half_rn(f));
+#endif
+}
+
+LS_DEVICE float ls_exp(float x) {
+#if LS_AMD
+  return __builtin_expf(x);
+#else
+  return expf(x);
+#endif
+}
+
+// Round half to even, as Java's Math.rint (llama.cpp's quantizers use nearbyintf).
+LS_DEVICE float ls_rint(float x) {
+  return __builtin_rintf(x);
+}
+
+// Sixteen bytes loaded as one vector access (callers guarantee 16-byte alignment).
+#if LS_AMD
+typedef unsigned int ls_u32x4 __attribute__((ext_vector_type(4)));
+typedef unsigned int ls_u32x2 __attribute__((ext_vector_type(2)));
+typedef float ls_f32x4 __attribute__((ext_vector_type(4)));
+#else
+typedef uint4 ls_u32x4;
+typedef uint2 ls_u32x2;
+typedef float4 ls_f32x4;
+#endif
+
+LS_DEVICE ls_f32x4 ls_load4f(const float* p) {
+  return *(const ls_f32x4*)p;
+}
+
+LS_DEVICE void ls_store4f(float* p, ls_f32x4 v) {
+  *(ls_f32x4*)p = v;
+}
+
+// Component-wise arithmetic spelled out: CUDA's float4 has no operators.
+LS_DEVICE ls_f32x4 ls_add4f(ls_f32x4 a, ls_f32x4 b) {
+  ls_f32x4 r;
+  r.x = a.x + b.x;
+  r.y = a.y + b.y;
+  r.z = a.z + b.z;
+  r.w = a.w + b.w;
+  return r;
+}
+
+// a * s * w, element by element, in that order (as the CPU's x * inv * weight).
+LS_DEVICE ls_f32x4 ls_scale4f(ls_f32x4 a, float s, ls_f32x4 w) {
+  ls_f32x4 r;
+  r.x = a.x * s * w.x;
+  r.y = a.y * s * w.y;
+  r.z = a.z * s * w.z;
+  r.w = a.w * s * w.w;
+  return r;
+}
+
+LS_DEVICE ls_u32x4 ls_load16(const void* p) {
+  return *(const ls_u32x4*)p;
+}
+
+// Sum of the four signed byte products of a and b, plus c (CUDA __dp4a, AMD v_dot4_i32_i8).
+LS_DEVICE int ls_dp4a(int a, int b, int c) {
+#if LS_NVIDIA
+  return __dp4a(a, b, c);
+#elif defined(__gfx90a__) || defined(__gfx942__)
+  return __builtin_amdgcn_sdot4(a, b, c, false);
+#elif defined(__gfx1100__)
+  return __builtin_amdgcn_sudot4(true, a, true, b, c, false);
+#else
+  // Portable fallback for targets without a 4-way int8 dot instruction.
+  const int8_t* x = (const int8_t*)&a;
+  const int8_t* y = (const int8_t*)&b;
+  return c + x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3];
+#endif
+}
+
+// Q8_0 quantization of value v, element i of a row-major activation matrix whose rows are a
+// multiple of 32 long, as ls_quantize_q8_0 does: the caller guarantees that 32 consecutive lanes
+// hold elements 32b .. 32b+31 (all active or all inactive), so a producer kernel can emit the int8
+// input of the next GEMV without another launch.
+LS_DEVICE void ls_store_q8_0(float v, long i, int8_t* q, float* d, int* sums) {
+  const float amax = ls_group32_max(__builtin_fabsf(v));
+  const float inv = amax != 0.0f ? 127.0f / amax : 0.0f;
+  const int qi = (int)ls_rint(v * inv);
+  q[i] = (int8_t)qi;
+  const float sum = ls_group32_sum((float)qi);
+  if ((i & 31) == 0) {
+    d[i / 32] = ls_half_to_float(ls_float_to_half(amax / 127.0f));
+    sums[i / 32] = (int)sum;
+  }
+}
+
+// ls_store_q8_0 for four consecutive elements i..i+3 held by one thread (i a multiple of 4): eight
+// consecutive lanes hold one block of 32.
+LS_DEVICE void ls_store_q8_0_x4(ls_f32x4 v, long i, int8_t* q, float* d, int* sums) {
+  float a = __builtin_fmaxf(__builtin_fmaxf(__builtin_fabsf(v.x), __builtin_fabsf(v.y)),
+                            __builtin_fmaxf(__builtin_fabsf(v.z), __builtin_fabsf(v.w)));
+  for (unsigned m = 4; m > 0; m >>= 1) a = __builtin_fmaxf(a, ls_shfl_xor(a, m));
+  const float inv = a != 0.0f ? 127.0f / a : 0.0f;
+  const int q0 = (int)ls_rint(v.x * inv);
+  const int q1 = (int)ls_rint(v.y * inv);
+  const int q2 = (int)ls_rint(v.z * inv);
+  const int q3 = (int)ls_rint(v.w * inv);
+  *(uint32_t*)(q + i) = (uint32_t)(q0 & 0xFF) | ((uint32_t)(q1 & 0xFF) << 8) | ((uint32_t)(q2 & 0xFF) << 16)
+      | ((uint32_t)(q3 & 0xFF) << 24);
+  float s = (float)(q0 + q1 + q2 + q3);
+  for (unsigned m = 4; m > 0; m >>= 1) s += ls_shfl_xor(s, m);
+  if ((i & 31) == 0) {
+    d[i / 32] = ls_half_to_float(ls_float_to_half(a / 127.0f));
+    sums[i / 32] = (int)s;
+  }
 }

@@ -12,3 +12,129 @@ LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, in
   const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)cols + eps);
   for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) out[c] = row[c] * scale * weight[c];
 }
+
+// LayerNorm: y = (x - mean) / sqrt(var + eps) * w + b, one block per row.
+LS_KERNEL void ls_layer_norm_f32(const float* x, const float* weight, const float* bias, float* y, int cols,
+                                 float eps) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const float* row = x + (long)ls_block_x() * cols;
+  float* out = y + (long)ls_block_x() * cols;
+  float sum = 0.0f;
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) sum += row[c];
+  const float mean = ls_block_sum(sum, scratch) / (float)cols;
+  float var = 0.0f;
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
+    const float d = row[c] - mean;
+    var += d * d;
+  }
+  const float inv = ls_rsqrt(ls_block_sum(var, scratch) / (float)cols + eps);
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) out[c] = (row[c] - mean) * inv * weight[c] + bias[c];
+}
+
+// x += r, then y = rmsnorm(x) * w: the residual add and the next norm in one pass over the row.
+LS_KERNEL void ls_add_rms_norm_f32(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  float* row = x + (long)ls_block_x() * cols;
+  const float* res = r + (long)ls_block_x() * cols;
+  float* out = y + (long)ls_block_x() * cols;
+  float sum_sq = 0.0f;
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
+    const float v = row[c] + res[c];
+    row[c] = v;
+    sum_sq += v * v;
+  }
+  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)cols + eps);
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) out[c] = row[c] * scale * weight[c];
+}
+
+// rmsnorm (optionally after the residual add, when r is not null) that also writes the Q8_0 form of
+// its output for the GEMV that follows. cols must be a multiple of 32.
+LS_KERNEL void ls_rms_norm_q8(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
+                              int cols, float eps) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const long base = (long)ls_block_x() * cols;
+  float* row = x + base;
+  float sum_sq = 0.0f;
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
+    float v = row[c];
+    if (r) {
+      v += r[base + c];
+      row[c] = v;
+    }
+    sum_sq += v * v;
+  }
+  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)cols + eps);
+  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
+    const float v = row[c] * scale * weight[c];
+    y[base + c] = v;
+    ls_store_q8_0(v, base + c, q, d, sums);
+  }
+}
+
+// The vectorized row kernels (rows a multiple of 4 long): each thread keeps up to LS_ROW_CACHE
+// float4 of its row in registers between the sum of squares and the scaling, so a row is read
+// once; launch with up to 1024 threads, the more the shorter each thread's chain of loads.
+#define LS_ROW_CACHE 4
+
+template <bool ADD, bool Q8>
+LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
+                          int cols, float eps) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const long base = (long)ls_block_x() * cols;
+  const int vecs = cols / 4;
+  const int tid = (int)ls_thread_x();
+  const int threads = (int)ls_block_dim_x();
+  ls_f32x4 v[LS_ROW_CACHE];
+  float sum_sq = 0.0f;
+#pragma unroll
+  for (int j = 0; j < LS_ROW_CACHE; ++j) {
+    const int c4 = tid + j * threads;
+    if (c4 < vecs) {
+      v[j] = ls_load4f(x + base + 4 * c4);
+      if (ADD) {
+        v[j] = ls_add4f(v[j], ls_load4f(r + base + 4 * c4));
+        ls_store4f(x + base + 4 * c4, v[j]);
+      }
+      sum_sq += v[j].x * v[j].x + v[j].y * v[j].y + v[j].z * v[j].z + v[j].w * v[j].w;
+    }
+  }
+  for (int c4 = tid + LS_ROW_CACHE * threads; c4 < vecs; c4 += threads) {  // rows longer than the cache
+    ls_f32x4 u = ls_load4f(x + base + 4 * c4);
+    if (ADD) {
+      u = ls_add4f(u, ls_load4f(r + base + 4 * c4));
+      ls_store4f(x + base + 4 * c4, u);
+    }
+    sum_sq += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w;
+  }
+  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)cols + eps);
+#pragma unroll
+  for (int j = 0; j < LS_ROW_CACHE; ++j) {
+    const int c4 = tid + j * threads;
+    if (c4 < vecs) {
+      const ls_f32x4 o = ls_scale4f(v[j], scale, ls_load4f(weight + 4 * c4));
+      ls_store4f(y + base + 4 * c4, o);
+      if (Q8) ls_store_q8_0_x4(o, base + 4 * c4, q, d, sums);
+    }
+  }
+  for (int c4 = tid + LS_ROW_CACHE * threads; c4 < vecs; c4 += threads) {
+    const ls_f32x4 o = ls_scale4f(ls_load4f(x + base + 4 * c4), scale, ls_load4f(weight + 4 * c4));
+    ls_store4f(y + base + 4 * c4, o);
+    if (Q8) ls_store_q8_0_x4(o, base + 4 * c4, q, d, sums);
+  }
+}
+
+LS_KERNEL void ls_rms_norm_v4(float* x, const float* weight, float* y, int cols, float eps) {
+  ls_rms_row<false, false>(x, nullptr, weight, y, nullptr, nullptr, nullptr, cols, eps);
+}
+
+LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
+  ls_rms_row<true, false>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps);
+}
+
+// With r null: rmsnorm; else the residual add first. Also writes the Q8_0 form of y (rows a
+// multiple of 32 long) for the GEMV that follows.
+LS_KERNEL void ls_rms_norm_q8_v4(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
+                                 int cols, float eps) {
+  if (r) ls_rms_row<true, true>(x, r, weight, y, q, d, sums, cols, eps);
+  else ls_rms_row<false, true>(x, r, weight, y, q, d, sums, cols, eps);
+}

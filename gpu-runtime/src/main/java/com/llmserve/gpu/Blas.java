@@ -43,11 +43,23 @@ public final class Blas {
                    float alpha, DeviceBuffer a, BlasType aType, int lda,
                    DeviceBuffer b, BlasType bType, int ldb,
                    float beta, DeviceBuffer c, BlasType cType, int ldc) {
-    checkOperand("A", a, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
-    checkOperand("B", b, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
-    checkOperand("C", c, cType, m, n, ldc, 0, 1);
-    driver.gemm(transA, transB, m, n, k, alpha, a.address(), aType, lda, b.address(), bType, ldb,
-        beta, c.address(), cType, ldc);
+    gemm(transA, transB, m, n, k, alpha, a, 0, aType, lda, b, 0, bType, ldb, beta, c, 0, cType, ldc);
+  }
+
+  /**
+   * {@link #gemm(Transpose, Transpose, int, int, int, float, DeviceBuffer, BlasType, int, DeviceBuffer,
+   * BlasType, int, float, DeviceBuffer, BlasType, int) gemm} on operands that start {@code *Offset}
+   * bytes into their buffers: a band of a matrix, or an output written a column block at a time.
+   */
+  public void gemm(Transpose transA, Transpose transB, int m, int n, int k,
+                   float alpha, DeviceBuffer a, long aOffset, BlasType aType, int lda,
+                   DeviceBuffer b, long bOffset, BlasType bType, int ldb,
+                   float beta, DeviceBuffer c, long cOffset, BlasType cType, int ldc) {
+    checkOperand("A", a, aOffset, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
+    checkOperand("B", b, bOffset, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
+    checkOperand("C", c, cOffset, cType, m, n, ldc, 0, 1);
+    driver.gemm(transA, transB, m, n, k, alpha, a.address() + aOffset, aType, lda, b.address() + bOffset, bType, ldb,
+        beta, c.address() + cOffset, cType, ldc);
   }
 
   /** {@code batchCount} independent GEMMs whose operands sit {@code stride*} elements apart. */
@@ -56,9 +68,9 @@ public final class Blas {
                                  DeviceBuffer b, BlasType bType, int ldb, long strideB,
                                  float beta, DeviceBuffer c, BlasType cType, int ldc, long strideC,
                                  int batchCount) {
-    checkOperand("A", a, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, strideA, batchCount);
-    checkOperand("B", b, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, strideB, batchCount);
-    checkOperand("C", c, cType, m, n, ldc, strideC, batchCount);
+    checkOperand("A", a, 0, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, strideA, batchCount);
+    checkOperand("B", b, 0, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, strideB, batchCount);
+    checkOperand("C", c, 0, cType, m, n, ldc, strideC, batchCount);
     driver.gemmStridedBatched(transA, transB, m, n, k, alpha, a.address(), aType, lda, strideA,
         b.address(), bType, ldb, strideB, beta, c.address(), cType, ldc, strideC, batchCount);
   }
@@ -76,14 +88,17 @@ public final class Blas {
   }
 
   /** A rows x cols column-major operand with leading dimension ld must fit its buffer, for every batch. */
-  private static void checkOperand(String name, DeviceBuffer buffer, BlasType type, int rows, int cols, int ld,
+  private static void checkOperand(String name, DeviceBuffer buffer, long offset, BlasType type, int rows, int cols, int ld,
                                    long stride, int batches) {
     if (rows < 0 || cols < 0 || batches < 1) throw new IllegalArgumentException("negative GEMM extent for " + name);
+    if (offset < 0 || offset % type.bytes() != 0) {
+      throw new IllegalArgumentException("offset " + offset + " of " + name + " is not a whole " + type + " element");
+    }
     if (ld < Math.max(1, rows)) {
       throw new IllegalArgumentException("leading dimension of " + name + " is " + ld + ", below its " + rows + " rows");
     }
     long lastElement = (long) (batches - 1) * stride + (long) ld * Math.max(0, cols - 1) + rows;
-    long needed = lastElement * type.bytes();
+    long needed = offset + lastElement * type.bytes();
     if (needed > buffer.byteSize()) {
       throw new IllegalArgumentException(name + " needs " + needed + " bytes, its buffer has " + buffer.byteSize());
     }

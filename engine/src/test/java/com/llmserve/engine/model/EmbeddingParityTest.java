@@ -1,12 +1,14 @@
 package com.llmserve.engine.model;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,23 +29,32 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Embeddings against llama.cpp's on every embedding golden of {@code ../shared/golden}: the texts
  * are tokenized by the file's own tokenizer (ids must equal the golden ones), embedded together
  * in one call, and compared per dimension and by cosine with the tolerances of the goldens' README.
+ * Runs on the CPU backend; {@link GpuEmbeddingParityTest} runs the same goldens on the GPU.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmbeddingParityTest {
 
     /** Per-model tolerances from {@code shared/golden/README.md}. */
     record Tolerance(double maxAbs, double minCosine) {
     }
 
-    private static CpuBackend backend;
+    private Backend backend;
+
+    /** The backend under test. */
+    Backend openBackend() {
+        return new CpuBackend(2);
+    }
 
     @BeforeAll
-    static void startBackend() {
-        backend = new CpuBackend(2);
+    void startBackend() {
+        backend = openBackend();
     }
 
     @AfterAll
-    static void stopBackend() {
-        backend.close();
+    void stopBackend() {
+        if (backend != null) {
+            backend.close();
+        }
     }
 
     static Stream<Arguments> goldens() throws IOException {
@@ -101,8 +112,8 @@ class EmbeddingParityTest {
                     failures.add("\"" + c.get("text").asString() + "\": max |d| " + maxAbs + ", cosine " + cosine);
                 }
             }
-            System.out.printf("embedding parity %-28s max|d| %.3g (tol %.0e)  min cosine %.9f (tol %s)%n",
-                    modelFile, worstAbs, tol.maxAbs(), worstCosine, tol.minCosine());
+            System.out.printf("embedding parity %-4s %-28s max|d| %.3g (tol %.0e)  min cosine %.9f (tol %s)%n",
+                    backend.name(), modelFile, worstAbs, tol.maxAbs(), worstCosine, tol.minCosine());
             assertThat(failures).as(modelFile).isEmpty();
         }
     }

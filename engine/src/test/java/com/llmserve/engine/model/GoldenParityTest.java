@@ -1,6 +1,7 @@
 package com.llmserve.engine.model;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.cpu.CpuBackend;
@@ -9,6 +10,7 @@ import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,24 +29,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Teacher-forced parity with llama.cpp on every generation golden of {@code ../shared/golden}:
  * the prompt plus the golden tokens run as one batch, and the distribution after each prefix is
- * compared with the recorded one, with the tolerances of the goldens' README.
+ * compared with the recorded one, with the tolerances of the goldens' README. Runs on the CPU
+ * backend; {@link GpuGoldenParityTest} runs the same cases on the GPU backend.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GoldenParityTest {
 
     /** Tolerances per model family, from {@code shared/golden/README.md}. */
     record Tolerance(double tokenMargin, double logprob, double prob) {
     }
 
-    private static CpuBackend backend;
+    private Backend backend;
+
+    /** The backend under test. */
+    Backend openBackend() {
+        return new CpuBackend(2, Boolean.parseBoolean(System.getProperty("parity.pack", "true")));
+    }
 
     @BeforeAll
-    static void startBackend() {
-        backend = new CpuBackend(2, Boolean.parseBoolean(System.getProperty("parity.pack", "true")));
+    void startBackend() {
+        backend = openBackend();
     }
 
     @AfterAll
-    static void stopBackend() {
-        backend.close();
+    void stopBackend() {
+        if (backend != null) {
+            backend.close();
+        }
     }
 
     static Stream<Arguments> goldens() throws IOException {
@@ -117,8 +128,8 @@ class GoldenParityTest {
             }
             assertThat(pool.used()).isZero();
         }
-        System.out.printf("parity %-28s %-6s max|dlogprob| %.5f (tol %.3f) median %.2g  max|dp| %.5f  token checks %d%n",
-                modelFile, mode, cmp.worstLogprob, tol.logprob(), cmp.median(), cmp.worstProb, cmp.tokenChecks);
+        System.out.printf("parity %-4s %-28s %-6s max|dlogprob| %.5f (tol %.3f) median %.2g  max|dp| %.5f  token checks %d%n",
+                backend.name(), modelFile, mode, cmp.worstLogprob, tol.logprob(), cmp.median(), cmp.worstProb, cmp.tokenChecks);
         assertThat(cmp.failures).as(modelFile).isEmpty();
     }
 

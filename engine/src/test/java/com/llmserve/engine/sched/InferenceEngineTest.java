@@ -78,10 +78,10 @@ class InferenceEngineTest {
     void thirtyTwoConcurrentStreamsEachProduceWhatTheyProduceAlone() throws InterruptedException {
         int streams = 32;
         int[][] prompts = new int[streams][];
-        int[][] expected = new int[streams][];
+        Reference[] expected = new Reference[streams];
         for (int i = 0; i < streams; i++) {
             prompts[i] = encode(PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : ""));
-            expected[i] = alone(prompts[i], 30);
+            expected[i] = aloneWithMargins(prompts[i], 30);
         }
         try (InferenceEngine engine = start(EngineOptions.defaults().withMaxBatchTokens(64))) {
             List<Collector> collectors = new ArrayList<>();
@@ -97,7 +97,7 @@ class InferenceEngineTest {
             }
             for (int i = 0; i < streams; i++) {
                 collectors.get(i).await();
-                assertThat(collectors.get(i).tokens(0)).as("stream %d", i).containsExactly(expected[i]);
+                assertSameUpToNearTies("stream " + i, collectors.get(i).tokens(0), expected[i]);
             }
             awaitIdle(engine);
             assertThat(engine.stats().kvBlocksUsed()).isZero();
@@ -229,13 +229,14 @@ class InferenceEngineTest {
 
     @Test
     void whenBlocksRunOutSequencesArePreemptedAndStillFinishCorrectly() throws InterruptedException {
-        // 40 usable blocks of 16 tokens: not enough for 6 sequences of 100+ tokens at once
-        EngineOptions tight = EngineOptions.defaults().withKvBlocks(41).withPrefixCaching(false);
+        // 25 usable blocks of 16 tokens: a sequence of 100+ tokens needs 7, so at most three fit
+        // at once, and the six (all submitted within a millisecond) must preempt each other
+        EngineOptions tight = EngineOptions.defaults().withKvBlocks(26).withPrefixCaching(false);
         int[][] prompts = new int[6][];
-        int[][] expected = new int[6][];
+        Reference[] expected = new Reference[6];
         for (int i = 0; i < 6; i++) {
             prompts[i] = encode(PROMPTS[i]);
-            expected[i] = alone(prompts[i], 100);
+            expected[i] = aloneWithMargins(prompts[i], 100);
         }
         try (InferenceEngine engine = start(tight)) {
             List<Collector> cs = new ArrayList<>();
@@ -246,7 +247,7 @@ class InferenceEngineTest {
             }
             for (int i = 0; i < 6; i++) {
                 cs.get(i).await();
-                assertThat(cs.get(i).tokens(0)).as("sequence %d", i).containsExactly(expected[i]);
+                assertSameUpToNearTies("sequence " + i, cs.get(i).tokens(0), expected[i]);
             }
             assertThat(engine.stats().preemptions()).isPositive();
             awaitIdle(engine);
@@ -329,6 +330,67 @@ class InferenceEngineTest {
         }
     }
 
+    /** A sequence decoded alone, one token per step, with each step's top-1/top-2 logit margin. */
+    record Reference(int[] tokens, float[] margins) {
+    }
+
+    private static Reference aloneWithMargins(int[] prompt, int n) {
+        BlockPool pool = new BlockPool(64, 16);
+        try (var kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
+            var table = new com.llmserve.engine.kv.BlockTable(pool);
+            table.ensureCapacity(prompt.length + n);
+            int[] tokens = new int[n];
+            float[] margins = new float[n];
+            var logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
+                    .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.LAST).build(), kv);
+            for (int k = 0; k < n; k++) {
+                float[] row = logits.row(0);
+                int best = 0;
+                for (int i = 1; i < row.length; i++) {
+                    if (row[i] > row[best]) {
+                        best = i;
+                    }
+                }
+                float second = Float.NEGATIVE_INFINITY;
+                for (int i = 0; i < row.length; i++) {
+                    if (i != best) {
+                        second = Math.max(second, row[i]);
+                    }
+                }
+                tokens[k] = best;
+                margins[k] = row[best] - second;
+                if (k + 1 < n) {
+                    logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
+                            .add(table.blocks(), prompt.length + k, new int[] {best}, com.llmserve.engine.backend.Batch.Logits.LAST)
+                            .build(), kv);
+                }
+            }
+            table.release();
+            return new Reference(tokens, margins);
+        }
+    }
+
+    /**
+     * Batching changes which kernels run (dot products for a lone token, tiles for batches, a whole
+     * recomputed prefix after preemption), and their float sums differ in the last bits; greedy
+     * output must therefore match the lone run exactly, except that a near-tie (logit margin below
+     * {@link #NEAR_TIE}) may go the other way, after which the texts legitimately part.
+     */
+    private static void assertSameUpToNearTies(String what, int[] actual, Reference expected) {
+        int k = 0;
+        while (k < Math.min(actual.length, expected.tokens().length) && actual[k] == expected.tokens()[k]) {
+            k++;
+        }
+        if (k == expected.tokens().length && actual.length == k) {
+            return;
+        }
+        assertThat(k).as("%s: first difference at step %d, where the lone run's margin was %s", what, k,
+                k < expected.margins().length ? expected.margins()[k] : "n/a").isLessThan(expected.tokens().length);
+        assertThat(expected.margins()[k]).as("%s: step %d differs though its margin is clear", what, k).isLessThan(NEAR_TIE);
+    }
+
+    private static final float NEAR_TIE = 1e-3f;
+
     private static void awaitIdle(InferenceEngine engine) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (engine.stats().runningSequences() > 0 || engine.stats().kvBlocksUsed() > 0) {
@@ -361,7 +423,8 @@ class InferenceEngineTest {
             if (lp != null) {
                 logprobs.computeIfAbsent(choice, k -> new ArrayList<>()).add(lp);
             }
-            if (seen.incrementAndGet() == cancelAfter && handle != null) {
+            // >= rather than ==: the handle is set just after submit returns, maybe after the token came
+            if (seen.incrementAndGet() >= cancelAfter && cancelAfter > 0 && handle != null) {
                 handle.cancel();
             }
         }

@@ -8,6 +8,7 @@ import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Op;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Spans;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
@@ -361,7 +362,7 @@ public final class CpuBackend implements Backend {
         if (shape.causal() || shape.slidingWindow() > 0) {
             throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
         }
-        checkSpans(starts, sequences, in.rows(), o.rows());
+        Spans.check(starts, sequences, in.rows(), o.rows());
         encoder.run(in.data, in.cols(), starts, sequences, shape, o.data);
     }
 
@@ -379,7 +380,7 @@ public final class CpuBackend implements Backend {
         CpuActivations o = (CpuActivations) out;
         int d = in.cols();
         checkCols(o, d, "pool");
-        checkSpans(starts, sequences, in.rows(), in.rows());
+        Spans.check(starts, sequences, in.rows(), in.rows());
         if (sequences > o.rows()) {
             throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
         }
@@ -398,25 +399,6 @@ public final class CpuBackend implements Backend {
                 }
             }
         }
-    }
-
-    /** Checks that sequence spans are non-empty, ascending from row 0 and fit; returns the rows they cover. */
-    private static int checkSpans(int[] starts, int sequences, int... capacities) {
-        if (sequences < 1 || starts.length <= sequences || starts[0] != 0) {
-            throw new IllegalArgumentException("spans of " + sequences + " sequences need " + (sequences + 1)
-                    + " ascending starts from row 0");
-        }
-        for (int s = 0; s < sequences; s++) {
-            if (starts[s + 1] <= starts[s]) {
-                throw new IllegalArgumentException("sequence " + s + " spans no rows: starts " + starts[s] + ", " + starts[s + 1]);
-            }
-        }
-        for (int c : capacities) {
-            if (starts[sequences] > c) {
-                throw new IllegalArgumentException(starts[sequences] + " rows do not fit activations of " + c + " rows");
-            }
-        }
-        return starts[sequences];
     }
 
     /** The span that holds {@code t}: the last of {@code starts[0..sequences)} at or before it. */

@@ -1,0 +1,378 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.gguf.GgufTensor;
+import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.kv.BlockTable;
+import com.llmserve.engine.model.Architectures;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.Logits;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.gpu.BackendChoice;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DevicePool;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Engine-level speed of GGUF models on the first GPU: batch-1 decode, prefill, and aggregate
+ * decode of many sequences, with the weight bandwidth decode achieves. Prints one table; every
+ * figure is tokens per second of wall time around {@code LanguageModel.forward} (logits copied to
+ * the host, greedy choice on the host), after warm-up.
+ *
+ * <pre>
+ * GpuBenchmark --model FILE[=LABEL[:decode,prefill,agg64 anchors]] ... [--decode-steps 128] [--prefill 512]
+ *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--half-weights]
+ *              [--profile]
+ * </pre>
+ * {@code --profile} then runs a few steps of each phase once more with device events around every
+ * operation and prints where the device time goes (those steps run without graphs).
+ */
+public final class GpuBenchmark {
+
+    private static final int BLOCK = 16;
+
+    private record Target(Path file, String label, double[] anchors) {
+    }
+
+    private record Options(List<Target> models, int decodeSteps, int prefill, int[] sequences, int prompt, int generate,
+                           GpuOptions gpu, boolean profile) {
+    }
+
+    private GpuBenchmark() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Options o;
+        try {
+            o = parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        PrintStream out = System.out;
+        try (DevicePool pool = DevicePool.open(BackendChoice.AUTO)) {
+            if (pool.isEmpty()) {
+                out.println("no GPU: " + pool.statuses());
+                System.exit(1);
+            }
+            Device device = pool.device(0);
+            out.printf(Locale.ROOT, "device: %s, %d multiprocessors, %.1f GiB; %s%n", device.info().name(),
+                    device.info().multiprocessors(), device.info().totalMemory() / (double) (1L << 30), o.gpu());
+            List<String> rows = new ArrayList<>();
+            for (Target t : o.models()) {
+                rows.addAll(run(device, t, o, out));
+            }
+            out.println();
+            out.println("| model | weight GiB read/step | batch-1 decode tok/s | weight GB/s | prefill-" + o.prefill()
+                    + " tok/s | " + String.join(" | ", Arrays.stream(o.sequences()).mapToObj(s -> "agg decode @" + s + " tok/s").toList())
+                    + " | agg @" + o.sequences()[o.sequences().length - 1] + " incl. prefill tok/s |");
+            out.println("|---|---|---|---|---|" + "---|".repeat(o.sequences().length) + "---|");
+            rows.forEach(out::println);
+        }
+    }
+
+    private static List<String> run(Device device, Target t, Options o, PrintStream out) throws IOException {
+        List<String> rows = new ArrayList<>();
+        try (GgufFile file = GgufFile.open(t.file());
+             GpuBackend gpu = GpuBackend.open(device, o.gpu())) {
+            long stepBytes = weightBytesPerStep(file);
+            long start = System.nanoTime();
+            int maxTokens = Math.max(512, o.prefill());
+            try (LanguageModel model = Architectures.loadLanguageModel(file, gpu, new ModelOptions(maxTokens, 0))) {
+                out.printf(Locale.ROOT, "%s: loaded in %.1f s (%s), %.2f GiB of weights read per decode step%n", t.label(),
+                        (System.nanoTime() - start) / 1e9, model, stepBytes / (double) (1L << 30));
+                int maxSeq = Arrays.stream(o.sequences()).max().orElse(1);
+                int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
+                BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
+                try (KvStorage kv = model.newKvStorage(pool.capacity(), BLOCK)) {
+                    double decode = decodeOne(model, kv, pool, o.decodeSteps());
+                    double prefill = prefill(model, kv, pool, o.prefill());
+                    double[] aggregate = new double[o.sequences().length];
+                    double total = 0;
+                    for (int i = 0; i < aggregate.length; i++) {
+                        double[] r = aggregate(model, kv, pool, o.sequences()[i], o.prompt(), o.generate());
+                        aggregate[i] = r[0];
+                        total = r[1];
+                        out.printf(Locale.ROOT, "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s, with prefill %.0f tok/s%n",
+                                t.label(), o.sequences()[i], o.prompt(), o.generate(), r[0], r[1]);
+                    }
+                    double gbs = stepBytes * decode / 1e9;
+                    out.printf(Locale.ROOT, "%s: batch-1 decode %.1f tok/s (%.0f GB/s of weights), prefill-%d %.0f tok/s; %s%n",
+                            t.label(), decode, gbs, o.prefill(), prefill, gpu.stats());
+                    StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.2f | %.1f%s | %.0f | %.0f%s |",
+                            t.label(), stepBytes / (double) (1L << 30), decode, ratio(decode, t.anchors(), 0), gbs, prefill,
+                            ratio(prefill, t.anchors(), 1)));
+                    for (int i = 0; i < aggregate.length; i++) {
+                        boolean last = i == aggregate.length - 1;
+                        row.append(String.format(Locale.ROOT, " %.0f%s |", aggregate[i], last ? ratio(aggregate[i], t.anchors(), 2) : ""));
+                    }
+                    row.append(String.format(Locale.ROOT, " %.0f |", total));
+                    rows.add(row.toString());
+                    if (o.profile()) {
+                        profile(t.label(), gpu, model, kv, pool, o, out);
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Device time per operation kind for a few steps of each phase (decode 1, prefill, decode of many). */
+    private static void profile(String label, GpuBackend gpu, LanguageModel model, KvStorage kv, BlockPool pool, Options o,
+                                PrintStream out) {
+        int steps = 8;
+        BlockTable one = new BlockTable(pool);
+        require(one.ensureCapacity(16 + steps));
+        model.forward(Batch.builder(BLOCK).add(one.blocks(), 0, prompt(16, 7), Batch.Logits.LAST).build(), kv);
+        gpu.setProfiling(true);
+        for (int s = 0; s < steps; s++) {
+            model.forward(one(one, 16 + s, 100 + s), kv);
+        }
+        printProfile(label + " decode, 1 sequence at position 16", steps, gpu.takeProfile(), out);
+        one.release();
+        BlockTable p = new BlockTable(pool);
+        require(p.ensureCapacity(o.prefill()));
+        model.forward(Batch.builder(BLOCK).add(p.blocks(), 0, prompt(o.prefill(), 3), Batch.Logits.LAST).build(), kv);
+        printProfile(label + " prefill of " + o.prefill(), 1, gpu.takeProfile(), out);
+        p.release();
+        gpu.setProfiling(false);
+        for (int sequences : o.sequences()) {
+            List<BlockTable> tables = new ArrayList<>();
+            Batch.Builder b = Batch.builder(BLOCK);
+            for (int s = 0; s < sequences; s++) {
+                BlockTable t = new BlockTable(pool);
+                require(t.ensureCapacity(o.prompt() + steps));
+                tables.add(t);
+                b.add(t.blocks(), 0, prompt(o.prompt(), s), Batch.Logits.LAST);
+            }
+            model.forward(b.build(), kv);
+            gpu.setProfiling(true);
+            for (int step = 0; step < steps; step++) {
+                Batch.Builder d = Batch.builder(BLOCK);
+                for (int s = 0; s < sequences; s++) {
+                    d.add(tables.get(s).blocks(), o.prompt() + step, new int[] {100 + s}, Batch.Logits.LAST);
+                }
+                model.forward(d.build(), kv);
+            }
+            printProfile(label + " decode, " + sequences + " sequences at position " + o.prompt(), steps, gpu.takeProfile(), out);
+            gpu.setProfiling(false);
+            tables.forEach(BlockTable::release);
+        }
+    }
+
+    private static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {
+        double total = entries.stream().mapToDouble(GpuBackend.ProfileEntry::millis).sum();
+        out.printf(Locale.ROOT, "profile %s: %.3f ms of device time per step (%d kernels' operations)%n", phase, total / steps,
+                entries.stream().mapToLong(GpuBackend.ProfileEntry::calls).sum() / steps);
+        for (GpuBackend.ProfileEntry e : entries) {
+            String bandwidth = e.weightBytes() > 0
+                    ? String.format(Locale.ROOT, " %7.0f GB/s", e.weightBytes() * e.calls() / (e.millis() / 1e3) / 1e9) : "";
+            out.printf(Locale.ROOT, "  %-62s %6.1f calls %8.3f ms %5.1f%%%s%n", e.key(), e.calls() / (double) steps,
+                    e.millis() / steps, 100 * e.millis() / total, bandwidth);
+        }
+    }
+
+    private static String ratio(double value, double[] anchors, int i) {
+        return anchors != null && anchors.length > i && anchors[i] > 0
+                ? String.format(Locale.ROOT, " (%.2fx)", value / anchors[i]) : "";
+    }
+
+    /** Bytes of every matrix a decode step multiplies: all 2-D weights except an untied token table (only gathered). */
+    static long weightBytesPerStep(GgufFile file) {
+        boolean tied = file.findTensor("output.weight").isEmpty();
+        long bytes = 0;
+        for (GgufTensor t : file.tensors()) {
+            if (t.dims() >= 2 && (tied || !t.name().equals("token_embd.weight"))) {
+                bytes += t.byteSize();
+            }
+        }
+        return bytes;
+    }
+
+    /** Batch-1 decode after a 16-token prompt and 8 warm-up steps. */
+    private static double decodeOne(LanguageModel model, KvStorage kv, BlockPool pool, int steps) {
+        BlockTable table = new BlockTable(pool);
+        require(table.ensureCapacity(16 + 8 + steps));
+        Logits l = model.forward(Batch.builder(BLOCK).add(table.blocks(), 0, prompt(16, 0), Batch.Logits.LAST).build(), kv);
+        int pos = 16;
+        int token = argmax(l, 0);
+        for (int s = 0; s < 8; s++) {
+            token = argmax(model.forward(one(table, pos++, token), kv), 0);
+        }
+        long start = System.nanoTime();
+        for (int s = 0; s < steps; s++) {
+            token = argmax(model.forward(one(table, pos++, token), kv), 0);
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        table.release();
+        return steps / seconds;
+    }
+
+    /** One sequence's prompt of {@code n} tokens in one forward pass; the median of three after a warm-up. */
+    private static double prefill(LanguageModel model, KvStorage kv, BlockPool pool, int n) {
+        double[] times = new double[4];
+        for (int i = 0; i < times.length; i++) {
+            BlockTable table = new BlockTable(pool);
+            require(table.ensureCapacity(n));
+            Batch b = Batch.builder(BLOCK).add(table.blocks(), 0, prompt(n, i), Batch.Logits.LAST).build();
+            long start = System.nanoTime();
+            Logits l = model.forward(b, kv);
+            times[i] = (System.nanoTime() - start) / 1e9;
+            requireFinite(l);
+            table.release();
+        }
+        double[] timed = Arrays.copyOfRange(times, 1, times.length);
+        Arrays.sort(timed);
+        return n / timed[timed.length / 2];
+    }
+
+    /**
+     * {@code sequences} sequences prefilled together, then decoded together one token each per
+     * step; returns decode tokens/s and (prompt + generated) tokens/s over both phases.
+     */
+    private static double[] aggregate(LanguageModel model, KvStorage kv, BlockPool pool, int sequences, int promptLength, int generate) {
+        List<BlockTable> tables = new ArrayList<>();
+        Batch.Builder prefill = Batch.builder(BLOCK);
+        for (int s = 0; s < sequences; s++) {
+            BlockTable t = new BlockTable(pool);
+            require(t.ensureCapacity(promptLength + generate));
+            tables.add(t);
+            prefill.add(t.blocks(), 0, prompt(promptLength, s), Batch.Logits.LAST);
+        }
+        long start = System.nanoTime();
+        Logits l = model.forward(prefill.build(), kv);
+        int[] tokens = new int[sequences];
+        for (int s = 0; s < sequences; s++) {
+            tokens[s] = argmax(l, s);
+        }
+        // the first decode step of a width captures its graph: timed decode starts after it
+        long decodeStart = 0;
+        for (int step = 0; step < generate; step++) {
+            if (step == 1) {
+                decodeStart = System.nanoTime();
+            }
+            Batch.Builder b = Batch.builder(BLOCK);
+            for (int s = 0; s < sequences; s++) {
+                b.add(tables.get(s).blocks(), promptLength + step, new int[] {tokens[s]}, Batch.Logits.LAST);
+            }
+            l = model.forward(b.build(), kv);
+            for (int s = 0; s < sequences; s++) {
+                tokens[s] = argmax(l, s);
+            }
+        }
+        long end = System.nanoTime();
+        requireFinite(l);
+        tables.forEach(BlockTable::release);
+        return new double[] {(double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
+                (double) sequences * (promptLength + generate) / ((end - start) / 1e9)};
+    }
+
+    private static Batch one(BlockTable table, int position, int token) {
+        return Batch.builder(BLOCK).add(table.blocks(), position, new int[] {token}, Batch.Logits.LAST).build();
+    }
+
+    /** A synthetic prompt: BOS, then ids counting up from a per-sequence start. */
+    private static int[] prompt(int n, int seed) {
+        int[] p = new int[n];
+        p[0] = 1;
+        for (int i = 1; i < n; i++) {
+            p[i] = 100 + (seed * 37 + i) % 400;
+        }
+        return p;
+    }
+
+    private static int argmax(Logits l, int row) {
+        float[] a = l.array();
+        int o = l.offset(row);
+        int best = 0;
+        for (int i = 1; i < l.vocabSize(); i++) {
+            if (a[o + i] > a[o + best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private static void requireFinite(Logits l) {
+        float[] a = l.array();
+        for (int r = 0; r < l.rows(); r++) {
+            for (int i = 0; i < l.vocabSize(); i++) {
+                if (!Float.isFinite(a[l.offset(r) + i])) {
+                    throw new IllegalStateException("non-finite logit " + a[l.offset(r) + i] + " at row " + r + ", token " + i);
+                }
+            }
+        }
+    }
+
+    private static void require(boolean ok) {
+        if (!ok) {
+            throw new IllegalStateException("KV block pool too small for the benchmark");
+        }
+    }
+
+    private static Options parse(String[] args) {
+        List<Target> models = new ArrayList<>();
+        int decodeSteps = 128;
+        int prefill = 512;
+        int[] sequences = {4, 16, 64};
+        int prompt = 128;
+        int generate = 128;
+        GpuOptions gpu = GpuOptions.defaults();
+        boolean profile = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (a) {
+                case "--model" -> {
+                    models.add(target(value(a, v)));
+                    i++;
+                }
+                case "--decode-steps" -> { decodeSteps = Integer.parseInt(value(a, v)); i++; }
+                case "--prefill" -> { prefill = Integer.parseInt(value(a, v)); i++; }
+                case "--sequences" -> { sequences = Arrays.stream(value(a, v).split(",")).mapToInt(Integer::parseInt).toArray(); i++; }
+                case "--prompt" -> { prompt = Integer.parseInt(value(a, v)); i++; }
+                case "--generate" -> { generate = Integer.parseInt(value(a, v)); i++; }
+                case "--no-graphs" -> gpu = gpu.withGraphs(false);
+                case "--profile" -> profile = true;
+                case "--half-weights" -> gpu = gpu.withHalfWeights(true);
+                case "--gemm-min-rows" -> { gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v))); i++; }
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (models.isEmpty()) {
+            throw new IllegalArgumentException("no --model given");
+        }
+        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, profile);
+    }
+
+    /** {@code FILE[=LABEL[:d,p,a]]}. */
+    private static Target target(String spec) {
+        int eq = spec.indexOf('=');
+        Path file = Path.of(eq < 0 ? spec : spec.substring(0, eq));
+        String label = eq < 0 ? file.getFileName().toString() : spec.substring(eq + 1);
+        double[] anchors = null;
+        int colon = label.indexOf(':');
+        if (colon >= 0) {
+            anchors = Arrays.stream(label.substring(colon + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+            label = label.substring(0, colon);
+        }
+        return new Target(file, label, anchors);
+    }
+
+    private static String value(String option, String v) {
+        if (v == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return v;
+    }
+}

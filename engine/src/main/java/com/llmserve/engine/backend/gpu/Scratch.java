@@ -1,0 +1,76 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Device scratch buffers the kernels share, each grown on demand and kept: captured graphs bake
+ * their addresses in, so growth is reported to the caller, which then drops its graphs. Sized
+ * when an operation is recorded, never while kernels run.
+ */
+final class Scratch implements AutoCloseable {
+
+    enum Slot {
+        /** Q8_0 activations: int8 values. */
+        XQ,
+        /** Q8_0 activations: one float scale per 32. */
+        XD,
+        /** Q8_0 activations: one int sum per 32. */
+        XS,
+        /** Q8_K-rounded float activations. */
+        XF,
+        /** Half activations, the B operand of the BLAS path. */
+        XH,
+        /** A band of weights dequantized to half, the A operand of the BLAS path. */
+        WDEQ,
+        /** Flash-decoding partial results. */
+        ATTENTION,
+        /** Per-split softmax (max, sum) of the exact attention kernels. */
+        ATTENTION_STATS,
+        /** Top-k ids and values. */
+        TOPK_IDS,
+        TOPK_VALUES
+    }
+
+    private final Device device;
+    private final Map<Slot, DeviceBuffer> buffers = new EnumMap<>(Slot.class);
+
+    Scratch(Device device) {
+        this.device = device;
+    }
+
+    /**
+     * Makes {@code slot} hold at least {@code bytes}.
+     *
+     * @return true when the buffer moved (graphs that use it are stale)
+     */
+    boolean ensure(Slot slot, long bytes) {
+        DeviceBuffer b = buffers.get(slot);
+        if (b != null && b.byteSize() >= bytes) {
+            return false;
+        }
+        long size = Math.max(bytes, b == null ? 0 : b.byteSize() + b.byteSize() / 2);
+        if (b != null) {
+            b.close();  // the previous step has finished: every flush waits for its stream
+        }
+        buffers.put(slot, device.allocate(Math.max(size, 256)));
+        return true;
+    }
+
+    DeviceBuffer get(Slot slot) {
+        DeviceBuffer b = buffers.get(slot);
+        if (b == null) {
+            throw new IllegalStateException("scratch " + slot + " used before it was sized");
+        }
+        return b;
+    }
+
+    @Override
+    public void close() {
+        buffers.values().forEach(DeviceBuffer::close);
+        buffers.clear();
+    }
+}

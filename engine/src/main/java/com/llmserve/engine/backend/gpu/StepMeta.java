@@ -1,0 +1,215 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.PinnedBuffer;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The batch data kernels read from device memory, so that a captured graph replays with a new
+ * batch: one int32 buffer of fixed regions (their addresses are what graphs bake in), filled on
+ * the host in pinned memory and copied over before each step's kernels.
+ *
+ * <pre>
+ *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] ints[intCapacity]
+ *   tiles[2 rows] tables[tableEntries]
+ * </pre>
+ * Padding rows (past the batch, up to the bucket) get token 0, position 0 and slot -1: kernels
+ * compute them harmlessly, attention writes nothing for them and outputs zeros.
+ */
+final class StepMeta implements AutoCloseable {
+
+    enum Region {
+        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST,
+        /** Per-operation int data, allocated in recording order: gathered row indices, span starts. */
+        INTS,
+        /** (first row, row count) of each prompt tile of the tiled attention kernel. */
+        TILES,
+        TABLES
+    }
+
+    private final Device device;
+    private int rows;
+    private int ints;
+    private int tableEntries;
+    private DeviceBuffer buffer;
+    private PinnedBuffer staging;
+
+    StepMeta(Device device) {
+        this.device = device;
+    }
+
+    /**
+     * Grows the regions to at least these sizes.
+     *
+     * @return true when the device buffer moved (graphs that read it are stale)
+     */
+    boolean ensure(int rows, int ints, int tableEntries) {
+        if (buffer != null && rows <= this.rows && ints <= this.ints && tableEntries <= this.tableEntries) {
+            return false;
+        }
+        int r = Math.max(rows, this.rows);
+        int g = Math.max(ints, this.ints);
+        int t = tableEntries > this.tableEntries ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
+                : this.tableEntries;
+        long bytes = (7L * r + g + t) * Integer.BYTES;
+        DeviceBuffer next = device.allocate(bytes);
+        PinnedBuffer nextStaging;
+        try {
+            nextStaging = device.allocatePinned(bytes);
+        } catch (RuntimeException e) {
+            next.close();
+            throw e;
+        }
+        close();
+        buffer = next;
+        staging = nextStaging;
+        this.rows = r;
+        this.ints = g;
+        this.tableEntries = t;
+        return true;
+    }
+
+    int rowCapacity() {
+        return rows;
+    }
+
+    int intCapacity() {
+        return ints;
+    }
+
+    DeviceBuffer buffer() {
+        return buffer;
+    }
+
+    /** Byte offset of a region in {@link #buffer()}. */
+    long offset(Region region) {
+        long index = switch (region) {
+            case TOKENS -> 0;
+            case POSITIONS -> rows;
+            case SLOTS -> 2L * rows;
+            case TABLE_OFFSETS -> 3L * rows;
+            case SEQ_LAST -> 4L * rows;
+            case INTS -> 5L * rows;
+            case TILES -> 5L * rows + ints;
+            case TABLES -> 7L * rows + ints;
+        };
+        return index * Integer.BYTES;
+    }
+
+    /** Block-table entries the batch's attention reads: for each sequence, the blocks up to its last position. */
+    static int tableEntries(Batch batch) {
+        int[] last = lastPositions(batch);
+        long total = 0;
+        for (int s = 0; s < last.length; s++) {
+            total += last[s] < 0 ? 0 : last[s] / batch.blockSize() + 1;
+        }
+        return Math.toIntExact(total);
+    }
+
+    /**
+     * Writes a step's batch data to the staging memory.
+     *
+     * @param tokens     token ids of the first {@code tokenCount} rows, or null when the step embeds nothing
+     * @param batch      the step's batch, or null when no operation reads positions or the cache
+     * @param ints       the step's int data (gathered rows, span starts), {@code intCount} of them
+     * @param paddedRows rows the kernels run over (a bucket's size); rows past the batch are padding
+     * @param tiles      (first row, row count) pairs of the step's attention tiles, {@code tileCount} of them
+     * @return the bytes to copy to the device
+     */
+    long fill(int[] tokens, int tokenCount, Batch batch, int[] ints, int intCount, int paddedRows, int[] tiles,
+              int tileCount) {
+        MemorySegment m = staging.segment();
+        long tok = offset(Region.TOKENS);
+        for (int t = 0; t < paddedRows; t++) {
+            m.set(ValueLayout.JAVA_INT, tok + 4L * t, tokens != null && t < tokenCount ? tokens[t] : 0);
+        }
+        long end = offset(Region.POSITIONS);
+        if (batch != null) {
+            int[] last = lastPositions(batch);
+            int[] tableOffset = new int[last.length];
+            long tables = offset(Region.TABLES);
+            int at = 0;
+            for (int s = 0; s < last.length; s++) {
+                tableOffset[s] = at;
+                int blocks = last[s] < 0 ? 0 : last[s] / batch.blockSize() + 1;
+                int[] table = batch.blockTable(s);
+                for (int b = 0; b < blocks; b++) {
+                    m.set(ValueLayout.JAVA_INT, tables + 4L * (at + b), table[b]);
+                }
+                at += blocks;
+            }
+            int real = Math.min(batch.size(), paddedRows);
+            for (int t = 0; t < paddedRows; t++) {
+                boolean row = t < real;
+                int seq = row ? batch.sequenceOf(t) : 0;
+                m.set(ValueLayout.JAVA_INT, offset(Region.POSITIONS) + 4L * t, row ? batch.position(t) : 0);
+                m.set(ValueLayout.JAVA_INT, offset(Region.SLOTS) + 4L * t, row ? batch.slotOfRow(t) : -1);
+                m.set(ValueLayout.JAVA_INT, offset(Region.TABLE_OFFSETS) + 4L * t, row ? tableOffset[seq] : 0);
+                m.set(ValueLayout.JAVA_INT, offset(Region.SEQ_LAST) + 4L * t, row ? last[seq] : 0);
+            }
+            end = tables + 4L * at;
+        }
+        if (tileCount > 0) {
+            MemorySegment.copy(tiles, 0, m, ValueLayout.JAVA_INT, offset(Region.TILES), 2 * tileCount);
+            end = Math.max(end, offset(Region.TILES) + 8L * tileCount);
+        }
+        if (intCount > 0) {
+            MemorySegment.copy(ints, 0, m, ValueLayout.JAVA_INT, offset(Region.INTS), intCount);
+            end = Math.max(end, offset(Region.INTS) + 4L * intCount);
+        }
+        return end;
+    }
+
+    MemorySegment staging() {
+        return staging.segment();
+    }
+
+    /**
+     * Tiles of the tiled attention kernel: runs of consecutive rows of one sequence among the first
+     * {@code n}, cut every {@code rowsPerTile} rows, as (first row, row count) pairs.
+     */
+    static int[] tiles(Batch batch, int n, int rowsPerTile) {
+        int[] out = new int[2 * n];
+        int count = 0;
+        int t = 0;
+        while (t < n) {
+            int seq = batch.sequenceOf(t);
+            int end = t;
+            while (end < n && batch.sequenceOf(end) == seq && end - t < rowsPerTile) {
+                end++;
+            }
+            out[2 * count] = t;
+            out[2 * count + 1] = end - t;
+            count++;
+            t = end;
+        }
+        return java.util.Arrays.copyOf(out, 2 * count);
+    }
+
+    /** The last position of each sequence among the batch's rows (-1 for a sequence without rows). */
+    private static int[] lastPositions(Batch batch) {
+        int[] last = new int[batch.sequences()];
+        java.util.Arrays.fill(last, -1);
+        for (int t = 0; t < batch.size(); t++) {
+            int s = batch.sequenceOf(t);
+            last[s] = Math.max(last[s], batch.position(t));
+        }
+        return last;
+    }
+
+    @Override
+    public void close() {
+        if (buffer != null) {
+            buffer.close();
+            buffer = null;
+        }
+        if (staging != null) {
+            staging.close();
+            staging = null;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.kernels.Kernel;
+
+import java.util.Optional;
+
+/**
+ * How a weight sits in device memory, and the kernels that read it. Q4_0 and Q8_0 are repacked at
+ * upload (quant blocks, then the f16 scales: aligned 16-byte loads); the K-quants, F16 and F32 keep
+ * GGML's layout. Any other type the CPU backend reads is dequantized on the host to {@link #F16}.
+ */
+enum WeightFormat {
+    Q4_0(GgmlType.Q4_0, Activation.Q8_0, 16, Kernel.EMBED_Q4_0, Kernel.DEQUANT_Q4_0_F16,
+            Kernel.MMVQ_Q4_0_1, Kernel.MMVQ_Q4_0_2, Kernel.MMVQ_Q4_0_3, Kernel.MMVQ_Q4_0_4,
+            Kernel.MMVQ_Q4_0_5, Kernel.MMVQ_Q4_0_6, Kernel.MMVQ_Q4_0_7, Kernel.MMVQ_Q4_0_8),
+    Q8_0(GgmlType.Q8_0, Activation.Q8_0, 32, Kernel.EMBED_Q8_0, Kernel.DEQUANT_Q8_0_F16,
+            Kernel.MMVQ_Q8_0_1, Kernel.MMVQ_Q8_0_2, Kernel.MMVQ_Q8_0_3, Kernel.MMVQ_Q8_0_4,
+            Kernel.MMVQ_Q8_0_5, Kernel.MMVQ_Q8_0_6, Kernel.MMVQ_Q8_0_7, Kernel.MMVQ_Q8_0_8),
+    Q4_K(GgmlType.Q4_K, Activation.Q8_K, 0, Kernel.EMBED_Q4_K, Kernel.DEQUANT_Q4_K_F16,
+            Kernel.MMVF_Q4_K_1, Kernel.MMVF_Q4_K_2, Kernel.MMVF_Q4_K_3, Kernel.MMVF_Q4_K_4,
+            Kernel.MMVF_Q4_K_5, Kernel.MMVF_Q4_K_6, Kernel.MMVF_Q4_K_7, Kernel.MMVF_Q4_K_8),
+    Q6_K(GgmlType.Q6_K, Activation.Q8_K, 0, Kernel.EMBED_Q6_K, Kernel.DEQUANT_Q6_K_F16,
+            Kernel.MMVF_Q6_K_1, Kernel.MMVF_Q6_K_2, Kernel.MMVF_Q6_K_3, Kernel.MMVF_Q6_K_4,
+            Kernel.MMVF_Q6_K_5, Kernel.MMVF_Q6_K_6, Kernel.MMVF_Q6_K_7, Kernel.MMVF_Q6_K_8),
+    F16(GgmlType.F16, Activation.FLOAT, 0, Kernel.EMBED_F16, Kernel.DEQUANT_F16_F16,
+            Kernel.MMVF_F16_1, Kernel.MMVF_F16_2, Kernel.MMVF_F16_3, Kernel.MMVF_F16_4,
+            Kernel.MMVF_F16_5, Kernel.MMVF_F16_6, Kernel.MMVF_F16_7, Kernel.MMVF_F16_8),
+    F32(GgmlType.F32, Activation.FLOAT, 0, Kernel.EMBED_F32, Kernel.DEQUANT_F32_F16,
+            Kernel.MMVF_F32_1, Kernel.MMVF_F32_2, Kernel.MMVF_F32_3, Kernel.MMVF_F32_4,
+            Kernel.MMVF_F32_5, Kernel.MMVF_F32_6, Kernel.MMVF_F32_7, Kernel.MMVF_F32_8);
+
+    /**
+     * What a weight's activations are rounded to before the product, as llama.cpp's CPU backend
+     * and our CPU backend do (the type's {@code vec_dot_type}), so GPU and CPU multiply the same
+     * values.
+     */
+    enum Activation {
+        /** Blocks of 32: int8 values, f16-rounded scale; the GEMV kernels use the integers. */
+        Q8_0,
+        /** Blocks of 256, scale from the signed value of largest magnitude, rounded back to floats. */
+        Q8_K,
+        /** Unchanged floats (F16 and F32 weights). */
+        FLOAT
+    }
+
+    /** Most tokens one GEMV launch multiplies; larger batches take several launches or BLAS. */
+    static final int MAX_GEMV_COLUMNS = 8;
+
+    private final GgmlType type;
+    private final Activation activation;
+    private final int repackedBlockBytes;
+    private final Kernel embed;
+    private final Kernel dequantF16;
+    private final Kernel[] gemv;
+
+    WeightFormat(GgmlType type, Activation activation, int repackedBlockBytes, Kernel embed, Kernel dequantF16, Kernel... gemv) {
+        this.type = type;
+        this.activation = activation;
+        this.repackedBlockBytes = repackedBlockBytes;
+        this.embed = embed;
+        this.dequantF16 = dequantF16;
+        this.gemv = gemv;
+    }
+
+    /** The rounding llama.cpp applies to the activations of a weight of {@code type} (CpuTensor's rule). */
+    static Activation activationOf(GgmlType type) {
+        return switch (type) {
+            case F32, F16, BF16 -> Activation.FLOAT;
+            case Q2_K, Q3_K, Q4_K, Q5_K, Q6_K -> Activation.Q8_K;
+            default -> Activation.Q8_0;
+        };
+    }
+
+    /** The device format of a GGUF type, or empty when the host dequantizes it to F16 at upload. */
+    static Optional<WeightFormat> of(GgmlType type) {
+        for (WeightFormat f : values()) {
+            if (f.type == type) {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
+    }
+
+    GgmlType type() {
+        return type;
+    }
+
+    Activation activation() {
+        return activation;
+    }
+
+    /** Whether the upload splits GGML blocks into quants and scales (Q4_0, Q8_0). */
+    boolean repacked() {
+        return repackedBlockBytes > 0;
+    }
+
+    /** Quant bytes per 32-element block in the repacked layout. */
+    int repackedBlockBytes() {
+        return repackedBlockBytes;
+    }
+
+    /** Device bytes of {@code rows} rows of {@code cols}: the GGML size, plus nothing for repacked (same total). */
+    long byteSize(long rows, int cols) {
+        return type.byteSize(rows * cols);
+    }
+
+    Kernel embedKernel() {
+        return embed;
+    }
+
+    Kernel dequantF16Kernel() {
+        return dequantF16;
+    }
+
+    /** The GEMV kernel for {@code columns} tokens (1..{@link #MAX_GEMV_COLUMNS}). */
+    Kernel gemvKernel(int columns) {
+        return gemv[columns - 1];
+    }
+
+    /** The GEMV kernels take int8 activations (Q4_0, Q8_0) rather than floats. */
+    boolean integerGemv() {
+        return this == Q4_0 || this == Q8_0;
+    }
+}

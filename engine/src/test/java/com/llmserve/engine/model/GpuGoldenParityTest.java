@@ -1,0 +1,23 @@
+package com.llmserve.engine.model;
+
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Backends;
+import com.llmserve.engine.backend.gpu.GpuOptions;
+import com.llmserve.gpu.BackendChoice;
+import com.llmserve.gpu.DevicePool;
+import org.junit.jupiter.api.Tag;
+
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/** {@link GoldenParityTest}'s llama.cpp goldens on the GPU backend; skipped where no GPU answers. */
+@Tag("gpu")
+class GpuGoldenParityTest extends GoldenParityTest {
+
+    @Override
+    Backend openBackend() {
+        try (DevicePool probe = DevicePool.open(BackendChoice.AUTO)) {
+            assumeFalse(probe.isEmpty(), () -> "no GPU: " + probe.statuses());
+        }
+        return Backends.open(Backends.Choice.GPU, GpuOptions.defaults(), 1);
+    }
+}

@@ -1,0 +1,695 @@
+// Attention over the paged F16 KV cache.
+//
+// Batch metadata lives in device memory (so a captured graph replays with new batches): per row
+// its position, its cache slot (negative for padding rows, which write nothing and output zeros),
+// the offset of its sequence's block table in `tables`, and its sequence's last position (the
+// extent of bidirectional attention). Slot of position p: tables[off + p / bs] * bs + p % bs.
+#include "ls_compat.h"
+
+#define LS_ATT_THREADS 128
+#define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
+#define LS_ATT_MAX_QDIM 2048    // group * head_dim: query heads sharing one kv head, times their width
+#define LS_ATT_MAX_GROUP 16
+#define LS_ATT_NEG (-1.0e30f)   // "no score yet": exp() of it minus anything real is 0, never NaN
+
+// Writes each row's key and value (at columns key_col and value_col of qkv) as halves into its
+// slot. One block per row.
+LS_KERNEL void ls_kv_write_f16(const float* qkv, int stride, int key_col, int value_col, int kv_dim,
+                               const int* slots, uint16_t* keys, uint16_t* values) {
+  const int t = (int)ls_block_x();
+  const int slot = slots[t];
+  if (slot < 0) return;
+  const float* row = qkv + (long)t * stride;
+  for (int i = (int)ls_thread_x(); i < kv_dim; i += (int)ls_block_dim_x()) {
+    keys[(long)slot * kv_dim + i] = ls_float_to_half(row[key_col + i]);
+    values[(long)slot * kv_dim + i] = ls_float_to_half(row[value_col + i]);
+  }
+}
+
+// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads. A block takes one row, the `group` query
+// heads that share one kv head, and every splits-th chunk of LS_ATT_CHUNK positions of the row's
+// range, keeping an online softmax over them (flash-decoding's split-K). With one split it writes
+// the normalized output; otherwise (max, sum, unnormalized output) to `partial` for
+// ls_attention_combine. The query is rounded to half first, as llama.cpp's F16 cache path does.
+LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                const int* positions, const int* slots, const int* table_offsets,
+                                const int* seq_last, const int* tables, float* out, int out_stride,
+                                float* partial, int heads, int kv_heads, int head_dim, int block_size,
+                                float scale, int causal, int window, int splits) {
+  LS_SHARED float q[LS_ATT_MAX_QDIM];
+  LS_SHARED float scores[LS_ATT_CHUNK * LS_ATT_MAX_GROUP];
+  LS_SHARED int chunk_slots[LS_ATT_CHUNK];
+  LS_SHARED float run_max[LS_ATT_MAX_GROUP];
+  LS_SHARED float run_sum[LS_ATT_MAX_GROUP];
+  LS_SHARED float rescale[LS_ATT_MAX_GROUP];
+
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int group = heads / kv_heads;
+  const int qdim = group * head_dim;
+  const int kv_dim = kv_heads * head_dim;
+  const unsigned wave = ls_wave_size();
+  const int lane = tid & (int)(wave - 1);
+  const int waves = LS_ATT_THREADS / (int)wave;
+  const int wave_id = tid / (int)wave;
+  const int per_thread = (qdim + LS_ATT_THREADS - 1) / LS_ATT_THREADS;  // <= LS_ATT_MAX_QDIM / THREADS
+  float acc[LS_ATT_MAX_QDIM / LS_ATT_THREADS];
+#pragma unroll
+  for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) acc[j] = 0.0f;
+
+  const bool padding = slots[t] < 0;
+  const int pos = positions[t];
+  const int last = causal ? pos : seq_last[t];
+  const int first = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+  const int count = padding ? 0 : last - first + 1;
+  const int chunks = (count + LS_ATT_CHUNK - 1) / LS_ATT_CHUNK;
+  const int* table = tables + table_offsets[t];
+  const float* qrow = qkv + (long)t * stride + kvh * qdim;
+
+  for (int i = tid; i < qdim; i += LS_ATT_THREADS) q[i] = ls_half_to_float(ls_float_to_half(qrow[i]));
+  if (tid < group) {
+    run_max[tid] = LS_ATT_NEG;
+    run_sum[tid] = 0.0f;
+  }
+  ls_sync_block();
+
+  for (int c = split; c < chunks; c += splits) {
+    const int p0 = first + c * LS_ATT_CHUNK;
+    const int len = count - c * LS_ATT_CHUNK < LS_ATT_CHUNK ? count - c * LS_ATT_CHUNK : LS_ATT_CHUNK;
+    for (int i = tid; i < len; i += LS_ATT_THREADS) {
+      const int p = p0 + i;
+      chunk_slots[i] = table[p / block_size] * block_size + p % block_size;
+    }
+    ls_sync_block();
+    // Scores: a wave per position, its lanes across the head dimension.
+    for (int i = wave_id; i < len; i += waves) {
+      const uint16_t* k = keys + (long)chunk_slots[i] * kv_dim + kvh * head_dim;
+      for (int g = 0; g < group; ++g) {
+        float s = 0.0f;
+        for (int d = lane; d < head_dim; d += (int)wave) s += q[g * head_dim + d] * ls_half_to_float(k[d]);
+        s = ls_wave_sum(s);
+        if (lane == 0) scores[i * group + g] = s * scale;
+      }
+    }
+    ls_sync_block();
+    // Softmax bookkeeping: a wave per query head.
+    for (int g = wave_id; g < group; g += waves) {
+      float m = LS_ATT_NEG;
+      for (int i = lane; i < len; i += (int)wave) m = __builtin_fmaxf(m, scores[i * group + g]);
+      m = ls_wave_max(m);
+      const float old_max = run_max[g];
+      const float new_max = __builtin_fmaxf(old_max, m);
+      float sum = 0.0f;
+      for (int i = lane; i < len; i += (int)wave) {
+        const float e = ls_exp(scores[i * group + g] - new_max);
+        scores[i * group + g] = e;
+        sum += e;
+      }
+      sum = ls_wave_sum(sum);
+      if (lane == 0) {
+        const float r = ls_exp(old_max - new_max);
+        rescale[g] = r;
+        run_sum[g] = run_sum[g] * r + sum;
+        run_max[g] = new_max;
+      }
+    }
+    ls_sync_block();
+    // Weighted values: each thread owns the same (head, dim) outputs throughout.
+#pragma unroll
+    for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) {
+      const int idx = tid + j * LS_ATT_THREADS;
+      if (j < per_thread && idx < qdim) {
+        const int g = idx / head_dim;
+        const int d = idx % head_dim;
+        float a = acc[j] * rescale[g];
+        const uint16_t* v = values + kvh * head_dim + d;
+        for (int i = 0; i < len; ++i) a += scores[i * group + g] * ls_half_to_float(v[(long)chunk_slots[i] * kv_dim]);
+        acc[j] = a;
+      }
+    }
+    ls_sync_block();
+  }
+
+  const int head0 = kvh * group;
+  if (splits == 1) {
+#pragma unroll
+    for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) {
+      const int idx = tid + j * LS_ATT_THREADS;
+      if (j < per_thread && idx < qdim) {
+        const int g = idx / head_dim;
+        out[(long)t * out_stride + head0 * head_dim + idx] = padding ? 0.0f : acc[j] / run_sum[g];
+      }
+    }
+    return;
+  }
+  // partial layout per (row, head, split): head_dim accumulators, then max, then sum.
+  const int part = head_dim + 2;
+#pragma unroll
+  for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) {
+    const int idx = tid + j * LS_ATT_THREADS;
+    if (j < per_thread && idx < qdim) {
+      const int g = idx / head_dim;
+      const int d = idx % head_dim;
+      partial[(((long)t * heads + head0 + g) * splits + split) * part + d] = acc[j];
+    }
+  }
+  if (tid < group) {
+    float* p = partial + (((long)t * heads + head0 + tid) * splits + split) * part;
+    p[head_dim] = run_max[tid];
+    p[head_dim + 1] = run_sum[tid];
+  }
+}
+
+// Merges the splits of ls_attention_f16: grid (heads, rows), threads over the head dimension.
+LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, float* out, int out_stride, int heads,
+                                    int head_dim, int splits) {
+  const int h = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int part = head_dim + 2;
+  const float* p = partial + ((long)t * heads + h) * splits * part;
+  float m = LS_ATT_NEG;
+  for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, p[s * part + head_dim]);
+  float sum = 0.0f;
+  for (int s = 0; s < splits; ++s) sum += p[s * part + head_dim + 1] * ls_exp(p[s * part + head_dim] - m);
+  const bool padding = slots[t] < 0;
+  for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
+    float o = 0.0f;
+    for (int s = 0; s < splits; ++s) o += p[s * part + d] * ls_exp(p[s * part + head_dim] - m);
+    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o / sum;
+  }
+}
+
+// Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most LS_DEC_MAX_GROUP query
+// heads per kv head, with the CPU backend's (and llama.cpp's CPU) rounding: softmax weights are
+// normalized, then rounded to half, then multiply the values. That takes the softmax maximum and
+// sum before any value is weighted, so scores are computed twice: a first scan for (max, sum), a
+// second for the weighted values.
+//
+// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads: groups of 32 lanes (two per wave on
+// wave64 hardware), each scanning every fourth position of the split's contiguous range with
+// lanes across the head dimension, so no block-wide barrier sits in a scan and the next
+// position's key (and value) loads while the current one is used.
+//   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
+//   ls_attention_f16_d*:   with one split, both scans in one block; with several, the global
+//                          (max, sum) from `stats`, then each split's weighted values into
+//                          `partial`, which ls_attention_sum adds up.
+#define LS_DEC_MAX_GROUP 8
+#define LS_DEC_LANES 32
+// Lane groups per block. Four measured faster than eight on an H200 (8B decode at 1, 4 and 64
+// rows): more blocks per multiprocessor, a smaller merge.
+#define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
+// Head dimensions per lane; heads narrower than a lane group leave the upper lanes idle.
+#define LS_DPL(d) (((d) + LS_DEC_LANES - 1) / LS_DEC_LANES)
+
+struct LsDecRow {
+  bool padding;
+  int begin;
+  int end;
+  const int* table;
+  long head_off;
+  int lane;
+};
+
+LS_DEVICE LsDecRow ls_dec_row(int t, int kvh, int d, int lane, int split, int splits, const int* positions,
+                              const int* slots, const int* table_offsets, const int* seq_last, const int* tables, int causal,
+                              int window) {
+  LsDecRow r;
+  r.padding = slots[t] < 0;
+  const int pos = positions[t];
+  const int last = causal ? pos : seq_last[t];
+  const int first = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+  const int count = r.padding ? 0 : last - first + 1;
+  const int per = (count + splits - 1) / splits;
+  r.begin = first + split * per;
+  r.end = r.begin + per < last + 1 ? r.begin + per : last + 1;
+  if (r.padding) r.end = r.begin;
+  r.table = tables + table_offsets[t];
+  r.head_off = (long)kvh * d + lane;
+  r.lane = lane;
+  return r;
+}
+
+// Whether this lane holds head dimension lane + 32 i (head_off - kvh * D is the lane).
+LS_DEVICE bool lane_ok(const LsDecRow& r, int i, int d) {
+  return r.lane + i * LS_DEC_LANES < d;
+}
+
+template <int D>
+LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int group, int lane, float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
+  const float* qrow = qkv + (long)t * stride + (long)kvh * group * D;
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+#pragma unroll
+    for (int i = 0; i < LS_DPL(D); ++i)
+      q[g][i] = g < group && lane + i * LS_DEC_LANES < D
+          ? ls_half_to_float(ls_float_to_half(qrow[g * D + lane + i * LS_DEC_LANES])) : 0.0f;
+}
+
+template <int D>
+LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int block_size, int kv_dim, float (&out)[LS_DPL(D)]) {
+  const long slot = (long)r.table[p / block_size] * block_size + p % block_size;
+#pragma unroll
+  for (int i = 0; i < LS_DPL(D); ++i) {
+    out[i] = lane_ok(r, i, D) ? ls_half_to_float(cache[slot * kv_dim + r.head_off + i * LS_DEC_LANES]) : 0.0f;
+  }
+}
+
+// First scan: running (max, sum of exp) of this lane group's positions.
+template <int D, int GROUPS = LS_DEC_GROUPS>
+LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
+                            float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
+                            float (&l)[LS_DEC_MAX_GROUP]) {
+  constexpr int DPL = LS_DPL(D);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+    m[g] = LS_ATT_NEG;
+    l[g] = 0.0f;
+  }
+  float kc[DPL], kn[DPL];
+  int p = r.begin + grp;
+  if (p < r.end) ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
+  for (; p < r.end; p += GROUPS) {
+    if (p + GROUPS < r.end) ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      if (g < group) {
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
+        s = ls_group32_sum(s) * scale;
+        const float new_max = __builtin_fmaxf(m[g], s);
+        l[g] = l[g] * ls_exp(m[g] - new_max) + ls_exp(s - new_max);
+        m[g] = new_max;
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) kc[i] = kn[i];
+  }
+}
+
+// Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
+template <int D, int GROUPS = LS_DEC_GROUPS>
+LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
+                             int kv_dim, int group, float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
+                             const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
+                             float (&acc)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
+  constexpr int DPL = LS_DPL(D);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) acc[g][i] = 0.0f;
+  float kc[DPL], vc[DPL], kn[DPL], vn[DPL];
+  int p = r.begin + grp;
+  if (p < r.end) {
+    ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
+    ls_dec_load<D>(values, r, p, block_size, kv_dim, vc);
+  }
+  for (; p < r.end; p += GROUPS) {
+    if (p + GROUPS < r.end) {
+      ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
+      ls_dec_load<D>(values, r, p + GROUPS, block_size, kv_dim, vn);
+    }
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      if (g < group) {
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
+        s = ls_group32_sum(s) * scale;
+        const float w = ls_half_to_float(ls_float_to_half(ls_exp(s - mx[g]) * inv[g]));
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) acc[g][i] += w * vc[i];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) {
+      kc[i] = kn[i];
+      vc[i] = vn[i];
+    }
+  }
+}
+
+// The lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
+template <int GROUPS>
+LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DEC_MAX_GROUP], int grp, int lane, int group,
+                                  float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP]) {
+  if (lane == 0) {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      smax[grp][g] = m[g];
+      ssum[grp][g] = l[g];
+    }
+  }
+  ls_sync_block();
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+    float mx = LS_ATT_NEG;
+    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
+    float sum = 0.0f;
+    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
+    m[g] = mx;
+    l[g] = g < group && sum > 0.0f ? 1.0f / sum : 0.0f;
+  }
+  ls_sync_block();
+}
+
+template <int D, int GROUPS = LS_DEC_GROUPS>
+LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
+                                  const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
+                                  float* stats, int heads, int kv_heads, int block_size, float scale, int causal,
+                                  int window, int splits) {
+  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int group = heads / kv_heads;
+  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  float q[LS_DEC_MAX_GROUP][LS_DPL(D)];
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
+  float m[LS_DEC_MAX_GROUP], l[LS_DEC_MAX_GROUP];
+  ls_dec_stats<D>(keys, r, grp, block_size, kv_heads * D, group, scale, q, m, l);
+  if (lane == 0) {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      smax[grp][g] = m[g];
+      ssum[grp][g] = l[g];
+    }
+  }
+  ls_sync_block();
+  if (tid < group) {
+    float mx = LS_ATT_NEG;
+    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
+    float sum = 0.0f;
+    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
+    float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * 2;
+    st[0] = mx;
+    st[1] = sum;
+  }
+}
+
+template <int D, int GROUPS = LS_DEC_GROUPS>
+LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                const int* tables, float* out, int out_stride, float* partial, const float* stats,
+                                int heads, int kv_heads, int block_size, float scale, int causal, int window, int splits) {
+  constexpr int DPL = LS_DPL(D);
+  LS_SHARED float merge_acc[GROUPS][LS_DEC_MAX_GROUP * D];
+  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int group = heads / kv_heads;
+  const int kv_dim = kv_heads * D;
+  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  float q[LS_DEC_MAX_GROUP][DPL];
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
+  float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
+  if (splits == 1) {
+    ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, q, mx, inv);
+    ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum);
+  } else {
+#pragma unroll
+    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+      float m = LS_ATT_NEG;
+      float sum = 0.0f;
+      if (g < group) {
+        const float* st = stats + ((long)t * heads + kvh * group + g) * splits * 2;
+        for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, st[2 * s]);
+        for (int s = 0; s < splits; ++s) sum += st[2 * s + 1] * ls_exp(st[2 * s] - m);
+      }
+      mx[g] = m;
+      inv[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    }
+  }
+  float acc[LS_DEC_MAX_GROUP][DPL];
+  ls_dec_values<D>(keys, values, r, grp, block_size, kv_dim, group, scale, q, mx, inv, acc);
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+    if (g < group)
+#pragma unroll
+      for (int i = 0; i < DPL; ++i)
+        if (lane + i * LS_DEC_LANES < D) merge_acc[grp][g * D + lane + i * LS_DEC_LANES] = acc[g][i];
+  ls_sync_block();
+  const int head0 = kvh * group;
+  for (int idx = tid; idx < group * D; idx += GROUPS * LS_DEC_LANES) {
+    float o = 0.0f;
+    for (int w = 0; w < GROUPS; ++w) o += merge_acc[w][idx];
+    if (splits == 1) {
+      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
+    } else {
+      partial[(((long)t * heads + head0 + idx / D) * splits + split) * D + idx % D] = o;
+    }
+  }
+}
+
+#define LS_ATTENTION_DEC(d)                                                                                    \
+  LS_KERNEL void ls_attention_f16_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                       const int* positions, const int* slots, const int* table_offsets,          \
+                                       const int* seq_last, const int* tables, float* out, int out_stride,        \
+                                       float* partial, const float* stats, int heads, int kv_heads,               \
+                                       int block_size, float scale, int causal, int window, int splits) {         \
+    ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
+                        out_stride, partial, stats, heads, kv_heads, block_size, scale, causal, window, splits); \
+  }                                                                                                              \
+  LS_KERNEL void ls_attention_stats_d##d(const float* qkv, int stride, const uint16_t* keys, const int* positions, \
+                                         const int* slots, const int* table_offsets, const int* seq_last,         \
+                                         const int* tables, float* stats, int heads, int kv_heads, int block_size, \
+                                         float scale, int causal, int window, int splits) {                       \
+    ls_attention_stats<d>(qkv, stride, keys, positions, slots, table_offsets, seq_last, tables, stats, heads,     \
+                          kv_heads, block_size, scale, causal, window, splits);                                  \
+  }
+
+LS_ATTENTION_DEC(8)
+LS_ATTENTION_DEC(16)
+LS_ATTENTION_DEC(32)
+LS_ATTENTION_DEC(64)
+LS_ATTENTION_DEC(96)
+LS_ATTENTION_DEC(128)
+LS_ATTENTION_DEC(256)
+
+// Adds the splits of ls_attention_f16_d* (each already weighted by the global softmax): grid
+// (heads, rows), threads over the head dimension; padding rows get zeros.
+LS_KERNEL void ls_attention_sum(const float* partial, const int* slots, float* out, int out_stride, int heads,
+                                int head_dim, int splits) {
+  const int h = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const float* p = partial + ((long)t * heads + h) * splits * head_dim;
+  const bool padding = slots[t] < 0;
+  for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
+    float o = 0.0f;
+    for (int s = 0; s < splits; ++s) o += p[s * head_dim + d];
+    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o;
+  }
+}
+
+// Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
+// kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive
+// rows of one sequence (`tiles` holds first row and row count per tile): its 64 query vectors
+// (rows x the group's query heads) share every key and value chunk loaded into shared memory, and
+// each thread computes a 4 x 4 block of scores (4 queries x 4 positions) per dimension step. Two
+// passes over the tile's position range: (max, sum) per query, then half-rounded weights times
+// values. Head sizes up to 128.
+#define LS_TILE_Q 64
+#define LS_TILE_K 32
+#define LS_TILE_PAD 4  // keeps 8-byte loads aligned and shared-memory banks 2-way at worst
+
+template <int D>
+LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                 const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
+                                 int block_size, float scale, int causal, int window) {
+  constexpr int DG = D / 8;  // dims per thread in the weighted-values product
+  LS_SHARED uint16_t q_t[D][LS_TILE_Q + LS_TILE_PAD];
+  LS_SHARED uint16_t k_t[D][LS_TILE_K + LS_TILE_PAD];
+  LS_SHARED uint16_t v_s[LS_TILE_K][D];
+  LS_SHARED float scores[LS_TILE_Q][LS_TILE_K + 1];
+  LS_SHARED float row_max[LS_TILE_Q];
+  LS_SHARED float row_inv[LS_TILE_Q];
+  LS_SHARED int q_first[LS_TILE_Q];
+  LS_SHARED int q_last[LS_TILE_Q];
+  LS_SHARED int chunk_slot[LS_TILE_K];
+  LS_SHARED int range[2];
+
+  const int kvh = (int)ls_block_x();
+  const int tile = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int r0 = tiles[2 * tile];
+  const int rows = tiles[2 * tile + 1];
+  const int group = heads / kv_heads;
+  const int nq = rows * group;
+  const int kv_dim = kv_heads * D;
+  const int* table = tables + table_offsets[r0];
+
+  for (int i = tid; i < LS_TILE_Q * D; i += LS_ATT_THREADS) {
+    const int qi = i / D;
+    const int d = i % D;
+    float v = 0.0f;
+    if (qi < nq) v = qkv[(long)(r0 + qi / group) * stride + (long)(kvh * group + qi % group) * D + d];
+    q_t[d][qi] = ls_float_to_half(v);
+  }
+  if (tid < LS_TILE_Q) {
+    int f = 1, l = 0;  // empty
+    if (tid < nq) {
+      const int row = r0 + tid / group;
+      const int pos = positions[row];
+      l = causal ? pos : seq_last[row];
+      f = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+    }
+    q_first[tid] = f;
+    q_last[tid] = l;
+  }
+  ls_sync_block();
+  if (tid == 0) {
+    int lo = 0x7fffffff, hi = -1;
+    for (int qi = 0; qi < nq; qi += group) {
+      lo = q_first[qi] < lo ? q_first[qi] : lo;
+      hi = q_last[qi] > hi ? q_last[qi] : hi;
+    }
+    range[0] = lo;
+    range[1] = hi;
+  }
+  ls_sync_block();
+  const int lo = range[0];
+  const int hi = range[1];
+  const int qg = tid % 16;  // scores: queries 4qg..4qg+3
+  const int kg = tid / 16;  //         positions 4kg..4kg+3 of the chunk
+  float m = LS_ATT_NEG;
+  float l = 0.0f;
+
+  for (int pass = 0; pass < 2; ++pass) {
+    float o[4][DG];
+#pragma unroll
+    for (int a = 0; a < 4; ++a)
+#pragma unroll
+      for (int i = 0; i < DG; ++i) o[a][i] = 0.0f;
+    for (int c0 = lo; c0 <= hi; c0 += LS_TILE_K) {
+      const int len = hi + 1 - c0 < LS_TILE_K ? hi + 1 - c0 : LS_TILE_K;
+      if (tid < LS_TILE_K) {
+        const int p = c0 + tid;
+        chunk_slot[tid] = tid < len ? table[p / block_size] * block_size + p % block_size : 0;
+      }
+      ls_sync_block();
+      for (int i = tid; i < LS_TILE_K * D; i += LS_ATT_THREADS) {
+        const int j = i / D;
+        const int d = i % D;
+        const long at = (long)chunk_slot[j] * kv_dim + (long)kvh * D + d;
+        k_t[d][j] = j < len ? keys[at] : (uint16_t)0;
+        if (pass == 1) v_s[j][d] = j < len ? values[at] : (uint16_t)0;
+      }
+      ls_sync_block();
+      float acc[4][4];
+#pragma unroll
+      for (int a = 0; a < 4; ++a)
+#pragma unroll
+        for (int b = 0; b < 4; ++b) acc[a][b] = 0.0f;
+      for (int d = 0; d < D; ++d) {
+        const ls_u32x2 qw = *(const ls_u32x2*)&q_t[d][4 * qg];
+        const ls_u32x2 kw = *(const ls_u32x2*)&k_t[d][4 * kg];
+        const float qv[4] = {ls_half_to_float((uint16_t)(qw.x & 0xFFFF)), ls_half_to_float((uint16_t)(qw.x >> 16)),
+                             ls_half_to_float((uint16_t)(qw.y & 0xFFFF)), ls_half_to_float((uint16_t)(qw.y >> 16))};
+        const float kv[4] = {ls_half_to_float((uint16_t)(kw.x & 0xFFFF)), ls_half_to_float((uint16_t)(kw.x >> 16)),
+                             ls_half_to_float((uint16_t)(kw.y & 0xFFFF)), ls_half_to_float((uint16_t)(kw.y >> 16))};
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) acc[a][b] += qv[a] * kv[b];
+      }
+#pragma unroll
+      for (int a = 0; a < 4; ++a) {
+        const int qi = 4 * qg + a;
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const int j = 4 * kg + b;
+          const int p = c0 + j;
+          const bool valid = qi < nq && j < len && p >= q_first[qi] && p <= q_last[qi];
+          scores[qi][j] = valid ? acc[a][b] * scale : -__builtin_inff();
+        }
+      }
+      ls_sync_block();
+      if (tid < nq) {
+        if (pass == 0) {
+          for (int j = 0; j < len; ++j) {
+            const float s = scores[tid][j];
+            if (s != -__builtin_inff()) {
+              const float nm = __builtin_fmaxf(m, s);
+              l = l * ls_exp(m - nm) + ls_exp(s - nm);
+              m = nm;
+            }
+          }
+        } else {
+          const float mx = row_max[tid];
+          const float inv = row_inv[tid];
+          for (int j = 0; j < len; ++j) {
+            const float s = scores[tid][j];
+            scores[tid][j] = s != -__builtin_inff() ? ls_half_to_float(ls_float_to_half(ls_exp(s - mx) * inv)) : 0.0f;
+          }
+        }
+      }
+      ls_sync_block();
+      if (pass == 1) {
+        const int pq = tid % 16;  // weighted values: queries 4pq..4pq+3
+        const int dg = tid / 16;  //                  dims dg*DG .. dg*DG+DG-1
+        for (int j = 0; j < len; ++j) {
+          float w[4];
+#pragma unroll
+          for (int a = 0; a < 4; ++a) w[a] = scores[4 * pq + a][j];
+#pragma unroll
+          for (int i = 0; i < DG; ++i) {
+            const float v = ls_half_to_float(v_s[j][dg * DG + i]);
+#pragma unroll
+            for (int a = 0; a < 4; ++a) o[a][i] += w[a] * v;
+          }
+        }
+        ls_sync_block();
+      }
+    }
+    if (pass == 0) {
+      if (tid < LS_TILE_Q) {
+        row_max[tid] = m;
+        row_inv[tid] = l > 0.0f ? 1.0f / l : 0.0f;
+      }
+      ls_sync_block();
+    } else {
+      const int pq = tid % 16;
+      const int dg = tid / 16;
+#pragma unroll
+      for (int a = 0; a < 4; ++a) {
+        const int qi = 4 * pq + a;
+        if (qi < nq) {
+          const int row = r0 + qi / group;
+          float* dst = out + (long)row * out_stride + (long)(kvh * group + qi % group) * D + dg * DG;
+          const bool padding = slots[row] < 0;
+#pragma unroll
+          for (int i = 0; i < DG; ++i) dst[i] = padding ? 0.0f : o[a][i];
+        }
+      }
+    }
+  }
+}
+
+#define LS_ATTENTION_TILE(d)                                                                                     \
+  LS_KERNEL void ls_attention_tile_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                        const int* positions, const int* slots, const int* table_offsets,          \
+                                        const int* seq_last, const int* tables, const int* tiles, float* out,      \
+                                        int out_stride, int heads, int kv_heads, int block_size, float scale,      \
+                                        int causal, int window) {                                                 \
+    ls_attention_tile<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out, \
+                         out_stride, heads, kv_heads, block_size, scale, causal, window);                          \
+  }
+
+LS_ATTENTION_TILE(8)
+LS_ATTENTION_TILE(16)
+LS_ATTENTION_TILE(32)
+LS_ATTENTION_TILE(64)
+LS_ATTENTION_TILE(96)
+LS_ATTENTION_TILE(128)

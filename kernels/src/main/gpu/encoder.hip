@@ -1,0 +1,120 @@
+// The BERT-specific operations: GELU, pooling, and bidirectional attention within sequence spans
+// (float32 throughout, as llama.cpp's BERT graph and the CPU backend compute it). Spans come as
+// `starts`: sequences + 1 ascending row offsets in device memory.
+#include "ls_compat.h"
+
+#define LS_ENC_THREADS 128
+#define LS_ENC_CHUNK 128
+#define LS_ENC_MAX_DIM 256
+
+// tanh from exp (header-free HIP has no tanhf): 1 - 2 / (exp(2v) + 1), saturating cleanly.
+LS_DEVICE float ls_tanh(float v) {
+  return 1.0f - 2.0f / (ls_exp(2.0f * v) + 1.0f);
+}
+
+// GELU in its tanh form, in float32 as ggml's GPU kernels compute it:
+// 0.5 v (1 + tanh(sqrt(2/pi) v (1 + 0.044715 v^2))). 1-D grid over n * cols.
+LS_KERNEL void ls_gelu_f32(float* x, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const float v = x[i];
+  x[i] = 0.5f * v * (1.0f + ls_tanh(0.7978845608028654f * v * (1.0f + 0.044715f * v * v)));
+}
+
+// out[s] = mean (mode 1), first row (2) or last row (3) of rows [starts[s], starts[s+1]) of x.
+// Grid (sequences, ceil(cols / block)). The mean scales each row by 1/count and sums in row order,
+// as llama.cpp and the CPU backend do.
+LS_KERNEL void ls_pool_f32(const float* x, const int* starts, float* out, int cols, int mode) {
+  const int s = (int)ls_block_x();
+  const int c = (int)(ls_block_y() * ls_block_dim_x() + ls_thread_x());
+  if (c >= cols) return;
+  const int first = starts[s];
+  const int end = starts[s + 1];
+  float v;
+  if (mode == 2) {
+    v = x[(long)first * cols + c];
+  } else if (mode == 3) {
+    v = x[(long)(end - 1) * cols + c];
+  } else {
+    const float inv = 1.0f / (float)(end - first);
+    v = 0.0f;
+    for (int t = first; t < end; ++t) v += inv * x[(long)t * cols + c];
+  }
+  out[(long)s * cols + c] = v;
+}
+
+// Bidirectional attention of row t (grid y) and query head h (grid x) over the rows of its span,
+// with keys and values read from the q|k|v rows themselves. Two passes over the span in chunks of
+// LS_ENC_CHUNK positions, one thread per position for the scores: max and sum, then the weights
+// exp(s - max) / sum times the values, threads across the head dimension.
+LS_KERNEL void ls_encoder_attention_f32(const float* qkv, int stride, const int* starts, int sequences, float* out,
+                                        int out_stride, int heads, int kv_heads, int head_dim, int key_col,
+                                        int value_col, float scale) {
+  LS_SHARED float q[LS_ENC_MAX_DIM];
+  LS_SHARED float w[LS_ENC_CHUNK];
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const int h = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int kvh = h / (heads / kv_heads);
+  int lo = 0, hi = sequences - 1;  // the span holding t: the last start at or before it
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (starts[mid] <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  const int first = starts[lo];
+  const int count = starts[lo + 1] - first;
+  for (int d = tid; d < head_dim; d += LS_ENC_THREADS) q[d] = qkv[(long)t * stride + h * head_dim + d];
+  ls_sync_block();
+  const long kcol = key_col + (long)kvh * head_dim;
+  const long vcol = value_col + (long)kvh * head_dim;
+
+  float mx = -__builtin_inff();
+  for (int c0 = 0; c0 < count; c0 += LS_ENC_CHUNK) {
+    float s = -__builtin_inff();
+    if (c0 + tid < count) {
+      const float* k = qkv + (long)(first + c0 + tid) * stride + kcol;
+      float acc = 0.0f;
+      for (int d = 0; d < head_dim; ++d) acc += q[d] * k[d];
+      s = acc * scale;
+    }
+    mx = __builtin_fmaxf(mx, ls_block_max(s, scratch));
+  }
+  float sum = 0.0f;
+  for (int c0 = 0; c0 < count; c0 += LS_ENC_CHUNK) {
+    float e = 0.0f;
+    if (c0 + tid < count) {
+      const float* k = qkv + (long)(first + c0 + tid) * stride + kcol;
+      float acc = 0.0f;
+      for (int d = 0; d < head_dim; ++d) acc += q[d] * k[d];
+      e = ls_exp(acc * scale - mx);
+    }
+    sum += ls_block_sum(e, scratch);
+  }
+  const float inv = 1.0f / sum;
+  float o[LS_ENC_MAX_DIM / LS_ENC_THREADS] = {0.0f, 0.0f};
+  for (int c0 = 0; c0 < count; c0 += LS_ENC_CHUNK) {
+    const int len = count - c0 < LS_ENC_CHUNK ? count - c0 : LS_ENC_CHUNK;
+    if (tid < len) {
+      const float* k = qkv + (long)(first + c0 + tid) * stride + kcol;
+      float acc = 0.0f;
+      for (int d = 0; d < head_dim; ++d) acc += q[d] * k[d];
+      w[tid] = ls_exp(acc * scale - mx) * inv;
+    }
+    ls_sync_block();
+#pragma unroll
+    for (int j = 0; j < LS_ENC_MAX_DIM / LS_ENC_THREADS; ++j) {
+      const int d = tid + j * LS_ENC_THREADS;
+      if (d < head_dim) {
+        for (int i = 0; i < len; ++i) o[j] += w[i] * qkv[(long)(first + c0 + i) * stride + vcol + d];
+      }
+    }
+    ls_sync_block();
+  }
+#pragma unroll
+  for (int j = 0; j < LS_ENC_MAX_DIM / LS_ENC_THREADS; ++j) {
+    const int d = tid + j * LS_ENC_THREADS;
+    if (d < head_dim) out[(long)t * out_stride + h * head_dim + d] = o[j];
+  }
+}

@@ -1,0 +1,169 @@
+// Small-batch matrix times activations: y[c][row] = W[row] . x[c] for c < NCOLS (1..8 tokens),
+// the weights read once for all the tokens. Every launch uses LS_MMV_THREADS threads per block;
+// a block computes ls_mmv_rows(NCOLS) consecutive rows (2 for one to three tokens, 4 from four on,
+// so each activation load serves more weights), its threads splitting the row's length, then
+// reducing through shared memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)).
+//
+//   mmvq (Q4_0, Q8_0): activations quantized to Q8_0 (int8 q, float d, int sum per 32), int8 dot
+//     products with 4-way dot instructions, the way llama.cpp's mul_mat_vec_q does.
+//   mmvf (Q4_K, Q6_K, F16, F32): the weights dequantized eight at a time against float
+//     activations (Q8_K-rounded beforehand for K-quants, as the CPU backend does).
+//
+// y has row stride `ystride` floats; with `accumulate` the result is added to y.
+#include "ls_formats.h"
+
+#define LS_MMV_THREADS 128
+#define LS_MMV_MAX_ROWS 4
+#define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
+
+constexpr int ls_mmv_rows(int ncols) {
+  return ncols >= 4 ? 4 : 2;
+}
+
+template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0, int rows, int ystride, int accumulate) {
+  LS_SHARED float partial[LS_MMV_MAX_WAVES][LS_MMV_ROWS * NCOLS];
+  const unsigned wave = ls_wave_size();
+  const unsigned tid = ls_thread_x();
+  const unsigned lane = tid & (wave - 1);
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r) {
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const float v = ls_wave_sum(acc[r][c]);
+      if (lane == 0) partial[tid / wave][r * NCOLS + c] = v;
+    }
+  }
+  ls_sync_block();
+  if (tid < LS_MMV_ROWS * NCOLS) {
+    const int r = (int)tid / NCOLS;
+    const int c = (int)tid % NCOLS;
+    float sum = 0.0f;
+    for (unsigned w = 0; w < LS_MMV_THREADS / wave; ++w) sum += partial[w][tid];
+    if (row0 + r < rows) {
+      float* out = y + (long)c * ystride + row0 + r;
+      *out = accumulate ? *out + sum : sum;
+    }
+  }
+}
+
+// Q4_0 / Q8_0 against Q8_0 activations xq (NCOLS rows of k int8), xd (scales), xs (sums).
+template <int NCOLS, bool Q4, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
+                       float* y, int rows, int k, int ystride, int accumulate) {
+  const int nb = k / LS_QK;
+  const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
+  float acc[LS_MMV_ROWS][NCOLS];
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r)
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
+
+  for (int b = (int)ls_thread_x(); b < nb; b += LS_MMV_THREADS) {
+    ls_u32x4 wq[LS_MMV_ROWS][Q4 ? 1 : 2];
+    float dw[LS_MMV_ROWS];
+#pragma unroll
+    for (int r = 0; r < LS_MMV_ROWS; ++r) {
+      const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
+      const long blk = (long)row * nb + b;
+      dw[r] = ls_half_to_float(wd[blk]);
+      if (Q4) {
+        wq[r][0] = ls_load16(w + blk * 16);
+      } else {
+        wq[r][0] = ls_load16(w + blk * 32);
+        wq[r][Q4 ? 0 : 1] = ls_load16(w + blk * 32 + 16);
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const int8_t* xb = xq + (long)c * k + (long)b * LS_QK;
+      const ls_u32x4 x0 = ls_load16(xb);
+      const ls_u32x4 x1 = ls_load16(xb + 16);
+      const float dx = xd[(long)c * nb + b];
+      const int xi[8] = {(int)x0.x, (int)x0.y, (int)x0.z, (int)x0.w, (int)x1.x, (int)x1.y, (int)x1.z, (int)x1.w};
+#pragma unroll
+      for (int r = 0; r < LS_MMV_ROWS; ++r) {
+        int sumi = 0;
+        if (Q4) {
+          const int wi[4] = {(int)wq[r][0].x, (int)wq[r][0].y, (int)wq[r][0].z, (int)wq[r][0].w};
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            sumi = ls_dp4a(wi[j] & 0x0F0F0F0F, xi[j], sumi);             // elements 4j..4j+3
+            sumi = ls_dp4a((wi[j] >> 4) & 0x0F0F0F0F, xi[4 + j], sumi);  // elements 16+4j..
+          }
+          // sum((q - 8) * x) = sum(q * x) - 8 * sum(x)
+          acc[r][c] += dw[r] * dx * (float)(sumi - 8 * xs[(long)c * nb + b]);
+        } else {
+          const int wi[8] = {(int)wq[r][0].x, (int)wq[r][0].y, (int)wq[r][0].z, (int)wq[r][0].w,
+                             (int)wq[r][Q4 ? 0 : 1].x, (int)wq[r][Q4 ? 0 : 1].y, (int)wq[r][Q4 ? 0 : 1].z,
+                             (int)wq[r][Q4 ? 0 : 1].w};
+#pragma unroll
+          for (int j = 0; j < 8; ++j) sumi = ls_dp4a(wi[j], xi[j], sumi);
+          acc[r][c] += dw[r] * dx * (float)sumi;
+        }
+      }
+    }
+  }
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate);
+}
+
+// Float activations x (NCOLS rows of k floats) against any format with an eight-element reader.
+template <int NCOLS, void (*DEQ8)(const uint8_t*, const uint16_t*, long, int, int, float*), int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, float* y, int rows, int k, int ystride,
+                       int accumulate) {
+  const int groups = k / 8;
+  const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
+  float acc[LS_MMV_ROWS][NCOLS];
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r)
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
+
+  for (int g = (int)ls_thread_x(); g < groups; g += LS_MMV_THREADS) {
+    float wv[LS_MMV_ROWS][8];
+#pragma unroll
+    for (int r = 0; r < LS_MMV_ROWS; ++r) {
+      const int row = row0 + r < rows ? row0 + r : rows - 1;
+      DEQ8(w, wd, row, k, g * 8, wv[r]);
+    }
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const float* xp = x + (long)c * k + (long)g * 8;
+      const ls_u32x4 a = ls_load16(xp);
+      const ls_u32x4 b = ls_load16(xp + 4);
+      const float xv[8] = {__builtin_bit_cast(float, a.x), __builtin_bit_cast(float, a.y),
+                           __builtin_bit_cast(float, a.z), __builtin_bit_cast(float, a.w),
+                           __builtin_bit_cast(float, b.x), __builtin_bit_cast(float, b.y),
+                           __builtin_bit_cast(float, b.z), __builtin_bit_cast(float, b.w)};
+#pragma unroll
+      for (int r = 0; r < LS_MMV_ROWS; ++r) {
+        float s = 0.0f;
+#pragma unroll
+        for (int i = 0; i < 8; ++i) s += wv[r][i] * xv[i];
+        acc[r][c] += s;
+      }
+    }
+  }
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate);
+}
+
+#define LS_MMVQ_ENTRY(name, q4, n)                                                                         \
+  LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
+                                      const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
+    ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, accumulate);                                     \
+  }
+
+#define LS_MMVF_ENTRY(name, deq8, n)                                                                   \
+  LS_KERNEL void ls_mmvf_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
+                                      int rows, int k, int ystride, int accumulate) {                    \
+    ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, accumulate);                                        \
+  }
+
+#define LS_FOR_NCOLS(m, a, b) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) m(a, b, 7) m(a, b, 8)
+
+LS_FOR_NCOLS(LS_MMVQ_ENTRY, q4_0, true)
+LS_FOR_NCOLS(LS_MMVQ_ENTRY, q8_0, false)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q4_k, ls_deq8_q4_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q6_k, ls_deq8_q6_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, f16, ls_deq8_f16)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, f32, ls_deq8_f32)

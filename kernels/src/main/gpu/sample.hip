@@ -1,0 +1,65 @@
+// On-device selection over logits, so only k (id, value) pairs per row cross to the host.
+#include "ls_compat.h"
+
+#define LS_TOPK_THREADS 1024
+
+// Whether (v, i) ranks before (bv, bi): larger value first, lower id on a tie (as a stable sort).
+LS_DEVICE bool ls_before(float v, int i, float bv, int bi) {
+  return v > bv || (v == bv && i < bi);
+}
+
+// The k largest values of each of n rows of `cols` floats, in order: ids[t][j], vals[t][j].
+// One block of LS_TOPK_THREADS per row; k block-wide arg-max passes, each excluding what the ones
+// before chose, so k should be small (greedy decoding uses 1).
+LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* vals) {
+  LS_SHARED float wave_val[LS_MAX_WAVES_PER_BLOCK];
+  LS_SHARED int wave_idx[LS_MAX_WAVES_PER_BLOCK];
+  const int t = (int)ls_block_x();
+  const float* row = x + (long)t * cols;
+  const unsigned wave = ls_wave_size();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid & (int)(wave - 1);
+  const int waves = (int)(ls_block_dim_x() / wave);
+  float prev_v = __builtin_inff();
+  int prev_i = -1;
+  for (int j = 0; j < k; ++j) {
+    float bv = -__builtin_inff();
+    int bi = 0x7fffffff;
+    for (int c = tid; c < cols; c += (int)ls_block_dim_x()) {
+      const float v = row[c];
+      // candidates rank strictly after the previous pick
+      if (ls_before(prev_v, prev_i, v, c) && ls_before(v, c, bv, bi)) {
+        bv = v;
+        bi = c;
+      }
+    }
+    for (unsigned m = wave / 2; m > 0; m >>= 1) {
+      const float ov = ls_shfl_xor(bv, m);
+      const int oi = __builtin_bit_cast(int, ls_shfl_xor(__builtin_bit_cast(float, bi), m));
+      if (ls_before(ov, oi, bv, bi)) {
+        bv = ov;
+        bi = oi;
+      }
+    }
+    if (lane == 0) {
+      wave_val[tid / wave] = bv;
+      wave_idx[tid / wave] = bi;
+    }
+    ls_sync_block();
+    bv = wave_val[0];
+    bi = wave_idx[0];
+    for (int w = 1; w < waves; ++w) {
+      if (ls_before(wave_val[w], wave_idx[w], bv, bi)) {
+        bv = wave_val[w];
+        bi = wave_idx[w];
+      }
+    }
+    ls_sync_block();
+    if (tid == 0) {
+      ids[(long)t * k + j] = bi;
+      vals[(long)t * k + j] = bv;
+    }
+    prev_v = bv;
+    prev_i = bi;
+  }
+}

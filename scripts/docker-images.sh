@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Makes the local base images the Dockerfiles build on where no registry can be reached:
+#   local/debian:bookworm   Debian bookworm (debootstrap, minbase): the runtime base
+#   local/jdk25:bookworm    the same plus this machine's Temurin 25 JDK at /opt/java/openjdk
+#                           (JAVA_HOME, as eclipse-temurin images have it): the build stage
+# Starts dockerd when none answers. Idempotent: existing images are kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+
+if ! docker info >/dev/null 2>&1; then
+  # --bip: a bridge subnet of our own (the default may clash with this machine's network)
+  nohup dockerd --bip 172.17.0.1/16 >/tmp/llmserve-dockerd.log 2>&1 &
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  docker info >/dev/null 2>&1 || { echo "dockerd did not start, see /tmp/llmserve-dockerd.log" >&2; exit 1; }
+fi
+
+work=${LLMSERVE_ROOTFS_DIR:-/tmp/llmserve-rootfs}
+if ! docker image inspect local/debian:bookworm >/dev/null 2>&1; then
+  rm -rf "$work" && mkdir -p "$work"
+  debootstrap --variant=minbase bookworm "$work/debian" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
+    || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
+  rm -rf "$work/debian/var/lib/apt/lists"/* "$work/debian/var/cache/apt"/*
+  tar -C "$work/debian" -c . | docker import --change 'CMD ["/bin/bash"]' - local/debian:bookworm >/dev/null
+fi
+if ! docker image inspect local/jdk25:bookworm >/dev/null 2>&1; then
+  cid=$(docker create local/debian:bookworm)
+  tmp=$(mktemp -d)
+  docker export "$cid" | tar -C "$tmp" -x
+  docker rm "$cid" >/dev/null
+  mkdir -p "$tmp/opt/java"
+  cp -a "$JAVA_HOME" "$tmp/opt/java/openjdk"
+  # Debian's JDK packaging links cacerts to /etc/ssl/certs/java: take the file itself
+  cp --remove-destination "$(readlink -f "$JAVA_HOME/lib/security/cacerts")" "$tmp/opt/java/openjdk/lib/security/cacerts"
+  tar -C "$tmp" -c . | docker import \
+    --change 'ENV JAVA_HOME=/opt/java/openjdk' \
+    --change 'ENV PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["/bin/bash"]' - local/jdk25:bookworm >/dev/null
+  rm -rf "$tmp"
+fi
+echo "base images: local/debian:bookworm, local/jdk25:bookworm"
