@@ -4,9 +4,9 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 
 /**
- * The backends of this build: {@code auto} and {@code cpu} run on the CPU; {@code gpu} is refused
- * until a GPU backend is built in. Each model gets its own CPU backend because a backend's worker
- * crew serves one engine loop at a time.
+ * The backends of a process without the GPU runtime (an application context without its device
+ * pool): {@code auto} and {@code cpu} run on the CPU; {@code gpu} is refused. Each model gets its
+ * own CPU backend because a backend's worker crew serves one engine loop at a time.
  */
 final class CpuBackendProvider implements BackendProvider {
 

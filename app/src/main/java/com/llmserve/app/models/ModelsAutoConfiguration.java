@@ -1,6 +1,8 @@
 package com.llmserve.app.models;
 
 import com.llmserve.app.resilience.ServingPolicies;
+import com.llmserve.engine.backend.gpu.GpuOptions;
+import com.llmserve.gpu.DevicePool;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,7 +12,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Wires the model registry: the backends (replaceable, so a GPU build can bring its own) and the
+ * Wires the model registry: the backends (replaceable by an application's own) and the
  * {@code model} health component. An auto-configuration, so that an application's own
  * {@link BackendProvider} is seen before the default backs off.
  */
@@ -18,10 +20,13 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(ServingProperties.class)
 public class ModelsAutoConfiguration {
 
+    /** Models on the GPUs of the runtime's pool when there is one (the service always opens it), else on the CPU. */
     @Bean
     @ConditionalOnMissingBean
-    BackendProvider backendProvider(ServingProperties properties) {
-        return new CpuBackendProvider(properties.effectiveCpuThreads());
+    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<DevicePool> pool) {
+        DevicePool p = pool.getIfAvailable();
+        return p == null ? new CpuBackendProvider(properties.effectiveCpuThreads())
+                : new DeviceBackendProvider(p, properties.effectiveCpuThreads(), GpuOptions.defaults());
     }
 
     /**
