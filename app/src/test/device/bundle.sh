@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Packs what a GPU host without Java needs to run the service itself and read its operations
+# surface: a jlink'd Java 25 runtime with the modules Spring Boot needs (tar.xz), the service jar
+# (NVIDIA code objects only, to stay inside the device call's 64 MiB), stories260K, and
+# run-service.sh with its HTTP client. On the host: OUT=results bash <out-dir>/run-service.sh
+#
+# usage: app/src/test/device/bundle.sh <out-dir>     (never installs to ~/.m2)
+#        KERNEL_KINDS=hsaco bundle.sh <out-dir>       for an AMD host
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+module=$(cd "$here/../../.." && pwd)
+root=$(dirname "$module")
+shared=${LLMSERVE_SHARED:-$root/../shared}
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+
+(cd "$root" && ./mvnw -B -ntp -q -pl app -am package -DskipTests -Dkernels.kinds="${KERNEL_KINDS:-cubin,ptx}")
+rm -rf "$out/models" && mkdir -p "$out/models"
+cp "$module/target/app-"*[0-9T].jar "$out/app.jar"
+cp "$shared/models/stories260K.gguf" "$out/models/"
+cp "$here/run-service.sh" "$here/exercise.py" "$out/"
+
+if [ ! -f "$out/jre25-boot.tar.xz" ]; then
+  tmp=$(mktemp -d)
+  # the modules of the service image (docker/Dockerfile.*): Spring needs java.desktop for java.beans
+  "$JAVA_HOME/bin/jlink" --add-modules java.base,java.logging,java.management,java.naming,java.net.http,java.sql,java.desktop,java.instrument,java.security.jgss,java.xml,jdk.unsupported,jdk.management,jdk.incubator.vector,jdk.crypto.ec,jdk.zipfs \
+    --strip-debug --no-man-pages --no-header-files --compress=zip-0 --output "$tmp/jre25"
+  tar -C "$tmp" -cf - jre25 | xz -9 -T4 > "$out/jre25-boot.tar.xz"
+  rm -rf "$tmp"
+fi
+du -sh "$out"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# On a GPU host without Java: starts the service with its model on the GPU, drives it over HTTP
+# (exercise.py) and keeps what operations see: the Prometheus scrape under load and after, health,
+# the service log. Results in $OUT: devices.txt, service.log, scrape-load.txt, scrape.txt,
+# health.json, summary.txt.
+#
+# usage: OUT=dir bash run-service.sh      (BACKEND=auto on a machine without a GPU, to try the script)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$here/out}
+mkdir -p "$out"
+{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total,utilization.gpu,temperature.gpu,power.draw --format=csv; } \
+  > "$out/devices.txt" 2>&1 || true
+
+jre=/tmp/llmserve-boot-jre
+if [ ! -x "$jre/jre25/bin/java" ]; then
+  mkdir -p "$jre"
+  if command -v xz >/dev/null; then tar -C "$jre" -xJf "$here/jre25-boot.tar.xz"
+  else python3 -c "import tarfile,sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$here/jre25-boot.tar.xz" "$jre"; fi
+fi
+port=${PORT:-18080}
+"$jre/jre25/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g -jar "$here/app.jar" \
+  --server.port="$port" --llmserve.models-dir="$here/models" --llmserve.backend="${BACKEND:-gpu}" --llmserve.gpu.telemetry-interval=1s \
+  --llmserve.failover.cpu-fallback=always > "$out/service.log" 2>&1 &
+service=$!
+PYTHONUNBUFFERED=1 timeout ${EXERCISE_TIMEOUT:-180} python3 "$here/exercise.py" --port "$port" --out "$out" --model stories260K
+status=$?
+kill "$service" 2>/dev/null
+wait "$service" 2>/dev/null
+grep -E "ERROR|WARN" "$out/service.log" | head -20
+exit $status
