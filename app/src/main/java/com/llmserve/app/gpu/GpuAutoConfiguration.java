@@ -1,8 +1,7 @@
 package com.llmserve.app.gpu;
 
-import com.llmserve.gpu.DevicePool;
-
 import java.time.Clock;
+import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -13,27 +12,40 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Wires the GPU runtime for operations: the device pool (one per process; closed after the
- * models, which stop earlier in the lifecycle), the telemetry sampler, the {@code llm.gpu.*}
- * meters, the {@code gpu} health component and the record of device faults. An application (or a
- * test) that brings its own {@link GpuDevices} opens no pool.
+ * Wires the GPU runtime: its device pool (one per process; closed after the models, which stop
+ * earlier in the lifecycle and whose backends run on its devices), the telemetry sampler, the
+ * {@code llm.gpu.*} meters, the {@code gpu} health component and the record of device faults. An
+ * application (or a test) that brings its own {@link GpuDevices} opens no pool.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(GpuProperties.class)
 public class GpuAutoConfiguration {
 
     @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean({DevicePool.class, GpuDevices.class})
-    DevicePool gpuDevicePool(GpuProperties properties) {
+    @ConditionalOnMissingBean({GpuRuntime.class, GpuDevices.class})
+    GpuRuntime gpuRuntime(GpuProperties properties) {
         // on a machine without a GPU this finds none (the statuses say why) and the service runs on the CPU
-        return DevicePool.open(properties.runtime());
+        return GpuRuntime.open(properties.runtime());
     }
 
     @Bean
     @ConditionalOnMissingBean
-    GpuDevices gpuDevices(ObjectProvider<DevicePool> pool) {
-        DevicePool p = pool.getIfAvailable();
-        return p == null ? GpuDevices.NONE : new PoolDevices(p);
+    GpuDevices gpuDevices(ObjectProvider<GpuRuntime> runtime) {
+        GpuRuntime r = runtime.getIfAvailable();
+        if (r == null) {
+            return GpuDevices.NONE;
+        }
+        return r.pool().<GpuDevices>map(PoolDevices::new).orElseGet(() -> new GpuDevices() {
+            @Override
+            public List<GpuDevice> devices() {
+                return List.of();
+            }
+
+            @Override
+            public List<String> statuses() {
+                return r.statuses();
+            }
+        });
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package com.llmserve.app.models;
 
+import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
@@ -23,10 +24,10 @@ public class ModelsAutoConfiguration {
     /** Models on the GPUs of the runtime's pool when there is one (the service always opens it), else on the CPU. */
     @Bean
     @ConditionalOnMissingBean
-    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<DevicePool> pool) {
-        DevicePool p = pool.getIfAvailable();
-        return p == null ? new CpuBackendProvider(properties.effectiveCpuThreads())
-                : new DeviceBackendProvider(p, properties.effectiveCpuThreads(), GpuOptions.defaults());
+    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<GpuRuntime> runtime) {
+        DevicePool pool = runtime.stream().findFirst().flatMap(GpuRuntime::pool).orElse(null);
+        return pool == null ? new CpuBackendProvider(properties.effectiveCpuThreads())
+                : new DeviceBackendProvider(pool, properties.effectiveCpuThreads(), GpuOptions.defaults());
     }
 
     /**

@@ -1,7 +1,5 @@
 package com.llmserve.app.gpu;
 
-import com.llmserve.gpu.DevicePool;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -21,7 +19,7 @@ class GpuAutoConfigurationTests {
     @Test
     void withTheRuntimeOffThePoolIsEmptyAndTheGpuComponentSaysSo() {
         runner.withPropertyValues("llmserve.gpu.runtime=none").run(context -> {
-            assertThat(context.getBean(DevicePool.class).isEmpty()).isTrue();
+            assertThat(context.getBean(GpuRuntime.class).pool()).hasValueSatisfying(p -> assertThat(p.isEmpty()).isTrue());
             assertThat(context.getBean(GpuDevices.class).devices()).isEmpty();
             HealthContributor gpu = context.getBean("gpuHealthContributor", HealthContributor.class);
             assertThat(((HealthIndicator) gpu).health().getDetails().get("runtimes").toString()).contains("disabled by configuration");
@@ -32,10 +30,22 @@ class GpuAutoConfigurationTests {
     @Test
     void devicesOfTheApplicationReplaceThePoolAndGetAHealthMemberEach() {
         runner.withUserConfiguration(TwoDevices.class).run(context -> {
-            assertThat(context).doesNotHaveBean(DevicePool.class);
+            assertThat(context).doesNotHaveBean(GpuRuntime.class);
             CompositeHealthContributor gpu = context.getBean("gpuHealthContributor", CompositeHealthContributor.class);
             assertThat(gpu.stream().map(e -> e.name())).containsExactly("cuda-0", "cuda-1");
         });
+    }
+
+    @Test
+    void aRuntimeThatCannotBeOpenedLeavesTheServiceOnTheCpuAndSaysWhy() {
+        // as in the CPU image, whose kernels jar holds no code object
+        GpuRuntime runtime = GpuRuntime.open(() -> {
+            throw new IllegalStateException("/com/llmserve/kernels/code-objects.tsv has no code object for module ELEMENTWISE");
+        });
+
+        assertThat(runtime.pool()).isEmpty();
+        assertThat(runtime.statuses()).singleElement().asString().contains("GPU runtime not opened").contains("no code object");
+        runtime.close();
     }
 
     @Test
