@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs what a GPU host without Java needs to run the service itself and read its operations
 # surface: a jlink'd Java 25 runtime with the modules Spring Boot needs (tar.xz), the service jar
-# (NVIDIA code objects only, to stay inside the device call's 64 MiB), stories260K, and
-# run-service.sh with its HTTP client. On the host: OUT=results bash <out-dir>/run-service.sh
+# (NVIDIA code objects only, to stay inside the device call's 64 MiB), stories260K, run-service.sh
+# with its HTTP client, and bench-http.sh with the load generator, synth_gguf.py and the vocab it
+# copies. On the host: OUT=results bash <out-dir>/run-service.sh (or bench-http.sh text)
 #
 # usage: app/src/test/device/bundle.sh <out-dir>     (never installs to ~/.m2)
 #        KERNEL_KINDS=hsaco bundle.sh <out-dir>       for an AMD host
@@ -18,7 +19,9 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 rm -rf "$out/models" && mkdir -p "$out/models"
 cp "$module/target/app-"*[0-9T].jar "$out/app.jar"
 cp "$shared/models/stories260K.gguf" "$out/models/"
-cp "$here/run-service.sh" "$here/exercise.py" "$out/"
+cp "$here/run-service.sh" "$here/bench-http.sh" "$here/exercise.py" "$out/"
+mkdir -p "$out/tools"
+cp "$shared/tools/openai_load.py" "$shared/tools/synth_gguf.py" "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
 
 if [ ! -f "$out/jre25-boot.tar.xz" ]; then
   tmp=$(mktemp -d)

@@ -1,5 +1,6 @@
 package com.llmserve.app.models;
 
+import com.llmserve.app.gpu.GpuProperties;
 import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.gpu.GpuOptions;
@@ -24,10 +25,12 @@ public class ModelsAutoConfiguration {
     /** Models on the GPUs of the runtime's pool when there is one (the service always opens it), else on the CPU. */
     @Bean
     @ConditionalOnMissingBean
-    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<GpuRuntime> runtime) {
+    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<GpuRuntime> runtime,
+                                    ObjectProvider<GpuProperties> gpu) {
         DevicePool pool = runtime.stream().findFirst().flatMap(GpuRuntime::pool).orElse(null);
+        GpuOptions options = gpu.stream().findFirst().map(GpuProperties::backendOptions).orElseGet(GpuOptions::defaults);
         return pool == null ? new CpuBackendProvider(properties.effectiveCpuThreads())
-                : new DeviceBackendProvider(pool, properties.effectiveCpuThreads(), GpuOptions.defaults());
+                : new DeviceBackendProvider(pool, properties.effectiveCpuThreads(), options);
     }
 
     /**

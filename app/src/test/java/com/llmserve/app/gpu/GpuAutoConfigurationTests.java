@@ -54,6 +54,14 @@ class GpuAutoConfigurationTests {
                 .run(context -> assertThat(context).hasFailed().getFailure().rootCause().hasMessageContaining("telemetry-interval"));
     }
 
+    @Test
+    void halfWeightsAreOffUnlessAskedFor() {
+        runner.withPropertyValues("llmserve.gpu.runtime=none")
+                .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeights()).isFalse());
+        runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=true")
+                .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeights()).isTrue());
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class TwoDevices {
         @Bean

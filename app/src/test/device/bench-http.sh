@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# On a GPU host without Java: the service on the GPU measured through HTTP with
+# ../shared/tools/openai_load.py, as DESIGN.md measured llama-server:
+#   text        synthetic 8B-shape Q4_0 (written here by synth_gguf.py), 100-word (~130-token)
+#               prompts, 128 tokens generated with ignore_eos, 1, 16 and 64 streams
+#   embeddings  all-MiniLM-L6-v2 Q8_0, 32 inputs of 100 words per request, 1 and 16 clients
+# The bundle (bundle.sh, plus tools/ and, for embeddings, models/all-MiniLM-L6-v2-q8_0.gguf) is
+# kept in /tmp, so a second call on the still-warm machine may carry only what it adds.
+# Results in $OUT: <what>.md (the load report), <what>.json, <what>-service.log, <what>-scrape.txt,
+# devices.txt.
+#
+# usage: OUT=dir bash bench-http.sh text|embeddings [service arguments...]
+#        BACKEND=cpu ... to try it on a machine without a GPU
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+what=$1; shift
+out=${OUT:-$here/out}
+keep=/tmp/llmserve-bench
+models=${MODELS_DIR:-/tmp/llmserve-models}
+mkdir -p "$out" "$keep" "$models"
+for f in app.jar jre25-boot.tar.xz tools; do
+  [ -e "$here/$f" ] && cp -r "$here/$f" "$keep/"
+done
+[ -s "$keep/app.jar" ] || { echo "no app.jar here or in $keep (the machine was released: send the whole bundle)"; exit 2; }
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$out/devices.txt" 2>&1
+
+jre=/tmp/llmserve-boot-jre
+if [ ! -x "$jre/jre25/bin/java" ]; then
+  mkdir -p "$jre" && tar -C "$jre" -xJf "$keep/jre25-boot.tar.xz"
+fi
+
+served=$keep/$what-models
+rm -rf "$served" && mkdir -p "$served"
+case $what in
+  text)
+    model=llama-8b-q4_0
+    if [ ! -s "$models/$model.gguf" ]; then
+      start=$(date +%s)
+      python3 "$keep/tools/synth_gguf.py" --tokenizer-from "$keep/tools/ggml-vocab-llama-spm.gguf" \
+        --shape llama-8b --type q4_0 --out "$models/$model.gguf" > "$out/synth.txt" 2>&1 || { cat "$out/synth.txt"; exit 1; }
+      echo "synthesized $model in $(( $(date +%s) - start )) s"
+    fi
+    ln -s "$models/$model.gguf" "$served/"
+    load=(--concurrency 1,16,64 --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}')
+    ;;
+  embeddings)
+    model=all-MiniLM-L6-v2-q8_0
+    cp "$here/models/$model.gguf" "$served/"
+    load=(--embeddings --batch 32 --concurrency 1,16 --prompt-words 100)
+    ;;
+  *) echo "usage: bench-http.sh text|embeddings [service arguments...]"; exit 2 ;;
+esac
+
+port=18080
+start=$(date +%s)
+"$jre/jre25/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx8g -jar "$keep/app.jar" \
+  --server.port=$port --llmserve.models-dir="$served" --llmserve.backend="${BACKEND:-gpu}" --llmserve.failover.cpu-fallback=never \
+  --llmserve.engine.kv-blocks=4096 --llmserve.engine.max-running=128 --llmserve.engine.max-waiting=1024 \
+  --llmserve.embedding.max-batch-tokens=16384 "$@" > "$out/$what-service.log" 2>&1 &
+service=$!
+trap 'kill $service 2>/dev/null; wait $service 2>/dev/null' EXIT
+url=http://127.0.0.1:$port
+for _ in $(seq 1 300); do
+  curl -sf "$url/actuator/health/readiness" >/dev/null && break
+  kill -0 $service 2>/dev/null || { echo "service exited"; tail -40 "$out/$what-service.log"; exit 1; }
+  sleep 1
+done
+curl -sf "$url/actuator/health/readiness" >/dev/null || { echo "not ready in 300 s"; tail -40 "$out/$what-service.log"; exit 1; }
+echo "$what: ready in $(( $(date +%s) - start )) s ($*)"
+curl -s "$url/actuator/health" | python3 -c "import json,sys; h=json.load(sys.stdin); print(json.dumps(h['components'].get('model'))[:600])"
+
+if [ "$what" = text ]; then  # how many tokens the load's prompts are
+  curl -s "$url/v1/completions" -H 'Content-Type: application/json' -d "{\"model\":\"$model\",\"max_tokens\":1,\"prompt\":\"$(python3 -c "
+import sys; sys.path.insert(0, '$keep/tools'); import openai_load; print(openai_load.prompt_text(100, 3))")\"}" \
+    | python3 -c "import json,sys; print('prompt tokens of a load request:', json.load(sys.stdin)['usage']['prompt_tokens'])"
+fi
+python3 "$keep/tools/openai_load.py" --url "$url" --model "$model" "${load[@]}" --json "$out/$what.json" | tee "$out/$what.md"
+curl -s "$url/actuator/prometheus" > "$out/$what-scrape.txt"
+nvidia-smi --query-gpu=memory.used,utilization.gpu,power.draw --format=csv >> "$out/devices.txt" 2>&1
+grep -E "ERROR|WARN" "$out/$what-service.log" | head -10
