@@ -6,6 +6,10 @@
 #define LS_ENC_THREADS 128
 #define LS_ENC_CHUNK 128
 #define LS_ENC_MAX_DIM 256
+#define LS_ENC_LANES 8                                   // lanes per query in the tiled kernels
+#define LS_ENC_QUERIES (LS_ENC_THREADS / LS_ENC_LANES)   // queries per block: 16
+#define LS_ENC_KEYS 32                                   // keys (and values) per shared-memory tile
+#define LS_ENC_NEG (-1.0e30f)                            // "no score yet": exp() of it minus a real score is 0
 
 // tanh from exp (header-free HIP has no tanhf): 1 - 2 / (exp(2v) + 1), saturating cleanly.
 LS_DEVICE float ls_tanh(float v) {
@@ -118,3 +122,98 @@ LS_KERNEL void ls_encoder_attention_f32(const float* qkv, int stride, const int*
     if (d < head_dim) out[(long)t * out_stride + h * head_dim + d] = o[j];
   }
 }
+
+// The same attention for the common head sizes, tiled: a block takes LS_ENC_QUERIES consecutive
+// positions of one span (grid z) for one head (grid x) of one sequence (grid y), eight lanes per
+// query each holding every eighth dimension, and streams the span's keys and values through shared
+// memory LS_ENC_KEYS at a time, so every key and value is read from global memory once per block
+// instead of once per query. Softmax is the running (online) form: per tile the scores' maximum
+// rescales the sum and the output so far. Same arguments as ls_encoder_attention_f32 (sequences and
+// head_dim are implied by the grid and the entry point).
+template <int D>
+LS_DEVICE void ls_encoder_attention_tiled(const float* qkv, int stride, const int* starts, float* out, int out_stride,
+                                          int heads, int kv_heads, int key_col, int value_col, float scale,
+                                          float* ks, float* vs) {
+  constexpr int DPL = D / LS_ENC_LANES;
+  const int h = (int)ls_block_x();
+  const int seq = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_ENC_LANES;
+  const int first = starts[seq];
+  const int count = starts[seq + 1] - first;
+  const int t = (int)ls_block_z() * LS_ENC_QUERIES + tid / LS_ENC_LANES;
+  if ((int)ls_block_z() * LS_ENC_QUERIES >= count) return;  // the whole block: before any barrier
+  const bool active = t < count;
+  const int kvh = h / (heads / kv_heads);
+  const long kcol = key_col + (long)kvh * D;
+  const long vcol = value_col + (long)kvh * D;
+
+  float q[DPL], o[DPL];
+  const float* qrow = qkv + (long)(first + (active ? t : 0)) * stride + (long)h * D;
+#pragma unroll
+  for (int i = 0; i < DPL; ++i) {
+    q[i] = active ? qrow[lane + i * LS_ENC_LANES] : 0.0f;
+    o[i] = 0.0f;
+  }
+  float m = LS_ENC_NEG, l = 0.0f;
+  for (int k0 = 0; k0 < count; k0 += LS_ENC_KEYS) {
+    const int len = count - k0 < LS_ENC_KEYS ? count - k0 : LS_ENC_KEYS;
+    ls_sync_block();  // the previous tile is consumed
+    for (int idx = tid; idx < len * D; idx += LS_ENC_THREADS) {
+      const float* row = qkv + (long)(first + k0 + idx / D) * stride;
+      ks[idx] = row[kcol + idx % D];
+      vs[idx] = row[vcol + idx % D];
+    }
+    ls_sync_block();
+    float sc[LS_ENC_KEYS];
+    float tile_max = LS_ENC_NEG;
+#pragma unroll
+    for (int j = 0; j < LS_ENC_KEYS; ++j) {
+      sc[j] = LS_ENC_NEG;
+      if (j < len) {  // uniform across the block
+        float acc = 0.0f;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) acc += q[i] * ks[j * D + lane + i * LS_ENC_LANES];
+        for (unsigned mask = LS_ENC_LANES / 2; mask > 0; mask >>= 1) acc += ls_shfl_xor(acc, mask);
+        sc[j] = acc * scale;
+        tile_max = __builtin_fmaxf(tile_max, sc[j]);
+      }
+    }
+    const float new_max = __builtin_fmaxf(m, tile_max);
+    const float correction = ls_exp(m - new_max);
+    l *= correction;
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) o[i] *= correction;
+#pragma unroll
+    for (int j = 0; j < LS_ENC_KEYS; ++j) {
+      if (j < len) {
+        const float p = ls_exp(sc[j] - new_max);
+        l += p;
+#pragma unroll
+        for (int i = 0; i < DPL; ++i) o[i] += p * vs[j * D + lane + i * LS_ENC_LANES];
+      }
+    }
+    m = new_max;
+  }
+  if (active) {
+    const float inv = 1.0f / l;
+    float* orow = out + (long)(first + t) * out_stride + (long)h * D;
+#pragma unroll
+    for (int i = 0; i < DPL; ++i) orow[lane + i * LS_ENC_LANES] = o[i] * inv;
+  }
+}
+
+#define LS_ENC_TILED(D)                                                                                             \
+  LS_KERNEL void ls_encoder_attention_d##D(const float* qkv, int stride, const int* starts, int sequences,          \
+                                           float* out, int out_stride, int heads, int kv_heads, int head_dim,      \
+                                           int key_col, int value_col, float scale) {                              \
+    (void)sequences;                                                                                                \
+    (void)head_dim;                                                                                                 \
+    LS_SHARED float ks[LS_ENC_KEYS * D];                                                                            \
+    LS_SHARED float vs[LS_ENC_KEYS * D];                                                                            \
+    ls_encoder_attention_tiled<D>(qkv, stride, starts, out, out_stride, heads, kv_heads, key_col, value_col, scale, \
+                                  ks, vs);                                                                          \
+  }
+LS_ENC_TILED(32)
+LS_ENC_TILED(64)
+LS_ENC_TILED(128)

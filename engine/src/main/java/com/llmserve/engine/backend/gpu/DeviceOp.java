@@ -218,7 +218,8 @@ sealed interface DeviceOp {
      * @param offset where the span starts ({@code sequences + 1} ints) sit in the metadata's int region
      * @param rows   the rows the spans cover
      */
-    record EncoderAttention(GpuActivations qkv, int offset, int sequences, int rows, AttentionShape shape, GpuActivations out)
+    record EncoderAttention(GpuActivations qkv, int offset, int sequences, int rows, int longest, AttentionShape shape,
+                            GpuActivations out)
             implements DeviceOp {
         public void run(Launcher l) {
             l.encoderAttention(this);

@@ -831,8 +831,12 @@ public final class GpuBackend implements Backend {
                     + Launcher.ENCODER_MAX_HEAD_DIM);
         }
         int rows = Spans.check(starts, sequences, in.rows(), o.rows());
+        int longest = 0;
+        for (int s = 0; s < sequences; s++) {
+            longest = Math.max(longest, starts[s + 1] - starts[s]);
+        }
         int offset = addInts(starts, sequences + 1, sequences + 1);
-        record(new DeviceOp.EncoderAttention(in, offset, sequences, rows, shape, o), rows, rows);
+        record(new DeviceOp.EncoderAttention(in, offset, sequences, rows, longest, shape, o), rows, rows);
     }
 
     @Override

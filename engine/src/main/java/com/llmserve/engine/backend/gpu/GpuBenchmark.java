@@ -170,7 +170,7 @@ public final class GpuBenchmark {
         }
     }
 
-    private static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {
+    static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {
         double total = entries.stream().mapToDouble(GpuBackend.ProfileEntry::millis).sum();
         out.printf(Locale.ROOT, "profile %s: %.3f ms of device time per step (%d kernels' operations)%n", phase, total / steps,
                 entries.stream().mapToLong(GpuBackend.ProfileEntry::calls).sum() / steps);

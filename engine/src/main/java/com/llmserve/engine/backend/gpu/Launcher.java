@@ -43,6 +43,8 @@ final class Launcher {
     static final int TOPK_THREADS = 1024;
     /** Must match LS_ENC_THREADS in encoder.hip. */
     static final int ENCODER_THREADS = 128;
+    /** Positions per block of the tiled encoder attention kernels (LS_ENC_QUERIES: eight lanes each). */
+    static final int ENCODER_QUERIES = 16;
     /** Must match LS_ENC_MAX_DIM in encoder.hip. */
     static final int ENCODER_MAX_HEAD_DIM = 256;
     /** Must match LS_DEC_MAX_GROUP in attention.hip. */
@@ -323,7 +325,19 @@ final class Launcher {
                 .pointer(meta.buffer(), meta.offset(Region.INTS) + 4L * op.offset()).i32(op.sequences())
                 .pointer(op.out().buffer).i32(op.out().cols()).i32(s.heads()).i32(s.kvHeads()).i32(s.headDim())
                 .i32(s.keyCol()).i32(s.valueCol()).f32(s.scale());
-        launch(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), op.rows(), 1, ENCODER_THREADS, 1, 1, 0), args);
+        Kernel tiled = switch (s.headDim()) {
+            case 32 -> Kernel.ENCODER_ATTENTION_D32;
+            case 64 -> Kernel.ENCODER_ATTENTION_D64;
+            case 128 -> Kernel.ENCODER_ATTENTION_D128;
+            default -> null;
+        };
+        if (tiled != null) {
+            // a block per head, sequence and ENCODER_QUERIES positions of it (blocks past a short span return at once)
+            int tiles = (op.longest() + ENCODER_QUERIES - 1) / ENCODER_QUERIES;
+            launch(tiled, new LaunchConfig(s.heads(), op.sequences(), tiles, ENCODER_THREADS, 1, 1, 0), args);
+        } else {
+            launch(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), op.rows(), 1, ENCODER_THREADS, 1, 1, 0), args);
+        }
     }
 
     void topK(TopK op) {

@@ -238,8 +238,10 @@ class GpuBackendTest {
         }
         // spans of 5, 1, 34 and 260 rows: the longest takes several chunks of the kernel
         int[] spans = {0, 5, 6, 40, 300};
+        // head sizes 32, 64 and 128 take the tiled kernels (across tiles of 32 keys), 48 the general one
         for (AttentionShape shape : List.of(new AttentionShape(12, 12, 32, (float) (1 / Math.sqrt(32)), false, 0),
-                new AttentionShape(8, 2, 64, 0.125f, false, 0))) {
+                new AttentionShape(8, 2, 64, 0.125f, false, 0), new AttentionShape(4, 4, 128, 0.088f, false, 0),
+                new AttentionShape(4, 2, 48, 0.144f, false, 0))) {
             int width = shape.queryDim() + 2 * shape.kvDim();
             float[] qkv = RandomTensors.gaussian(300 * width, r);
             compare("encoder attention " + shape, 1e-5, be -> {
