@@ -188,14 +188,15 @@ final class ModelLoader {
 
     private ServedEmbeddingModel.Replica embeddingReplica(ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
         ServingProperties.Embedding e = properties.embedding();
-        EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, new ModelOptions(e.maxBatchTokens(), plan.contextSize()));
+        int batchTokens = e.batchTokens(backends.accelerated(backend));
+        EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, new ModelOptions(batchTokens, plan.contextSize()));
         opened.add(model);
         String device = backends.device(backend);
         AtomicReference<EmbeddingEngine> started = new AtomicReference<>();
         EmbeddingEngine.EmbeddingObserver observer = observers.embedding(plan.id(), device,
                 () -> started.get() == null ? 0 : started.get().inputsEmbedded(),
                 () -> started.get() == null ? 0 : started.get().waitingRequests());
-        EmbeddingEngine engine = EmbeddingEngine.start(plan.id(), model, new EmbeddingOptions(e.maxBatchTokens(), e.maxWait(), e.maxWaiting()),
+        EmbeddingEngine engine = EmbeddingEngine.start(plan.id(), model, new EmbeddingOptions(batchTokens, e.maxWait(), e.maxWaiting()),
                 observer);
         started.set(engine);
         opened.add(engine);

@@ -104,11 +104,28 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
     /**
      * How each embedding model's loop gathers concurrent requests into one forward pass.
      *
-     * @param maxBatchTokens tokens per batch; requests join in arrival order until the next would pass it
-     * @param maxWait        how long the first request of a batch waits for others to join
+     * @param maxBatchTokens tokens per batch; requests join in arrival order until the next would pass it.
+     *                       0 (the default) for {@value #CPU_BATCH_TOKENS} on the CPU and {@value #GPU_BATCH_TOKENS}
+     *                       on a GPU, where a batch of several 32-input requests costs little more than one
+     * @param maxWait        how long the first request of a batch waits for others to join, while requests
+     *                       come together (after a batch of one request there is no wait)
      * @param maxWaiting     the most requests waiting; more are answered 429
      */
-    public record Embedding(@DefaultValue("2048") int maxBatchTokens, @DefaultValue("2ms") Duration maxWait,
+    public record Embedding(@DefaultValue("0") int maxBatchTokens, @DefaultValue("2ms") Duration maxWait,
                             @DefaultValue("256") int maxWaiting) {
+
+        public static final int CPU_BATCH_TOKENS = 2048;
+        public static final int GPU_BATCH_TOKENS = 16384;
+
+        public Embedding {
+            if (maxBatchTokens < 0) {
+                throw new IllegalArgumentException("llmserve.embedding.max-batch-tokens must not be negative: " + maxBatchTokens);
+            }
+        }
+
+        /** The token budget of a batch on a backend that is, or is not, a GPU. */
+        public int batchTokens(boolean accelerated) {
+            return maxBatchTokens > 0 ? maxBatchTokens : accelerated ? GPU_BATCH_TOKENS : CPU_BATCH_TOKENS;
+        }
     }
 }

@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Dynamic batching for an embedding model: a platform thread takes the oldest request, lets others
  * join for up to {@link EmbeddingOptions#maxWait()} or until the token budget is full, and embeds
- * all their inputs in one call. Inputs attend only to themselves, so batching never changes a
- * vector. {@link #submit} is safe from any thread.
+ * all their inputs in one call. The wait is only spent while requests come together: after a batch
+ * of one request the next starts at once (a lone client would otherwise pay the wait on every
+ * request), and requests that queue while a batch runs join the next one anyway. Inputs attend only
+ * to themselves, so batching never changes a vector. {@link #submit} is safe from any thread.
  */
 public final class EmbeddingEngine implements AutoCloseable {
 
@@ -40,6 +42,8 @@ public final class EmbeddingEngine implements AutoCloseable {
     private volatile boolean stopping;
     /** A job taken from the queue that did not fit the last batch; the loop thread's alone. */
     private Job carried;
+    /** Requests in the last batch; the loop thread's alone. */
+    private int lastRequests;
 
     /** Timings and sizes of the batches, for metrics. Called on the loop thread. */
     public interface EmbeddingObserver {
@@ -150,7 +154,7 @@ public final class EmbeddingEngine implements AutoCloseable {
         }
         take(batch, first);
         int tokens = first.tokens();
-        long deadline = System.nanoTime() + options.maxWait().toNanos();
+        long deadline = System.nanoTime() + (lastRequests > 1 ? options.maxWait().toNanos() : 0);
         while (tokens < options.maxBatchTokens()) {
             long left = deadline - System.nanoTime();
             Job next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
@@ -164,6 +168,7 @@ public final class EmbeddingEngine implements AutoCloseable {
             take(batch, next);
             tokens += next.tokens();
         }
+        lastRequests = batch.size();
         batch.removeIf(j -> j.result().isDone()); // cancelled while waiting
         return batch;
     }
@@ -190,6 +195,9 @@ public final class EmbeddingEngine implements AutoCloseable {
             }
             throw e;
         }
+        // counted before the futures complete, so a caller that got its vectors sees its batch counted
+        inputs.addAndGet(all.size());
+        batches.incrementAndGet();
         int at = 0;
         for (Job j : batch) {
             float[][] mine = new float[j.inputs().size()][];
@@ -197,8 +205,6 @@ public final class EmbeddingEngine implements AutoCloseable {
             at += mine.length;
             j.result().complete(mine);
         }
-        inputs.addAndGet(all.size());
-        batches.incrementAndGet();
         observer.onBatch(batch.size(), all.size(), tokens, Duration.ofNanos(System.nanoTime() - start));
     }
 

@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param maxBatchTokens tokens per batch; requests join the batch in arrival order until the next
  *                       would pass this (a single larger request still runs, alone)
- * @param maxWait        how long the first request of a batch waits for others to join
+ * @param maxWait        how long the first request of a batch waits for others to join, while requests
+ *                       come together (after a batch of one request there is no wait)
  * @param maxWaiting     the most requests waiting; more are refused with {@link AdmissionException}
  */
 public record EmbeddingOptions(int maxBatchTokens, Duration maxWait, int maxWaiting) {

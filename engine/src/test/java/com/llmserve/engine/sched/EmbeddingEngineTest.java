@@ -70,6 +70,18 @@ class EmbeddingEngineTest {
     }
 
     @Test
+    void aLoneRequestDoesNotWaitForCompany() throws Exception {
+        // a wait far longer than the test may take: the lone request must not spend it
+        try (EmbeddingEngine engine = EmbeddingEngine.start("minilm", model,
+                new EmbeddingOptions(4096, Duration.ofMinutes(10), 64), EmbeddingEngine.EmbeddingObserver.NONE)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(engine.submit(List.of(encode("Hello!"))).get(60, TimeUnit.SECONDS)).hasNumberOfRows(1);
+            }
+            assertThat(engine.batches()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void badInputsAndAFullQueueAreRefusedBeforeTheyQueue() {
         try (EmbeddingEngine engine = EmbeddingEngine.start("minilm", model, new EmbeddingOptions(2048, Duration.ZERO, 0),
                 EmbeddingEngine.EmbeddingObserver.NONE)) {

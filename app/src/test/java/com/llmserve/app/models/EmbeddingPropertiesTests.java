@@ -1,0 +1,31 @@
+package com.llmserve.app.models;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EmbeddingPropertiesTests {
+
+    @Test
+    void theDefaultBatchBudgetDependsOnTheBackend() {
+        ServingProperties.Embedding defaults = new ServingProperties.Embedding(0, Duration.ofMillis(2), 256);
+        assertThat(defaults.batchTokens(false)).isEqualTo(ServingProperties.Embedding.CPU_BATCH_TOKENS);
+        assertThat(defaults.batchTokens(true)).isEqualTo(ServingProperties.Embedding.GPU_BATCH_TOKENS);
+    }
+
+    @Test
+    void aConfiguredBudgetHoldsOnEveryBackend() {
+        ServingProperties.Embedding set = new ServingProperties.Embedding(4096, Duration.ZERO, 8);
+        assertThat(set.batchTokens(false)).isEqualTo(4096);
+        assertThat(set.batchTokens(true)).isEqualTo(4096);
+    }
+
+    @Test
+    void aNegativeBudgetIsRefusedByName() {
+        assertThatThrownBy(() -> new ServingProperties.Embedding(-1, Duration.ZERO, 8))
+                .hasMessageContaining("llmserve.embedding.max-batch-tokens");
+    }
+}
