@@ -6,10 +6,11 @@
 #   embeddings  all-MiniLM-L6-v2 Q8_0, 32 inputs of 100 words per request, 1 and 16 clients
 # The bundle (bundle.sh, plus tools/ and, for embeddings, models/all-MiniLM-L6-v2-q8_0.gguf) is
 # kept in /tmp, so a second call on the still-warm machine may carry only what it adds.
-# Results in $OUT: <what>.md (the load report), <what>.json, <what>-service.log, <what>-scrape.txt,
+# Results in $OUT: <what>-<pass>.md (the load report), <what>-<pass>.json, <what>-service.log, <what>-scrape-<pass>.txt,
 # devices.txt.
 #
 # usage: OUT=dir bash bench-http.sh text|embeddings [service arguments...]
+#        bash bench-http.sh keep     only keep the bundle in /tmp (the next call carries the model)
 #        BACKEND=cpu ... to try it on a machine without a GPU
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,7 @@ for f in app.jar jre25-boot.tar.xz tools; do
   [ -e "$here/$f" ] && cp -r "$here/$f" "$keep/"
 done
 [ -s "$keep/app.jar" ] || { echo "no app.jar here or in $keep (the machine was released: send the whole bundle)"; exit 2; }
+[ "$what" = keep ] && { echo "bundle kept in $keep"; exit 0; }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv > "$out/devices.txt" 2>&1
 
 jre=/tmp/llmserve-boot-jre
@@ -41,14 +43,14 @@ case $what in
       echo "synthesized $model in $(( $(date +%s) - start )) s"
     fi
     ln -s "$models/$model.gguf" "$served/"
-    load=(--concurrency 1,16,64 --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}')
+    load=(--concurrency "${CONCURRENCY:-1,16,64}" --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}')
     ;;
   embeddings)
     model=all-MiniLM-L6-v2-q8_0
     cp "$here/models/$model.gguf" "$served/"
-    load=(--embeddings --batch 32 --concurrency 1,16 --prompt-words 100)
+    load=(--embeddings --batch 32 --concurrency "${CONCURRENCY:-1,16}" --prompt-words 100)
     ;;
-  *) echo "usage: bench-http.sh text|embeddings [service arguments...]"; exit 2 ;;
+  *) echo "usage: bench-http.sh text|embeddings|keep [service arguments...]"; exit 2 ;;
 esac
 
 port=18080
@@ -56,7 +58,7 @@ start=$(date +%s)
 "$jre/jre25/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx8g -jar "$keep/app.jar" \
   --server.port=$port --llmserve.models-dir="$served" --llmserve.backend="${BACKEND:-gpu}" --llmserve.failover.cpu-fallback=never \
   --llmserve.engine.kv-blocks=4096 --llmserve.engine.max-running=128 --llmserve.engine.max-waiting=1024 \
-  --llmserve.embedding.max-batch-tokens=16384 "$@" > "$out/$what-service.log" 2>&1 &
+  "$@" > "$out/$what-service.log" 2>&1 &
 service=$!
 trap 'kill $service 2>/dev/null; wait $service 2>/dev/null' EXIT
 url=http://127.0.0.1:$port
@@ -74,7 +76,12 @@ if [ "$what" = text ]; then  # how many tokens the load's prompts are
 import sys; sys.path.insert(0, '$keep/tools'); import openai_load; print(openai_load.prompt_text(100, 3))")\"}" \
     | python3 -c "import json,sys; print('prompt tokens of a load request:', json.load(sys.stdin)['usage']['prompt_tokens'])"
 fi
-python3 "$keep/tools/openai_load.py" --url "$url" --model "$model" "${load[@]}" --json "$out/$what.json" | tee "$out/$what.md"
-curl -s "$url/actuator/prometheus" > "$out/$what-scrape.txt"
+# PASSES=2: the same load twice on one service, the first on a cold JVM (reported too), the second
+# warmed up; CONCURRENCY=1,4 other levels than the anchors'
+for pass in $(seq 1 "${PASSES:-1}"); do
+  echo "pass $pass"
+  python3 "$keep/tools/openai_load.py" --url "$url" --model "$model" "${load[@]}" --json "$out/$what-$pass.json" | tee "$out/$what-$pass.md"
+  curl -s "$url/actuator/prometheus" > "$out/$what-scrape-$pass.txt"
+done
 nvidia-smi --query-gpu=memory.used,utilization.gpu,power.draw --format=csv >> "$out/devices.txt" 2>&1
 grep -E "ERROR|WARN" "$out/$what-service.log" | head -10
