@@ -62,12 +62,10 @@ if [ "$what" != tests ]; then
     --model "$models/llama-8b-q4_0.gguf=8B-Q4_0:257,10541,2673" \
     --model "$models/llama-8b-q8_0.gguf=8B-Q8_0:215,10825" \
     --model "$models/llama-1b-q4_0.gguf=1B-Q4_0:695,44651" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt" || status=1
-  if [ -n "${BENCH2_ARGS:-}" ]; then  # a second configuration, e.g. --half-weights
+  if [ -n "${BENCH2_ARGS:-}" ]; then  # a second configuration on the 8B Q4_0, e.g. --half-weights or --host-argmax
     echo "benchmark 2 start $(date +%T): $BENCH2_ARGS"
     timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.engine.backend.gpu.GpuBenchmark \
-      --model "$models/llama-8b-q4_0.gguf=8B-Q4_0:257,10541,2673" \
-      --model "$models/llama-8b-q8_0.gguf=8B-Q8_0:215,10825" \
-      --model "$models/llama-1b-q4_0.gguf=1B-Q4_0:695,44651" $BENCH2_ARGS 2>&1 | tee "$out/bench2.txt" || status=1
+      --model "$models/llama-8b-q4_0.gguf=8B-Q4_0:257,10541,2673" $BENCH2_ARGS 2>&1 | tee "$out/bench2.txt" || status=1
   fi
 fi
 exit $status

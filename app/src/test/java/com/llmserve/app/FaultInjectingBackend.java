@@ -181,6 +181,11 @@ public final class FaultInjectingBackend implements Backend {
     }
 
     @Override
+    public void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
+        inner.topK(x, n, k, ids, values, at);
+    }
+
+    @Override
     public void close() {
         inner.close();
     }

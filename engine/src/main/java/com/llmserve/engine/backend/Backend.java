@@ -117,6 +117,19 @@ public interface Backend extends AutoCloseable {
     /** Copies the first {@code n} rows to {@code dst[dstOffset..]} (row-major, {@code x.cols()} per row). */
     void read(Activations x, int n, float[] dst, int dstOffset);
 
+    /** The largest {@code k} that {@link #topK} takes. */
+    int MAX_TOP_K = 64;
+
+    /**
+     * The {@code k} largest values of each of the first {@code n} rows of {@code x} (logits), best
+     * first, ties to the lower column: {@code ids[at + t * k + j]} is row t's j-th best column and
+     * {@code values[at + t * k + j]} its value. A GPU chooses them on the device, so only
+     * {@code n * k} pairs cross to the host instead of whole rows.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= k <= min(MAX_TOP_K, x.cols())}
+     */
+    void topK(Activations x, int n, int k, int[] ids, float[] values, int at);
+
     @Override
     void close();
 }

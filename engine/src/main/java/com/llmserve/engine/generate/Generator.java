@@ -57,12 +57,13 @@ public final class Generator implements AutoCloseable {
                     : Generation.FinishReason.LENGTH;
             long start = System.nanoTime();
             long firstToken = start;
+            int topK = request.sampling().choosesLargestLogit() ? 1 : 0; // then only the best token is read back
             Logits logits = maxTokens == 0 ? null : model.forward(
-                    Batch.builder(pool.blockSize()).add(table.blocks(), 0, prompt, Batch.Logits.LAST).build(), kv);
+                    Batch.builder(pool.blockSize()).add(table.blocks(), 0, prompt, Batch.Logits.LAST).build(), kv, topK);
             int position = prompt.length;
             int[] one = new int[1];
             while (count < maxTokens) {
-                int token = sampler.sample(logits.array(), logits.offset(0), history);
+                int token = topK > 0 ? logits.best(0) : sampler.sample(logits.array(), logits.offset(0), history);
                 if (count == 0) {
                     firstToken = System.nanoTime();
                 }
@@ -77,7 +78,8 @@ public final class Generator implements AutoCloseable {
                     break;
                 }
                 one[0] = token;
-                logits = model.forward(Batch.builder(pool.blockSize()).add(table.blocks(), position++, one, Batch.Logits.LAST).build(), kv);
+                logits = model.forward(Batch.builder(pool.blockSize()).add(table.blocks(), position++, one, Batch.Logits.LAST).build(), kv,
+                        topK);
             }
             long end = System.nanoTime();
             return new Generation(Arrays.copyOf(out, count), finish, prompt.length, firstToken - start, end - firstToken);

@@ -30,7 +30,16 @@ public interface LanguageModel extends AutoCloseable {
      * give, and returns the logits of {@link Batch#logitRows()} in that order. The returned
      * object is reused by the next call.
      */
-    Logits forward(Batch batch, KvStorage kv);
+    default Logits forward(Batch batch, KvStorage kv) {
+        return forward(batch, kv, 0);
+    }
+
+    /**
+     * {@link #forward(Batch, KvStorage)}, keeping of each logit row only its {@code topK} best
+     * tokens (ids and logits, see {@link Logits#topK()}) when {@code topK > 0}: they are chosen on
+     * the backend, so a GPU copies {@code topK} pairs per row instead of the vocabulary's logits.
+     */
+    Logits forward(Batch batch, KvStorage kv, int topK);
 
     /** Installs a probe that sees named intermediate activations (parity debugging); {@link ForwardProbe#NONE} by default. */
     void setProbe(ForwardProbe probe);

@@ -44,6 +44,11 @@ public record SamplingParams(float temperature, int topK, float topP, float minP
         return temperature == 0f;
     }
 
+    /** Greedy with nothing that moves a logit first (no bias, no penalties): the choice is the row's largest logit. */
+    public boolean choosesLargestLogit() {
+        return greedy() && logitBias.isEmpty() && repetitionPenalty == 1f && presencePenalty == 0f && frequencyPenalty == 0f;
+    }
+
     public SamplingParams withTemperature(float t) {
         return new SamplingParams(t, topK, topP, minP, repetitionPenalty, presencePenalty, frequencyPenalty, logitBias, seed);
     }

@@ -149,7 +149,7 @@ public final class InferenceEngine implements AutoCloseable {
                 queuedRequests.decrementAndGet();
             }
         }
-        Logits logits = model.forward(batchOf(plan), kv);
+        Logits logits = model.forward(batchOf(plan), kv, onlyLargestLogits(plan) ? 1 : 0);
         scheduler.completed(plan);
         int row = 0;
         for (StepPlan.Chunk c : plan.chunks()) {
@@ -174,11 +174,20 @@ public final class InferenceEngine implements AutoCloseable {
         return b.build();
     }
 
+    /** Whether every row this step samples takes its largest logit and no log-probs: then whole rows need not be read. */
+    private static boolean onlyLargestLogits(StepPlan plan) {
+        for (StepPlan.Chunk c : plan.chunks()) {
+            Sequence s = c.sequence();
+            if (c.sample() && (!s.sampler.params().choosesLargestLogit() || s.request.spec.topLogprobs() >= 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void sample(Sequence s, Logits logits, int row) {
         Request r = s.request;
-        float[] values = logits.array();
-        int offset = logits.offset(row);
-        int token = s.sampler.sample(values, offset, s.history);
+        int token = logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
         long now = System.nanoTime();
         if (s.generated == 0) {
             // the first choice has computed the shared prompt: the others now find it in the cache
@@ -192,7 +201,7 @@ public final class InferenceEngine implements AutoCloseable {
             return;
         }
         TokenLogprobs lp = r.spec.topLogprobs() < 0 ? null
-                : TokenLogprobs.of(values, offset, logits.vocabSize(), token, r.spec.topLogprobs());
+                : TokenLogprobs.of(logits.array(), logits.offset(row), logits.vocabSize(), token, r.spec.topLogprobs());
         s.append(token);
         generatedTokens++;
         if (s.generated == 1) {

@@ -1,6 +1,7 @@
 package com.llmserve.engine.model;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.cpu.CpuBackend;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 /**
@@ -80,6 +82,38 @@ class BatchedForwardTest {
             assertThat(b).hasSameSizeAs(a);
             for (int i = 0; i < a.length; i++) {
                 assertThat(b[i]).as("row %d token %d", i / whole.vocabSize(), i % whole.vocabSize()).isCloseTo(a[i], within(5e-3f));
+            }
+        }
+    }
+
+    @Test
+    void theTopTokensOfEachRowAreThoseOfItsWholeLogits() {
+        int[] tokens = {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44, 300, 301, 302};
+        // scratch of 3 rows: the logit rows are chosen in several chunks
+        try (LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(3, 0))) {
+            float[] whole = allLogits(model, tokens);
+            int vocab = model.vocabSize();
+            int k = 5;
+            BlockPool pool = new BlockPool(8, 4);
+            try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
+                BlockTable t = new BlockTable(pool);
+                t.ensureCapacity(tokens.length);
+                Logits top = model.forward(Batch.builder(4).add(t.blocks(), 0, tokens, Batch.Logits.ALL).build(), kv, k);
+                assertThat(top.topK()).isEqualTo(k);
+                assertThat(top.rows()).isEqualTo(tokens.length);
+                for (int r = 0; r < tokens.length; r++) {
+                    float[] row = java.util.Arrays.copyOfRange(whole, r * vocab, (r + 1) * vocab);
+                    int[] order = java.util.stream.IntStream.range(0, vocab).boxed()
+                            .sorted((i, j) -> Float.compare(row[j], row[i])).mapToInt(Integer::intValue).toArray();
+                    assertThat(top.best(r)).as("row %d", r).isEqualTo(argmax(row));
+                    for (int j = 0; j < k; j++) {
+                        assertThat(top.topIds()[r * k + j]).as("row %d rank %d", r, j).isEqualTo(order[j]);
+                        assertThat(top.topValues()[r * k + j]).isCloseTo(row[order[j]], within(5e-3f));
+                    }
+                }
+                assertThatThrownBy(top::array).isInstanceOf(IllegalStateException.class);
+                assertThatThrownBy(() -> model.forward(Batch.builder(4).add(t.blocks(), 0, new int[] {1}, Batch.Logits.LAST).build(),
+                        kv, Backend.MAX_TOP_K + 1)).hasMessageContaining("topK must be in [0, " + Backend.MAX_TOP_K + "]");
             }
         }
     }

@@ -445,6 +445,43 @@ public final class CpuBackend implements Backend {
         System.arraycopy(a.data, 0, dst, dstOffset, n * a.cols());
     }
 
+    @Override
+    public void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
+        CpuActivations a = (CpuActivations) x;
+        int cols = a.cols();
+        if (k < 1 || k > Math.min(MAX_TOP_K, cols)) {
+            throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, cols) + "]: " + k);
+        }
+        if (n < 0 || n > a.rows() || at < 0 || ids.length - at < n * k || values.length - at < n * k) {
+            throw new IndexOutOfBoundsException("top-" + k + " of " + n + " rows of " + a.rows() + " needs " + n * k + " entries from " + at);
+        }
+        for (int t = 0; t < n; t++) {
+            selectTop(a.data, t * cols, cols, k, ids, values, at + t * k);
+        }
+    }
+
+    /**
+     * The k largest of {@code v[from .. from+cols)} by insertion into a sorted run: k is small, and
+     * a later column enters only when strictly larger, so ties keep the lower column first.
+     */
+    private static void selectTop(float[] v, int from, int cols, int k, int[] ids, float[] values, int at) {
+        int size = 0;
+        for (int c = 0; c < cols; c++) {
+            float value = v[from + c];
+            if (size == k && !(value > values[at + k - 1])) {
+                continue;
+            }
+            int j = size < k ? size++ : k - 1;
+            while (j > 0 && value > values[at + j - 1]) {
+                values[at + j] = values[at + j - 1];
+                ids[at + j] = ids[at + j - 1];
+                j--;
+            }
+            values[at + j] = value;
+            ids[at + j] = c;
+        }
+    }
+
     private static void checkCols(Activations a, int cols, String what) {
         if (a.cols() != cols) {
             throw new IllegalArgumentException(what + ": activations have " + a.cols() + " columns, expected " + cols);

@@ -80,7 +80,6 @@ public final class GpuBackend implements Backend {
     private static final int MAX_ATTENTION_SPLITS = 32;
     private static final int ATTENTION_MAX_QDIM = 2048;
     private static final int ATTENTION_MAX_GROUP = 16;
-    private static final int MAX_TOP_K = 64;
 
     private final Device device;
     private final DevicePool ownedPool;
@@ -786,19 +785,15 @@ public final class GpuBackend implements Backend {
         flush(a, n, dst, dstOffset);
     }
 
-    /**
-     * The {@code k} largest values of each of the first {@code n} rows of {@code x} (logits), chosen
-     * on the device so only {@code n * k} pairs cross to the host: {@code ids[t * k + j]} is row t's
-     * j-th best column (ties to the lower id), {@code values} its value.
-     */
-    public void topK(Activations x, int n, int k, int[] ids, float[] values) {
+    @Override
+    public void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
         GpuActivations a = activations(x);
         checkRows(n, a, "topK");
         if (k < 1 || k > Math.min(MAX_TOP_K, a.cols())) {
             throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, a.cols()) + "]: " + k);
         }
-        if (ids.length < n * k || values.length < n * k) {
-            throw new IndexOutOfBoundsException("top-" + k + " of " + n + " rows needs " + n * k + " entries");
+        if (at < 0 || ids.length - at < n * k || values.length - at < n * k) {
+            throw new IndexOutOfBoundsException("top-" + k + " of " + n + " rows needs " + n * k + " entries from " + at);
         }
         boolean moved = scratch.ensure(Slot.TOPK_IDS, (long) n * k * Integer.BYTES);
         moved |= scratch.ensure(Slot.TOPK_VALUES, (long) n * k * Float.BYTES);
@@ -813,8 +808,8 @@ public final class GpuBackend implements Backend {
             s.copyToHost(scratch.get(Slot.TOPK_VALUES), 0, staging.asSlice((long) n * k * Integer.BYTES, (long) n * k * Float.BYTES));
         });
         MemorySegment staging = readStaging.segment();
-        MemorySegment.copy(staging, ValueLayout.JAVA_INT, 0, ids, 0, n * k);
-        MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, (long) n * k * Integer.BYTES, values, 0, n * k);
+        MemorySegment.copy(staging, ValueLayout.JAVA_INT, 0, ids, at, n * k);
+        MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, (long) n * k * Integer.BYTES, values, at, n * k);
     }
 
     @Override

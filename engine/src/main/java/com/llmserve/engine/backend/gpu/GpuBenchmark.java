@@ -25,13 +25,14 @@ import java.util.Locale;
 /**
  * Engine-level speed of GGUF models on the first GPU: batch-1 decode, prefill, and aggregate
  * decode of many sequences, with the weight bandwidth decode achieves. Prints one table; every
- * figure is tokens per second of wall time around {@code LanguageModel.forward} (logits copied to
- * the host, greedy choice on the host), after warm-up.
+ * figure is tokens per second of wall time around {@code LanguageModel.forward}, after warm-up,
+ * with the greedy choice of each decode step made on the device (top-1, as the engine does for
+ * greedy requests) or, with {@code --host-argmax}, with whole logit rows copied to the host.
  *
  * <pre>
  * GpuBenchmark --model FILE[=LABEL[:decode,prefill,agg64 anchors]] ... [--decode-steps 128] [--prefill 512]
  *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--half-weights]
- *              [--profile]
+ *              [--host-argmax] [--profile]
  * </pre>
  * {@code --profile} then runs a few steps of each phase once more with device events around every
  * operation and prints where the device time goes (those steps run without graphs).
@@ -44,7 +45,7 @@ public final class GpuBenchmark {
     }
 
     private record Options(List<Target> models, int decodeSteps, int prefill, int[] sequences, int prompt, int generate,
-                           GpuOptions gpu, boolean profile) {
+                           GpuOptions gpu, int topK, boolean profile) {
     }
 
     private GpuBenchmark() {
@@ -95,12 +96,12 @@ public final class GpuBenchmark {
                 int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
                 BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
                 try (KvStorage kv = model.newKvStorage(pool.capacity(), BLOCK)) {
-                    double decode = decodeOne(model, kv, pool, o.decodeSteps());
+                    double decode = decodeOne(model, kv, pool, o.decodeSteps(), o.topK());
                     double prefill = prefill(model, kv, pool, o.prefill());
                     double[] aggregate = new double[o.sequences().length];
                     double total = 0;
                     for (int i = 0; i < aggregate.length; i++) {
-                        double[] r = aggregate(model, kv, pool, o.sequences()[i], o.prompt(), o.generate());
+                        double[] r = aggregate(model, kv, pool, o.sequences()[i], o.prompt(), o.generate(), o.topK());
                         aggregate[i] = r[0];
                         total = r[1];
                         out.printf(Locale.ROOT, "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s, with prefill %.0f tok/s%n",
@@ -200,18 +201,18 @@ public final class GpuBenchmark {
     }
 
     /** Batch-1 decode after a 16-token prompt and 8 warm-up steps. */
-    private static double decodeOne(LanguageModel model, KvStorage kv, BlockPool pool, int steps) {
+    private static double decodeOne(LanguageModel model, KvStorage kv, BlockPool pool, int steps, int topK) {
         BlockTable table = new BlockTable(pool);
         require(table.ensureCapacity(16 + 8 + steps));
         Logits l = model.forward(Batch.builder(BLOCK).add(table.blocks(), 0, prompt(16, 0), Batch.Logits.LAST).build(), kv);
         int pos = 16;
-        int token = argmax(l, 0);
+        int token = l.best(0);
         for (int s = 0; s < 8; s++) {
-            token = argmax(model.forward(one(table, pos++, token), kv), 0);
+            token = model.forward(one(table, pos++, token), kv, topK).best(0);
         }
         long start = System.nanoTime();
         for (int s = 0; s < steps; s++) {
-            token = argmax(model.forward(one(table, pos++, token), kv), 0);
+            token = model.forward(one(table, pos++, token), kv, topK).best(0);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         table.release();
@@ -240,7 +241,8 @@ public final class GpuBenchmark {
      * {@code sequences} sequences prefilled together, then decoded together one token each per
      * step; returns decode tokens/s and (prompt + generated) tokens/s over both phases.
      */
-    private static double[] aggregate(LanguageModel model, KvStorage kv, BlockPool pool, int sequences, int promptLength, int generate) {
+    private static double[] aggregate(LanguageModel model, KvStorage kv, BlockPool pool, int sequences, int promptLength, int generate,
+                                      int topK) {
         List<BlockTable> tables = new ArrayList<>();
         Batch.Builder prefill = Batch.builder(BLOCK);
         for (int s = 0; s < sequences; s++) {
@@ -251,9 +253,10 @@ public final class GpuBenchmark {
         }
         long start = System.nanoTime();
         Logits l = model.forward(prefill.build(), kv);
+        requireFinite(l);
         int[] tokens = new int[sequences];
         for (int s = 0; s < sequences; s++) {
-            tokens[s] = argmax(l, s);
+            tokens[s] = l.best(s);
         }
         // the first decode step of a width captures its graph: timed decode starts after it
         long decodeStart = 0;
@@ -265,13 +268,12 @@ public final class GpuBenchmark {
             for (int s = 0; s < sequences; s++) {
                 b.add(tables.get(s).blocks(), promptLength + step, new int[] {tokens[s]}, Batch.Logits.LAST);
             }
-            l = model.forward(b.build(), kv);
+            l = model.forward(b.build(), kv, topK);
             for (int s = 0; s < sequences; s++) {
-                tokens[s] = argmax(l, s);
+                tokens[s] = l.best(s);
             }
         }
         long end = System.nanoTime();
-        requireFinite(l);
         tables.forEach(BlockTable::release);
         return new double[] {(double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
                 (double) sequences * (promptLength + generate) / ((end - start) / 1e9)};
@@ -289,18 +291,6 @@ public final class GpuBenchmark {
             p[i] = 100 + (seed * 37 + i) % 400;
         }
         return p;
-    }
-
-    private static int argmax(Logits l, int row) {
-        float[] a = l.array();
-        int o = l.offset(row);
-        int best = 0;
-        for (int i = 1; i < l.vocabSize(); i++) {
-            if (a[o + i] > a[o + best]) {
-                best = i;
-            }
-        }
-        return best;
     }
 
     private static void requireFinite(Logits l) {
@@ -328,6 +318,7 @@ public final class GpuBenchmark {
         int prompt = 128;
         int generate = 128;
         GpuOptions gpu = GpuOptions.defaults();
+        int topK = 1;
         boolean profile = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -344,6 +335,7 @@ public final class GpuBenchmark {
                 case "--generate" -> { generate = Integer.parseInt(value(a, v)); i++; }
                 case "--no-graphs" -> gpu = gpu.withGraphs(false);
                 case "--profile" -> profile = true;
+                case "--host-argmax" -> topK = 0;
                 case "--half-weights" -> gpu = gpu.withHalfWeights(true);
                 case "--gemm-min-rows" -> { gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v))); i++; }
                 default -> throw new IllegalArgumentException("unknown option " + a);
@@ -352,7 +344,7 @@ public final class GpuBenchmark {
         if (models.isEmpty()) {
             throw new IllegalArgumentException("no --model given");
         }
-        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, profile);
+        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile);
     }
 
     /** {@code FILE[=LABEL[:d,p,a]]}. */

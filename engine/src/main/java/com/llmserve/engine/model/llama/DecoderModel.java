@@ -106,21 +106,28 @@ final class DecoderModel implements LanguageModel {
     }
 
     @Override
-    public Logits forward(Batch batch, KvStorage kv) {
+    public Logits forward(Batch batch, KvStorage kv, int topK) {
         if (kv.layers() != cfg.layers() || kv.kvDim() != cfg.kvDim() || kv.blockSize() != batch.blockSize()) {
             throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim() + " dims, blocks of "
                     + kv.blockSize() + ") does not fit this model and batch");
         }
-        logits.reset(batch.logitRowCount());
+        if (topK < 0 || topK > Math.min(Backend.MAX_TOP_K, w.vocabSize)) {
+            throw new IllegalArgumentException("topK must be in [0, " + Math.min(Backend.MAX_TOP_K, w.vocabSize) + "]: " + topK);
+        }
+        if (topK > 0) {
+            logits.resetTop(batch.logitRowCount(), topK);
+        } else {
+            logits.reset(batch.logitRowCount());
+        }
         int logitRow = 0;
         for (int from = 0; from < batch.size(); from += maxRows) {
             Batch chunk = batch.slice(from, Math.min(batch.size(), from + maxRows));
-            logitRow = forwardChunk(chunk, kv, logitRow);
+            logitRow = forwardChunk(chunk, kv, logitRow, topK);
         }
         return logits;
     }
 
-    private int forwardChunk(Batch b, KvStorage kv, int logitRow) {
+    private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK) {
         int n = b.size();
         be.embed(w.tokenEmbedding, b.tokens(), n, x);
         for (int l = 0; l < cfg.layers(); l++) {
@@ -148,7 +155,11 @@ final class DecoderModel implements LanguageModel {
             be.gatherRows(x, part, last);
             be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
             be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
-            be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
+            if (topK > 0) {
+                be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK);
+            } else {
+                be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
+            }
             logitRow += part.length;
         }
         return logitRow;

@@ -63,6 +63,43 @@ class CpuBackendTest {
     }
 
     @Test
+    void topKTakesTheLargestOfEachRowBestFirstWithTiesToTheLowerColumn() {
+        Random r = new Random(5);
+        int n = 3;
+        int cols = 1000;
+        float[] x = new float[n * cols];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) r.nextGaussian();
+        }
+        x[cols + 400] = x[cols + 17] = x[cols + 900] = 9f;  // a three-way tie at the top of row 1
+        x[2 * cols + 999] = Float.NEGATIVE_INFINITY;
+        int k = 4;
+        int at = 5;
+        int[] ids = new int[at + n * k];
+        float[] values = new float[at + n * k];
+        backend.topK(activations(x, n, cols), n, k, ids, values, at);
+        for (int t = 0; t < n; t++) {
+            int row = t;
+            int[] sorted = java.util.stream.IntStream.range(0, cols).boxed()
+                    .sorted((i, j) -> Float.compare(x[row * cols + j], x[row * cols + i])).mapToInt(Integer::intValue).toArray();
+            for (int j = 0; j < k; j++) {
+                assertThat(ids[at + t * k + j]).as("row %d rank %d", t, j).isEqualTo(sorted[j]);
+                assertThat(values[at + t * k + j]).isEqualTo(x[t * cols + sorted[j]]);
+            }
+        }
+        assertThat(java.util.Arrays.copyOfRange(ids, at + k, at + k + 3)).containsExactly(17, 400, 900);
+        assertThat(ids[0]).as("nothing before at").isZero();
+    }
+
+    @Test
+    void topKRefusesAKOutsideItsRange() {
+        Activations a = backend.allocate(1, 8);
+        assertThatThrownBy(() -> backend.topK(a, 1, 0, new int[8], new float[8], 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> backend.topK(a, 1, 9, new int[9], new float[9], 0)).hasMessageContaining("[1, 8]");
+        assertThatThrownBy(() -> backend.topK(a, 1, 4, new int[3], new float[3], 0)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
     void rmsNormScalesEachRowByItsRootMeanSquare() {
         float[] x = {1, 2, 3, 4, -1, -1, -1, -1};
         Weight w = vector(new float[] {1, 0.5f, 2, 1});

@@ -331,7 +331,11 @@ class GpuBackendTest {
         int k = 5;
         int[] ids = new int[n * k];
         float[] values = new float[n * k];
-        gpu.topK(a, n, k, ids, values);
+        gpu.topK(a, n, k, ids, values, 0);
+        int[] cpuIds = new int[1 + n * k];
+        float[] cpuValues = new float[1 + n * k];
+        cpu.topK(load(cpu, logits, n, vocab), n, k, cpuIds, cpuValues, 1);
+        assertThat(java.util.Arrays.copyOfRange(cpuIds, 1, 1 + n * k)).as("the CPU backend's choice").containsExactly(ids);
         for (int t = 0; t < n; t++) {
             int row = t;
             Integer[] order = IntStream.range(0, vocab).boxed()
