@@ -12,8 +12,9 @@ import org.springframework.util.unit.DataSize;
  *
  * @param maxRequestSize     the largest request body; larger ones are answered 413
  * @param keepAliveInterval  how long a stream may stay silent (a long prefill, a full queue)
- *                           before an SSE comment is sent, so proxies keep the connection and a
- *                           client that left is noticed
+ *                           before an SSE comment is sent, and how long a non-streaming answer may
+ *                           take before its 200 goes out and a space follows every interval: so
+ *                           proxies keep the connection and a client that left is noticed
  * @param maxN               the most choices per prompt ({@code n})
  * @param maxChoices         the most choices per request: prompts times {@code n}
  * @param maxStop            the most stop strings per request

@@ -6,6 +6,7 @@ import com.llmserve.app.generation.GenerationParams;
 import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.ApiProperties;
+import com.llmserve.app.openai.AnswerKeepAlive;
 import com.llmserve.app.openai.ApiUsage;
 import com.llmserve.app.openai.GenerationStream;
 import com.llmserve.app.openai.Ids;
@@ -16,7 +17,6 @@ import com.llmserve.engine.sampling.SamplingParams;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +44,7 @@ class ChatController {
     }
 
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Object chat(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException {
+    Object chat(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
         ChatRequest request = ChatRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
         int[] prompt = ChatPrompt.tokens(model, request.messages(), request.addGenerationPrompt(), request.templateVariables());
@@ -62,12 +62,15 @@ class ChatController {
                     response);
         }
         try (generation) {
-            return ResponseEntity.ok(collect(request, generation, id, created));
+            AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, api.keepAliveInterval());
+            var answer = collect(request, generation, id, created, keepAlive);
+            return answer == null ? null : keepAlive.respond(answer, json);
         }
     }
 
-    private ChatResponses.ChatCompletion collect(ChatRequest request, Generation generation, String id, long created)
-            throws InterruptedException {
+    /** The answer once every choice finished, or null when the client left first. */
+    private ChatResponses.ChatCompletion collect(ChatRequest request, Generation generation, String id, long created,
+                                                 AnswerKeepAlive keepAlive) throws InterruptedException {
         int count = generation.choiceCount();
         StringBuilder[] texts = new StringBuilder[count];
         ChatResponses.Logprobs[] logprobs = new ChatResponses.Logprobs[count];
@@ -79,7 +82,10 @@ class ChatController {
             }
         }
         while (!generation.done()) {
-            Delta d = generation.next(Duration.ofSeconds(1));
+            Delta d = generation.next(keepAlive.untilDue());
+            if (!keepAlive.ping()) {
+                return null; // the caller's try-with-resources cancels the generation
+            }
             if (d == null) {
                 continue;
             }

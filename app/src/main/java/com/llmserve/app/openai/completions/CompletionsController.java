@@ -6,6 +6,7 @@ import com.llmserve.app.generation.GenerationParams;
 import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.ApiProperties;
+import com.llmserve.app.openai.AnswerKeepAlive;
 import com.llmserve.app.openai.ApiUsage;
 import com.llmserve.app.openai.GenerationStream;
 import com.llmserve.app.openai.Ids;
@@ -18,7 +19,6 @@ import com.llmserve.engine.tokenizer.Tokenizer;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +46,7 @@ class CompletionsController {
     }
 
     @PostMapping(path = "/v1/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Object complete(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException {
+    Object complete(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
         CompletionRequest request = CompletionRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
         List<int[]> prompts = new ArrayList<>();
@@ -74,7 +74,9 @@ class CompletionsController {
                     response);
         }
         try (generation) {
-            return ResponseEntity.ok(collect(request, generation, id, created, promptTexts));
+            AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, api.keepAliveInterval());
+            var answer = collect(request, generation, id, created, promptTexts, keepAlive);
+            return answer == null ? null : keepAlive.respond(answer, json);
         }
     }
 
@@ -102,8 +104,9 @@ class CompletionsController {
         };
     }
 
+    /** The answer once every choice finished, or null when the client left first. */
     private CompletionResponses.Completion collect(CompletionRequest request, Generation generation, String id, long created,
-                                                   List<String> promptTexts) throws InterruptedException {
+                                                   List<String> promptTexts, AnswerKeepAlive keepAlive) throws InterruptedException {
         int count = generation.choiceCount();
         StringBuilder[] texts = new StringBuilder[count];
         CompletionResponses.Logprobs[] logprobs = new CompletionResponses.Logprobs[count];
@@ -115,7 +118,10 @@ class CompletionsController {
             }
         }
         while (!generation.done()) {
-            Delta d = generation.next(Duration.ofSeconds(1));
+            Delta d = generation.next(keepAlive.untilDue());
+            if (!keepAlive.ping()) {
+                return null; // the caller's try-with-resources cancels the generation
+            }
             if (d == null) {
                 continue;
             }

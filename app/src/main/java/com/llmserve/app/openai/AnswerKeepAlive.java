@@ -1,0 +1,79 @@
+package com.llmserve.app.openai;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * Watches the client of a non-streaming generation. Tomcat does not notice that the client of a
+ * request which neither reads nor writes has gone, so an answer that takes longer than the
+ * keep-alive interval commits its response (200, {@code application/json}) and sends a space
+ * every interval, leading whitespace being valid JSON; a write that fails means the client left,
+ * and the caller cancels the generation. An answer that is ready sooner keeps the usual status
+ * codes; one that fails after its 200 went out carries the error envelope as its body.
+ */
+public final class AnswerKeepAlive {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AnswerKeepAlive.class);
+    private static final byte[] SPACE = {' '};
+
+    private final HttpServletResponse response;
+    private final long intervalNanos;
+    private long due;
+    private boolean committed;
+
+    public AnswerKeepAlive(HttpServletResponse response, Duration interval) {
+        this.response = response;
+        this.intervalNanos = interval.toNanos();
+        this.due = System.nanoTime() + intervalNanos;
+    }
+
+    /** How long the caller may wait for output before {@link #ping()} is due. */
+    public Duration untilDue() {
+        return Duration.ofNanos(Math.max(1_000_000, due - System.nanoTime()));
+    }
+
+    /**
+     * Sends a space when one is due.
+     *
+     * @return false when the client has gone (the caller cancels its generation and answers nothing)
+     */
+    public boolean ping() {
+        long now = System.nanoTime();
+        if (now - due < 0) {
+            return true;
+        }
+        due = now + intervalNanos;
+        try {
+            if (!committed) {
+                response.setStatus(HttpServletResponse.SC_OK);
+                response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+                response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+                committed = true;
+            }
+            response.getOutputStream().write(SPACE);
+            response.flushBuffer();
+            return true;
+        } catch (IOException e) {
+            LOG.debug("Client of a non-streaming answer disconnected: {}", e.toString());
+            return false;
+        }
+    }
+
+    /** The answer: a 200 with {@code body}, written straight after the spaces once the response is committed. */
+    public ResponseEntity<Object> respond(Object body, JsonMapper json) throws IOException {
+        if (!committed) {
+            return ResponseEntity.ok(body);
+        }
+        json.writeValue(response.getOutputStream(), body);
+        response.flushBuffer();
+        return null;
+    }
+}
