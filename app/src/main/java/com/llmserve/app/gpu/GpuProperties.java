@@ -16,14 +16,24 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param telemetryInterval how often each device's memory, utilisation, temperature and power are read
  *                          (off the request path, one thread per device); a device without a reading for
  *                          three intervals is reported as hanging
- * @param halfWeights       keep an F16 copy of every quantized weight on the device besides the quantized one
- *                          (about four times a Q4_0 model's size more device memory, taken while it lasts),
- *                          so prefill and large batches skip dequantizing each step: faster under load
+ * @param halfWeights       F16 copies of the quantized weights on the device besides the quantized ones (a
+ *                          full set is about four times a Q4_0 model's size), so prefill and large batches
+ *                          skip dequantizing each step: faster under load. {@code auto}: as many as fit in
+ *                          {@value #AUTO_HALF_WEIGHT_SHARE} of the device memory free when the model loads;
+ *                          {@code on}: while device memory lasts; {@code off}: none
  */
 @ConfigurationProperties("llmserve.gpu")
 public record GpuProperties(@DefaultValue("auto") BackendChoice runtime,
                             @DefaultValue("5s") Duration telemetryInterval,
-                            @DefaultValue("false") boolean halfWeights) {
+                            @DefaultValue("auto") HalfWeights halfWeights) {
+
+    /** Whether the GPU backend keeps F16 copies of the quantized weights. */
+    public enum HalfWeights {
+        AUTO, ON, OFF
+    }
+
+    /** The share of free device memory that {@link HalfWeights#AUTO} gives half copies: the KV cache and activations keep the rest. */
+    public static final double AUTO_HALF_WEIGHT_SHARE = 0.5;
 
     public GpuProperties {
         if (telemetryInterval.isNegative() || telemetryInterval.isZero()) {
@@ -33,6 +43,10 @@ public record GpuProperties(@DefaultValue("auto") BackendChoice runtime,
 
     /** The GPU backend's tuning for models placed on this runtime's devices. */
     public GpuOptions backendOptions() {
-        return GpuOptions.defaults().withHalfWeights(halfWeights);
+        return GpuOptions.defaults().withHalfWeightShare(switch (halfWeights) {
+            case AUTO -> AUTO_HALF_WEIGHT_SHARE;
+            case ON -> 1;
+            case OFF -> 0;
+        });
     }
 }

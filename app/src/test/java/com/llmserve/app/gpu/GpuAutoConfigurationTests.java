@@ -55,11 +55,20 @@ class GpuAutoConfigurationTests {
     }
 
     @Test
-    void halfWeightsAreOffUnlessAskedFor() {
+    void halfWeightsTakeHalfOfTheFreeMemoryUnlessToldOtherwise() {
         runner.withPropertyValues("llmserve.gpu.runtime=none")
-                .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeights()).isFalse());
-        runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=true")
-                .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeights()).isTrue());
+                .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeightShare())
+                        .isEqualTo(GpuProperties.AUTO_HALF_WEIGHT_SHARE));
+        for (String on : new String[] {"on", "true"}) {
+            runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=" + on)
+                    .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeightShare()).isEqualTo(1));
+        }
+        for (String off : new String[] {"off", "false"}) {
+            runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=" + off)
+                    .run(context -> assertThat(context.getBean(GpuProperties.class).backendOptions().halfWeights()).isFalse());
+        }
+        runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=sometimes")
+                .run(context -> assertThat(context).hasFailed());
     }
 
     @Configuration(proxyBeanMethods = false)

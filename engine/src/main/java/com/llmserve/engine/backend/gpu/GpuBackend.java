@@ -93,6 +93,8 @@ public final class GpuBackend implements Backend {
     private PinnedBuffer readStaging;
     private long weightBytes;
     private long halfBytes;
+    /** What the half copies may take: their share of the memory free when this backend opened. */
+    private final long halfBudget;
     private boolean halfWeightsExhausted;
     private long captures;
     private long replays;
@@ -125,6 +127,7 @@ public final class GpuBackend implements Backend {
         this.scratch = new Scratch(device);
         this.meta = new StepMeta(device);
         this.graphs = new LinkedHashMap<>(16, 0.75f, true);
+        this.halfBudget = options.halfWeights() ? (long) (options.halfWeightShare() * device.memoryInfo().free()) : 0;
         // Load every code object now: module loading must not happen inside a graph capture.
         for (KernelModuleId id : KernelModuleId.values()) {
             device.modules().module(id);
@@ -300,6 +303,12 @@ public final class GpuBackend implements Backend {
 
     /** The band dequantized to half on the device, or null once device memory has run out for them. */
     private DeviceBuffer halfCopy(WeightFormat f, DeviceBuffer data, long scalesOffset, long rows, int cols) {
+        if (halfBytes + rows * cols * Short.BYTES > halfBudget) {
+            halfWeightsExhausted = true;
+            LOG.log(System.Logger.Level.INFO, "{0}: half weight copies stop at {1} bytes, their share ({2}) of the free device"
+                    + " memory; the remaining weights dequantize per product", name, halfBytes, options.halfWeightShare());
+            return null;
+        }
         DeviceBuffer half;
         try {
             half = device.allocate(rows * cols * Short.BYTES);

@@ -14,13 +14,14 @@ package com.llmserve.engine.backend.gpu;
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM
  * @param uploadChunkBytes pinned staging used to copy weights to the device
- * @param halfWeights      also keep a half-precision copy of every quantized weight (four times a
- *                         Q4_0 model's size more device memory), so BLAS-path products (prefill, large
- *                         batches) read it directly instead of dequantizing each step; when memory
- *                         runs out the remaining weights go without
+ * @param halfWeightShare  the share of the device memory free when the backend opens that half-precision
+ *                         copies of the quantized weights may take (a full set is four times a Q4_0
+ *                         model's size), so BLAS-path products (prefill, large batches) read them
+ *                         directly instead of dequantizing each step; weights beyond the share, or
+ *                         beyond what the device can allocate, go without. 0 for none
  */
 public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int maxGraphs, long dequantBandBytes,
-                         long uploadChunkBytes, boolean halfWeights) {
+                         long uploadChunkBytes, double halfWeightShare) {
 
     public GpuOptions {
         if (maxGraphRows < 1 || gemmMinRows < 1 || maxGraphs < 1) {
@@ -29,22 +30,35 @@ public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int 
         if (dequantBandBytes < (1 << 20) || uploadChunkBytes < (1 << 20)) {
             throw new IllegalArgumentException("dequantBandBytes and uploadChunkBytes must be at least 1 MiB");
         }
+        if (!(halfWeightShare >= 0 && halfWeightShare <= 1)) {
+            throw new IllegalArgumentException("halfWeightShare must be in [0, 1]: " + halfWeightShare);
+        }
     }
 
     /** Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging, no half copies. */
     public static GpuOptions defaults() {
-        return new GpuOptions(true, 64, 32, 64, 32L << 20, 64L << 20, false);
+        return new GpuOptions(true, 64, 32, 64, 32L << 20, 64L << 20, 0);
     }
 
     public GpuOptions withGraphs(boolean on) {
-        return new GpuOptions(on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeights);
+        return new GpuOptions(on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
     }
 
     public GpuOptions withGemmMinRows(int rows) {
-        return new GpuOptions(graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeights);
+        return new GpuOptions(graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
     }
 
+    /** Whether any half copies are kept. */
+    public boolean halfWeights() {
+        return halfWeightShare > 0;
+    }
+
+    /** Half copies of every weight while device memory lasts, or none. */
     public GpuOptions withHalfWeights(boolean on) {
-        return new GpuOptions(graphs, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, on);
+        return withHalfWeightShare(on ? 1 : 0);
+    }
+
+    public GpuOptions withHalfWeightShare(double share) {
+        return new GpuOptions(graphs, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, share);
     }
 }

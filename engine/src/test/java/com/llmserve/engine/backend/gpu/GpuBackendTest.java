@@ -120,6 +120,25 @@ class GpuBackendTest {
         }
     }
 
+    @Test
+    void weightsBeyondTheHalfCopiesShareDequantizePerProduct() {
+        Random r = new Random(5);
+        int tokens = 40;
+        GgufTensor first = RandomTensors.tensor("first", GgmlType.Q4_0, 96, 512, r);
+        GgufTensor second = RandomTensors.tensor("second", GgmlType.Q4_0, 96, 512, r);
+        float[] x = RandomTensors.gaussian(tokens * 512, r);
+        long free = pool.device(0).memoryInfo().free();
+        // a share that fits the first copy and not the second
+        double share = 1.5 * 96 * 512 * 2 / free;
+        try (GpuBackend half = GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeightShare(share))) {
+            float[] a = product(half, List.of(first), x, tokens, 512, 96);
+            float[] b = product(half, List.of(second), x, tokens, 512, 96);
+            assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
+            report("within the half share x" + tokens, product(cpu, List.of(first), x, tokens, 512, 96), a, 3e-3);
+            report("beyond the half share x" + tokens, product(cpu, List.of(second), x, tokens, 512, 96), b, 3e-3);
+        }
+    }
+
     static Stream<GgmlType> halfCopyTypes() {
         return Stream.of(GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K);
     }
