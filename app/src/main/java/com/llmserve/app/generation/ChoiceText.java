@@ -4,7 +4,6 @@ import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.StreamingDecoder;
 import com.llmserve.engine.tokenizer.Tokenizer;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -137,17 +136,6 @@ final class ChoiceText {
     }
 
     private OutputToken output(Pending p) {
-        byte[] bytes = tokenizer.tokenBytes(p.token());
-        String pieceText = new String(bytes, StandardCharsets.UTF_8);
-        if (p.logprobs() == null) {
-            return new OutputToken(p.token(), pieceText, bytes, 0f, List.of(), p.start());
-        }
-        TokenLogprobs lp = p.logprobs();
-        List<OutputToken.Alternative> top = new ArrayList<>(lp.topTokens().length);
-        for (int i = 0; i < lp.topTokens().length; i++) {
-            byte[] b = tokenizer.tokenBytes(lp.topTokens()[i]);
-            top.add(new OutputToken.Alternative(lp.topTokens()[i], new String(b, StandardCharsets.UTF_8), b, lp.topLogprobs()[i]));
-        }
-        return new OutputToken(p.token(), pieceText, bytes, lp.logprob(), List.copyOf(top), p.start());
+        return OutputToken.of(tokenizer, p.token(), p.logprobs(), p.start());
     }
 }

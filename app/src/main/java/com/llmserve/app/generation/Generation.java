@@ -35,12 +35,17 @@ public final class Generation implements AutoCloseable {
     private record Finish(int prompt, int choice, FinishReason reason) implements Event {
     }
 
+    private record PromptToken(int prompt, int position, TokenLogprobs logprobs) implements Event {
+    }
+
     private record Failure(Throwable error) implements Event {
     }
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final List<RequestHandle> handles = new ArrayList<>();
     private final ChoiceText[] choices;
+    /** Per prompt, the scores of its tokens 1.. when asked (position 0 has none). */
+    private final List<List<TokenLogprobs>> promptScores;
     private final int n;
     private final int promptTokens;
     private int unfinished;
@@ -53,6 +58,10 @@ public final class Generation implements AutoCloseable {
             choices[i] = new ChoiceText(i, model.tokenizer(), params.stop());
         }
         this.unfinished = choices.length;
+        this.promptScores = new ArrayList<>();
+        for (int p = 0; p < prompts.size(); p++) {
+            promptScores.add(new ArrayList<>());
+        }
         this.promptTokens = prompts.stream().mapToInt(p -> p.length).sum();
     }
 
@@ -67,7 +76,7 @@ public final class Generation implements AutoCloseable {
         try {
             for (int p = 0; p < prompts.size(); p++) {
                 InferenceRequest request = new InferenceRequest(prompts.get(p), params.n(), params.maxTokens(), params.sampling(),
-                        stopTokens, params.topLogprobs(), null);
+                        stopTokens, params.topLogprobs(), params.promptLogprobs(), null);
                 g.handles.add(model.submit(request, g.listener(p)));
             }
         } catch (RuntimeException e) {
@@ -82,6 +91,11 @@ public final class Generation implements AutoCloseable {
             @Override
             public void onToken(int choice, int token, TokenLogprobs logprobs) {
                 events.add(new Token(prompt, choice, token, logprobs));
+            }
+
+            @Override
+            public void onPromptToken(int position, TokenLogprobs logprobs) {
+                events.add(new PromptToken(prompt, position, logprobs));
             }
 
             @Override
@@ -133,6 +147,10 @@ public final class Generation implements AutoCloseable {
                     // a choice already ended by its stop string may still hear the engine's own end: ignore it
                     yield choice.finished() ? null : choice.onFinish(finishReason(f.reason()));
                 }
+                case PromptToken t -> {
+                    promptScores.get(t.prompt()).add(t.logprobs());
+                    yield null;
+                }
                 case Failure x -> throw new GenerationFailedException(GenerationFailedException.Reason.ENGINE_ERROR,
                         "The model failed while generating", x.error());
             };
@@ -157,6 +175,14 @@ public final class Generation implements AutoCloseable {
             case ERROR -> throw new GenerationFailedException(GenerationFailedException.Reason.ENGINE_ERROR,
                     "The model failed while generating", null);
         };
+    }
+
+    /**
+     * The log-probabilities of prompt {@code prompt}'s tokens from the second on, in order, when
+     * the parameters asked for them; complete once its choices produced output or {@link #done()}.
+     */
+    public List<TokenLogprobs> promptLogprobs(int prompt) {
+        return List.copyOf(promptScores.get(prompt));
     }
 
     /** Token counts so far; final once {@link #done()}. */

@@ -13,9 +13,11 @@ import java.util.List;
  * @param stop        strings that end a choice; the output stops before the first one
  * @param ignoreEos   keep generating past end-of-generation tokens (benchmarks)
  * @param topLogprobs -1 for no log-probabilities, 0 for the chosen token's, k for the k most likely too
+ * @param promptLogprobs the same for the prompt's tokens ({@link Generation#promptLogprobs}); {@code maxTokens}
+ *                    may then be 0
  */
 public record GenerationParams(int n, int maxTokens, SamplingParams sampling, List<String> stop, boolean ignoreEos,
-                               int topLogprobs) {
+                               int topLogprobs, int promptLogprobs) {
 
     public GenerationParams {
         stop = List.copyOf(stop);

@@ -215,6 +215,11 @@ public final class ServedTextModel implements ServedModel {
         }
 
         @Override
+        public void onPromptToken(int position, TokenLogprobs logprobs) {
+            client.onPromptToken(position, logprobs);
+        }
+
+        @Override
         public void onError(Throwable e) {
             error = e;
             if (guarded && !breakerSettled) {

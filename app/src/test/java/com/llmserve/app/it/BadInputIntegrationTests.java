@@ -87,7 +87,7 @@ class BadInputIntegrationTests {
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"seed\":1.5}", 400, "seed"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"logprobs\":21}", 400, "logprobs"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"logprobs\":true}", 400, "logprobs"),
-                arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"echo\":true,\"logprobs\":1}", 400, "echo"),
+                arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"echo\":true,\"logprobs\":1,\"stream\":true}", 400, "echo"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"logit_bias\":{\"abc\":1}}", 400, "logit_bias"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"logit_bias\":{\"5\":500}}", 400, "logit_bias.5"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"logit_bias\":{\"70000\":1}}", 400, "logit_bias"),

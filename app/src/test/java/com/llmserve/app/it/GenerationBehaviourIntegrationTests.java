@@ -51,6 +51,43 @@ class GenerationBehaviourIntegrationTests {
     }
 
     @Test
+    void echoWithLogprobsScoresEveryPromptTokenButTheFirst() {
+        int[] ids = registry.textModel(TestModels.TEXT).encodePrompt("Once upon a time");
+        String prompt = java.util.Arrays.toString(ids);
+        JsonNode scored = complete("""
+                {"model":"%s","prompt":%s,"max_tokens":0,"echo":true,"logprobs":1}""".formatted(TestModels.TEXT, prompt));
+        JsonNode lp = scored.at("/choices/0/logprobs");
+        assertThat(lp.at("/tokens").size()).isEqualTo(ids.length);
+        assertThat(lp.at("/token_logprobs/0").isNull()).isTrue();
+        assertThat(lp.at("/top_logprobs/0").isNull()).isTrue();
+        for (int i = 1; i < ids.length; i++) {
+            float value = lp.at("/token_logprobs/" + i).floatValue();
+            assertThat(value).isNegative();
+            JsonNode top = lp.at("/top_logprobs/" + i);
+            assertThat(top.get(lp.at("/tokens/" + i).asString()).floatValue()).as("the prompt token is among the top").isEqualTo(value);
+            assertThat(top.size()).isBetween(1, 2);
+        }
+        assertThat(scored.at("/choices/0/finish_reason").asString()).isEqualTo("length");
+        assertThat(scored.at("/usage/completion_tokens").asInt()).isZero();
+
+        // the same prompt scored while generating: the same scores, then the greedy tokens, each the most likely
+        JsonNode generated = complete("""
+                {"model":"%s","prompt":%s,"max_tokens":5,"temperature":0,"echo":true,"logprobs":1}""".formatted(TestModels.TEXT, prompt));
+        JsonNode more = generated.at("/choices/0/logprobs");
+        assertThat(more.at("/tokens").size()).isEqualTo(ids.length + 5);
+        for (int i = 1; i < ids.length; i++) {
+            assertThat(more.at("/token_logprobs/" + i).floatValue()).isEqualTo(lp.at("/token_logprobs/" + i).floatValue());
+        }
+        for (int i = ids.length; i < ids.length + 5; i++) {
+            float chosen = more.at("/token_logprobs/" + i).floatValue();
+            for (JsonNode alternative : more.at("/top_logprobs/" + i)) {
+                assertThat(chosen).isGreaterThanOrEqualTo(alternative.floatValue());
+            }
+        }
+        assertThat(generated.at("/choices/0/text").asString()).startsWith(scored.at("/choices/0/text").asString());
+    }
+
+    @Test
     void aStopStringEndsTheTextJustBeforeItPlainAndStreamed() {
         String body = """
                 {"model":"%s","prompt":"Once upon a time","max_tokens":40,"temperature":0,"stop":["Lily.","park"]%s}""";

@@ -91,6 +91,10 @@ class OpenApiContractIntegrationTests {
                 {"model":"%s","prompt":[1,346,306,414],"max_tokens":4,"echo":true}""".formatted(T), 200);
         post("/v1/completions", """
                 {"model":"%s","prompt":"Echo only","max_tokens":0,"echo":true}""".formatted(T), 200);
+        post("/v1/completions", """
+                {"model":"%s","prompt":"Once upon a time","max_tokens":0,"echo":true,"logprobs":1}""".formatted(T), 200);
+        post("/v1/completions", """
+                {"model":"%s","prompt":["Once upon a time","Lily"],"max_tokens":3,"echo":true,"logprobs":2,"n":2}""".formatted(T), 200);
     }
 
     @Test

@@ -149,29 +149,68 @@ public final class InferenceEngine implements AutoCloseable {
                 queuedRequests.decrementAndGet();
             }
         }
-        Logits logits = model.forward(batchOf(plan), kv, onlyLargestLogits(plan) ? 1 : 0);
+        boolean[] scoring = new boolean[plan.chunks().size()];
+        boolean anyScoring = false;
+        for (int i = 0; i < scoring.length; i++) {
+            StepPlan.Chunk c = plan.chunks().get(i);
+            scoring[i] = c.sequence().scoresPromptIn(c.sequence().computed, c.count());
+            anyScoring |= scoring[i];
+        }
+        Logits logits = model.forward(batchOf(plan, scoring), kv, !anyScoring && onlyLargestLogits(plan) ? 1 : 0);
         scheduler.completed(plan);
         int row = 0;
-        for (StepPlan.Chunk c : plan.chunks()) {
+        for (int i = 0; i < scoring.length; i++) {
+            StepPlan.Chunk c = plan.chunks().get(i);
             Sequence s = c.sequence();
             int from = s.computed - c.count();
             promptTokens += Math.max(0, Math.min(s.computed, s.promptLength) - from); // recomputed output is not prompt
-            if (c.sample()) {
-                sample(s, logits, row++);
+            // a scored chunk has a row per token, the last of which is sampled when the chunk ends the sequence
+            int rows = scoring[i] ? c.count() : c.sample() ? 1 : 0;
+            if (scoring[i]) {
+                scorePrompt(s, logits, row, from, c.count());
             }
+            if (c.sample()) {
+                sample(s, logits, row + rows - 1);
+            }
+            row += rows;
         }
         steps++;
         observer.onStep(plan.chunks().size(), plan.tokens(), Duration.ofNanos(System.nanoTime() - start));
     }
 
-    private Batch batchOf(StepPlan plan) {
+    private Batch batchOf(StepPlan plan, boolean[] scoring) {
         Batch.Builder b = Batch.builder(pool.blockSize());
-        for (StepPlan.Chunk c : plan.chunks()) {
+        for (int i = 0; i < scoring.length; i++) {
+            StepPlan.Chunk c = plan.chunks().get(i);
             Sequence s = c.sequence();
             b.add(s.table.blocks(), s.computed, s.tokens(), s.computed, c.count(),
-                    c.sample() ? Batch.Logits.LAST : Batch.Logits.NONE);
+                    scoring[i] ? Batch.Logits.ALL : c.sample() ? Batch.Logits.LAST : Batch.Logits.NONE);
         }
         return b.build();
+    }
+
+    /**
+     * Reports the prompt positions this chunk scores: row {@code row + i} holds the logits after
+     * position {@code from + i}, which score the prompt token at {@code from + i + 1}.
+     */
+    private void scorePrompt(Sequence s, Logits logits, int row, int from, int count) {
+        Request r = s.request;
+        for (int i = 0; i < count; i++) {
+            int position = from + i + 1;
+            if (position < s.promptScored || position >= s.promptLength) {
+                continue;
+            }
+            TokenLogprobs lp = TokenLogprobs.of(logits.array(), logits.offset(row + i), logits.vocabSize(), s.tokens()[position],
+                    r.spec.promptLogprobs());
+            s.promptScored = position + 1;
+            try {
+                r.listener.onPromptToken(position, lp);
+            } catch (RuntimeException e) {
+                LOG.warn("listener of request {} failed; cancelling it", r.id, e);
+                r.cancelRequested = true;
+                return;
+            }
+        }
     }
 
     /** Whether every row this step samples takes its largest logit and no log-probs: then whole rows need not be read. */
@@ -187,8 +226,6 @@ public final class InferenceEngine implements AutoCloseable {
 
     private void sample(Sequence s, Logits logits, int row) {
         Request r = s.request;
-        int token = logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
-        long now = System.nanoTime();
         if (s.generated == 0) {
             // the first choice has computed the shared prompt: the others now find it in the cache
             for (Sequence d : r.deferred) {
@@ -196,6 +233,12 @@ public final class InferenceEngine implements AutoCloseable {
             }
             r.deferred.clear();
         }
+        if (r.maxTokens == 0) {
+            finish(s, FinishReason.LENGTH); // the prompt was only to be scored
+            return;
+        }
+        int token = logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
+        long now = System.nanoTime();
         if (r.spec.stopTokens().contains(token)) {
             finish(s, FinishReason.STOP);
             return;

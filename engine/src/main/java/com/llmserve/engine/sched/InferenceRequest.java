@@ -11,14 +11,18 @@ import java.util.Set;
  *
  * @param prompt      prompt token ids (BOS included where the model wants it); at least one
  * @param n           choices to sample, each with its own random stream ({@code seed + i} when seeded)
- * @param maxTokens   the most tokens per choice; capped by the context window
+ * @param maxTokens   the most tokens per choice; capped by the context window. 0 only with prompt
+ *                    log-probabilities (the prompt is scored, nothing is generated)
  * @param sampling    how to pick tokens
  * @param stopTokens  ids that end a choice (end-of-generation tokens); not emitted; empty to ignore EOS
  * @param topLogprobs -1 for no log-probabilities, 0 for the chosen token's, k for it and the k most likely
+ * @param promptLogprobs the same for the prompt's tokens, each scored from the logits before it (all
+ *                    but the first; reported by {@link TokenListener#onPromptToken}): the prompt is then
+ *                    computed whole, without the prefix cache
  * @param timeout     how long the request may take from submission, or null for the engine's default
  */
 public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParams sampling, Set<Integer> stopTokens,
-                               int topLogprobs, Duration timeout) {
+                               int topLogprobs, int promptLogprobs, Duration timeout) {
 
     public InferenceRequest {
         if (prompt == null || prompt.length == 0) {
@@ -27,11 +31,11 @@ public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParam
         if (n < 1) {
             throw new IllegalArgumentException("n must be at least 1: " + n);
         }
-        if (maxTokens < 1) {
-            throw new IllegalArgumentException("max tokens must be at least 1: " + maxTokens);
+        if (maxTokens < (promptLogprobs >= 0 ? 0 : 1)) {
+            throw new IllegalArgumentException("max tokens must be at least 1 (0 only to score the prompt): " + maxTokens);
         }
-        if (topLogprobs < -1) {
-            throw new IllegalArgumentException("top logprobs must be -1 (none) or more: " + topLogprobs);
+        if (topLogprobs < -1 || promptLogprobs < -1) {
+            throw new IllegalArgumentException("top and prompt logprobs must be -1 (none) or more: " + topLogprobs + ", " + promptLogprobs);
         }
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
@@ -42,26 +46,31 @@ public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParam
 
     /** A greedy request with no stop tokens and no log-probabilities. */
     public static InferenceRequest greedy(int[] prompt, int maxTokens) {
-        return new InferenceRequest(prompt, 1, maxTokens, SamplingParams.GREEDY, Set.of(), -1, null);
+        return new InferenceRequest(prompt, 1, maxTokens, SamplingParams.GREEDY, Set.of(), -1, -1, null);
     }
 
     public InferenceRequest withN(int choices) {
-        return new InferenceRequest(prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, timeout);
+        return new InferenceRequest(prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout);
     }
 
     public InferenceRequest withSampling(SamplingParams s) {
-        return new InferenceRequest(prompt, n, maxTokens, s, stopTokens, topLogprobs, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, s, stopTokens, topLogprobs, promptLogprobs, timeout);
     }
 
     public InferenceRequest withStopTokens(Set<Integer> stop) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stop, topLogprobs, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stop, topLogprobs, promptLogprobs, timeout);
     }
 
     public InferenceRequest withTopLogprobs(int k) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, k, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, k, promptLogprobs, timeout);
+    }
+
+    /** Scores the prompt too; {@code maxTokens} may then be 0. */
+    public InferenceRequest withPromptLogprobs(int k) {
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, k, timeout);
     }
 
     public InferenceRequest withTimeout(Duration t) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, t);
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, t);
     }
 }

@@ -22,6 +22,8 @@ final class Scheduler {
     private final int budget;
     private final int maxRunning;
     private final boolean prefixCaching;
+    /** The most prompt tokens of a scored prompt per step. */
+    static final int SCORED_CHUNK = 64;
     private final Deque<Sequence> waiting = new ArrayDeque<>();
     /** In admission order: the last is the first to be preempted. */
     private final List<Sequence> running = new ArrayList<>();
@@ -68,7 +70,7 @@ final class Scheduler {
         boolean preempted = false;
         for (int i = 0; i < running.size() && left > 0; i++) {
             Sequence s = running.get(i);
-            int count = Math.min(s.pending(), left);
+            int count = chunk(s, left);
             while (!s.table.ensureCapacity(s.computed + (long) count)) {
                 Sequence victim = running.getLast();
                 preempt(victim);
@@ -92,11 +94,20 @@ final class Scheduler {
             waiting.pollFirst();
             s.state = Sequence.State.RUNNING;
             running.add(s);
-            int count = Math.min(s.pending(), left);
+            int count = chunk(s, left);
             chunks.add(new StepPlan.Chunk(s, count, s.computed + count == s.length()));
             left -= count;
         }
         return new StepPlan(chunks, budget - left);
+    }
+
+    /**
+     * The tokens of {@code s} to compute next within {@code left}; a prompt being scored goes in
+     * chunks of at most {@link #SCORED_CHUNK}, since each of its positions returns a row of logits.
+     */
+    private static int chunk(Sequence s, int left) {
+        int count = Math.min(s.pending(), left);
+        return s.scoringPrompt() ? Math.min(count, SCORED_CHUNK) : count;
     }
 
     /**
@@ -106,7 +117,8 @@ final class Scheduler {
      */
     private boolean admit(Sequence s, int left) {
         int hits = 0;
-        if (prefixCaching && s.computed == 0) {
+        // a scored prompt is computed whole: cached blocks have no logits to give
+        if (prefixCaching && s.computed == 0 && !s.scoresPrompt()) {
             int B = pool.blockSize();
             int cacheable = (s.length() - 1) / B;
             BlockKey key = null;
@@ -124,7 +136,7 @@ final class Scheduler {
             s.keyedBlocks = hits;
             s.lastKey = key;
         }
-        int count = Math.min(s.pending(), left);
+        int count = chunk(s, left);
         if (!s.table.ensureCapacity(s.computed + (long) count)) {
             if (hits > 0) {
                 s.resetCache();

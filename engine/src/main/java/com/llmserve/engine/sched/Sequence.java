@@ -34,6 +34,8 @@ final class Sequence {
     /** Full blocks registered in (or taken from) the prefix cache, and the key of the last of them. */
     int keyedBlocks;
     BlockKey lastKey;
+    /** The next prompt position to score, when this choice scores its request's prompt. */
+    int promptScored = 1;
     long firstTokenNanos;
     long lastTokenNanos;
     /** Set from any thread by {@link RequestHandle#stop}; acted on by the loop. */
@@ -57,6 +59,21 @@ final class Sequence {
 
     int[] tokens() {
         return tokens;
+    }
+
+    /** Whether this choice reports its request's prompt log-probabilities (the first choice does, when asked). */
+    boolean scoresPrompt() {
+        return choice == 0 && request.spec.promptLogprobs() >= 0;
+    }
+
+    /** Whether prompt positions remain to be scored. */
+    boolean scoringPrompt() {
+        return scoresPrompt() && promptScored < promptLength;
+    }
+
+    /** Whether computing {@code count} tokens from {@code from} reaches prompt positions still to be scored. */
+    boolean scoresPromptIn(int from, int count) {
+        return scoresPrompt() && promptScored < promptLength && from + 1 < promptLength && from + count >= promptScored;
     }
 
     /** Tokens still to be computed before the next one can be sampled. */

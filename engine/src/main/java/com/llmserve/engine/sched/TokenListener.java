@@ -15,6 +15,13 @@ public interface TokenListener {
      */
     void onToken(int choice, int token, TokenLogprobs logprobs);
 
+    /**
+     * Prompt token {@code position} (1 or more) scored from the logits of the positions before it,
+     * when the request asked for prompt log-probabilities; in order, before the first token.
+     */
+    default void onPromptToken(int position, TokenLogprobs logprobs) {
+    }
+
     /** Choice {@code choice} ended; nothing more comes for it. Called exactly once per choice. */
     void onFinish(int choice, FinishReason reason);
 

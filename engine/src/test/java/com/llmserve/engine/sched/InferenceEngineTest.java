@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class InferenceEngineTest {
 
@@ -315,6 +316,89 @@ class InferenceEngineTest {
         }
     }
 
+    @Test
+    void promptLogprobsAreThoseOfTheTeacherForcedPrompt() {
+        // long enough for several scored chunks, and sent twice so that the second finds it cached
+        int[] prompt = encode(String.join(" ", PROMPTS) + " " + String.join(" ", PROMPTS));
+        assertThat(prompt.length).isGreaterThan(Scheduler.SCORED_CHUNK + 10);
+        float[][] reference = teacherForced(prompt);
+        try (InferenceEngine engine = start(EngineOptions.defaults())) {
+            Collector warm = new Collector(1);
+            engine.submit(InferenceRequest.greedy(prompt, 2), warm);
+            warm.await();
+            Collector c = new Collector(2);
+            engine.submit(InferenceRequest.greedy(prompt, 3).withN(2).withPromptLogprobs(2), c);
+            c.await();
+            assertThat(c.prompt.keySet()).as("every prompt position but the first, once").containsExactlyElementsOf(
+                    java.util.stream.IntStream.range(1, prompt.length).boxed().toList());
+            for (int p = 1; p < prompt.length; p++) {
+                TokenLogprobs lp = c.prompt.get(p);
+                float[] row = reference[p - 1];
+                assertThat(lp.token()).isEqualTo(prompt[p]);
+                assertThat(lp.logprob()).as("position %d", p).isCloseTo(logSoftmax(row, prompt[p]), within(5e-3f));
+                assertThat(lp.topTokens()).hasSize(2);
+                assertThat(lp.topTokens()[0]).isEqualTo(argmax(row));
+            }
+            assertThat(c.tokens(0)).as("generation goes on after a scored prompt").hasSize(3);
+            assertThat(c.tokens(1)).as("greedy choices agree").containsExactly(c.tokens(0));
+            assertThat(engine.stats().kvBlocksUsed()).isZero();
+        }
+    }
+
+    @Test
+    void aPromptOnlyScoredGeneratesNothing() {
+        int[] prompt = encode("Once upon a time there was a little girl");
+        try (InferenceEngine engine = start(EngineOptions.defaults())) {
+            Collector c = new Collector(1);
+            engine.submit(new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, 0, null), c);
+            c.await();
+            assertThat(c.tokens(0)).isEmpty();
+            assertThat(c.reasons.get(0)).isEqualTo(FinishReason.LENGTH);
+            assertThat(c.prompt).hasSize(prompt.length - 1);
+        }
+        assertThatThrownBy(() -> new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, -1, null))
+                .hasMessageContaining("0 only to score the prompt");
+    }
+
+    /** Logits after every position of {@code prompt}, computed in one forward pass. */
+    private static float[][] teacherForced(int[] prompt) {
+        BlockPool pool = new BlockPool(64, 16);
+        try (var kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
+            var table = new com.llmserve.engine.kv.BlockTable(pool);
+            table.ensureCapacity(prompt.length);
+            var logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
+                    .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.ALL).build(), kv);
+            float[][] rows = new float[prompt.length][];
+            for (int i = 0; i < prompt.length; i++) {
+                rows[i] = logits.row(i);
+            }
+            table.release();
+            return rows;
+        }
+    }
+
+    private static float logSoftmax(float[] row, int token) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (float v : row) {
+            max = Math.max(max, v);
+        }
+        double sum = 0;
+        for (float v : row) {
+            sum += Math.exp(v - max);
+        }
+        return (float) (row[token] - max - Math.log(sum));
+    }
+
+    private static int argmax(float[] row) {
+        int best = 0;
+        for (int i = 1; i < row.length; i++) {
+            if (row[i] > row[best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
     private static InferenceEngine start(EngineOptions options) {
         return InferenceEngine.start("stories", model, options, EngineObserver.NONE);
     }
@@ -407,6 +491,7 @@ class InferenceEngineTest {
         final Map<Integer, List<Integer>> tokens = new ConcurrentHashMap<>();
         final Map<Integer, List<TokenLogprobs>> logprobs = new ConcurrentHashMap<>();
         final Map<Integer, FinishReason> reasons = new ConcurrentHashMap<>();
+        final Map<Integer, TokenLogprobs> prompt = new java.util.concurrent.ConcurrentSkipListMap<>();
         final CountDownLatch done;
         final AtomicInteger seen = new AtomicInteger();
         volatile RequestHandle handle;
@@ -427,6 +512,11 @@ class InferenceEngineTest {
             if (seen.incrementAndGet() >= cancelAfter && cancelAfter > 0 && handle != null) {
                 handle.cancel();
             }
+        }
+
+        @Override
+        public void onPromptToken(int position, TokenLogprobs lp) {
+            assertThat(prompt.put(position, lp)).as("position %d scored once", position).isNull();
         }
 
         @Override

@@ -53,7 +53,7 @@ class ChatController {
                 "messages", request.maxTokens().isPresent() && body.has("max_completion_tokens") ? "max_completion_tokens" : "max_tokens");
         SamplingParams sampling = request.sampling().toParams(model.tokenizer().vocabSize());
         GenerationParams params = new GenerationParams(request.n(), maxTokens, sampling, request.stop(), request.ignoreEos(),
-                request.topLogprobs());
+                request.topLogprobs(), -1);
         String id = Ids.next("chatcmpl-");
         long created = Ids.now();
         Generation generation = Generation.start(model, List.of(prompt), params);

@@ -62,9 +62,9 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
         GenerationFields.Streaming streaming = GenerationFields.streaming(f);
         List<String> stop = GenerationFields.stop(f, limits);
         OptionalInt logprobs = f.optInt("logprobs", 0, limits.maxLogprobs());
-        if (echo && logprobs.isPresent()) {
-            throw f.invalid("echo", "'echo' together with 'logprobs' would need the prompt's log-probabilities, which this server"
-                    + " does not compute.", "unsupported_parameter");
+        if (echo && logprobs.isPresent() && streaming.stream()) {
+            throw f.invalid("echo", "'echo' together with 'logprobs' (the prompt's log-probabilities) cannot be streamed.",
+                    "unsupported_parameter");
         }
         boolean ignoreEos = GenerationFields.ignoreEos(f);
         f.optString("suffix").ifPresent(s -> {

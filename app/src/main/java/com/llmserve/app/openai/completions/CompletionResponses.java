@@ -3,6 +3,8 @@ package com.llmserve.app.openai.completions;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.llmserve.app.generation.OutputToken;
+import com.llmserve.engine.sampling.TokenLogprobs;
+import com.llmserve.engine.tokenizer.Tokenizer;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,14 +48,42 @@ final class CompletionResponses {
             for (OutputToken t : tokens) {
                 texts.add(t.text());
                 lps.add(finite(t.logprob()));
-                Map<String, Float> top = new LinkedHashMap<>();
-                for (OutputToken.Alternative a : t.top()) {
-                    top.putIfAbsent(a.text(), finite(a.logprob()));
-                }
-                // OpenAI always reports the sampled token too: up to logprobs + 1 entries
-                top.putIfAbsent(t.text(), finite(t.logprob()));
-                tops.add(top);
+                tops.add(top(t));
                 offsets.add(offset + t.textOffset());
+            }
+            return new Logprobs(texts, lps, tops, offsets);
+        }
+
+        private static Map<String, Float> top(OutputToken t) {
+            Map<String, Float> top = new LinkedHashMap<>();
+            for (OutputToken.Alternative a : t.top()) {
+                top.putIfAbsent(a.text(), finite(a.logprob()));
+            }
+            // OpenAI always reports the chosen token too: up to logprobs + 1 entries
+            top.putIfAbsent(t.text(), finite(t.logprob()));
+            return top;
+        }
+
+        /**
+         * The echoed prompt's entries: every prompt token, the first without a log-probability
+         * (nothing comes before it), the others scored by the model; offsets count the tokens' texts.
+         */
+        static Logprobs ofPrompt(Tokenizer tokenizer, int[] prompt, List<TokenLogprobs> scores) {
+            if (scores.size() != prompt.length - 1) {
+                throw new IllegalStateException(scores.size() + " prompt scores for " + prompt.length + " prompt tokens");
+            }
+            List<String> texts = new ArrayList<>(prompt.length);
+            List<Float> lps = new ArrayList<>(prompt.length);
+            List<Map<String, Float>> tops = new ArrayList<>(prompt.length);
+            List<Integer> offsets = new ArrayList<>(prompt.length);
+            int offset = 0;
+            for (int i = 0; i < prompt.length; i++) {
+                OutputToken t = OutputToken.of(tokenizer, prompt[i], i == 0 ? null : scores.get(i - 1), offset);
+                texts.add(t.text());
+                lps.add(i == 0 ? null : finite(t.logprob()));
+                tops.add(i == 0 ? null : top(t));
+                offsets.add(offset);
+                offset += t.text().length();
             }
             return new Logprobs(texts, lps, tops, offsets);
         }

@@ -63,11 +63,13 @@ class CompletionsController {
         SamplingParams sampling = request.sampling().toParams(model.tokenizer().vocabSize());
         String id = Ids.next("cmpl-");
         long created = Ids.now();
-        if (maxTokens == 0) {
+        // echo with logprobs scores the prompt: the model runs even for max_tokens 0
+        boolean scorePrompt = request.echo() && request.logprobs().isPresent();
+        if (maxTokens == 0 && !scorePrompt) {
             return ResponseEntity.ok(echoOnly(request, id, created, prompts, promptTexts));
         }
         GenerationParams params = new GenerationParams(request.n(), maxTokens, sampling, request.stop(), request.ignoreEos(),
-                request.logprobs().orElse(-1));
+                request.logprobs().orElse(-1), scorePrompt ? request.logprobs().getAsInt() : -1);
         Generation generation = Generation.start(model, prompts, params);
         if (request.streaming().stream()) {
             return GenerationStream.body(generation, new Chunks(request, id, created, promptTexts), api.keepAliveInterval(), json,
@@ -75,7 +77,7 @@ class CompletionsController {
         }
         try (generation) {
             AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, api.keepAliveInterval());
-            var answer = collect(request, generation, id, created, promptTexts, keepAlive);
+            var answer = collect(request, model.tokenizer(), prompts, generation, id, created, promptTexts, keepAlive);
             return answer == null ? null : keepAlive.respond(answer, json);
         }
     }
@@ -105,8 +107,9 @@ class CompletionsController {
     }
 
     /** The answer once every choice finished, or null when the client left first. */
-    private CompletionResponses.Completion collect(CompletionRequest request, Generation generation, String id, long created,
-                                                   List<String> promptTexts, AnswerKeepAlive keepAlive) throws InterruptedException {
+    private CompletionResponses.Completion collect(CompletionRequest request, Tokenizer tokenizer, List<int[]> prompts,
+                                                   Generation generation, String id, long created, List<String> promptTexts,
+                                                   AnswerKeepAlive keepAlive) throws InterruptedException {
         int count = generation.choiceCount();
         StringBuilder[] texts = new StringBuilder[count];
         CompletionResponses.Logprobs[] logprobs = new CompletionResponses.Logprobs[count];
@@ -136,7 +139,13 @@ class CompletionsController {
         }
         List<CompletionResponses.Choice> choices = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            choices.add(new CompletionResponses.Choice(i, texts[i].toString(), logprobs[i], finish[i]));
+            CompletionResponses.Logprobs lp = logprobs[i];
+            if (lp != null && request.echo()) {
+                // the echoed prompt's tokens come first, as the text does
+                int p = i / request.n();
+                lp = CompletionResponses.Logprobs.ofPrompt(tokenizer, prompts.get(p), generation.promptLogprobs(p)).plus(lp);
+            }
+            choices.add(new CompletionResponses.Choice(i, texts[i].toString(), lp, finish[i]));
         }
         return new CompletionResponses.Completion(id, CompletionResponses.OBJECT, created, request.model(), choices,
                 json.valueToTree(ApiUsage.of(generation.usage())));
