@@ -111,8 +111,9 @@ class ServedModelPoliciesTests {
         ServedEmbeddingModel embedding = (ServedEmbeddingModel) load(TestModels.EMBEDDING,
                 TimeLimiterConfig.custom().timeoutDuration(Duration.ofNanos(1)).build());
 
-        // the loop gathers for a couple of milliseconds before it runs anything: no answer can be that quick
-        assertThatThrownBy(() -> embedding.embed(List.of(embedding.tokenizer().encode("Hello", true, false))))
+        // eight inputs of some 400 tokens take the CPU far longer than the limiter's nanosecond
+        int[] longInput = embedding.tokenizer().encode("The weather is lovely today. ".repeat(60), true, false);
+        assertThatThrownBy(() -> embedding.embed(java.util.Collections.nCopies(8, longInput)))
                 .isInstanceOfSatisfying(EmbeddingFailedException.class, e -> assertThat(e.reason()).isEqualTo(EmbeddingFailedException.Reason.TIMEOUT));
         assertThat(bulkheads.bulkhead(ServingPolicies.ADMISSION).getMetrics().getAvailableConcurrentCalls()).isEqualTo(1);
     }
