@@ -109,14 +109,4 @@ class ClientDisconnectIntegrationTests {
         assertThat(answer.has("choices")).isFalse();
         assertThat(answer.at("/error/type").asString()).isNotEmpty();
     }
-
-    @Test
-    void aQuickAnswerSendsNoSpaces() throws Exception {
-        fake.play(new ScriptedModel.Text(0, " Once"), new ScriptedModel.Finish(0, FinishReason.STOP));
-        HttpResponse<String> r = new Http(port).post("/v1/completions", "{\"model\":\"fake\"," + COMPLETION + "}");
-
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).startsWith("{");
-        assertThat(json.readTree(r.body()).at("/choices/0/text").asString()).isEqualTo(" Once");
-    }
 }
