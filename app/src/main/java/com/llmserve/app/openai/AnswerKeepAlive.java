@@ -72,7 +72,7 @@ public final class AnswerKeepAlive {
         if (!committed) {
             return ResponseEntity.ok(body);
         }
-        json.writeValue(response.getOutputStream(), body);
+        response.getOutputStream().write(json.writeValueAsBytes(body));
         response.flushBuffer();
         return null;
     }
