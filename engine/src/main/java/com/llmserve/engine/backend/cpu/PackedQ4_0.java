@@ -19,6 +19,7 @@ final class PackedQ4_0 extends PackedRows {
 
     private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
     private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
+    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
     private static final VectorSpecies<Short> S32 = ShortVector.SPECIES_512;
 
     private PackedQ4_0(MemorySegment data, int blocks, long rows) {
@@ -27,15 +28,10 @@ final class PackedQ4_0 extends PackedRows {
 
     static PackedQ4_0 pack(Q4_0Tensor t, MemorySegment source, long rowBytes, Arena arena) {
         int blocks = t.cols() / 32;
-        MemorySegment out = interleave(source, t.rows(), blocks, rowBytes, 18, arena);
+        MemorySegment out = interleave(source, t.rows(), blocks, rowBytes, 18, arena, i -> i < 16 ? 2 * i : 2 * (i - 16) + 1);
         return out == null ? null : new PackedQ4_0(out, blocks, t.rows());
     }
 
-    /**
-     * Integer products, as ggml's Q4_0 x Q8_0 dot: 16-bit multiplies of nibbles (unsigned, the
-     * offset 8 applied through the block sums) and 8-bit activations, summed in 16-bit lanes over
-     * half a block each (at most 16 * 15 * 127 < 2^15), then scaled per block.
-     */
     @Override
     boolean multipliesIntegers() {
         return true;
@@ -51,23 +47,20 @@ final class PackedQ4_0 extends PackedRows {
                 FloatVector acc1 = FloatVector.zero(F);
                 for (int b = 0; b < blocks; b++) {
                     long at = at(g, b);
-                    ShortVector lo = ShortVector.zero(S32);
-                    ShortVector hi = ShortVector.zero(S32);
+                    ShortVector sum = ShortVector.zero(S32);
                     int xb = t * cols + 32 * b;
                     long q = at + SCALE_BYTES;
                     for (int j = 0; j < 16; j++, q += GROUP) {
                         ShortVector v = (ShortVector) ByteVector.fromMemorySegment(B32, data, q, ByteOrder.LITTLE_ENDIAN)
                                 .convertShape(VectorOperators.ZERO_EXTEND_B2S, S32, 0);
-                        lo = v.and((short) 0x0F).mul(xq[xb + j]).add(lo);
-                        hi = v.lanewise(VectorOperators.LSHR, 4).mul(xq[xb + 16 + j]).add(hi);
+                        sum = v.and((short) 0x0F).mul(xq[xb + j]).add(sum);
+                        sum = v.lanewise(VectorOperators.LSHR, 4).mul(xq[xb + 16 + j]).add(sum);
                     }
                     int tb = t * blocks + b;
-                    int offset = 8 * x.sums[tb];
+                    IntVector s = sum.sub((short) (8 * x.sums[tb])).reinterpretAsInts();
                     float dx = x.scales[tb];
-                    IntVector s0 = ((IntVector) lo.convertShape(VectorOperators.S2I, I16, 0))
-                            .add((IntVector) hi.convertShape(VectorOperators.S2I, I16, 0)).sub(offset);
-                    IntVector s1 = ((IntVector) lo.convertShape(VectorOperators.S2I, I16, 1))
-                            .add((IntVector) hi.convertShape(VectorOperators.S2I, I16, 1)).sub(offset);
+                    IntVector s0 = s.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16);
+                    IntVector s1 = s.lanewise(VectorOperators.ASHR, 16);
                     acc0 = ((FloatVector) s0.convert(VectorOperators.I2F, 0)).fma(scales(at, 0).mul(dx), acc0);
                     acc1 = ((FloatVector) s1.convert(VectorOperators.I2F, 0)).fma(scales(at, 1).mul(dx), acc1);
                 }
@@ -82,17 +75,19 @@ final class PackedQ4_0 extends PackedRows {
         for (int b = k0 / 32; b < (k0 + width) / 32; b++) {
             long at = at(g, b);
             int k = 32 * b - k0;
-            for (int half = 0; half < 2; half++) {
-                FloatVector d = scales(at, half);
-                long q = at + SCALE_BYTES + 16L * half;
-                for (int j = 0; j < 16; j++, q += GROUP) {
-                    IntVector v = (IntVector) ByteVector.fromMemorySegment(B16, data, q, ByteOrder.LITTLE_ENDIAN)
-                            .convertShape(VectorOperators.ZERO_EXTEND_B2I, I16, 0);
-                    ((FloatVector) v.and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d)
-                            .intoArray(tile, (k + j) * GROUP + 16 * half);
-                    ((FloatVector) v.lanewise(VectorOperators.LSHR, 4).sub(8).convert(VectorOperators.I2F, 0)).mul(d)
-                            .intoArray(tile, (k + 16 + j) * GROUP + 16 * half);
-                }
+            FloatVector d0 = scales(at, 0);
+            FloatVector d1 = scales(at, 1);
+            long q = at + SCALE_BYTES;
+            for (int j = 0; j < 16; j++, q += GROUP) {
+                // int lane i holds row i's byte (low 8 bits) and row i+16's (next 8)
+                IntVector v = (IntVector) ShortVector.fromMemorySegment(S16, data, q, ByteOrder.LITTLE_ENDIAN)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, I16, 0);
+                int e = (k + j) * GROUP;
+                int f = (k + 16 + j) * GROUP;
+                ((FloatVector) v.and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d0).intoArray(tile, e);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 4).and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d0).intoArray(tile, f);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 8).and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d1).intoArray(tile, e + 16);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 12).sub(8).convert(VectorOperators.I2F, 0)).mul(d1).intoArray(tile, f + 16);
             }
         }
     }

@@ -51,6 +51,12 @@ abstract class PackedRows {
      * @param blockBytes bytes of one block in the file ({@code 2 + quantBytes})
      */
     static MemorySegment interleave(MemorySegment source, long rows, int blocks, long rowBytes, int blockBytes, Arena arena) {
+        return interleave(source, rows, blocks, rowBytes, blockBytes, arena, i -> i);
+    }
+
+    /** Row {@code i} of a group is stored at position {@code position.applyAsInt(i)} of each 32-byte run. */
+    static MemorySegment interleave(MemorySegment source, long rows, int blocks, long rowBytes, int blockBytes, Arena arena,
+                                    java.util.function.IntUnaryOperator position) {
         int quantBytes = blockBytes - 2;
         for (long row = 0; row < rows; row++) {
             for (int b = 0; b < blocks; b++) {
@@ -70,7 +76,7 @@ abstract class PackedRows {
                 long dst = (g * blocks + b) * groupBlock;
                 out.set(Simd.LE_SHORT, dst + 2L * i, source.get(Simd.LE_SHORT, src));
                 for (int j = 0; j < quantBytes; j++) {
-                    out.set(Simd.BYTE, dst + SCALE_BYTES + (long) j * GROUP + i, source.get(Simd.BYTE, src + 2 + j));
+                    out.set(Simd.BYTE, dst + SCALE_BYTES + (long) j * GROUP + position.applyAsInt(i), source.get(Simd.BYTE, src + 2 + j));
                 }
             }
         }
