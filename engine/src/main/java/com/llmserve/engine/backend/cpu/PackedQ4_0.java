@@ -13,11 +13,13 @@ import java.nio.ByteOrder;
 
 /**
  * Q4_0 in {@link PackedRows} layout: a block's 16 bytes hold element {@code j} (low nibble) and
- * {@code j+16} (high nibble); one 32-byte load holds them for 32 rows.
+ * {@code j+16} (high nibble); one 32-byte run holds byte {@code j} of 32 rows, row {@code i} at
+ * position {@code 2i} and row {@code i+16} at {@code 2i+1}. Rows 0-15 and 16-31 then come apart
+ * by sign-extending the halves of 32-bit lanes, where taking the parts of a 16-bit vector would
+ * cost slices and shuffles, and enough compiled nodes that C2 stops inlining the kernel's helpers.
  */
 final class PackedQ4_0 extends PackedRows {
 
-    private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
     private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
     private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
     private static final VectorSpecies<Short> S32 = ShortVector.SPECIES_512;
@@ -32,6 +34,11 @@ final class PackedQ4_0 extends PackedRows {
         return out == null ? null : new PackedQ4_0(out, blocks, t.rows());
     }
 
+    /**
+     * Integer products, as ggml's Q4_0 x Q8_0 dot: 16-bit multiplies of unsigned nibbles and 8-bit
+     * activations, one 16-bit sum per row and block, less 8 times the activations' sum. The sum
+     * wraps on the way, harmlessly: the result, {@code sum (q - 8) x}, lies within 32 * 8 * 127 < 2^15.
+     */
     @Override
     boolean multipliesIntegers() {
         return true;

@@ -21,7 +21,7 @@ final class PackedQ8_0 extends PackedRows {
 
     static PackedQ8_0 pack(Q8_0Tensor t, MemorySegment source, long rowBytes, Arena arena) {
         int blocks = t.cols() / 32;
-        MemorySegment out = interleave(source, t.rows(), blocks, rowBytes, 34, arena);
+        MemorySegment out = interleave(source, t.rows(), blocks, rowBytes, 34, arena, i -> i);
         return out == null ? null : new PackedQ8_0(out, blocks, t.rows());
     }
 

@@ -9,6 +9,7 @@ import jdk.incubator.vector.VectorSpecies;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Weights of a {@code {f16 d; u8 qs[n]}} block type (Q4_0, Q8_0) re-laid out for AVX-512, as
@@ -49,14 +50,10 @@ abstract class PackedRows {
      * zero-copy path.
      *
      * @param blockBytes bytes of one block in the file ({@code 2 + quantBytes})
+     * @param position   where row {@code i} of a group goes within each 32-byte run
      */
-    static MemorySegment interleave(MemorySegment source, long rows, int blocks, long rowBytes, int blockBytes, Arena arena) {
-        return interleave(source, rows, blocks, rowBytes, blockBytes, arena, i -> i);
-    }
-
-    /** Row {@code i} of a group is stored at position {@code position.applyAsInt(i)} of each 32-byte run. */
     static MemorySegment interleave(MemorySegment source, long rows, int blocks, long rowBytes, int blockBytes, Arena arena,
-                                    java.util.function.IntUnaryOperator position) {
+                                    IntUnaryOperator position) {
         int quantBytes = blockBytes - 2;
         for (long row = 0; row < rows; row++) {
             for (int b = 0; b < blocks; b++) {

@@ -1,11 +1,25 @@
 package com.llmserve.engine.backend.cpu;
 
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
+
 /**
  * Activations quantized to 8-bit integers in blocks of 32, the way ggml quantizes the input of a
  * Q4_0/Q5_0/Q8_0 matrix product ({@code quantize_row_q8_0}, x86 path): {@code d = amax / 127}
  * kept as f16, values {@code round_half_even(x * 127 / amax)}.
  */
 final class Q8Activations {
+
+    private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, VectorShape.forBitSize(L * 32));
+    private static final VectorSpecies<Short> S = VectorSpecies.of(short.class, VectorShape.forBitSize(L * 16));
+    private static final float ROUNDER = 0x1.8p23f;
 
     final short[] values;
     final float[] scales;
@@ -24,6 +38,33 @@ final class Q8Activations {
 
     /** Quantizes the first {@code n} (a multiple of 32) values of {@code x}. */
     void quantize(float[] x, int n) {
+        if (!Simd.ENABLED) {
+            quantizeScalar(x, n);
+            return;
+        }
+        for (int b = 0; b < n / 32; b++) {
+            int at = 32 * b;
+            FloatVector amaxes = FloatVector.zero(F);
+            for (int j = 0; j < 32; j += L) {
+                amaxes = amaxes.max(FloatVector.fromArray(F, x, at + j).abs());
+            }
+            float amax = amaxes.reduceLanes(VectorOperators.MAX);
+            float inv = amax != 0 ? 127f / amax : 0f;
+            IntVector sum = IntVector.zero(I);
+            for (int j = 0; j < 32; j += L) {
+                // adding and taking away 1.5 * 2^23 rounds half to even, as Math.rint, for |p| <= 127
+                FloatVector p = FloatVector.fromArray(F, x, at + j).mul(inv);
+                IntVector q = (IntVector) p.add(ROUNDER).sub(ROUNDER).convert(VectorOperators.F2I, 0);
+                ((ShortVector) q.convertShape(VectorOperators.I2S, S, 0)).intoArray(values, at + j);
+                sum = sum.add(q);
+            }
+            scales[b] = Float.float16ToFloat(Float.floatToFloat16(amax / 127f));
+            sums[b] = sum.reduceLanes(VectorOperators.ADD);
+        }
+    }
+
+    /** {@link #quantize} one value at a time: the reference the vector form must match. */
+    void quantizeScalar(float[] x, int n) {
         for (int b = 0; b < n / 32; b++) {
             int at = 32 * b;
             float amax = 0;
@@ -44,8 +85,18 @@ final class Q8Activations {
 
     /** The values the integers stand for, {@code q * d}: what float kernels multiply with. */
     void dequantize(float[] out, int n) {
-        for (int i = 0; i < n; i++) {
-            out[i] = values[i] * scales[i / 32];
+        if (!Simd.ENABLED) {
+            for (int i = 0; i < n; i++) {
+                out[i] = values[i] * scales[i / 32];
+            }
+            return;
+        }
+        for (int b = 0; b < n / 32; b++) {
+            float d = scales[b];
+            for (int j = 32 * b; j < 32 * b + 32; j += L) {
+                ((FloatVector) ShortVector.fromArray(S, values, j).convertShape(VectorOperators.S2F, F, 0)).mul(d)
+                        .intoArray(out, j);
+            }
         }
     }
 

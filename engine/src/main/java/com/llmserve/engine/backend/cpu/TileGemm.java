@@ -38,6 +38,11 @@ final class TileGemm {
     static void multiply(float[] tile, int width, int rows, float[] x, int xStride, int xCol, int tokens,
                          float[] y, int yStride, int yCol, boolean accumulate) {
         int t = 0;
+        if (rows == ROWS) {
+            for (; t + 8 <= tokens; t += 8) {
+                block8(tile, width, x, xStride, xCol, t, y, yStride, yCol, accumulate);
+            }
+        }
         for (; t + TOKENS <= tokens; t += TOKENS) {
             block4(tile, width, rows, x, xStride, xCol, t, y, yStride, yCol, accumulate);
         }
@@ -76,6 +81,85 @@ final class TileGemm {
         store(a1, b1, rows, y, (t + 1) * yStride + yCol, accumulate);
         store(a2, b2, rows, y, (t + 2) * yStride + yCol, accumulate);
         store(a3, b3, rows, y, (t + 3) * yStride + yCol, accumulate);
+    }
+
+    private static void block8(float[] tile, int width, float[] x, int xStride, int xCol, int t,
+                               float[] y, int yStride, int yCol, boolean accumulate) {
+        FloatVector a0 = FloatVector.zero(F), b0 = FloatVector.zero(F);
+        FloatVector a1 = FloatVector.zero(F), b1 = FloatVector.zero(F);
+        FloatVector a2 = FloatVector.zero(F), b2 = FloatVector.zero(F);
+        FloatVector a3 = FloatVector.zero(F), b3 = FloatVector.zero(F);
+        FloatVector a4 = FloatVector.zero(F), b4 = FloatVector.zero(F);
+        FloatVector a5 = FloatVector.zero(F), b5 = FloatVector.zero(F);
+        FloatVector a6 = FloatVector.zero(F), b6 = FloatVector.zero(F);
+        FloatVector a7 = FloatVector.zero(F), b7 = FloatVector.zero(F);
+        int x0 = t * xStride + xCol;
+        for (int k = 0, w = 0; k < width; k++, w += ROWS) {
+            FloatVector lo = FloatVector.fromArray(F, tile, w);
+            FloatVector hi = FloatVector.fromArray(F, tile, w + L);
+            int xk = x0 + k;
+            FloatVector v = FloatVector.broadcast(F, x[xk]);
+            a0 = lo.fma(v, a0);
+            b0 = hi.fma(v, b0);
+            v = FloatVector.broadcast(F, x[xk + xStride]);
+            a1 = lo.fma(v, a1);
+            b1 = hi.fma(v, b1);
+            v = FloatVector.broadcast(F, x[xk + 2 * xStride]);
+            a2 = lo.fma(v, a2);
+            b2 = hi.fma(v, b2);
+            v = FloatVector.broadcast(F, x[xk + 3 * xStride]);
+            a3 = lo.fma(v, a3);
+            b3 = hi.fma(v, b3);
+            v = FloatVector.broadcast(F, x[xk + 4 * xStride]);
+            a4 = lo.fma(v, a4);
+            b4 = hi.fma(v, b4);
+            v = FloatVector.broadcast(F, x[xk + 5 * xStride]);
+            a5 = lo.fma(v, a5);
+            b5 = hi.fma(v, b5);
+            v = FloatVector.broadcast(F, x[xk + 6 * xStride]);
+            a6 = lo.fma(v, a6);
+            b6 = hi.fma(v, b6);
+            v = FloatVector.broadcast(F, x[xk + 7 * xStride]);
+            a7 = lo.fma(v, a7);
+            b7 = hi.fma(v, b7);
+        }
+        // stored here rather than through a helper: C2 stops inlining calls in a method this large,
+        // and a call after the loop would box the accumulators inside it
+        int at = t * yStride + yCol;
+        if (accumulate) {
+            a0 = a0.add(FloatVector.fromArray(F, y, at));
+            b0 = b0.add(FloatVector.fromArray(F, y, at + L));
+            a1 = a1.add(FloatVector.fromArray(F, y, at + yStride));
+            b1 = b1.add(FloatVector.fromArray(F, y, at + yStride + L));
+            a2 = a2.add(FloatVector.fromArray(F, y, at + 2 * yStride));
+            b2 = b2.add(FloatVector.fromArray(F, y, at + 2 * yStride + L));
+            a3 = a3.add(FloatVector.fromArray(F, y, at + 3 * yStride));
+            b3 = b3.add(FloatVector.fromArray(F, y, at + 3 * yStride + L));
+            a4 = a4.add(FloatVector.fromArray(F, y, at + 4 * yStride));
+            b4 = b4.add(FloatVector.fromArray(F, y, at + 4 * yStride + L));
+            a5 = a5.add(FloatVector.fromArray(F, y, at + 5 * yStride));
+            b5 = b5.add(FloatVector.fromArray(F, y, at + 5 * yStride + L));
+            a6 = a6.add(FloatVector.fromArray(F, y, at + 6 * yStride));
+            b6 = b6.add(FloatVector.fromArray(F, y, at + 6 * yStride + L));
+            a7 = a7.add(FloatVector.fromArray(F, y, at + 7 * yStride));
+            b7 = b7.add(FloatVector.fromArray(F, y, at + 7 * yStride + L));
+        }
+        a0.intoArray(y, at);
+        b0.intoArray(y, at + L);
+        a1.intoArray(y, at + yStride);
+        b1.intoArray(y, at + yStride + L);
+        a2.intoArray(y, at + 2 * yStride);
+        b2.intoArray(y, at + 2 * yStride + L);
+        a3.intoArray(y, at + 3 * yStride);
+        b3.intoArray(y, at + 3 * yStride + L);
+        a4.intoArray(y, at + 4 * yStride);
+        b4.intoArray(y, at + 4 * yStride + L);
+        a5.intoArray(y, at + 5 * yStride);
+        b5.intoArray(y, at + 5 * yStride + L);
+        a6.intoArray(y, at + 6 * yStride);
+        b6.intoArray(y, at + 6 * yStride + L);
+        a7.intoArray(y, at + 7 * yStride);
+        b7.intoArray(y, at + 7 * yStride + L);
     }
 
     private static void block1(float[] tile, int width, int rows, float[] x, int xo, float[] y, int yo, boolean accumulate) {

@@ -17,6 +17,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -238,6 +239,34 @@ class CpuTensorTest {
             sum += v;
         }
         assertThat(q.sums[0]).isEqualTo(sum);
+    }
+
+    @Test
+    void vectorQuantizationMatchesTheScalarOne() {
+        int n = 32 * 64;
+        float[] x = new float[n];
+        Random r = new Random(7);
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextGaussian() * (1 + i / 256);
+        }
+        Arrays.fill(x, 64, 96, 0f); // an all-zero block
+        for (int j = 0; j < 32; j++) { // halves exactly: amax 127 makes the scale 1, so k + 0.5 must round to even
+            x[96 + j] = j == 0 ? 127f : j - 16.5f;
+        }
+        Q8Activations vector = new Q8Activations(n);
+        Q8Activations scalar = new Q8Activations(n);
+        vector.quantize(x, n);
+        scalar.quantizeScalar(x, n);
+        assertThat(vector.values).containsExactly(scalar.values);
+        assertThat(vector.scales).containsExactly(scalar.scales);
+        assertThat(vector.sums).containsExactly(scalar.sums);
+        assertThat(vector.values[96 + 1]).isEqualTo((short) -16); // -15.5 -> -16
+        assertThat(vector.values[96 + 2]).isEqualTo((short) -14); // -14.5 -> -14
+        float[] restored = new float[n];
+        vector.dequantize(restored, n);
+        for (int i = 0; i < n; i++) {
+            assertThat(restored[i]).isEqualTo(scalar.values[i] * scalar.scales[i / 32]);
+        }
     }
 
     @Test
