@@ -218,18 +218,31 @@ public abstract sealed class CpuTensor
         }
     }
 
+    /** Where {@link #matmulTiled} leaves the sum of the bytes it touched, so that the reads stay. */
+    @SuppressWarnings("unused")
+    private static int touchSink;
+
     private void matmulTiled(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         float[] tile = TILE.get();
         int bs = type.blockSize();
         int chunk = Math.max(TileGemm.K_CHUNK / bs * bs, bs); // a multiple of every block size
+        int touched = 0;
         for (long r0 = rowStart; r0 < rowEnd; r0 += TileGemm.ROWS) {
             int rows = (int) Math.min(TileGemm.ROWS, rowEnd - r0);
             for (int k0 = 0; k0 < cols; k0 += chunk) {
                 int width = Math.min(chunk, cols - k0);
                 dequantizeTile(r0, rows, k0, width, tile);
+                if (packed != null && r0 % PackedRows.GROUP == 0) {
+                    long nextRow = k0 + chunk < cols ? r0 : r0 + TileGemm.ROWS;
+                    int nextK = k0 + chunk < cols ? k0 + chunk : 0;
+                    if (nextRow < rowEnd) {
+                        touched += packed.touch(nextRow, nextK, Math.min(chunk, cols - nextK));
+                    }
+                }
                 TileGemm.multiply(tile, width, rows, x, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
             }
         }
+        touchSink = touched;
     }
 
     /** Columns {@code [k0, k0+width)} of {@code row} (block-aligned) as floats at {@code out[off..]}. */

@@ -80,6 +80,22 @@ abstract class PackedRows {
         return out;
     }
 
+    /**
+     * Reads one byte of each cache line of the group starting at row {@code r0}, columns
+     * {@code [k0, k0+width)}, and returns their sum. Issued for the next tile just before this
+     * one's products run, these reads bring its weights from memory while the FMAs work; without
+     * them, {@link #dequantizeTile} waited on memory at the start of every tile (4-5% of a
+     * 2-thread prefill).
+     */
+    final int touch(long r0, int k0, int width) {
+        int sum = 0;
+        long g = r0 / GROUP;
+        for (long o = at(g, k0 / 32), end = at(g, (k0 + width) / 32); o < end; o += 64) {
+            sum += data.get(Simd.BYTE, o);
+        }
+        return sum;
+    }
+
     /** Offset of group {@code g}'s block {@code b}. */
     final long at(long g, int b) {
         return (g * blocks + b) * groupBlockBytes;
