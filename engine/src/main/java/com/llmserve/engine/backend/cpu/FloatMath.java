@@ -219,17 +219,17 @@ final class FloatMath {
         return m;
     }
 
-    /** {@code out[0..n) = float(halves[index..index+n))}, the halves in native byte order. */
-    static void widenHalves(MemorySegment halves, long index, float[] out, int n) {
+    /** {@code out[off..off+n) = float(halves[index..index+n))}, the halves in native byte order. */
+    static void widenHalves(MemorySegment halves, long index, float[] out, int off, int n) {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
                 F16Tensor.halfToFloat(ShortVector.fromMemorySegment(HALVES, halves, 2 * (index + i), ByteOrder.nativeOrder()))
-                        .intoArray(out, i);
+                        .intoArray(out, off + i);
             }
         }
         for (; i < n; i++) {
-            out[i] = Float.float16ToFloat(halves.getAtIndex(ValueLayout.JAVA_SHORT, index + i));
+            out[off + i] = Float.float16ToFloat(halves.getAtIndex(ValueLayout.JAVA_SHORT, index + i));
         }
     }
 
