@@ -13,10 +13,13 @@ final class ActivationCache {
     private Q8Activations integers;
     /** Formats already quantized for the current product: the parts of a fused weight share them. */
     private final Map<ActivationFormat, Boolean> fresh = new EnumMap<>(ActivationFormat.class);
+    private final Map<ActivationFormat, float[]> octets = new EnumMap<>(ActivationFormat.class);
+    private final Map<ActivationFormat, Boolean> freshOctets = new EnumMap<>(ActivationFormat.class);
 
     /** Forgets what the buffers hold; call at the start of every product. */
     void reset() {
         fresh.clear();
+        freshOctets.clear();
     }
 
     /** The activations {@code x} ({@code tokens} rows of {@code t.cols()}) as {@code t}'s kernels want them. */
@@ -24,7 +27,7 @@ final class ActivationCache {
         int n = tokens * t.cols();
         ActivationFormat format = t.activationFormat();
         if (format == ActivationFormat.FLOAT) {
-            return new PreparedInput(x, null);
+            return new PreparedInput(x, null, octets(format, x, tokens, t.cols()));
         }
         boolean ints = format == ActivationFormat.Q8_0;
         float[] out = floats.get(format);
@@ -45,6 +48,26 @@ final class ActivationCache {
             }
             fresh.put(format, true);
         }
-        return new PreparedInput(out, ints && t.usesIntegerActivations(tokens) ? integers : null);
+        return new PreparedInput(out, ints && t.usesIntegerActivations(tokens) ? integers : null,
+                octets(format, out, tokens, t.cols()));
+    }
+
+    /** {@code values} interleaved for {@link TileGemm}'s 8-token kernel, once per format and product; null for small batches. */
+    private float[] octets(ActivationFormat format, float[] values, int tokens, int cols) {
+        if (tokens < TileGemm.OCTET || !Simd.ENABLED) {
+            return null;
+        }
+        int n = tokens / TileGemm.OCTET * TileGemm.OCTET * cols;
+        float[] out = octets.get(format);
+        if (out == null || out.length < n) {
+            out = new float[n];
+            octets.put(format, out);
+            freshOctets.remove(format);
+        }
+        if (!freshOctets.containsKey(format)) {
+            TileGemm.interleaveOctets(values, tokens, cols, out);
+            freshOctets.put(format, true);
+        }
+        return out;
     }
 }

@@ -196,7 +196,7 @@ public abstract sealed class CpuTensor
     /** {@link #matmul(float[], int, float[], int, int, long, long)} on activations prepared once per product. */
     void matmul(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         if (tokens >= TILE_MIN_TOKENS && Simd.ENABLED) {
-            matmulTiled(in.values(), tokens, y, yOffset, yStride, rowStart, rowEnd);
+            matmulTiled(in.values(), in.octets(), tokens, y, yOffset, yStride, rowStart, rowEnd);
             return;
         }
         matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
@@ -222,7 +222,7 @@ public abstract sealed class CpuTensor
     @SuppressWarnings("unused")
     private static int touchSink;
 
-    private void matmulTiled(float[] x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+    private void matmulTiled(float[] x, float[] octets, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         float[] tile = TILE.get();
         int bs = type.blockSize();
         int chunk = Math.max(TileGemm.K_CHUNK / bs * bs, bs); // a multiple of every block size
@@ -239,7 +239,7 @@ public abstract sealed class CpuTensor
                         touched += packed.touch(nextRow, nextK, Math.min(chunk, cols - nextK));
                     }
                 }
-                TileGemm.multiply(tile, width, rows, x, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
+                TileGemm.multiply(tile, width, rows, x, octets, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
             }
         }
         touchSink = touched;

@@ -7,8 +7,10 @@ package com.llmserve.engine.backend.cpu;
  *
  * @param values   quantized-and-restored activations ({@code tokens * cols} floats), or the input itself
  * @param integers the Q8_0 integers and scales, for kernels that use them; otherwise null
+ * @param octets   {@code values} in {@link TileGemm#interleaveOctets} order for batches of at least
+ *                 {@link TileGemm#OCTET} tokens; otherwise null
  */
-record PreparedInput(float[] values, Q8Activations integers) {
+record PreparedInput(float[] values, Q8Activations integers, float[] octets) {
 
     /** Prepares {@code x} for {@code t} without reusing buffers (tests, one-off products). */
     static PreparedInput of(CpuTensor t, float[] x, int tokens) {

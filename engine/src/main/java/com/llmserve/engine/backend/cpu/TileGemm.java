@@ -22,6 +22,8 @@ final class TileGemm {
     static final int ROWS = 2 * L;
     /** Tokens per register block. */
     private static final int TOKENS = 4;
+    /** Tokens per wide register block, whose activations come interleaved ({@link #interleaveOctets}). */
+    static final int OCTET = 8;
     /**
      * Columns dequantized at a time: a 32-row tile of 1024 floats is 128 KiB, which stays in L2
      * together with the activations it meets. A multiple of every block size (256).
@@ -34,13 +36,15 @@ final class TileGemm {
     /**
      * {@code y[t*yStride + yCol + i] (+)= sum_k tile[k*ROWS + i] * x[t*xStride + xCol + k]} for
      * {@code i < rows}, {@code k < width}, {@code t < tokens}; adds to {@code y} when {@code accumulate}.
+     *
+     * @param octets {@code x} as {@link #interleaveOctets} lays it out, or null
      */
-    static void multiply(float[] tile, int width, int rows, float[] x, int xStride, int xCol, int tokens,
+    static void multiply(float[] tile, int width, int rows, float[] x, float[] octets, int xStride, int xCol, int tokens,
                          float[] y, int yStride, int yCol, boolean accumulate) {
         int t = 0;
-        if (rows == ROWS) {
-            for (; t + 8 <= tokens; t += 8) {
-                block8(tile, width, x, xStride, xCol, t, y, yStride, yCol, accumulate);
+        if (rows == ROWS && octets != null) {
+            for (; t + OCTET <= tokens; t += OCTET) {
+                block8(tile, width, octets, t / OCTET * xStride * OCTET + xCol * OCTET, t, y, yStride, yCol, accumulate);
             }
         }
         for (; t + TOKENS <= tokens; t += TOKENS) {
@@ -83,7 +87,25 @@ final class TileGemm {
         store(a3, b3, rows, y, (t + 3) * yStride + yCol, accumulate);
     }
 
-    private static void block8(float[] tile, int width, float[] x, int xStride, int xCol, int t,
+    /**
+     * Copies the first {@code tokens / 8 * 8} rows of {@code x} ({@code cols} wide) so that each run
+     * of 8 tokens is element-major: {@code out[(t/8)*cols*8 + k*8 + t%8] = x[t*cols + k]}. The
+     * 8-token kernel then broadcasts its activations from one cache line per element rather than
+     * from 8 rows a row's length apart, which left it short of registers for their addresses.
+     */
+    static void interleaveOctets(float[] x, int tokens, int cols, float[] out) {
+        for (int b = 0; b < tokens / OCTET; b++) {
+            int o = b * cols * OCTET;
+            for (int j = 0; j < OCTET; j++) {
+                int src = (b * OCTET + j) * cols;
+                for (int k = 0; k < cols; k++) {
+                    out[o + k * OCTET + j] = x[src + k];
+                }
+            }
+        }
+    }
+
+    private static void block8(float[] tile, int width, float[] x, int x0, int t,
                                float[] y, int yStride, int yCol, boolean accumulate) {
         FloatVector a0 = FloatVector.zero(F), b0 = FloatVector.zero(F);
         FloatVector a1 = FloatVector.zero(F), b1 = FloatVector.zero(F);
@@ -93,33 +115,32 @@ final class TileGemm {
         FloatVector a5 = FloatVector.zero(F), b5 = FloatVector.zero(F);
         FloatVector a6 = FloatVector.zero(F), b6 = FloatVector.zero(F);
         FloatVector a7 = FloatVector.zero(F), b7 = FloatVector.zero(F);
-        int x0 = t * xStride + xCol;
         for (int k = 0, w = 0; k < width; k++, w += ROWS) {
             FloatVector lo = FloatVector.fromArray(F, tile, w);
             FloatVector hi = FloatVector.fromArray(F, tile, w + L);
-            int xk = x0 + k;
+            int xk = x0 + OCTET * k;
             FloatVector v = FloatVector.broadcast(F, x[xk]);
             a0 = lo.fma(v, a0);
             b0 = hi.fma(v, b0);
-            v = FloatVector.broadcast(F, x[xk + xStride]);
+            v = FloatVector.broadcast(F, x[xk + 1]);
             a1 = lo.fma(v, a1);
             b1 = hi.fma(v, b1);
-            v = FloatVector.broadcast(F, x[xk + 2 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 2]);
             a2 = lo.fma(v, a2);
             b2 = hi.fma(v, b2);
-            v = FloatVector.broadcast(F, x[xk + 3 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 3]);
             a3 = lo.fma(v, a3);
             b3 = hi.fma(v, b3);
-            v = FloatVector.broadcast(F, x[xk + 4 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 4]);
             a4 = lo.fma(v, a4);
             b4 = hi.fma(v, b4);
-            v = FloatVector.broadcast(F, x[xk + 5 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 5]);
             a5 = lo.fma(v, a5);
             b5 = hi.fma(v, b5);
-            v = FloatVector.broadcast(F, x[xk + 6 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 6]);
             a6 = lo.fma(v, a6);
             b6 = hi.fma(v, b6);
-            v = FloatVector.broadcast(F, x[xk + 7 * xStride]);
+            v = FloatVector.broadcast(F, x[xk + 7]);
             a7 = lo.fma(v, a7);
             b7 = hi.fma(v, b7);
         }
