@@ -9,9 +9,10 @@ import static com.llmserve.engine.backend.cpu.Simd.L;
  * The register-blocked kernel behind batched matrix multiplication: a tile of {@link #ROWS} weight
  * rows, dequantized once into element-major order ({@code tile[k * ROWS + i]} is element {@code k}
  * of row {@code i}), multiplied with many tokens. Each step loads two weight vectors and broadcasts
- * four activations into eight accumulators, so the FMA units, not the conversions or memory, set
- * the pace; the tile (128 KiB) stays in L2 however many tokens pass. For a given row and token the
- * sum over {@code k} runs in the same order whatever the batch size.
+ * eight activations (four, or one, for the last tokens) into sixteen accumulators, so the FMA
+ * units, not the conversions or memory, set the pace; the tile (128 KiB) stays in L2 however many
+ * tokens pass. For a given row and token the sum over {@code k} runs in the same order whatever
+ * the batch size and whichever block takes the token.
  *
  * <p>(A row-major tile with vector dot products avoids the transposition but streams all tokens'
  * activations per group of rows, which outgrows L2 at a few hundred tokens: measured slower.)
