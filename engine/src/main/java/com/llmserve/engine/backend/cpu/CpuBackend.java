@@ -14,8 +14,6 @@ import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +27,7 @@ public final class CpuBackend implements Backend {
     private final boolean pack;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations = new ActivationCache();
-    private final ThreadLocal<AttentionScratch> scratch = ThreadLocal.withInitial(AttentionScratch::new);
+    private final CachedAttention cached;
     private final EncoderAttention encoder;
 
     /**
@@ -40,6 +38,7 @@ public final class CpuBackend implements Backend {
      */
     public CpuBackend(int threads, boolean pack) {
         this.parallel = new Parallel(threads);
+        this.cached = new CachedAttention(parallel);
         this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
     }
@@ -254,195 +253,16 @@ public final class CpuBackend implements Backend {
         }
     }
 
-    /**
-     * Rounds as llama.cpp does with its F16 cache: keys and values are stored as halves, the query
-     * is rounded to half before q·k, and the softmax weights to half before they scale the values;
-     * sums stay in float. One work item is a row and a kv head, so each cached key and value is
-     * widened once for all the query heads that share it.
-     */
     @Override
     public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
         CpuActivations in = (CpuActivations) qkv;
         CpuActivations o = (CpuActivations) out;
         CpuKvStorage cache = (CpuKvStorage) kv;
-        int kvDim = shape.kvDim();
-        int hd = shape.headDim();
         checkCols(o, shape.queryDim(), "attention output");
-        if (cache.kvDim() != kvDim) {
-            throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + kvDim);
+        if (cache.kvDim() != shape.kvDim()) {
+            throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
         }
-        MemorySegment keys = cache.keys[layer];
-        MemorySegment values = cache.values[layer];
-        for (int t = 0; t < n; t++) {
-            long slot = (long) batch.slotOfRow(t) * kvDim;
-            int row = t * in.cols();
-            for (int i = 0; i < kvDim; i++) {
-                keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
-                values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
-            }
-        }
-        int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
-        int[] runs = rowRuns(batch, n, shape);
-        parallel.forEach((runs.length - 1) * shape.kvHeads(), 1, (from, to) -> {
-            for (int item = from; item < to; item++) {
-                int r = item / shape.kvHeads();
-                attendRun(in, o, keys, values, batch, runs[r], runs[r + 1], item % shape.kvHeads(), shape, lastPosition);
-            }
-        });
-    }
-
-    /** Positions whose keys or values are widened to floats at a time: 16 KiB of a 64-dim head. */
-    private static final int POSITION_BLOCK = 64;
-    /** The most rows one attention work item takes, and the most scores it keeps (floats). */
-    private static final int RUN_ROWS = 16;
-    private static final int RUN_SCORES = 1 << 20;
-
-    /**
-     * Starts of runs of consecutive rows of one sequence, ending with {@code n}: the rows of a run
-     * share their cached keys and values, which {@link #attendRun} widens to floats once for all.
-     */
-    private static int[] rowRuns(Batch batch, int n, AttentionShape shape) {
-        int[] starts = new int[n + 1];
-        int runs = 0;
-        int group = shape.heads() / shape.kvHeads();
-        for (int t = 0; t < n; ) {
-            starts[runs++] = t;
-            int seq = batch.sequenceOf(t);
-            int rows = Math.max(1, Math.min(RUN_ROWS, RUN_SCORES / (group * (batch.position(t) + 1))));
-            int end = t + 1;
-            while (end < n && end - t < rows && batch.sequenceOf(end) == seq) {
-                end++;
-            }
-            t = end;
-        }
-        starts[runs] = n;
-        return java.util.Arrays.copyOf(starts, runs + 1);
-    }
-
-    /**
-     * Attention of rows {@code [t0, t1)} (one sequence) for kv head {@code kvh}. Each row's
-     * arithmetic is what it would be alone: its query is rounded to half, its scores are dot
-     * products with the widened keys, its weights are rounded to half and scale the widened values
-     * in position order; only the widening is shared.
-     */
-    private void attendRun(CpuActivations in, CpuActivations o, MemorySegment keys, MemorySegment values, Batch batch,
-                           int t0, int t1, int kvh, AttentionShape shape, int[] lastPosition) {
-        int hd = shape.headDim();
-        int kvDim = shape.kvDim();
-        int group = shape.heads() / shape.kvHeads();
-        int rows = t1 - t0;
-        int seq = batch.sequenceOf(t0);
-        AttentionScratch sc = scratch.get();
-        sc.ensureRows(rows, group * hd, POSITION_BLOCK * hd);
-        int lo = Integer.MAX_VALUE;
-        int hi = -1;
-        int scoreCount = 0;
-        for (int r = 0; r < rows; r++) {
-            int pos = batch.position(t0 + r);
-            int last = shape.causal() ? pos : lastPosition[seq];
-            int first = shape.slidingWindow() > 0 ? Math.max(0, pos - shape.slidingWindow() + 1) : 0;
-            sc.first[r] = first;
-            sc.count[r] = last - first + 1;
-            sc.scoreAt[r] = scoreCount;
-            scoreCount += group * sc.count[r];
-            lo = Math.min(lo, first);
-            hi = Math.max(hi, last);
-            int qBase = (t0 + r) * in.cols() + kvh * group * hd;
-            for (int i = 0; i < group * hd; i++) {
-                sc.query[r * group * hd + i] = Float.float16ToFloat(Float.floatToFloat16(in.data[qBase + i]));
-            }
-        }
-        sc.ensureScores(scoreCount);
-        int kvOff = kvh * hd;
-        for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
-            for (int p = pb; p < pe; p++) {
-                FloatMath.widenHalves(keys, (long) batch.slot(seq, p) * kvDim + kvOff, sc.rows, (p - pb) * hd, hd);
-            }
-            for (int r = 0; r < rows; r++) {
-                int first = sc.first[r];
-                int count = sc.count[r];
-                for (int p = Math.max(pb, first); p < Math.min(pe, first + count); p++) {
-                    for (int g = 0; g < group; g++) {
-                        sc.scores[sc.scoreAt[r] + g * count + p - first] =
-                                FloatMath.dot(sc.query, (r * group + g) * hd, sc.rows, (p - pb) * hd, hd) * shape.scale();
-                    }
-                }
-            }
-        }
-        for (int r = 0; r < rows; r++) {
-            int count = sc.count[r];
-            for (int g = 0; g < group; g++) {
-                int at0 = sc.scoreAt[r] + g * count;
-                float max = FloatMath.max(sc.scores, at0, count);
-                float inv = 1f / FloatMath.expMinusMax(sc.scores, at0, count, max);
-                for (int p = 0; p < count; p++) {
-                    sc.scores[at0 + p] = Float.float16ToFloat(Float.floatToFloat16(sc.scores[at0 + p] * inv));
-                }
-            }
-            int outBase = (t0 + r) * o.cols() + kvh * group * hd;
-            java.util.Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
-        }
-        for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
-            for (int p = pb; p < pe; p++) {
-                FloatMath.widenHalves(values, (long) batch.slot(seq, p) * kvDim + kvOff, sc.rows, (p - pb) * hd, hd);
-            }
-            for (int r = 0; r < rows; r++) {
-                int first = sc.first[r];
-                int count = sc.count[r];
-                int outBase = (t0 + r) * o.cols() + kvh * group * hd;
-                for (int p = Math.max(pb, first); p < Math.min(pe, first + count); p++) {
-                    for (int g = 0; g < group; g++) {
-                        FloatMath.axpy(sc.scores[sc.scoreAt[r] + g * count + p - first], sc.rows, (p - pb) * hd,
-                                o.data, outBase + g * hd, hd);
-                    }
-                }
-            }
-        }
-    }
-
-    /** Per-thread buffers of {@link #attendRun}. */
-    private static final class AttentionScratch {
-        /** Rounded queries, {@code group * headDim} per row. */
-        float[] query = new float[0];
-        /** Widened keys or values of a block of positions. */
-        float[] rows = new float[0];
-        float[] scores = new float[0];
-        /** Per row of the run: first position, number of positions, where its scores start. */
-        int[] first = new int[0];
-        int[] count = new int[0];
-        int[] scoreAt = new int[0];
-
-        void ensureRows(int runRows, int queryWidth, int rowFloats) {
-            if (first.length < runRows) {
-                first = new int[runRows];
-                count = new int[runRows];
-                scoreAt = new int[runRows];
-            }
-            if (query.length < runRows * queryWidth) {
-                query = new float[runRows * queryWidth];
-            }
-            if (rows.length < rowFloats) {
-                rows = new float[rowFloats];
-            }
-        }
-
-        void ensureScores(int n) {
-            if (scores.length < n) {
-                scores = new float[Math.max(n, 2 * scores.length)];
-            }
-        }
-    }
-
-    /** For bidirectional attention: the last position of each sequence among the first {@code n} rows. */
-    private static int[] lastPositions(Batch batch, int n) {
-        int[] last = new int[batch.sequences()];
-        java.util.Arrays.fill(last, -1);
-        for (int t = 0; t < n; t++) {
-            last[batch.sequenceOf(t)] = Math.max(last[batch.sequenceOf(t)], batch.position(t));
-        }
-        return last;
+        cached.run(in, cache, layer, batch, n, shape, o);
     }
 
     @Override

@@ -2,8 +2,10 @@ package com.llmserve.engine.backend.cpu;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
@@ -34,6 +36,128 @@ final class FloatMath {
             s += a[ao + i] * b[bo + i];
         }
         return s;
+    }
+
+    /**
+     * {@code out[oo + j] = dot(q, qo, rows, ro + j * stride, n) * scale} for {@code j < count}, with
+     * the same bits as those calls. Eight rows at a time share the loads of {@code q}, and their
+     * eight lane-wise sums are reduced together by {@link #pairSums}, which adds the same pairs in
+     * the same tree as {@link Simd#sum}: four operations per row instead of nine.
+     */
+    static void dots(float[] q, int qo, float[] rows, int ro, int stride, int count, int n, float scale, float[] out, int oo) {
+        int j = 0;
+        if (Simd.ENABLED && L == 16 && n % L == 0) {
+            for (; j + 8 <= count; j += 8) {
+                dots8(q, qo, rows, ro + j * stride, stride, n, scale, out, oo + j);
+            }
+        }
+        for (; j < count; j++) {
+            out[oo + j] = dot(q, qo, rows, ro + j * stride, n) * scale;
+        }
+    }
+
+    private static void dots8(float[] q, int qo, float[] rows, int ro, int stride, int n, float scale, float[] out, int oo) {
+        FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F), s3 = FloatVector.zero(F);
+        FloatVector s4 = FloatVector.zero(F), s5 = FloatVector.zero(F), s6 = FloatVector.zero(F), s7 = FloatVector.zero(F);
+        for (int i = 0; i < n; i += L) {
+            FloatVector a = FloatVector.fromArray(F, q, qo + i);
+            int r = ro + i;
+            s0 = a.fma(FloatVector.fromArray(F, rows, r), s0);
+            s1 = a.fma(FloatVector.fromArray(F, rows, r + stride), s1);
+            s2 = a.fma(FloatVector.fromArray(F, rows, r + 2 * stride), s2);
+            s3 = a.fma(FloatVector.fromArray(F, rows, r + 3 * stride), s3);
+            s4 = a.fma(FloatVector.fromArray(F, rows, r + 4 * stride), s4);
+            s5 = a.fma(FloatVector.fromArray(F, rows, r + 5 * stride), s5);
+            s6 = a.fma(FloatVector.fromArray(F, rows, r + 6 * stride), s6);
+            s7 = a.fma(FloatVector.fromArray(F, rows, r + 7 * stride), s7);
+        }
+        s0 = pairSums(s0, s4, UPPER_8, SWAP_8);
+        s1 = pairSums(s1, s5, UPPER_8, SWAP_8);
+        s2 = pairSums(s2, s6, UPPER_8, SWAP_8);
+        s3 = pairSums(s3, s7, UPPER_8, SWAP_8);
+        s0 = pairSums(s0, s2, UPPER_4, SWAP_4);
+        s1 = pairSums(s1, s3, UPPER_4, SWAP_4);
+        s0 = pairSums(s0, s1, UPPER_2, SWAP_2);
+        // the last halving adds each pair of lanes in both; row j's total is then in lanes 2j and 2j+1
+        s0 = s0.add(s0.rearrange(SWAP_1));
+        s0.rearrange(EVENS).mul(scale).intoArray(out, oo, FIRST_8);
+    }
+
+    /**
+     * One halving step of {@link Simd#sum} for two vectors at once. The lanes come in segments of
+     * {@code 2h} ({@code h} the lowest set lane of {@code upper}), each holding a partial vector of
+     * {@code c} or of {@code d} indexed from the segment's start; the result holds each of
+     * {@code c}'s segments halved ({@code c[i] + c[i + h]}) in the segment's lower half and each of
+     * {@code d}'s in its upper half, again indexed from the start of the half.
+     */
+    private static FloatVector pairSums(FloatVector c, FloatVector d, VectorMask<Float> upper, VectorShuffle<Float> swap) {
+        return c.blend(d, upper).add(d.blend(c, upper).rearrange(swap));
+    }
+
+    private static final VectorMask<Float> UPPER_8 = upperHalves(8);
+    private static final VectorMask<Float> UPPER_4 = upperHalves(4);
+    private static final VectorMask<Float> UPPER_2 = upperHalves(2);
+    private static final VectorShuffle<Float> SWAP_8 = swapHalves(8);
+    private static final VectorShuffle<Float> SWAP_4 = swapHalves(4);
+    private static final VectorShuffle<Float> SWAP_2 = swapHalves(2);
+    private static final VectorShuffle<Float> SWAP_1 = swapHalves(1);
+    private static final VectorShuffle<Float> EVENS = VectorShuffle.fromOp(F, i -> 2 * i % L);
+    private static final VectorMask<Float> FIRST_8 = F.indexInRange(0, 8);
+
+    /** Exchanges the halves of each segment of {@code 2h} lanes (the identity where {@code h} is not below {@link Simd#L}). */
+    private static VectorShuffle<Float> swapHalves(int h) {
+        return VectorShuffle.fromOp(F, i -> (i ^ h) % L);
+    }
+
+    /** Lanes in the upper half of each segment of {@code 2h} lanes. */
+    private static VectorMask<Float> upperHalves(int h) {
+        boolean[] bits = new boolean[L];
+        for (int i = 0; i < L; i++) {
+            bits[i] = (i & h) != 0;
+        }
+        return VectorMask.fromArray(F, bits, 0);
+    }
+
+    /**
+     * {@code y[yo + i] += sum_j w[wo + j] * rows[ro + j * stride + i]} for {@code i < n}, adding
+     * the terms in order of {@code j} exactly as {@code count} calls of {@link #axpy} would, but
+     * with the sums held in registers across the rows.
+     */
+    static void weightedSum(float[] w, int wo, int count, float[] rows, int ro, int stride, float[] y, int yo, int n) {
+        int i = 0;
+        if (Simd.ENABLED) {
+            for (; i + 4 * L <= n; i += 4 * L) {
+                FloatVector a0 = FloatVector.fromArray(F, y, yo + i);
+                FloatVector a1 = FloatVector.fromArray(F, y, yo + i + L);
+                FloatVector a2 = FloatVector.fromArray(F, y, yo + i + 2 * L);
+                FloatVector a3 = FloatVector.fromArray(F, y, yo + i + 3 * L);
+                for (int j = 0, r = ro + i; j < count; j++, r += stride) {
+                    FloatVector a = FloatVector.broadcast(F, w[wo + j]);
+                    a0 = FloatVector.fromArray(F, rows, r).fma(a, a0);
+                    a1 = FloatVector.fromArray(F, rows, r + L).fma(a, a1);
+                    a2 = FloatVector.fromArray(F, rows, r + 2 * L).fma(a, a2);
+                    a3 = FloatVector.fromArray(F, rows, r + 3 * L).fma(a, a3);
+                }
+                a0.intoArray(y, yo + i);
+                a1.intoArray(y, yo + i + L);
+                a2.intoArray(y, yo + i + 2 * L);
+                a3.intoArray(y, yo + i + 3 * L);
+            }
+            for (; i + L <= n; i += L) {
+                FloatVector a0 = FloatVector.fromArray(F, y, yo + i);
+                for (int j = 0, r = ro + i; j < count; j++, r += stride) {
+                    a0 = FloatVector.fromArray(F, rows, r).fma(FloatVector.broadcast(F, w[wo + j]), a0);
+                }
+                a0.intoArray(y, yo + i);
+            }
+        }
+        for (; i < n; i++) {
+            float acc = y[yo + i];
+            for (int j = 0; j < count; j++) {
+                acc += w[wo + j] * rows[ro + j * stride + i];
+            }
+            y[yo + i] = acc;
+        }
     }
 
     /** {@code y[yo..yo+n) += alpha * x[xo..xo+n)}. */
