@@ -1,73 +1,80 @@
 package com.llmserve.engine.backend.cpu;
 
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Quantizes a product's activations once per format and keeps the buffers for the next product,
- * so that the engine loop allocates nothing per step. Used by one thread at a time.
+ * so that the engine loop allocates nothing per step. Used by one thread at a time; the work
+ * itself is split over the backend's threads by runs of {@link TileGemm#OCTET} tokens.
  */
 final class ActivationCache {
 
     private final Map<ActivationFormat, float[]> floats = new EnumMap<>(ActivationFormat.class);
-    private Q8Activations integers;
-    /** Formats already quantized for the current product: the parts of a fused weight share them. */
-    private final Map<ActivationFormat, Boolean> fresh = new EnumMap<>(ActivationFormat.class);
     private final Map<ActivationFormat, float[]> octets = new EnumMap<>(ActivationFormat.class);
-    private final Map<ActivationFormat, Boolean> freshOctets = new EnumMap<>(ActivationFormat.class);
+    private Q8Activations integers;
+    /** Formats already prepared for the current product: the parts of a fused weight share them. */
+    private final Set<ActivationFormat> fresh = EnumSet.noneOf(ActivationFormat.class);
 
     /** Forgets what the buffers hold; call at the start of every product. */
     void reset() {
         fresh.clear();
-        freshOctets.clear();
     }
 
-    /** The activations {@code x} ({@code tokens} rows of {@code t.cols()}) as {@code t}'s kernels want them. */
-    PreparedInput prepare(CpuTensor t, float[] x, int tokens) {
-        int n = tokens * t.cols();
+    /**
+     * The activations {@code x} ({@code tokens} rows of {@code t.cols()}) as {@code t}'s kernels
+     * want them, prepared on {@code parallel}'s threads, or on this one when it is null.
+     */
+    PreparedInput prepare(CpuTensor t, float[] x, int tokens, Parallel parallel) {
+        int cols = t.cols();
+        int n = tokens * cols;
         ActivationFormat format = t.activationFormat();
-        if (format == ActivationFormat.FLOAT) {
-            return new PreparedInput(x, null, octets(format, x, tokens, t.cols()));
-        }
         boolean ints = format == ActivationFormat.Q8_0;
-        float[] out = floats.get(format);
-        if (out == null || out.length < n) {
-            out = new float[n];
-            floats.put(format, out);
+        float[] values = format == ActivationFormat.FLOAT ? x : buffer(floats, format, n);
+        if (ints && (integers == null || integers.capacity() < n)) {
+            integers = new Q8Activations(n);
             fresh.remove(format);
         }
-        if (!fresh.containsKey(format)) {
-            if (ints) {
-                if (integers == null || integers.capacity() < n) {
-                    integers = new Q8Activations(n);
+        int wholeOctets = Simd.ENABLED ? tokens / TileGemm.OCTET : 0;
+        float[] interleaved = wholeOctets > 0 ? buffer(octets, format, wholeOctets * TileGemm.OCTET * cols) : null;
+        if (fresh.add(format)) {
+            Q8Activations q = integers;
+            Parallel.Range body = (from, to) -> {
+                int a = from * TileGemm.OCTET * cols;
+                int b = Math.min(tokens, to * TileGemm.OCTET) * cols;
+                switch (format) {
+                    case Q8_0 -> {
+                        q.quantize(x, a, b);
+                        q.dequantize(values, a, b);
+                    }
+                    case Q8_K -> Q8Activations.roundTripQ8K(x, a, b, values);
+                    case FLOAT -> {
+                    }
                 }
-                integers.quantize(x, n);
-                integers.dequantize(out, n);
+                if (interleaved != null) {
+                    TileGemm.interleaveOctets(values, cols, interleaved, from, Math.min(to, wholeOctets));
+                }
+            };
+            int runs = (tokens + TileGemm.OCTET - 1) / TileGemm.OCTET;
+            if (parallel == null) {
+                body.run(0, runs);
             } else {
-                Q8Activations.roundTripQ8K(x, n, out);
+                parallel.forEach(runs, 1, body);
             }
-            fresh.put(format, true);
         }
-        return new PreparedInput(out, ints && t.usesIntegerActivations(tokens) ? integers : null,
-                octets(format, out, tokens, t.cols()));
+        return new PreparedInput(values, ints && t.usesIntegerActivations(tokens) ? integers : null, interleaved);
     }
 
-    /** {@code values} interleaved for {@link TileGemm}'s 8-token kernel, once per format and product; null for small batches. */
-    private float[] octets(ActivationFormat format, float[] values, int tokens, int cols) {
-        if (tokens < TileGemm.OCTET || !Simd.ENABLED) {
-            return null;
+    /** {@code format}'s buffer in {@code buffers}, grown to {@code n} floats (which makes the format stale). */
+    private float[] buffer(Map<ActivationFormat, float[]> buffers, ActivationFormat format, int n) {
+        float[] b = buffers.get(format);
+        if (b == null || b.length < n) {
+            b = new float[n];
+            buffers.put(format, b);
+            fresh.remove(format);
         }
-        int n = tokens / TileGemm.OCTET * TileGemm.OCTET * cols;
-        float[] out = octets.get(format);
-        if (out == null || out.length < n) {
-            out = new float[n];
-            octets.put(format, out);
-            freshOctets.remove(format);
-        }
-        if (!freshOctets.containsKey(format)) {
-            TileGemm.interleaveOctets(values, tokens, cols, out);
-            freshOctets.put(format, true);
-        }
-        return out;
+        return b;
     }
 }

@@ -181,7 +181,7 @@ public final class CpuBackend implements Backend {
         PreparedInput[] prepared = new PreparedInput[parts.size()];
         activations.reset();
         for (int p = 0; p < parts.size(); p++) {
-            prepared[p] = activations.prepare(parts.get(p), in.data, n);
+            prepared[p] = activations.prepare(parts.get(p), in.data, n, parallel);
         }
         // tasks are tiles of one part each, so every tile starts at a multiple of TileGemm.ROWS
         // within its tensor, where packed layouts have their groups

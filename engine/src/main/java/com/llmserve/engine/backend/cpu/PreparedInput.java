@@ -14,6 +14,6 @@ record PreparedInput(float[] values, Q8Activations integers, float[] octets) {
 
     /** Prepares {@code x} for {@code t} without reusing buffers (tests, one-off products). */
     static PreparedInput of(CpuTensor t, float[] x, int tokens) {
-        return new ActivationCache().prepare(t, x, tokens);
+        return new ActivationCache().prepare(t, x, tokens, null);
     }
 }

@@ -36,13 +36,13 @@ final class Q8Activations {
         return values.length;
     }
 
-    /** Quantizes the first {@code n} (a multiple of 32) values of {@code x}. */
-    void quantize(float[] x, int n) {
+    /** Quantizes values {@code [from, to)} of {@code x} (both multiples of 32). */
+    void quantize(float[] x, int from, int to) {
         if (!Simd.ENABLED) {
-            quantizeScalar(x, n);
+            quantizeScalar(x, from, to);
             return;
         }
-        for (int b = 0; b < n / 32; b++) {
+        for (int b = from / 32; b < to / 32; b++) {
             int at = 32 * b;
             FloatVector amaxes = FloatVector.zero(F);
             for (int j = 0; j < 32; j += L) {
@@ -64,8 +64,8 @@ final class Q8Activations {
     }
 
     /** {@link #quantize} one value at a time: the reference the vector form must match. */
-    void quantizeScalar(float[] x, int n) {
-        for (int b = 0; b < n / 32; b++) {
+    void quantizeScalar(float[] x, int from, int to) {
+        for (int b = from / 32; b < to / 32; b++) {
             int at = 32 * b;
             float amax = 0;
             for (int j = 0; j < 32; j++) {
@@ -83,15 +83,15 @@ final class Q8Activations {
         }
     }
 
-    /** The values the integers stand for, {@code q * d}: what float kernels multiply with. */
-    void dequantize(float[] out, int n) {
+    /** The values {@code [from, to)} stand for, {@code q * d}: what float kernels multiply with. */
+    void dequantize(float[] out, int from, int to) {
         if (!Simd.ENABLED) {
-            for (int i = 0; i < n; i++) {
+            for (int i = from; i < to; i++) {
                 out[i] = values[i] * scales[i / 32];
             }
             return;
         }
-        for (int b = 0; b < n / 32; b++) {
+        for (int b = from / 32; b < to / 32; b++) {
             float d = scales[b];
             for (int j = 32 * b; j < 32 * b + 32; j += L) {
                 ((FloatVector) ShortVector.fromArray(S, values, j).convertShape(VectorOperators.S2F, F, 0)).mul(d)
@@ -103,10 +103,10 @@ final class Q8Activations {
     /**
      * {@code quantize_row_q8_K} then back to floats, for K-quant weights: per block of 256, the
      * scale is {@code max / -127} of the signed value of largest magnitude (first one on a tie),
-     * values {@code min(127, round_half_even(x * -127 / max))}.
+     * values {@code min(127, round_half_even(x * -127 / max))}; values {@code [from, to)}, multiples of 256.
      */
-    static void roundTripQ8K(float[] x, int n, float[] out) {
-        for (int at = 0; at < n; at += 256) {
+    static void roundTripQ8K(float[] x, int from, int to, float[] out) {
+        for (int at = from; at < to; at += 256) {
             float amax = 0;
             float max = 0;
             for (int j = 0; j < 256; j++) {

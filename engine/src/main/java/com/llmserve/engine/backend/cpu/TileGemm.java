@@ -89,13 +89,13 @@ final class TileGemm {
     }
 
     /**
-     * Copies the first {@code tokens / 8 * 8} rows of {@code x} ({@code cols} wide) so that each run
+     * Copies the rows of octets {@code [from, to)} of {@code x} ({@code cols} wide) so that each run
      * of 8 tokens is element-major: {@code out[(t/8)*cols*8 + k*8 + t%8] = x[t*cols + k]}. The
      * 8-token kernel then broadcasts its activations from one cache line per element rather than
      * from 8 rows a row's length apart, which left it short of registers for their addresses.
      */
-    static void interleaveOctets(float[] x, int tokens, int cols, float[] out) {
-        for (int b = 0; b < tokens / OCTET; b++) {
+    static void interleaveOctets(float[] x, int cols, float[] out, int from, int to) {
+        for (int b = from; b < to; b++) {
             int o = b * cols * OCTET;
             for (int j = 0; j < OCTET; j++) {
                 int src = (b * OCTET + j) * cols;

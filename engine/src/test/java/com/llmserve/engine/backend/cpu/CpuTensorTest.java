@@ -228,7 +228,7 @@ class CpuTensorTest {
             x[i] = (i - 10) * 0.5f;
         }
         Q8Activations q = new Q8Activations(32);
-        q.quantize(x, 32);
+        q.quantize(x, 0, 32);
         // amax 10.5: scale 127/10.5; x = -5.0 -> -60.476 -> -60; x = 2.5 -> 30.238 -> 30
         assertThat(q.values[0]).isEqualTo((short) -60);
         assertThat(q.values[15]).isEqualTo((short) 30);
@@ -255,15 +255,15 @@ class CpuTensorTest {
         }
         Q8Activations vector = new Q8Activations(n);
         Q8Activations scalar = new Q8Activations(n);
-        vector.quantize(x, n);
-        scalar.quantizeScalar(x, n);
+        vector.quantize(x, 0, n);
+        scalar.quantizeScalar(x, 0, n);
         assertThat(vector.values).containsExactly(scalar.values);
         assertThat(vector.scales).containsExactly(scalar.scales);
         assertThat(vector.sums).containsExactly(scalar.sums);
         assertThat(vector.values[96 + 1]).isEqualTo((short) -16); // -15.5 -> -16
         assertThat(vector.values[96 + 2]).isEqualTo((short) -14); // -14.5 -> -14
         float[] restored = new float[n];
-        vector.dequantize(restored, n);
+        vector.dequantize(restored, 0, n);
         for (int i = 0; i < n; i++) {
             assertThat(restored[i]).isEqualTo(scalar.values[i] * scalar.scales[i / 32]);
         }
@@ -277,7 +277,7 @@ class CpuTensorTest {
         }
         x[17] = -4f; // the largest magnitude is negative: the scale takes its sign
         float[] out = new float[256];
-        Q8Activations.roundTripQ8K(x, 256, out);
+        Q8Activations.roundTripQ8K(x, 0, 256, out);
         float d = 1 / (-127f / -4f);
         assertThat(out[17]).isEqualTo(-127 * d);
         assertThat(out[1]).isEqualTo(Math.round(x[1] / d) * d);
