@@ -38,14 +38,16 @@ final class CachedAttention {
         int kvDim = shape.kvDim();
         MemorySegment keys = cache.keys[layer];
         MemorySegment values = cache.values[layer];
-        for (int t = 0; t < n; t++) {
-            long slot = (long) batch.slotOfRow(t) * kvDim;
-            int row = t * in.cols();
-            for (int i = 0; i < kvDim; i++) {
-                keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
-                values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
+        parallel.forEach(n, CpuBackend.ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                long slot = (long) batch.slotOfRow(t) * kvDim;
+                int row = t * in.cols();
+                for (int i = 0; i < kvDim; i++) {
+                    keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
+                    values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
+                }
             }
-        }
+        });
         int[] lastPosition = shape.causal() ? null : lastPositions(batch, n);
         int[] runs = rowRuns(batch, n, shape);
         parallel.forEach((runs.length - 1) * shape.kvHeads(), 1, (from, to) -> {

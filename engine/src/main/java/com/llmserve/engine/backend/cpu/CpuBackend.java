@@ -23,6 +23,12 @@ import java.util.List;
  */
 public final class CpuBackend implements Backend {
 
+    /**
+     * Rows per task of the row-wise operations (norms, residual adds, rope): enough that a task
+     * outweighs handing it to another thread, few enough that a prompt's rows spread over all.
+     */
+    static final int ROWS_PER_TASK = 4;
+
     private final Parallel parallel;
     private final boolean pack;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
@@ -138,11 +144,13 @@ public final class CpuBackend implements Backend {
         float[] w = ((CpuWeight) weight).vector();
         int d = in.cols();
         checkCols(o, d, "rmsNorm");
-        for (int t = 0; t < n; t++) {
-            double mean = FloatMath.sumOfSquares(in.data, t * d, d) / d;
-            float inv = (float) (1.0 / Math.sqrt(mean + eps));
-            FloatMath.scaleByWeight(in.data, t * d, inv, w, o.data, t * d, d);
-        }
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                double mean = FloatMath.sumOfSquares(in.data, t * d, d) / d;
+                float inv = (float) (1.0 / Math.sqrt(mean + eps));
+                FloatMath.scaleByWeight(in.data, t * d, inv, w, o.data, t * d, d);
+            }
+        });
     }
 
     @Override
@@ -218,7 +226,8 @@ public final class CpuBackend implements Backend {
         CpuActivations a = (CpuActivations) x;
         CpuActivations b = (CpuActivations) y;
         checkCols(b, a.cols(), "add");
-        FloatMath.add(a.data, 0, b.data, 0, n * a.cols());
+        int d = a.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.add(a.data, from * d, b.data, from * d, (to - from) * d));
     }
 
     @Override
@@ -229,28 +238,30 @@ public final class CpuBackend implements Backend {
         for (int i = 0; i < half; i++) {
             theta[i] = rope.theta(i);
         }
-        float[] cos = new float[half];
-        float[] sin = new float[half];
-        for (int t = 0; t < n; t++) {
-            int pos = batch.position(t);
-            for (int i = 0; i < half; i++) {
-                double angle = (double) pos * theta[i];
-                cos[i] = (float) Math.cos(angle);
-                sin[i] = (float) Math.sin(angle);
-            }
-            int rowBase = t * a.cols() + col;
-            for (int h = 0; h < heads; h++) {
-                int base = rowBase + h * headDim;
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            float[] cos = new float[half];
+            float[] sin = new float[half];
+            for (int t = from; t < to; t++) {
+                int pos = batch.position(t);
                 for (int i = 0; i < half; i++) {
-                    int i0 = rope.style() == Rope.Style.NORMAL ? base + 2 * i : base + i;
-                    int i1 = rope.style() == Rope.Style.NORMAL ? i0 + 1 : i0 + half;
-                    float v0 = a.data[i0];
-                    float v1 = a.data[i1];
-                    a.data[i0] = v0 * cos[i] - v1 * sin[i];
-                    a.data[i1] = v0 * sin[i] + v1 * cos[i];
+                    double angle = (double) pos * theta[i];
+                    cos[i] = (float) Math.cos(angle);
+                    sin[i] = (float) Math.sin(angle);
+                }
+                int rowBase = t * a.cols() + col;
+                for (int h = 0; h < heads; h++) {
+                    int base = rowBase + h * headDim;
+                    for (int i = 0; i < half; i++) {
+                        int i0 = rope.style() == Rope.Style.NORMAL ? base + 2 * i : base + i;
+                        int i1 = rope.style() == Rope.Style.NORMAL ? i0 + 1 : i0 + half;
+                        float v0 = a.data[i0];
+                        float v1 = a.data[i1];
+                        a.data[i0] = v0 * cos[i] - v1 * sin[i];
+                        a.data[i1] = v0 * sin[i] + v1 * cos[i];
+                    }
                 }
             }
-        }
+        });
     }
 
     @Override
@@ -282,7 +293,7 @@ public final class CpuBackend implements Backend {
     public void gelu(Activations x, int n) {
         CpuActivations a = (CpuActivations) x;
         int d = a.cols();
-        parallel.forEach(n, 4, (from, to) -> FloatMath.gelu(a.data, from * d, (to - from) * d));
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.gelu(a.data, from * d, (to - from) * d));
     }
 
     /** The mean as llama.cpp forms it: each row scaled by {@code 1/count} and summed in float32. */
@@ -334,7 +345,7 @@ public final class CpuBackend implements Backend {
         CpuActivations o = (CpuActivations) out;
         int f = o.cols();
         checkCols(gu, 2 * f, "swiGlu input");
-        parallel.forEach(n, 4, (from, to) -> {
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
                 FloatMath.swiGlu(gu.data, t * 2 * f, gu.data, t * 2 * f + f, o.data, t * f, f);
             }
