@@ -24,8 +24,9 @@ import java.util.List;
 public final class CpuBackend implements Backend {
 
     /**
-     * Rows per task of the row-wise operations (norms, residual adds, rope): enough that a task
-     * outweighs handing it to another thread, few enough that a prompt's rows spread over all.
+     * Rows per task of the row-wise operations (norms, residual adds, rope, activation functions,
+     * KV writes): enough that a task outweighs handing it to another thread, few enough that a
+     * prompt's rows spread over all.
      */
     static final int ROWS_PER_TASK = 4;
 
