@@ -1,5 +1,6 @@
 package com.llmserve.engine.backend.cpu;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -44,6 +45,36 @@ class FloatMathTest {
         for (int i = 0; i < actual.length; i++) {
             assertThat(Float.floatToRawIntBits(actual[i])).as("element %d", i).isEqualTo(Float.floatToRawIntBits(expected[i]));
         }
+    }
+
+    /** Enough calls that C2 compiles both kernels (and their reductions) mid-loop; every call must keep the bits. */
+    @Test
+    void compiledKernelsKeepTheBits() {
+        Random r = new Random(3);
+        int n = 64;
+        int count = 21;
+        float[] q = randoms(r, n);
+        float[] rows = randoms(r, count * n);
+        float[] expectedScores = new float[count];
+        for (int j = 0; j < count; j++) {
+            expectedScores[j] = FloatMath.dot(q, 0, rows, j * n, n) * 0.125f;
+        }
+        float[] expectedSum = new float[n];
+        for (int j = 0; j < count; j++) {
+            FloatMath.axpy(expectedScores[j], rows, j * n, expectedSum, 0, n);
+        }
+        float[] scores = new float[count];
+        float[] sum = new float[n];
+        int mismatches = 0;
+        for (int call = 0; call < 30_000; call++) {
+            FloatMath.dots(q, 0, rows, 0, n, count, n, 0.125f, scores, 0);
+            java.util.Arrays.fill(sum, 0f);
+            FloatMath.weightedSum(scores, 0, count, rows, 0, n, sum, 0, n);
+            if (!java.util.Arrays.equals(scores, expectedScores) || !java.util.Arrays.equals(sum, expectedSum)) {
+                mismatches++;
+            }
+        }
+        assertThat(mismatches).isZero();
     }
 
     private static float[] randoms(Random r, int n) {
