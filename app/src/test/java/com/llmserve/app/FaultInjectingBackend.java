@@ -12,7 +12,6 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.GpuCallException;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,13 +43,19 @@ public final class FaultInjectingBackend implements Backend {
 
     /** Fails like a device whose kernel launch was refused: a plain driver error, the context intact. */
     public void failLikeABadLaunch() {
-        failWith(() -> new GpuCallException("cuda", "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument", false));
+        failWith(() -> new GpuCallException(
+                "cuda", "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument", false));
     }
 
     /** Fails like a device that lost its context (an illegal memory access): sticky, only a restart helps. */
     public void failLikeALostContext() {
-        failWith(() -> new GpuCallException("cuda", "cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS",
-                "an illegal memory access was encountered", false));
+        failWith(() -> new GpuCallException(
+                "cuda",
+                "cuStreamSynchronize",
+                700,
+                "CUDA_ERROR_ILLEGAL_ADDRESS",
+                "an illegal memory access was encountered",
+                false));
     }
 
     /** Computes again. */
@@ -146,7 +151,8 @@ public final class FaultInjectingBackend implements Backend {
     }
 
     @Override
-    public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape attn, Activations out) {
+    public void attention(
+            Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape attn, Activations out) {
         inner.attention(qkv, kv, layer, batch, n, attn, out);
     }
 

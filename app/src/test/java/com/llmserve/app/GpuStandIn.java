@@ -9,13 +9,11 @@ import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.gpu.AllocatorStats;
 import com.llmserve.gpu.DeviceTelemetry;
 import com.llmserve.gpu.MemoryInfo;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
@@ -32,6 +30,7 @@ public class GpuStandIn {
 
     /** Readings of the fixture device, as a mid-load H100 might give them. */
     public static final MemoryInfo MEMORY = new MemoryInfo(70L << 30, 80L << 30);
+
     public static final DeviceTelemetry TELEMETRY = new DeviceTelemetry(10L << 30, 80L << 30, 42, 55.0, 312.5);
     public static final AllocatorStats ALLOCATOR = new AllocatorStats(3L << 30, 256L << 20, 17, 1234);
 

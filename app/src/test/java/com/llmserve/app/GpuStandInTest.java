@@ -4,7 +4,6 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -20,17 +19,20 @@ import org.springframework.context.annotation.Import;
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(GpuStandInTest.ModelsFolder.class)
 @Import(GpuStandIn.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "llmserve.models-dir=" + TestModels.DIR,
-        "llmserve.backend=gpu",
-        "llmserve.cpu-threads=1",
-        "llmserve.engine.kv-blocks=128",
-        "llmserve.failover.cpu-fallback=always",
-        "llmserve.gpu.telemetry-interval=100ms",
-        "resilience4j.circuitbreaker.configs.gpu.sliding-window-size=4",
-        "resilience4j.circuitbreaker.configs.gpu.minimum-number-of-calls=2",
-        "resilience4j.circuitbreaker.configs.gpu.wait-duration-in-open-state=300ms",
-        "resilience4j.circuitbreaker.configs.gpu.permitted-number-of-calls-in-half-open-state=2"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "llmserve.models-dir=" + TestModels.DIR,
+            "llmserve.backend=gpu",
+            "llmserve.cpu-threads=1",
+            "llmserve.engine.kv-blocks=128",
+            "llmserve.failover.cpu-fallback=always",
+            "llmserve.gpu.telemetry-interval=100ms",
+            "resilience4j.circuitbreaker.configs.gpu.sliding-window-size=4",
+            "resilience4j.circuitbreaker.configs.gpu.minimum-number-of-calls=2",
+            "resilience4j.circuitbreaker.configs.gpu.wait-duration-in-open-state=300ms",
+            "resilience4j.circuitbreaker.configs.gpu.permitted-number-of-calls-in-half-open-state=2"
+        })
 public @interface GpuStandInTest {
 
     /** Links the test models into their folder before the context starts. */

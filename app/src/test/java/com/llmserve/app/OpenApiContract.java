@@ -1,23 +1,21 @@
 package com.llmserve.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
 import com.atlassian.oai.validator.model.Request;
 import com.atlassian.oai.validator.model.SimpleResponse;
 import com.atlassian.oai.validator.report.MessageResolver;
 import com.atlassian.oai.validator.report.ValidationReport;
 import com.atlassian.oai.validator.schema.SchemaValidator;
-
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The repository's {@code openapi.yaml}, checked with the Atlassian OpenAPI validator: whole
@@ -34,7 +32,8 @@ public final class OpenApiContract {
 
     private OpenApiContract(Path spec) {
         String url = spec.toUri().toString();
-        this.validator = OpenApiInteractionValidator.createForSpecificationUrl(url).build();
+        this.validator =
+                OpenApiInteractionValidator.createForSpecificationUrl(url).build();
         ParseOptions options = new ParseOptions();
         options.setResolve(true);
         this.api = new OpenAPIV3Parser().read(url, null, options);
@@ -46,15 +45,22 @@ public final class OpenApiContract {
         if (instance == null) {
             String configured = System.getProperty("llmserve.openapi");
             Path spec = configured != null ? Path.of(configured) : Path.of("..", "openapi.yaml");
-            assertThat(Files.isRegularFile(spec)).as("openapi.yaml at " + spec.toAbsolutePath()).isTrue();
+            assertThat(Files.isRegularFile(spec))
+                    .as("openapi.yaml at " + spec.toAbsolutePath())
+                    .isTrue();
             instance = new OpenApiContract(spec);
         }
         return instance;
     }
 
     /** Asserts that a response is one the contract allows for {@code method path}. */
-    public void assertResponse(String method, String path, int status, String contentType, String body,
-                               Map<String, List<String>> headers) {
+    public void assertResponse(
+            String method,
+            String path,
+            int status,
+            String contentType,
+            String body,
+            Map<String, List<String>> headers) {
         SimpleResponse.Builder response = SimpleResponse.Builder.status(status).withBody(body);
         if (contentType != null) {
             response.withContentType(contentType);
@@ -65,7 +71,9 @@ public final class OpenApiContract {
             }
         });
         ValidationReport report = validator.validateResponse(path, Request.Method.valueOf(method), response.build());
-        assertThat(report.getMessages()).as("%s %s → %d %s violates openapi.yaml", method, path, status, body).isEmpty();
+        assertThat(report.getMessages())
+                .as("%s %s → %d %s violates openapi.yaml", method, path, status, body)
+                .isEmpty();
     }
 
     /** Asserts that a JSON document matches {@code #/components/schemas/<name>}. */

@@ -1,11 +1,10 @@
 package com.llmserve.app;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The contract check itself: it must refuse what openapi.yaml does not allow, or the other tests prove nothing. */
 class OpenApiContractTests {
@@ -23,22 +22,30 @@ class OpenApiContractTests {
     @Test
     void anErrorWithoutParamIsRefused() {
         assertThatThrownBy(() -> contract.assertSchema("ErrorResponse", """
-                {"error":{"message":"m","type":"invalid_request_error","code":null}}"""))
-                .isInstanceOf(AssertionError.class);
+                {"error":{"message":"m","type":"invalid_request_error","code":null}}""")).isInstanceOf(AssertionError.class);
     }
 
     @Test
     void aResponseWithAnUndocumentedFieldIsRefused() {
-        assertThatThrownBy(() -> contract.assertResponse("GET", "/v1/models", 200, "application/json",
-                "{\"object\":\"list\",\"data\":[],\"extra\":1}", Map.of()))
+        assertThatThrownBy(() -> contract.assertResponse(
+                        "GET",
+                        "/v1/models",
+                        200,
+                        "application/json",
+                        "{\"object\":\"list\",\"data\":[],\"extra\":1}",
+                        Map.of()))
                 .isInstanceOf(AssertionError.class);
     }
 
     @Test
     void anUndocumentedStatusIsRefused() {
-        assertThatThrownBy(() -> contract.assertResponse("POST", "/v1/embeddings", 418, "application/json",
-                "{\"error\":{\"message\":\"m\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":null}}",
-                Map.of("X", List.of("y"))))
+        assertThatThrownBy(() -> contract.assertResponse(
+                        "POST",
+                        "/v1/embeddings",
+                        418,
+                        "application/json",
+                        "{\"error\":{\"message\":\"m\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":null}}",
+                        Map.of("X", List.of("y"))))
                 .isInstanceOf(AssertionError.class);
     }
 }

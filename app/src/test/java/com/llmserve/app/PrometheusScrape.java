@@ -12,8 +12,7 @@ import java.util.regex.Pattern;
 public final class PrometheusScrape {
 
     /** One line: a name, its labels and its value. */
-    public record Sample(String name, Map<String, String> labels, double value) {
-    }
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     private static final Pattern LINE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+)(\\s+\\d+)?$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
@@ -55,7 +54,9 @@ public final class PrometheusScrape {
 
     /** The samples named {@code name} whose labels include {@code labels} (name, value pairs). */
     public List<Sample> find(String name, String... labels) {
-        return samples.stream().filter(s -> s.name().equals(name) && has(s, labels)).toList();
+        return samples.stream()
+                .filter(s -> s.name().equals(name) && has(s, labels))
+                .toList();
     }
 
     /**
@@ -66,7 +67,8 @@ public final class PrometheusScrape {
     public double value(String name, String... labels) {
         List<Sample> found = find(name, labels);
         if (found.size() != 1) {
-            throw new AssertionError(found.size() + " samples of " + name + " with " + String.join(",", labels) + ": " + found);
+            throw new AssertionError(
+                    found.size() + " samples of " + name + " with " + String.join(",", labels) + ": " + found);
         }
         return found.getFirst().value();
     }

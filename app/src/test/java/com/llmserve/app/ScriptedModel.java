@@ -1,5 +1,11 @@
 package com.llmserve.app;
 
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyList;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.gguf.GgufFile;
@@ -9,7 +15,6 @@ import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.RequestHandle;
 import com.llmserve.engine.sched.TokenListener;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -17,12 +22,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyList;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 /**
  * A completion model for controller slice tests: the real stories260K tokenizer and the ChatML
@@ -32,24 +31,19 @@ import static org.mockito.Mockito.when;
 public final class ScriptedModel {
 
     /** One step of the script. */
-    public sealed interface Step {
-    }
+    public sealed interface Step {}
 
     /**
      * Emits the tokens of {@code text} for a choice. Start it with a space: SentencePiece marks the
      * start of a word with one, and encoding adds it to the first word itself.
      */
-    public record Text(int choice, String text) implements Step {
-    }
+    public record Text(int choice, String text) implements Step {}
 
-    public record Finish(int choice, FinishReason reason) implements Step {
-    }
+    public record Finish(int choice, FinishReason reason) implements Step {}
 
-    public record Fail(Throwable error) implements Step {
-    }
+    public record Fail(Throwable error) implements Step {}
 
-    public record Pause(Duration duration) implements Step {
-    }
+    public record Pause(Duration duration) implements Step {}
 
     public static final Tokenizer TOKENIZER = tokenizer();
 
@@ -66,7 +60,8 @@ public final class ScriptedModel {
         when(model.endOfGeneration()).thenReturn(Set.of(2));
         when(model.chatTemplate()).thenReturn(ChatTemplate.fallback("<s>", "</s>"));
         when(model.encodePrompt(anyString())).thenAnswer(inv -> TOKENIZER.encode(inv.getArgument(0), true, true));
-        when(model.encodeChat(anyString(), anyList())).thenAnswer(inv -> TOKENIZER.encode(inv.getArgument(0), true, true));
+        when(model.encodeChat(anyString(), anyList()))
+                .thenAnswer(inv -> TOKENIZER.encode(inv.getArgument(0), true, true));
         when(model.containsControlText(anyString())).thenReturn(false);
         when(model.submit(any(), any())).thenAnswer(inv -> submit(inv.getArgument(0), inv.getArgument(1)));
     }
@@ -109,8 +104,12 @@ public final class ScriptedModel {
                         case Text t -> {
                             String text = t.text().startsWith(" ") ? t.text().substring(1) : t.text();
                             for (int id : TOKENIZER.encode(text, false, false)) {
-                                listener.onToken(t.choice(), id, request.topLogprobs() < 0 ? null
-                                        : new TokenLogprobs(id, -0.5f, new int[] {id}, new float[] {-0.5f}));
+                                listener.onToken(
+                                        t.choice(),
+                                        id,
+                                        request.topLogprobs() < 0
+                                                ? null
+                                                : new TokenLogprobs(id, -0.5f, new int[] {id}, new float[] {-0.5f}));
                             }
                         }
                         case Finish f -> listener.onFinish(f.choice(), f.reason());
@@ -147,5 +146,4 @@ public final class ScriptedModel {
             throw new UncheckedIOException(e);
         }
     }
-
 }

@@ -18,15 +18,15 @@ public final class TestModels {
     /** The folder integration tests serve, relative to the module (surefire's working directory). */
     public static final String DIR = "target/test-models";
 
-    private TestModels() {
-    }
+    private TestModels() {}
 
     public static Path shared() {
         String configured = System.getProperty("llmserve.shared.dir");
         Path p = configured != null ? Path.of(configured) : Path.of("..", "..", "shared");
         if (!Files.isDirectory(p)) {
-            throw new IllegalStateException("test data folder " + p.toAbsolutePath().normalize()
-                    + " not found: clone the repository next to ../shared or set -Dllmserve.shared.dir");
+            throw new IllegalStateException(
+                    "test data folder " + p.toAbsolutePath().normalize()
+                            + " not found: clone the repository next to ../shared or set -Dllmserve.shared.dir");
         }
         return p.toAbsolutePath().normalize();
     }

@@ -1,15 +1,7 @@
 package com.llmserve.e2e;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.BindMode;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URI;
@@ -23,9 +15,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.DockerImageName;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Builds the CPU image from {@code docker/Dockerfile.cpu} (on the base images CI makes), starts it
@@ -35,10 +34,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class CpuImageTest {
 
-    private static final Path REPO = Path.of(System.getProperty("llmserve.repo.dir", "..")).toAbsolutePath().normalize();
-    private static final String IMAGE = "llmserve-e2e:cpu-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final Path REPO = Path.of(System.getProperty("llmserve.repo.dir", ".."))
+            .toAbsolutePath()
+            .normalize();
+    private static final String IMAGE =
+            "llmserve-e2e:cpu-" + UUID.randomUUID().toString().substring(0, 8);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private static GenericContainer<?> service;
 
@@ -47,7 +50,9 @@ class CpuImageTest {
         boolean required = System.getenv("LLMSERVE_E2E_REQUIRED") != null;
         boolean docker = DockerClientFactory.instance().isDockerAvailable();
         if (required) {
-            assertThat(docker).as("a Docker engine (LLMSERVE_E2E_REQUIRED is set)").isTrue();
+            assertThat(docker)
+                    .as("a Docker engine (LLMSERVE_E2E_REQUIRED is set)")
+                    .isTrue();
         }
         assumeTrue(docker, "no Docker engine: the image test needs one (bash scripts/docker-images.sh starts it)");
         build();
@@ -55,10 +60,10 @@ class CpuImageTest {
         service = new GenericContainer<>(DockerImageName.parse(IMAGE))
                 .withExposedPorts(8080)
                 .withFileSystemBind(models.toString(), "/models", BindMode.READ_ONLY)
-                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
-                        .withReadonlyRootfs(true)
-                        .withTmpFs(Map.of("/tmp", "rw,size=256m")))
-                .waitingFor(Wait.forHttp("/actuator/health/readiness").forStatusCode(200)
+                .withCreateContainerCmdModifier(
+                        cmd -> cmd.getHostConfig().withReadonlyRootfs(true).withTmpFs(Map.of("/tmp", "rw,size=256m")))
+                .waitingFor(Wait.forHttp("/actuator/health/readiness")
+                        .forStatusCode(200)
                         .withStartupTimeout(Duration.ofMinutes(5)));
         service.start();
     }
@@ -66,10 +71,20 @@ class CpuImageTest {
     /** The docker CLI builds (it honours .dockerignore, so the context is sources only). */
     private static void build() throws IOException, InterruptedException {
         Path log = Files.createTempFile("llmserve-image-", ".log");
-        Process p = new ProcessBuilder("docker", "build", "--network", "host", "-f", "docker/Dockerfile.cpu",
-                "--build-arg", "BUILD_IMAGE=" + System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
-                "--build-arg", "BASE_IMAGE=" + System.getProperty("e2e.baseImage", "local/debian:bookworm"),
-                "-t", IMAGE, ".")
+        Process p = new ProcessBuilder(
+                        "docker",
+                        "build",
+                        "--network",
+                        "host",
+                        "-f",
+                        "docker/Dockerfile.cpu",
+                        "--build-arg",
+                        "BUILD_IMAGE=" + System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
+                        "--build-arg",
+                        "BASE_IMAGE=" + System.getProperty("e2e.baseImage", "local/debian:bookworm"),
+                        "-t",
+                        IMAGE,
+                        ".")
                 .directory(REPO.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -78,7 +93,8 @@ class CpuImageTest {
         if (!done || p.exitValue() != 0) {
             p.destroyForcibly();
             List<String> lines = Files.readAllLines(log);
-            throw new AssertionError("docker build failed:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+            throw new AssertionError("docker build failed:\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
         }
     }
 
@@ -88,8 +104,14 @@ class CpuImageTest {
             service.stop();
         }
         if (DockerClientFactory.instance().isDockerAvailable()) {
-            new ProcessBuilder("docker", "rmi", "-f", IMAGE).redirectErrorStream(true).start().waitFor(2, TimeUnit.MINUTES);
-            new ProcessBuilder("docker", "image", "prune", "-f").redirectErrorStream(true).start().waitFor(2, TimeUnit.MINUTES);
+            new ProcessBuilder("docker", "rmi", "-f", IMAGE)
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(2, TimeUnit.MINUTES);
+            new ProcessBuilder("docker", "image", "prune", "-f")
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(2, TimeUnit.MINUTES);
         }
     }
 
@@ -103,21 +125,30 @@ class CpuImageTest {
 
     @Test
     void aGreedyCompletionContinuesTheStory() throws Exception {
-        HttpResponse<String> r = post("/v1/completions",
+        HttpResponse<String> r = post(
+                "/v1/completions",
                 "{\"model\":\"stories260K\",\"prompt\":\"Once upon a time\",\"max_tokens\":16,\"temperature\":0}");
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(r.body());
-        assertThat(body.get("choices").get(0).get("text").asString()).startsWith(", there was a little girl named Lily");
+        assertThat(body.get("choices").get(0).get("text").asString())
+                .startsWith(", there was a little girl named Lily");
         assertThat(body.get("usage").get("completion_tokens").asInt()).isEqualTo(16);
     }
 
     @Test
     void aStreamingChatArrivesAsServerSentEventsEndingInDone() throws Exception {
-        HttpResponse<String> r = post("/v1/chat/completions", "{\"model\":\"stories260K\",\"messages\":[{\"role\":\"user\","
-                + "\"content\":\"Tell me a story\"}],\"max_tokens\":12,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
+        HttpResponse<String> r = post(
+                "/v1/chat/completions",
+                "{\"model\":\"stories260K\",\"messages\":[{\"role\":\"user\","
+                        + "\"content\":\"Tell me a story\"}],\"max_tokens\":12,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
         assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
-        List<String> events = r.body().lines().filter(l -> l.startsWith("data: ")).map(l -> l.substring(6)).toList();
+        assertThat(r.headers().firstValue("content-type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+        List<String> events = r.body()
+                .lines()
+                .filter(l -> l.startsWith("data: "))
+                .map(l -> l.substring(6))
+                .toList();
         assertThat(events.getLast()).isEqualTo("[DONE]");
         JsonNode first = JSON.readTree(events.getFirst());
         assertThat(first.get("object").asString()).isEqualTo("chat.completion.chunk");
@@ -128,7 +159,8 @@ class CpuImageTest {
 
     @Test
     void embeddingsAreUnitVectorsOfTheModelsWidth() throws Exception {
-        HttpResponse<String> r = post("/v1/embeddings",
+        HttpResponse<String> r = post(
+                "/v1/embeddings",
                 "{\"model\":\"all-MiniLM-L6-v2-q8_0\",\"input\":[\"The weather is lovely today.\",\"It's so sunny outside!\"]}");
         assertThat(r.statusCode()).isEqualTo(200);
         JsonNode data = JSON.readTree(r.body()).get("data");
@@ -153,8 +185,12 @@ class CpuImageTest {
 
     private static HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         URI uri = URI.create("http://" + service.getHost() + ":" + service.getMappedPort(8080) + path);
-        return HTTP.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(Duration.ofMinutes(2))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

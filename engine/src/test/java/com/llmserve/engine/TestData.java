@@ -6,15 +6,15 @@ import java.nio.file.Path;
 /** Locates {@code ../shared} (models, goldens, tokenizers) that CI places beside the checkout. */
 public final class TestData {
 
-    private TestData() {
-    }
+    private TestData() {}
 
     public static Path shared() {
         String configured = System.getProperty("llmserve.shared.dir");
         Path p = configured != null ? Path.of(configured) : Path.of("..", "..", "shared");
         if (!Files.isDirectory(p)) {
-            throw new IllegalStateException("test data folder " + p.toAbsolutePath().normalize()
-                    + " not found: clone the repository next to ../shared or set -Dllmserve.shared.dir");
+            throw new IllegalStateException(
+                    "test data folder " + p.toAbsolutePath().normalize()
+                            + " not found: clone the repository next to ../shared or set -Dllmserve.shared.dir");
         }
         return p.toAbsolutePath().normalize();
     }

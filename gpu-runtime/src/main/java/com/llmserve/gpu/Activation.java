@@ -2,7 +2,7 @@ package com.llmserve.gpu;
 
 /** Activations the DNN library (MIOpen) applies element-wise. */
 public enum Activation {
-  RELU,
-  TANH,
-  LOGISTIC
+    RELU,
+    TANH,
+    LOGISTIC
 }

@@ -10,8 +10,8 @@ package com.llmserve.gpu;
  */
 public record AllocatorStats(long bytesInUse, long bytesCached, long driverAllocations, long cacheHits) {
 
-  /** Everything the allocator holds from the driver. */
-  public long bytesReserved() {
-    return bytesInUse + bytesCached;
-  }
+    /** Everything the allocator holds from the driver. */
+    public long bytesReserved() {
+        return bytesInUse + bytesCached;
+    }
 }

@@ -4,19 +4,20 @@ import java.util.Locale;
 
 /** Which GPU runtime the pool may use. */
 public enum BackendChoice {
-  /** HIP if it finds a device, else CUDA, else none: the order DESIGN.md fixes. */
-  AUTO,
-  HIP,
-  CUDA,
-  /** No GPU: the engine runs on the CPU. */
-  NONE;
+    /** HIP if it finds a device, else CUDA, else none: the order DESIGN.md fixes. */
+    AUTO,
+    HIP,
+    CUDA,
+    /** No GPU: the engine runs on the CPU. */
+    NONE;
 
-  /** Parses a configuration value ({@code auto}, {@code hip}, {@code cuda}, {@code none}), any case. */
-  public static BackendChoice parse(String value) {
-    try {
-      return valueOf(value.strip().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown GPU backend '" + value + "': expected auto, hip, cuda or none", e);
+    /** Parses a configuration value ({@code auto}, {@code hip}, {@code cuda}, {@code none}), any case. */
+    public static BackendChoice parse(String value) {
+        try {
+            return valueOf(value.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "unknown GPU backend '" + value + "': expected auto, hip, cuda or none", e);
+        }
     }
-  }
 }

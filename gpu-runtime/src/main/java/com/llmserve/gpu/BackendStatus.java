@@ -10,8 +10,8 @@ package com.llmserve.gpu;
  */
 public record BackendStatus(String backend, boolean available, String detail) {
 
-  @Override
-  public String toString() {
-    return backend + ": " + (available ? "available, " : "unavailable, ") + detail;
-  }
+    @Override
+    public String toString() {
+        return backend + ": " + (available ? "available, " : "unavailable, ") + detail;
+    }
 }

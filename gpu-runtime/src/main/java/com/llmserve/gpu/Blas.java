@@ -11,96 +11,206 @@ import com.llmserve.gpu.spi.BlasDriver;
  */
 public final class Blas {
 
-  private final Stream stream;
-  private final BlasDriver driver;
-  private final DeviceBuffer workspace;
+    private final Stream stream;
+    private final BlasDriver driver;
+    private final DeviceBuffer workspace;
 
-  private Blas(Stream stream, BlasDriver driver, DeviceBuffer workspace) {
-    this.stream = stream;
-    this.driver = driver;
-    this.workspace = workspace;
-  }
-
-  static Blas create(Stream stream) {
-    BlasDriver driver = stream.device().driver().createBlas(stream.handle());
-    DeviceBuffer workspace = null;
-    try {
-      long bytes = stream.device().options().blasWorkspaceBytes();
-      if (driver.wantsWorkspace() && bytes > 0) {
-        workspace = stream.device().allocate(bytes);
-        driver.setWorkspace(workspace.address(), bytes);
-      }
-      return new Blas(stream, driver, workspace);
-    } catch (RuntimeException e) {
-      if (workspace != null) workspace.close();
-      driver.close();
-      throw e;
+    private Blas(Stream stream, BlasDriver driver, DeviceBuffer workspace) {
+        this.stream = stream;
+        this.driver = driver;
+        this.workspace = workspace;
     }
-  }
 
-  /** {@code C = alpha * op(A) * op(B) + beta * C}, with op(A) m x k, op(B) k x n, C m x n. */
-  public void gemm(Transpose transA, Transpose transB, int m, int n, int k,
-                   float alpha, DeviceBuffer a, BlasType aType, int lda,
-                   DeviceBuffer b, BlasType bType, int ldb,
-                   float beta, DeviceBuffer c, BlasType cType, int ldc) {
-    gemm(transA, transB, m, n, k, alpha, a, 0, aType, lda, b, 0, bType, ldb, beta, c, 0, cType, ldc);
-  }
-
-  /**
-   * {@link #gemm(Transpose, Transpose, int, int, int, float, DeviceBuffer, BlasType, int, DeviceBuffer,
-   * BlasType, int, float, DeviceBuffer, BlasType, int) gemm} on operands that start {@code *Offset}
-   * bytes into their buffers: a band of a matrix, or an output written a column block at a time.
-   */
-  public void gemm(Transpose transA, Transpose transB, int m, int n, int k,
-                   float alpha, DeviceBuffer a, long aOffset, BlasType aType, int lda,
-                   DeviceBuffer b, long bOffset, BlasType bType, int ldb,
-                   float beta, DeviceBuffer c, long cOffset, BlasType cType, int ldc) {
-    checkOperand("A", a, aOffset, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
-    checkOperand("B", b, bOffset, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
-    checkOperand("C", c, cOffset, cType, m, n, ldc, 0, 1);
-    driver.gemm(transA, transB, m, n, k, alpha, a.address() + aOffset, aType, lda, b.address() + bOffset, bType, ldb,
-        beta, c.address() + cOffset, cType, ldc);
-  }
-
-  /** {@code batchCount} independent GEMMs whose operands sit {@code stride*} elements apart. */
-  public void gemmStridedBatched(Transpose transA, Transpose transB, int m, int n, int k,
-                                 float alpha, DeviceBuffer a, BlasType aType, int lda, long strideA,
-                                 DeviceBuffer b, BlasType bType, int ldb, long strideB,
-                                 float beta, DeviceBuffer c, BlasType cType, int ldc, long strideC,
-                                 int batchCount) {
-    checkOperand("A", a, 0, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, strideA, batchCount);
-    checkOperand("B", b, 0, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, strideB, batchCount);
-    checkOperand("C", c, 0, cType, m, n, ldc, strideC, batchCount);
-    driver.gemmStridedBatched(transA, transB, m, n, k, alpha, a.address(), aType, lda, strideA,
-        b.address(), bType, ldb, strideB, beta, c.address(), cType, ldc, strideC, batchCount);
-  }
-
-  public Stream stream() {
-    return stream;
-  }
-
-  void close() {
-    try {
-      driver.close();
-    } finally {
-      if (workspace != null) workspace.close();
+    static Blas create(Stream stream) {
+        BlasDriver driver = stream.device().driver().createBlas(stream.handle());
+        DeviceBuffer workspace = null;
+        try {
+            long bytes = stream.device().options().blasWorkspaceBytes();
+            if (driver.wantsWorkspace() && bytes > 0) {
+                workspace = stream.device().allocate(bytes);
+                driver.setWorkspace(workspace.address(), bytes);
+            }
+            return new Blas(stream, driver, workspace);
+        } catch (RuntimeException e) {
+            if (workspace != null) workspace.close();
+            driver.close();
+            throw e;
+        }
     }
-  }
 
-  /** A rows x cols column-major operand with leading dimension ld must fit its buffer, for every batch. */
-  private static void checkOperand(String name, DeviceBuffer buffer, long offset, BlasType type, int rows, int cols, int ld,
-                                   long stride, int batches) {
-    if (rows < 0 || cols < 0 || batches < 1) throw new IllegalArgumentException("negative GEMM extent for " + name);
-    if (offset < 0 || offset % type.bytes() != 0) {
-      throw new IllegalArgumentException("offset " + offset + " of " + name + " is not a whole " + type + " element");
+    /** {@code C = alpha * op(A) * op(B) + beta * C}, with op(A) m x k, op(B) k x n, C m x n. */
+    public void gemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            float alpha,
+            DeviceBuffer a,
+            BlasType aType,
+            int lda,
+            DeviceBuffer b,
+            BlasType bType,
+            int ldb,
+            float beta,
+            DeviceBuffer c,
+            BlasType cType,
+            int ldc) {
+        gemm(transA, transB, m, n, k, alpha, a, 0, aType, lda, b, 0, bType, ldb, beta, c, 0, cType, ldc);
     }
-    if (ld < Math.max(1, rows)) {
-      throw new IllegalArgumentException("leading dimension of " + name + " is " + ld + ", below its " + rows + " rows");
+
+    /**
+     * {@link #gemm(Transpose, Transpose, int, int, int, float, DeviceBuffer, BlasType, int, DeviceBuffer,
+     * BlasType, int, float, DeviceBuffer, BlasType, int) gemm} on operands that start {@code *Offset}
+     * bytes into their buffers: a band of a matrix, or an output written a column block at a time.
+     */
+    public void gemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            float alpha,
+            DeviceBuffer a,
+            long aOffset,
+            BlasType aType,
+            int lda,
+            DeviceBuffer b,
+            long bOffset,
+            BlasType bType,
+            int ldb,
+            float beta,
+            DeviceBuffer c,
+            long cOffset,
+            BlasType cType,
+            int ldc) {
+        checkOperand(
+                "A", a, aOffset, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
+        checkOperand(
+                "B", b, bOffset, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
+        checkOperand("C", c, cOffset, cType, m, n, ldc, 0, 1);
+        driver.gemm(
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                alpha,
+                a.address() + aOffset,
+                aType,
+                lda,
+                b.address() + bOffset,
+                bType,
+                ldb,
+                beta,
+                c.address() + cOffset,
+                cType,
+                ldc);
     }
-    long lastElement = (long) (batches - 1) * stride + (long) ld * Math.max(0, cols - 1) + rows;
-    long needed = offset + lastElement * type.bytes();
-    if (needed > buffer.byteSize()) {
-      throw new IllegalArgumentException(name + " needs " + needed + " bytes, its buffer has " + buffer.byteSize());
+
+    /** {@code batchCount} independent GEMMs whose operands sit {@code stride*} elements apart. */
+    public void gemmStridedBatched(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            float alpha,
+            DeviceBuffer a,
+            BlasType aType,
+            int lda,
+            long strideA,
+            DeviceBuffer b,
+            BlasType bType,
+            int ldb,
+            long strideB,
+            float beta,
+            DeviceBuffer c,
+            BlasType cType,
+            int ldc,
+            long strideC,
+            int batchCount) {
+        checkOperand(
+                "A",
+                a,
+                0,
+                aType,
+                transA == Transpose.NONE ? m : k,
+                transA == Transpose.NONE ? k : m,
+                lda,
+                strideA,
+                batchCount);
+        checkOperand(
+                "B",
+                b,
+                0,
+                bType,
+                transB == Transpose.NONE ? k : n,
+                transB == Transpose.NONE ? n : k,
+                ldb,
+                strideB,
+                batchCount);
+        checkOperand("C", c, 0, cType, m, n, ldc, strideC, batchCount);
+        driver.gemmStridedBatched(
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                alpha,
+                a.address(),
+                aType,
+                lda,
+                strideA,
+                b.address(),
+                bType,
+                ldb,
+                strideB,
+                beta,
+                c.address(),
+                cType,
+                ldc,
+                strideC,
+                batchCount);
     }
-  }
+
+    public Stream stream() {
+        return stream;
+    }
+
+    void close() {
+        try {
+            driver.close();
+        } finally {
+            if (workspace != null) workspace.close();
+        }
+    }
+
+    /** A rows x cols column-major operand with leading dimension ld must fit its buffer, for every batch. */
+    private static void checkOperand(
+            String name,
+            DeviceBuffer buffer,
+            long offset,
+            BlasType type,
+            int rows,
+            int cols,
+            int ld,
+            long stride,
+            int batches) {
+        if (rows < 0 || cols < 0 || batches < 1) throw new IllegalArgumentException("negative GEMM extent for " + name);
+        if (offset < 0 || offset % type.bytes() != 0) {
+            throw new IllegalArgumentException(
+                    "offset " + offset + " of " + name + " is not a whole " + type + " element");
+        }
+        if (ld < Math.max(1, rows)) {
+            throw new IllegalArgumentException(
+                    "leading dimension of " + name + " is " + ld + ", below its " + rows + " rows");
+        }
+        long lastElement = (long) (batches - 1) * stride + (long) ld * Math.max(0, cols - 1) + rows;
+        long needed = offset + lastElement * type.bytes();
+        if (needed > buffer.byteSize()) {
+            throw new IllegalArgumentException(
+                    name + " needs " + needed + " bytes, its buffer has " + buffer.byteSize());
+        }
+    }
 }

@@ -14,17 +14,17 @@ package com.llmserve.gpu;
  * @param pciBusId PCI address {@code dddd:bb:dd.f}, which ties the device to rocm-smi / NVML
  */
 public record DeviceInfo(
-    int ordinal,
-    String name,
-    DeviceArch arch,
-    long totalMemory,
-    int waveSize,
-    int multiprocessors,
-    int maxThreadsPerBlock,
-    long sharedMemoryPerBlock,
-    String pciBusId) {
+        int ordinal,
+        String name,
+        DeviceArch arch,
+        long totalMemory,
+        int waveSize,
+        int multiprocessors,
+        int maxThreadsPerBlock,
+        long sharedMemoryPerBlock,
+        String pciBusId) {
 
-  public Vendor vendor() {
-    return arch.vendor();
-  }
+    public Vendor vendor() {
+        return arch.vendor();
+    }
 }

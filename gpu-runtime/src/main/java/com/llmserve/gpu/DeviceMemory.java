@@ -3,17 +3,17 @@ package com.llmserve.gpu;
 /** The driver calls the caching allocator needs; an interface so its policy is testable without a GPU. */
 interface DeviceMemory {
 
-  long malloc(long bytes);
+    long malloc(long bytes);
 
-  void free(long pointer);
+    void free(long pointer);
 
-  long createEvent();
+    long createEvent();
 
-  void recordEvent(long event, long stream);
+    void recordEvent(long event, long stream);
 
-  boolean eventDone(long event);
+    boolean eventDone(long event);
 
-  void synchronizeEvent(long event);
+    void synchronizeEvent(long event);
 
-  void destroyEvent(long event);
+    void destroyEvent(long event);
 }

@@ -9,13 +9,13 @@ package com.llmserve.gpu;
  */
 public record DeviceOptions(int maxStreams, long blasWorkspaceBytes) {
 
-  public DeviceOptions {
-    if (maxStreams < 1) throw new IllegalArgumentException("maxStreams must be at least 1: " + maxStreams);
-    if (blasWorkspaceBytes < 0) throw new IllegalArgumentException("blasWorkspaceBytes must not be negative");
-  }
+    public DeviceOptions {
+        if (maxStreams < 1) throw new IllegalArgumentException("maxStreams must be at least 1: " + maxStreams);
+        if (blasWorkspaceBytes < 0) throw new IllegalArgumentException("blasWorkspaceBytes must not be negative");
+    }
 
-  /** 16 streams (more concurrent batches than a replica runs), 32 MiB BLAS workspace per stream. */
-  public static DeviceOptions defaults() {
-    return new DeviceOptions(16, 32L << 20);
-  }
+    /** 16 streams (more concurrent batches than a replica runs), 32 MiB BLAS workspace per stream. */
+    public static DeviceOptions defaults() {
+        return new DeviceOptions(16, 32L << 20);
+    }
 }

@@ -23,112 +23,122 @@ import java.util.Optional;
  */
 public final class DevicePool implements AutoCloseable {
 
-  private static final System.Logger LOG = System.getLogger(DevicePool.class.getName());
+    private static final System.Logger LOG = System.getLogger(DevicePool.class.getName());
 
-  private final Driver driver;
-  private final List<Device> devices;
-  private final List<BackendStatus> statuses;
-  private final CodeObjectCatalog catalog;
+    private final Driver driver;
+    private final List<Device> devices;
+    private final List<BackendStatus> statuses;
+    private final CodeObjectCatalog catalog;
 
-  private DevicePool(Driver driver, List<Device> devices, List<BackendStatus> statuses, CodeObjectCatalog catalog) {
-    this.driver = driver;
-    this.devices = devices;
-    this.statuses = statuses;
-    this.catalog = catalog;
-  }
+    private DevicePool(Driver driver, List<Device> devices, List<BackendStatus> statuses, CodeObjectCatalog catalog) {
+        this.driver = driver;
+        this.devices = devices;
+        this.statuses = statuses;
+        this.catalog = catalog;
+    }
 
-  /** Discovers with the default options. */
-  public static DevicePool open(BackendChoice choice) {
-    return open(choice, DeviceOptions.defaults());
-  }
+    /** Discovers with the default options. */
+    public static DevicePool open(BackendChoice choice) {
+        return open(choice, DeviceOptions.defaults());
+    }
 
-  /**
-   * Discovers devices. {@code AUTO} tries HIP, then CUDA, and keeps the first backend that opens
-   * at least one device; an unavailable backend is never an error, only a status.
-   */
-  public static DevicePool open(BackendChoice choice, DeviceOptions options) {
-    List<Backend> order = switch (choice) {
-      case AUTO -> List.of(new HipBackend(), new CudaBackend());
-      case HIP -> List.of(new HipBackend());
-      case CUDA -> List.of(new CudaBackend());
-      case NONE -> List.of();
-    };
-    CodeObjectCatalog catalog = CodeObjectCatalog.load();
-    List<BackendStatus> statuses = new ArrayList<>();
-    for (Backend backend : order) {
-      switch (backend.probe()) {
-        case Backend.Probe.Unavailable u -> statuses.add(new BackendStatus(backend.name(), false, u.reason()));
-        case Backend.Probe.Available a -> {
-          Optional<List<Device>> opened = openAll(backend, a.driver(), options, catalog, statuses);
-          if (opened.isPresent()) {
-            for (Backend rest : order.subList(order.indexOf(backend) + 1, order.size())) {
-              statuses.add(new BackendStatus(rest.name(), false, "not probed: " + backend.name() + " was chosen first"));
+    /**
+     * Discovers devices. {@code AUTO} tries HIP, then CUDA, and keeps the first backend that opens
+     * at least one device; an unavailable backend is never an error, only a status.
+     */
+    public static DevicePool open(BackendChoice choice, DeviceOptions options) {
+        List<Backend> order =
+                switch (choice) {
+                    case AUTO -> List.of(new HipBackend(), new CudaBackend());
+                    case HIP -> List.of(new HipBackend());
+                    case CUDA -> List.of(new CudaBackend());
+                    case NONE -> List.of();
+                };
+        CodeObjectCatalog catalog = CodeObjectCatalog.load();
+        List<BackendStatus> statuses = new ArrayList<>();
+        for (Backend backend : order) {
+            switch (backend.probe()) {
+                case Backend.Probe.Unavailable u -> statuses.add(new BackendStatus(backend.name(), false, u.reason()));
+                case Backend.Probe.Available a -> {
+                    Optional<List<Device>> opened = openAll(backend, a.driver(), options, catalog, statuses);
+                    if (opened.isPresent()) {
+                        for (Backend rest : order.subList(order.indexOf(backend) + 1, order.size())) {
+                            statuses.add(new BackendStatus(
+                                    rest.name(), false, "not probed: " + backend.name() + " was chosen first"));
+                        }
+                        statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
+                        return new DevicePool(a.driver(), List.copyOf(opened.get()), List.copyOf(statuses), catalog);
+                    }
+                }
             }
-            statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
-            return new DevicePool(a.driver(), List.copyOf(opened.get()), List.copyOf(statuses), catalog);
-          }
         }
-      }
+        if (choice == BackendChoice.NONE) statuses.add(new BackendStatus("gpu", false, "disabled by configuration"));
+        statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
+        return new DevicePool(null, List.of(), List.copyOf(statuses), catalog);
     }
-    if (choice == BackendChoice.NONE) statuses.add(new BackendStatus("gpu", false, "disabled by configuration"));
-    statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
-    return new DevicePool(null, List.of(), List.copyOf(statuses), catalog);
-  }
 
-  private static Optional<List<Device>> openAll(
-      Backend backend, Driver driver, DeviceOptions options, CodeObjectCatalog catalog, List<BackendStatus> statuses) {
-    List<Device> opened = new ArrayList<>();
-    try {
-      for (int i = 0; i < driver.deviceCount(); i++) {
-        DeviceDriver dd = driver.openDevice(i);
-        opened.add(new Device(dd, catalog, options));
-      }
-      statuses.add(new BackendStatus(backend.name(), true,
-          driver.version() + ", " + opened.size() + " device(s): "
-              + opened.stream().map(d -> d.info().name() + " (" + d.info().arch() + ")").toList()));
-      return Optional.of(opened);
-    } catch (GpuException e) {
-      // A backend whose devices cannot all be opened is not used at all: half a pool would
-      // place replicas on devices the health check cannot vouch for.
-      opened.reversed().forEach(Device::close);
-      driver.close();
-      statuses.add(new BackendStatus(backend.name(), false, "opening devices failed: " + e.getMessage()));
-      return Optional.empty();
+    private static Optional<List<Device>> openAll(
+            Backend backend,
+            Driver driver,
+            DeviceOptions options,
+            CodeObjectCatalog catalog,
+            List<BackendStatus> statuses) {
+        List<Device> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i < driver.deviceCount(); i++) {
+                DeviceDriver dd = driver.openDevice(i);
+                opened.add(new Device(dd, catalog, options));
+            }
+            statuses.add(new BackendStatus(
+                    backend.name(),
+                    true,
+                    driver.version() + ", " + opened.size() + " device(s): "
+                            + opened.stream()
+                                    .map(d -> d.info().name() + " (" + d.info().arch() + ")")
+                                    .toList()));
+            return Optional.of(opened);
+        } catch (GpuException e) {
+            // A backend whose devices cannot all be opened is not used at all: half a pool would
+            // place replicas on devices the health check cannot vouch for.
+            opened.reversed().forEach(Device::close);
+            driver.close();
+            statuses.add(new BackendStatus(backend.name(), false, "opening devices failed: " + e.getMessage()));
+            return Optional.empty();
+        }
     }
-  }
 
-  public List<Device> devices() {
-    return devices;
-  }
+    public List<Device> devices() {
+        return devices;
+    }
 
-  public Device device(int index) {
-    return devices.get(index);
-  }
+    public Device device(int index) {
+        return devices.get(index);
+    }
 
-  /** True when no GPU is usable: the engine runs on the CPU. */
-  public boolean isEmpty() {
-    return devices.isEmpty();
-  }
+    /** True when no GPU is usable: the engine runs on the CPU. */
+    public boolean isEmpty() {
+        return devices.isEmpty();
+    }
 
-  /** The chosen backend's vendor, when there is one. */
-  public Optional<Vendor> vendor() {
-    return Optional.ofNullable(driver).map(Driver::vendor);
-  }
+    /** The chosen backend's vendor, when there is one. */
+    public Optional<Vendor> vendor() {
+        return Optional.ofNullable(driver).map(Driver::vendor);
+    }
 
-  /** One entry per backend considered, in discovery order. */
-  public List<BackendStatus> statuses() {
-    return statuses;
-  }
+    /** One entry per backend considered, in discovery order. */
+    public List<BackendStatus> statuses() {
+        return statuses;
+    }
 
-  /** The code objects the kernels jar provides. */
-  public CodeObjectCatalog codeObjects() {
-    return catalog;
-  }
+    /** The code objects the kernels jar provides. */
+    public CodeObjectCatalog codeObjects() {
+        return catalog;
+    }
 
-  /** Closes every device (streams, modules, memory, context), then the runtime. */
-  @Override
-  public void close() {
-    for (Device device : devices.reversed()) device.close();
-    if (driver != null) driver.close();
-  }
+    /** Closes every device (streams, modules, memory, context), then the runtime. */
+    @Override
+    public void close() {
+        for (Device device : devices.reversed()) device.close();
+        if (driver != null) driver.close();
+    }
 }

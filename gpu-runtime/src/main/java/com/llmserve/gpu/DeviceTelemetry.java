@@ -10,4 +10,4 @@ package com.llmserve.gpu;
  * @param powerWatts current board power draw
  */
 public record DeviceTelemetry(
-    long memoryUsed, long memoryTotal, int utilizationPercent, double temperatureCelsius, double powerWatts) {}
+        long memoryUsed, long memoryTotal, int utilizationPercent, double temperatureCelsius, double powerWatts) {}

@@ -5,34 +5,34 @@ import com.llmserve.gpu.spi.DnnDriver;
 /** MIOpen bound to one stream (from {@link Stream#dnn()}); FP32, packed rows. */
 public final class Dnn {
 
-  private final Stream stream;
-  private final DnnDriver driver;
+    private final Stream stream;
+    private final DnnDriver driver;
 
-  Dnn(Stream stream, DnnDriver driver) {
-    this.stream = stream;
-    this.driver = driver;
-  }
+    Dnn(Stream stream, DnnDriver driver) {
+        this.stream = stream;
+        this.driver = driver;
+    }
 
-  /** Softmax over each row of a {@code rows x cols} row-major matrix. */
-  public void softmax(DeviceBuffer x, DeviceBuffer y, int rows, int cols) {
-    long bytes = (long) rows * cols * Float.BYTES;
-    x.checkRange(0, bytes);
-    y.checkRange(0, bytes);
-    driver.softmax(x.address(), y.address(), rows, cols);
-  }
+    /** Softmax over each row of a {@code rows x cols} row-major matrix. */
+    public void softmax(DeviceBuffer x, DeviceBuffer y, int rows, int cols) {
+        long bytes = (long) rows * cols * Float.BYTES;
+        x.checkRange(0, bytes);
+        y.checkRange(0, bytes);
+        driver.softmax(x.address(), y.address(), rows, cols);
+    }
 
-  public void activation(Activation activation, DeviceBuffer x, DeviceBuffer y, int count) {
-    long bytes = (long) count * Float.BYTES;
-    x.checkRange(0, bytes);
-    y.checkRange(0, bytes);
-    driver.activation(activation, x.address(), y.address(), count);
-  }
+    public void activation(Activation activation, DeviceBuffer x, DeviceBuffer y, int count) {
+        long bytes = (long) count * Float.BYTES;
+        x.checkRange(0, bytes);
+        y.checkRange(0, bytes);
+        driver.activation(activation, x.address(), y.address(), count);
+    }
 
-  public Stream stream() {
-    return stream;
-  }
+    public Stream stream() {
+        return stream;
+    }
 
-  void close() {
-    driver.close();
-  }
+    void close() {
+        driver.close();
+    }
 }

@@ -5,13 +5,13 @@ package com.llmserve.gpu;
  * 503; the runtime never ends the process.
  */
 public sealed class GpuException extends RuntimeException
-    permits GpuCallException, MissingKernelException, GpuUnavailableException {
+        permits GpuCallException, MissingKernelException, GpuUnavailableException {
 
-  protected GpuException(String message) {
-    super(message);
-  }
+    protected GpuException(String message) {
+        super(message);
+    }
 
-  protected GpuException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    protected GpuException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -7,31 +7,31 @@ package com.llmserve.gpu;
  */
 public final class GraphCapture implements AutoCloseable {
 
-  private final Stream stream;
-  private boolean ended;
+    private final Stream stream;
+    private boolean ended;
 
-  GraphCapture(Stream stream) {
-    this.stream = stream;
-  }
-
-  /** Ends the capture and instantiates the graph. */
-  public Graph end() {
-    ended = true;
-    var driver = stream.device().driver();
-    long graph = driver.endCapture(stream.handle());
-    try {
-      return new Graph(stream.device(), driver.instantiateGraph(graph));
-    } finally {
-      driver.destroyGraph(graph);  // the executable graph keeps its own copy
+    GraphCapture(Stream stream) {
+        this.stream = stream;
     }
-  }
 
-  @Override
-  public void close() {
-    if (!ended) {
-      ended = true;
-      var driver = stream.device().driver();
-      driver.destroyGraph(driver.endCapture(stream.handle()));
+    /** Ends the capture and instantiates the graph. */
+    public Graph end() {
+        ended = true;
+        var driver = stream.device().driver();
+        long graph = driver.endCapture(stream.handle());
+        try {
+            return new Graph(stream.device(), driver.instantiateGraph(graph));
+        } finally {
+            driver.destroyGraph(graph); // the executable graph keeps its own copy
+        }
     }
-  }
+
+    @Override
+    public void close() {
+        if (!ended) {
+            ended = true;
+            var driver = stream.device().driver();
+            driver.destroyGraph(driver.endCapture(stream.handle()));
+        }
+    }
 }

@@ -9,36 +9,39 @@ import java.lang.ref.Cleaner;
  */
 final class LeakAlarm {
 
-  private static final System.Logger LOG = System.getLogger(LeakAlarm.class.getName());
-  private static final Cleaner CLEANER = Cleaner.create();
+    private static final System.Logger LOG = System.getLogger(LeakAlarm.class.getName());
+    private static final Cleaner CLEANER = Cleaner.create();
 
-  private final State state;
-  private final Cleaner.Cleanable cleanable;
+    private final State state;
+    private final Cleaner.Cleanable cleanable;
 
-  LeakAlarm(Object owner, String what) {
-    this.state = new State(what);
-    this.cleanable = CLEANER.register(owner, state);
-  }
-
-  /** Called by the owner's close: the resource was released properly. */
-  void disarm() {
-    state.released = true;
-    cleanable.clean();
-  }
-
-  private static final class State implements Runnable {
-    private final String what;
-    private volatile boolean released;
-
-    State(String what) {
-      this.what = what;
+    LeakAlarm(Object owner, String what) {
+        this.state = new State(what);
+        this.cleanable = CLEANER.register(owner, state);
     }
 
-    @Override
-    public void run() {
-      if (!released) {
-        LOG.log(System.Logger.Level.WARNING, "{0} was never closed; it stays held until its device closes", what);
-      }
+    /** Called by the owner's close: the resource was released properly. */
+    void disarm() {
+        state.released = true;
+        cleanable.clean();
     }
-  }
+
+    private static final class State implements Runnable {
+        private final String what;
+        private volatile boolean released;
+
+        State(String what) {
+            this.what = what;
+        }
+
+        @Override
+        public void run() {
+            if (!released) {
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "{0} was never closed; it stays held until its device closes",
+                        what);
+            }
+        }
+    }
 }

@@ -8,22 +8,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class StreamLease implements AutoCloseable {
 
-  private final StreamPool pool;
-  private final Stream stream;
-  private final AtomicBoolean returned = new AtomicBoolean();
+    private final StreamPool pool;
+    private final Stream stream;
+    private final AtomicBoolean returned = new AtomicBoolean();
 
-  StreamLease(StreamPool pool, Stream stream) {
-    this.pool = pool;
-    this.stream = stream;
-  }
+    StreamLease(StreamPool pool, Stream stream) {
+        this.pool = pool;
+        this.stream = stream;
+    }
 
-  public Stream stream() {
-    if (returned.get()) throw new IllegalStateException("lease already returned");
-    return stream;
-  }
+    public Stream stream() {
+        if (returned.get()) throw new IllegalStateException("lease already returned");
+        return stream;
+    }
 
-  @Override
-  public void close() {
-    if (returned.compareAndSet(false, true)) pool.giveBack(stream);
-  }
+    @Override
+    public void close() {
+        if (returned.compareAndSet(false, true)) pool.giveBack(stream);
+    }
 }

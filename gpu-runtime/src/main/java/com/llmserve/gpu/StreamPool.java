@@ -15,84 +15,85 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StreamPool {
 
-  private final Device device;
-  private final Semaphore permits;
-  private final int capacity;
-  private final ConcurrentLinkedDeque<Stream> idle = new ConcurrentLinkedDeque<>();
-  private final List<Stream> created = new ArrayList<>();
-  private volatile boolean closed;
+    private final Device device;
+    private final Semaphore permits;
+    private final int capacity;
+    private final ConcurrentLinkedDeque<Stream> idle = new ConcurrentLinkedDeque<>();
+    private final List<Stream> created = new ArrayList<>();
+    private volatile boolean closed;
 
-  StreamPool(Device device, DeviceOptions options) {
-    this.device = device;
-    this.capacity = options.maxStreams();
-    this.permits = new Semaphore(capacity, true);
-  }
-
-  /** Leases a stream, waiting while all {@link #capacity()} streams are leased. */
-  public StreamLease lease() throws InterruptedException {
-    permits.acquire();
-    return leaseWithPermit();
-  }
-
-  /** Leases a stream if one frees up within {@code timeout}. */
-  public Optional<StreamLease> tryLease(Duration timeout) throws InterruptedException {
-    if (!permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) return Optional.empty();
-    return Optional.of(leaseWithPermit());
-  }
-
-  public int capacity() {
-    return capacity;
-  }
-
-  /** Streams created so far (at most the capacity). */
-  public int created() {
-    synchronized (created) {
-      return created.size();
+    StreamPool(Device device, DeviceOptions options) {
+        this.device = device;
+        this.capacity = options.maxStreams();
+        this.permits = new Semaphore(capacity, true);
     }
-  }
 
-  /** Streams leased right now. */
-  public int leased() {
-    return capacity - permits.availablePermits();
-  }
+    /** Leases a stream, waiting while all {@link #capacity()} streams are leased. */
+    public StreamLease lease() throws InterruptedException {
+        permits.acquire();
+        return leaseWithPermit();
+    }
 
-  private StreamLease leaseWithPermit() {
-    try {
-      if (closed) throw new IllegalStateException(device + " is closed");
-      Stream stream = idle.pollFirst();
-      if (stream == null) {
-        stream = new Stream(device, device.driver().createStream());
+    /** Leases a stream if one frees up within {@code timeout}. */
+    public Optional<StreamLease> tryLease(Duration timeout) throws InterruptedException {
+        if (!permits.tryAcquire(timeout.toNanos(), TimeUnit.NANOSECONDS)) return Optional.empty();
+        return Optional.of(leaseWithPermit());
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Streams created so far (at most the capacity). */
+    public int created() {
         synchronized (created) {
-          created.add(stream);
+            return created.size();
         }
-      }
-      return new StreamLease(this, stream);
-    } catch (RuntimeException e) {
-      permits.release();
-      throw e;
     }
-  }
 
-  void giveBack(Stream stream) {
-    idle.addFirst(stream);
-    permits.release();
-  }
+    /** Streams leased right now. */
+    public int leased() {
+        return capacity - permits.availablePermits();
+    }
 
-  /** Destroys every stream; the device has synchronised first, so none has work left. */
-  void close() {
-    closed = true;
-    synchronized (created) {
-      RuntimeException first = null;
-      for (Stream s : created) {
+    private StreamLease leaseWithPermit() {
         try {
-          s.destroy();
+            if (closed) throw new IllegalStateException(device + " is closed");
+            Stream stream = idle.pollFirst();
+            if (stream == null) {
+                stream = new Stream(device, device.driver().createStream());
+                synchronized (created) {
+                    created.add(stream);
+                }
+            }
+            return new StreamLease(this, stream);
         } catch (RuntimeException e) {
-          if (first == null) first = e; else first.addSuppressed(e);
+            permits.release();
+            throw e;
         }
-      }
-      created.clear();
-      idle.clear();
-      if (first != null) throw first;
     }
-  }
+
+    void giveBack(Stream stream) {
+        idle.addFirst(stream);
+        permits.release();
+    }
+
+    /** Destroys every stream; the device has synchronised first, so none has work left. */
+    void close() {
+        closed = true;
+        synchronized (created) {
+            RuntimeException first = null;
+            for (Stream s : created) {
+                try {
+                    s.destroy();
+                } catch (RuntimeException e) {
+                    if (first == null) first = e;
+                    else first.addSuppressed(e);
+                }
+            }
+            created.clear();
+            idle.clear();
+            if (first != null) throw first;
+        }
+    }
 }

@@ -13,21 +13,21 @@ import org.junit.jupiter.api.Tag;
 @Tag("gpu")
 abstract class GpuTestBase {
 
-  static DevicePool pool;
+    static DevicePool pool;
 
-  @BeforeAll
-  static void openPool() {
-    pool = DevicePool.open(BackendChoice.AUTO);
-    assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
-  }
+    @BeforeAll
+    static void openPool() {
+        pool = DevicePool.open(BackendChoice.AUTO);
+        assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
+    }
 
-  @AfterAll
-  static void closePool() {
-    if (pool != null) pool.close();
-    pool = null;
-  }
+    @AfterAll
+    static void closePool() {
+        if (pool != null) pool.close();
+        pool = null;
+    }
 
-  static java.util.stream.Stream<Device> devices() {
-    return pool.devices().stream();
-  }
+    static java.util.stream.Stream<Device> devices() {
+        return pool.devices().stream();
+    }
 }

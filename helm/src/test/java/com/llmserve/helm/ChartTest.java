@@ -1,5 +1,8 @@
 package com.llmserve.helm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
@@ -17,8 +20,6 @@ import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
-import org.junit.jupiter.api.Test;
-
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
@@ -29,9 +30,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * Renders the chart with the Helm library for the AMD (default), NVIDIA and CPU value sets,
@@ -40,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ChartTest {
 
-    private static final Path CHART = Path.of(System.getProperty("llmserve.chart.dir", "llmserve")).toAbsolutePath();
+    private static final Path CHART =
+            Path.of(System.getProperty("llmserve.chart.dir", "llmserve")).toAbsolutePath();
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @Test
@@ -64,16 +64,34 @@ class ChartTest {
         assertRestrictedSecurity(pod);
         assertProbes(c);
         ConfigMap cm = one(docs, ConfigMap.class);
-        assertThat(cm.getData().get("models.yaml")).contains("id: \"llama-8b\"").contains("path: \"/models/llama-8b-q4_0.gguf\"")
-                .contains("kind: embedding").contains("context-size: 8192");
-        assertThat(one(docs, ServiceMonitor.class).getSpec().getEndpoints().getFirst().getPath()).isEqualTo("/actuator/prometheus");
+        assertThat(cm.getData().get("models.yaml"))
+                .contains("id: \"llama-8b\"")
+                .contains("path: \"/models/llama-8b-q4_0.gguf\"")
+                .contains("kind: embedding")
+                .contains("context-size: 8192");
+        assertThat(one(docs, ServiceMonitor.class)
+                        .getSpec()
+                        .getEndpoints()
+                        .getFirst()
+                        .getPath())
+                .isEqualTo("/actuator/prometheus");
         HorizontalPodAutoscaler hpa = one(docs, HorizontalPodAutoscaler.class);
-        assertThat(hpa.getSpec().getMetrics().getFirst().getPods().getMetric().getName()).isEqualTo("llm_requests_waiting");
-        assertThat(d.getSpec().getReplicas()).as("the HPA owns the replica count").isNull();
-        assertThat(one(docs, Ingress.class).getMetadata().getAnnotations()).containsEntry("nginx.ingress.kubernetes.io/proxy-buffering", "off");
-        assertThat(one(docs, PodDisruptionBudget.class).getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
-        assertThat(one(docs, PersistentVolumeClaim.class).getMetadata().getAnnotations()).containsEntry("helm.sh/resource-policy", "keep");
-        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull());
+        assertThat(hpa.getSpec().getMetrics().getFirst().getPods().getMetric().getName())
+                .isEqualTo("llm_requests_waiting");
+        assertThat(d.getSpec().getReplicas())
+                .as("the HPA owns the replica count")
+                .isNull();
+        assertThat(one(docs, Ingress.class).getMetadata().getAnnotations())
+                .containsEntry("nginx.ingress.kubernetes.io/proxy-buffering", "off");
+        assertThat(one(docs, PodDisruptionBudget.class)
+                        .getSpec()
+                        .getMaxUnavailable()
+                        .getIntVal())
+                .isEqualTo(1);
+        assertThat(one(docs, PersistentVolumeClaim.class).getMetadata().getAnnotations())
+                .containsEntry("helm.sh/resource-policy", "keep");
+        assertThat(pod.getVolumes())
+                .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull());
     }
 
     @Test
@@ -81,7 +99,9 @@ class ChartTest {
         List<HasMetadata> docs = render("nvidia-values.yaml");
         PodSpec pod = one(docs, Deployment.class).getSpec().getTemplate().getSpec();
         Container c = pod.getContainers().getFirst();
-        assertThat(c.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("1")).doesNotContainKey("amd.com/gpu");
+        assertThat(c.getResources().getLimits())
+                .containsEntry("nvidia.com/gpu", new Quantity("1"))
+                .doesNotContainKey("amd.com/gpu");
         assertThat(c.getImage()).endsWith("-cuda");
         assertThat(pod.getNodeSelector()).containsEntry("nvidia.com/gpu.present", "true");
         assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getHostPath()).isNotNull());
@@ -109,7 +129,8 @@ class ChartTest {
         assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getEmptyDir()).isNotNull());
         assertRestrictedSecurity(pod);
         assertProbes(c);
-        assertThat(one(docs, Service.class).getSpec().getPorts().getFirst().getPort()).isEqualTo(8080);
+        assertThat(one(docs, Service.class).getSpec().getPorts().getFirst().getPort())
+                .isEqualTo(8080);
     }
 
     @Test
@@ -126,7 +147,8 @@ class ChartTest {
     }
 
     private static void assertRejected(String key, Object value) {
-        assertThatThrownBy(() -> new Helm(CHART).template().withName("t").set(key, value).call())
+        assertThatThrownBy(() ->
+                        new Helm(CHART).template().withName("t").set(key, value).call())
                 .as("%s=%s", key, value)
                 .hasMessageContaining("values don't meet the specifications of the schema");
     }
@@ -141,21 +163,27 @@ class ChartTest {
             assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
             assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
             assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
-            assertThat(c.getVolumeMounts()).anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+            assertThat(c.getVolumeMounts())
+                    .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
         }
     }
 
     private static void assertProbes(Container c) {
         assertThat(c.getStartupProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
         assertThat(c.getStartupProbe().getPeriodSeconds() * c.getStartupProbe().getFailureThreshold())
-                .as("the startup probe waits for model load").isGreaterThanOrEqualTo(300);
+                .as("the startup probe waits for model load")
+                .isGreaterThanOrEqualTo(300);
         assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
         assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
     }
 
     private static List<HasMetadata> render(String valuesFile) {
-        String out = new Helm(CHART).template().withName("llm").withNamespace("serving")
-                .withValuesFile(CHART.resolve("ci").resolve(valuesFile)).call();
+        String out = new Helm(CHART)
+                .template()
+                .withName("llm")
+                .withNamespace("serving")
+                .withValuesFile(CHART.resolve("ci").resolve(valuesFile))
+                .call();
         List<HasMetadata> docs = new ArrayList<>();
         for (String doc : out.split("(?m)^---\\s*$")) {
             if (doc.lines().allMatch(l -> l.isBlank() || l.startsWith("#"))) {
@@ -166,7 +194,9 @@ class ChartTest {
                 assertThat(r).as("a Kubernetes object:\n" + doc).isInstanceOf(HasMetadata.class);
                 List<String> unknown = new ArrayList<>();
                 unknownFields(r, ((HasMetadata) r).getKind(), unknown, new IdentityHashMap<>());
-                assertThat(unknown).as("fields the Kubernetes API does not know, in:\n" + doc).isEmpty();
+                assertThat(unknown)
+                        .as("fields the Kubernetes API does not know, in:\n" + doc)
+                        .isEmpty();
                 docs.add((HasMetadata) r);
             } catch (Exception e) {
                 throw new AssertionError("cannot decode rendered document:\n" + doc, e);
@@ -180,9 +210,15 @@ class ChartTest {
      * The fabric8 model keeps fields it does not know in {@code additionalProperties} instead of
      * failing; strict decoding means every such map in the object graph is empty.
      */
-    private static void unknownFields(Object o, String path, List<String> unknown, Map<Object, Boolean> seen) throws Exception {
-        if (o == null || seen.put(o, true) != null || o instanceof String || o instanceof Number || o instanceof Boolean
-                || o.getClass().isEnum() || o instanceof Quantity) {
+    private static void unknownFields(Object o, String path, List<String> unknown, Map<Object, Boolean> seen)
+            throws Exception {
+        if (o == null
+                || seen.put(o, true) != null
+                || o instanceof String
+                || o instanceof Number
+                || o instanceof Boolean
+                || o.getClass().isEnum()
+                || o instanceof Quantity) {
             return;
         }
         if (o instanceof Collection<?> items) {
@@ -218,8 +254,11 @@ class ChartTest {
     }
 
     private static <T> T one(List<HasMetadata> docs, Class<T> type) {
-        Optional<T> found = docs.stream().filter(type::isInstance).map(type::cast).findFirst();
-        assertThat(docs.stream().filter(type::isInstance).count()).as(type.getSimpleName() + " documents").isEqualTo(1);
+        Optional<T> found =
+                docs.stream().filter(type::isInstance).map(type::cast).findFirst();
+        assertThat(docs.stream().filter(type::isInstance).count())
+                .as(type.getSimpleName() + " documents")
+                .isEqualTo(1);
         return found.orElseThrow();
     }
 }

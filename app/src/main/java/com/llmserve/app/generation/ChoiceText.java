@@ -3,7 +3,6 @@ package com.llmserve.app.generation;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.StreamingDecoder;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,8 +14,7 @@ import java.util.List;
  */
 final class ChoiceText {
 
-    private record Pending(int token, TokenLogprobs logprobs, int start) {
-    }
+    private record Pending(int token, TokenLogprobs logprobs, int start) {}
 
     private final int index;
     private final Tokenizer tokenizer;
@@ -82,8 +80,11 @@ final class ChoiceText {
     private Delta release(int end, String finishReason) {
         String chunk = text.substring(released, end);
         List<OutputToken> tokens = new ArrayList<>();
-        while (!pending.isEmpty() && (pending.getFirst().start() < end || (finishReason != null && end == text.length()
-                && pending.getFirst().start() <= end))) {
+        while (!pending.isEmpty()
+                && (pending.getFirst().start() < end
+                        || (finishReason != null
+                                && end == text.length()
+                                && pending.getFirst().start() <= end))) {
             tokens.add(output(pending.removeFirst()));
         }
         if (finishReason != null) {

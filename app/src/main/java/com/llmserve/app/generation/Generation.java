@@ -7,7 +7,6 @@ import com.llmserve.engine.sched.FinishReason;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.RequestHandle;
 import com.llmserve.engine.sched.TokenListener;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,26 +25,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Generation implements AutoCloseable {
 
-    private sealed interface Event {
-    }
+    private sealed interface Event {}
 
-    private record Token(int prompt, int choice, int token, TokenLogprobs logprobs) implements Event {
-    }
+    private record Token(int prompt, int choice, int token, TokenLogprobs logprobs) implements Event {}
 
-    private record Finish(int prompt, int choice, FinishReason reason) implements Event {
-    }
+    private record Finish(int prompt, int choice, FinishReason reason) implements Event {}
 
-    private record PromptToken(int prompt, int position, TokenLogprobs logprobs) implements Event {
-    }
+    private record PromptToken(int prompt, int position, TokenLogprobs logprobs) implements Event {}
 
-    private record Failure(Throwable error) implements Event {
-    }
+    private record Failure(Throwable error) implements Event {}
 
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final List<RequestHandle> handles = new ArrayList<>();
     private final ChoiceText[] choices;
     /** Per prompt, the scores of its tokens 1.. when asked (position 0 has none). */
     private final List<List<TokenLogprobs>> promptScores;
+
     private final int n;
     private final int promptTokens;
     private int unfinished;
@@ -75,8 +70,15 @@ public final class Generation implements AutoCloseable {
         Set<Integer> stopTokens = params.ignoreEos() ? Set.of() : model.endOfGeneration();
         try {
             for (int p = 0; p < prompts.size(); p++) {
-                InferenceRequest request = new InferenceRequest(prompts.get(p), params.n(), params.maxTokens(), params.sampling(),
-                        stopTokens, params.topLogprobs(), params.promptLogprobs(), null);
+                InferenceRequest request = new InferenceRequest(
+                        prompts.get(p),
+                        params.n(),
+                        params.maxTokens(),
+                        params.sampling(),
+                        stopTokens,
+                        params.topLogprobs(),
+                        params.promptLogprobs(),
+                        null);
                 g.handles.add(model.submit(request, g.listener(p)));
             }
         } catch (RuntimeException e) {
@@ -133,27 +135,31 @@ public final class Generation implements AutoCloseable {
             if (e == null) {
                 return null;
             }
-            Delta d = switch (e) {
-                case Token t -> {
-                    Delta delta = choices[t.prompt() * n + t.choice()].onToken(t.token(), t.logprobs());
-                    if (delta != null && delta.finished()) {
-                        // a stop string: end the choice in the engine too (its later tokens are dropped)
-                        handles.get(t.prompt()).stop(t.choice());
-                    }
-                    yield delta;
-                }
-                case Finish f -> {
-                    ChoiceText choice = choices[f.prompt() * n + f.choice()];
-                    // a choice already ended by its stop string may still hear the engine's own end: ignore it
-                    yield choice.finished() ? null : choice.onFinish(finishReason(f.reason()));
-                }
-                case PromptToken t -> {
-                    promptScores.get(t.prompt()).add(t.logprobs());
-                    yield null;
-                }
-                case Failure x -> throw new GenerationFailedException(GenerationFailedException.Reason.ENGINE_ERROR,
-                        "The model failed while generating", x.error());
-            };
+            Delta d =
+                    switch (e) {
+                        case Token t -> {
+                            Delta delta = choices[t.prompt() * n + t.choice()].onToken(t.token(), t.logprobs());
+                            if (delta != null && delta.finished()) {
+                                // a stop string: end the choice in the engine too (its later tokens are dropped)
+                                handles.get(t.prompt()).stop(t.choice());
+                            }
+                            yield delta;
+                        }
+                        case Finish f -> {
+                            ChoiceText choice = choices[f.prompt() * n + f.choice()];
+                            // a choice already ended by its stop string may still hear the engine's own end: ignore it
+                            yield choice.finished() ? null : choice.onFinish(finishReason(f.reason()));
+                        }
+                        case PromptToken t -> {
+                            promptScores.get(t.prompt()).add(t.logprobs());
+                            yield null;
+                        }
+                        case Failure x ->
+                            throw new GenerationFailedException(
+                                    GenerationFailedException.Reason.ENGINE_ERROR,
+                                    "The model failed while generating",
+                                    x.error());
+                    };
             if (d != null) {
                 if (d.finished()) {
                     unfinished--;
@@ -168,12 +174,19 @@ public final class Generation implements AutoCloseable {
         return switch (reason) {
             case STOP -> "stop";
             case LENGTH -> "length";
-            case TIMEOUT -> throw new GenerationFailedException(GenerationFailedException.Reason.TIMEOUT,
-                    "The request timed out before generation finished", null);
-            case CANCELLED -> throw new GenerationFailedException(GenerationFailedException.Reason.SHUTTING_DOWN,
-                    "The request was cancelled: the service is shutting down", null);
-            case ERROR -> throw new GenerationFailedException(GenerationFailedException.Reason.ENGINE_ERROR,
-                    "The model failed while generating", null);
+            case TIMEOUT ->
+                throw new GenerationFailedException(
+                        GenerationFailedException.Reason.TIMEOUT,
+                        "The request timed out before generation finished",
+                        null);
+            case CANCELLED ->
+                throw new GenerationFailedException(
+                        GenerationFailedException.Reason.SHUTTING_DOWN,
+                        "The request was cancelled: the service is shutting down",
+                        null);
+            case ERROR ->
+                throw new GenerationFailedException(
+                        GenerationFailedException.Reason.ENGINE_ERROR, "The model failed while generating", null);
         };
     }
 

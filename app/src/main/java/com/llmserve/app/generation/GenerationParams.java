@@ -1,7 +1,6 @@
 package com.llmserve.app.generation;
 
 import com.llmserve.engine.sampling.SamplingParams;
-
 import java.util.List;
 
 /**
@@ -16,8 +15,14 @@ import java.util.List;
  * @param promptLogprobs the same for the prompt's tokens ({@link Generation#promptLogprobs}); {@code maxTokens}
  *                    may then be 0
  */
-public record GenerationParams(int n, int maxTokens, SamplingParams sampling, List<String> stop, boolean ignoreEos,
-                               int topLogprobs, int promptLogprobs) {
+public record GenerationParams(
+        int n,
+        int maxTokens,
+        SamplingParams sampling,
+        List<String> stop,
+        boolean ignoreEos,
+        int topLogprobs,
+        int promptLogprobs) {
 
     public GenerationParams {
         stop = List.copyOf(stop);

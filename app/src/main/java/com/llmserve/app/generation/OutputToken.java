@@ -2,7 +2,6 @@ package com.llmserve.app.generation;
 
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,7 @@ import java.util.List;
 public record OutputToken(int id, String text, byte[] bytes, float logprob, List<Alternative> top, int textOffset) {
 
     /** One of the most likely tokens at a position. */
-    public record Alternative(int id, String text, byte[] bytes, float logprob) {
-    }
+    public record Alternative(int id, String text, byte[] bytes, float logprob) {}
 
     /** Token {@code token} with its texts from {@code tokenizer}; log-probability 0 and no alternatives when {@code lp} is null. */
     public static OutputToken of(Tokenizer tokenizer, int token, TokenLogprobs lp, int textOffset) {

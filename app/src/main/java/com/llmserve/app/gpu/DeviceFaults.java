@@ -1,13 +1,11 @@
 package com.llmserve.app.gpu;
 
 import com.llmserve.gpu.GpuCallException;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -84,7 +82,11 @@ public final class DeviceFaults {
             return;
         }
         List<DeviceUser> on = users(device);
-        LOG.error("GPU {} lost its context ({}); {} model(s) on it are shut off it{}", device, reason, on.size(),
+        LOG.error(
+                "GPU {} lost its context ({}); {} model(s) on it are shut off it{}",
+                device,
+                reason,
+                on.size(),
                 on.isEmpty() ? "" : "; a restart is the only way back, so liveness is marked broken");
         for (DeviceUser user : on) {
             user.deviceLost(reason);

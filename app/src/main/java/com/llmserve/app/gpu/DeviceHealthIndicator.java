@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -43,7 +42,8 @@ final class DeviceHealthIndicator implements HealthIndicator {
         details.put("device", device.id());
         details.put("name", device.name());
         List<String> problems = new ArrayList<>();
-        faults.lostContext(device.id()).ifPresent(reason -> problems.add("context lost (" + reason + "): only a restart brings it back"));
+        faults.lostContext(device.id())
+                .ifPresent(reason -> problems.add("context lost (" + reason + "): only a restart brings it back"));
         Optional<GpuTelemetry.Reading> latest = telemetry.latest(device.id());
         if (latest.isEmpty()) {
             problems.add("not read yet");

@@ -2,7 +2,6 @@ package com.llmserve.app.gpu;
 
 import java.time.Clock;
 import java.util.List;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;

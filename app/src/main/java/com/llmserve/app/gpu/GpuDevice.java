@@ -3,7 +3,6 @@ package com.llmserve.app.gpu;
 import com.llmserve.gpu.AllocatorStats;
 import com.llmserve.gpu.DeviceTelemetry;
 import com.llmserve.gpu.MemoryInfo;
-
 import java.util.Optional;
 
 /**

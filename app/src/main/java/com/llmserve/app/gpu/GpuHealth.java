@@ -3,7 +3,6 @@ package com.llmserve.app.gpu;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
@@ -12,13 +11,15 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /** Builds the {@code gpu} health component: one member per device, or one line saying why there is none. */
 final class GpuHealth {
 
-    private GpuHealth() {
-    }
+    private GpuHealth() {}
 
     static HealthContributor of(GpuDevices devices, GpuTelemetry telemetry, DeviceFaults faults, Clock clock) {
         if (devices.devices().isEmpty()) {
             // nothing to watch: up, saying what discovery found (e.g. hipErrorNoDevice, no libcuda)
-            HealthIndicator none = () -> Health.up().withDetail("devices", 0).withDetail("runtimes", devices.statuses()).build();
+            HealthIndicator none = () -> Health.up()
+                    .withDetail("devices", 0)
+                    .withDetail("runtimes", devices.statuses())
+                    .build();
             return none;
         }
         Map<String, HealthContributor> members = new LinkedHashMap<>();

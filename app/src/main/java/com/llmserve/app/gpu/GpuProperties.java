@@ -2,9 +2,7 @@ package com.llmserve.app.gpu;
 
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendChoice;
-
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -23,13 +21,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          {@code on}: while device memory lasts; {@code off}: none
  */
 @ConfigurationProperties("llmserve.gpu")
-public record GpuProperties(@DefaultValue("auto") BackendChoice runtime,
-                            @DefaultValue("5s") Duration telemetryInterval,
-                            @DefaultValue("auto") HalfWeights halfWeights) {
+public record GpuProperties(
+        @DefaultValue("auto") BackendChoice runtime,
+        @DefaultValue("5s") Duration telemetryInterval,
+        @DefaultValue("auto") HalfWeights halfWeights) {
 
     /** Whether the GPU backend keeps F16 copies of the quantized weights. */
     public enum HalfWeights {
-        AUTO, ON, OFF
+        AUTO,
+        ON,
+        OFF
     }
 
     /** The share of free device memory that {@link HalfWeights#AUTO} gives half copies: the KV cache and activations keep the rest. */
@@ -37,16 +38,19 @@ public record GpuProperties(@DefaultValue("auto") BackendChoice runtime,
 
     public GpuProperties {
         if (telemetryInterval.isNegative() || telemetryInterval.isZero()) {
-            throw new IllegalArgumentException("llmserve.gpu.telemetry-interval must be positive: " + telemetryInterval);
+            throw new IllegalArgumentException(
+                    "llmserve.gpu.telemetry-interval must be positive: " + telemetryInterval);
         }
     }
 
     /** The GPU backend's tuning for models placed on this runtime's devices. */
     public GpuOptions backendOptions() {
-        return GpuOptions.defaults().withHalfWeightShare(switch (halfWeights) {
-            case AUTO -> AUTO_HALF_WEIGHT_SHARE;
-            case ON -> 1;
-            case OFF -> 0;
-        });
+        return GpuOptions.defaults()
+                .withHalfWeightShare(
+                        switch (halfWeights) {
+                            case AUTO -> AUTO_HALF_WEIGHT_SHARE;
+                            case ON -> 1;
+                            case OFF -> 0;
+                        });
     }
 }

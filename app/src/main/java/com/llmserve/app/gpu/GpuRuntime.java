@@ -3,11 +3,9 @@ package com.llmserve.app.gpu;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.DevicePool;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +34,8 @@ public final class GpuRuntime implements AutoCloseable {
     static GpuRuntime open(Supplier<DevicePool> opener) {
         try {
             DevicePool pool = opener.get();
-            return new GpuRuntime(pool, pool.statuses().stream().map(BackendStatus::toString).toList());
+            return new GpuRuntime(
+                    pool, pool.statuses().stream().map(BackendStatus::toString).toList());
         } catch (RuntimeException e) {
             // e.g. the CPU image's kernels jar holds no code objects: nothing to run on a GPU with
             LOG.warn("GPU runtime not opened, serving on the CPU: {}", e.getMessage());

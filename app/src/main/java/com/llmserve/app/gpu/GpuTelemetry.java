@@ -3,7 +3,6 @@ package com.llmserve.app.gpu;
 import com.llmserve.gpu.AllocatorStats;
 import com.llmserve.gpu.DeviceTelemetry;
 import com.llmserve.gpu.MemoryInfo;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -37,8 +35,14 @@ public final class GpuTelemetry implements SmartLifecycle {
      * @param allocator the caching allocator's counters (kept by this process, so read even when the driver fails)
      * @param error     why the driver did not answer, or null
      */
-    public record Reading(Instant at, MemoryInfo memory, DeviceTelemetry telemetry, AllocatorStats allocator, int streamsLeased,
-                          int streamCapacity, String error) {
+    public record Reading(
+            Instant at,
+            MemoryInfo memory,
+            DeviceTelemetry telemetry,
+            AllocatorStats allocator,
+            int streamsLeased,
+            int streamCapacity,
+            String error) {
 
         public boolean answered() {
             return error == null;
@@ -100,7 +104,13 @@ public final class GpuTelemetry implements SmartLifecycle {
                 LOG.error("GPU {} does not answer: {}", device.id(), e.getMessage());
             }
             faults.report(device.id(), e);
-            reading = new Reading(at, null, null, allocator, leased, capacity,
+            reading = new Reading(
+                    at,
+                    null,
+                    null,
+                    allocator,
+                    leased,
+                    capacity,
                     e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
         latest.put(device.id(), reading);
@@ -112,8 +122,11 @@ public final class GpuTelemetry implements SmartLifecycle {
             return;
         }
         AtomicInteger n = new AtomicInteger();
-        ScheduledExecutorService e = Executors.newScheduledThreadPool(devices.devices().size(),
-                r -> Thread.ofPlatform().name("llmserve-gpu-telemetry-" + n.getAndIncrement()).daemon(true).unstarted(r));
+        ScheduledExecutorService e =
+                Executors.newScheduledThreadPool(devices.devices().size(), r -> Thread.ofPlatform()
+                        .name("llmserve-gpu-telemetry-" + n.getAndIncrement())
+                        .daemon(true)
+                        .unstarted(r));
         for (GpuDevice device : devices.devices()) {
             e.scheduleWithFixedDelay(() -> sample(device), 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         }

@@ -7,7 +7,6 @@ import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.DeviceTelemetry;
 import com.llmserve.gpu.MemoryInfo;
 import com.llmserve.gpu.Vendor;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -34,7 +33,8 @@ final class PoolDevices implements GpuDevices {
 
     /** Named as the GPU compute backend names itself ({@code cuda:0}, {@code hip:0}). */
     static String idOf(Device device) {
-        return (device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:") + device.info().ordinal();
+        return (device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
+                + device.info().ordinal();
     }
 
     private record PoolDevice(Device device, String id) implements GpuDevice {

@@ -5,7 +5,13 @@ import com.llmserve.engine.sched.EmbeddingEngine;
 import com.llmserve.engine.sched.EngineObserver;
 import com.llmserve.engine.sched.EngineStats;
 import com.llmserve.engine.sched.FinishReason;
-
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -17,14 +23,6 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
-
-import io.micrometer.core.instrument.DistributionSummary;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * The meters of every model replica, tagged {@code model} and {@code device} (ids from the
@@ -41,7 +39,8 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
 
     static final Duration[] TTFT_SLOS = millis(25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000);
     static final Duration[] INTER_TOKEN_SLOS = millis(5, 10, 25, 50, 100, 250, 500, 1000);
-    static final Duration[] DURATION_SLOS = millis(250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000, 600000);
+    static final Duration[] DURATION_SLOS =
+            millis(250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 300000, 600000);
     static final Duration[] QUEUE_SLOS = millis(5, 25, 100, 250, 500, 1000, 2500, 5000, 10000, 30000);
     static final Duration[] STEP_SLOS = millis(5, 10, 25, 50, 100, 250, 500, 1000);
     static final double[] BATCH_SIZE_SLOS = {1, 2, 4, 8, 16, 32, 64, 128, 256};
@@ -76,9 +75,10 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
     }
 
     @Override
-    public EmbeddingEngine.EmbeddingObserver embedding(String model, String device, LongSupplier inputsEmbedded,
-                                                       IntSupplier waitingRequests) {
-        EmbeddingMeters meters = new EmbeddingMeters(Tags.of("model", model, "device", device), inputsEmbedded, waitingRequests);
+    public EmbeddingEngine.EmbeddingObserver embedding(
+            String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests) {
+        EmbeddingMeters meters =
+                new EmbeddingMeters(Tags.of("model", model, "device", device), inputsEmbedded, waitingRequests);
         whenBound(meters::register);
         return meters;
     }
@@ -90,9 +90,14 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
         private final Supplier<EngineStats> stats;
         private volatile Recorders recorders;
 
-        private record Recorders(Timer ttft, Timer interToken, Timer queue, Map<FinishReason, Timer> duration, DistributionSummary batchSize,
-                                 DistributionSummary batchTokens, Timer step) {
-        }
+        private record Recorders(
+                Timer ttft,
+                Timer interToken,
+                Timer queue,
+                Map<FinishReason, Timer> duration,
+                DistributionSummary batchSize,
+                DistributionSummary batchTokens,
+                Timer step) {}
 
         CompletionMeters(Tags tags, Supplier<EngineStats> stats) {
             this.tags = tags;
@@ -100,50 +105,119 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
         }
 
         void register(MeterRegistry r) {
-            gauge(r, "llm.requests.waiting", "requests", "Requests queued for admission to the engine", EngineStats::waitingRequests);
-            gauge(r, "llm.requests.running", "sequences",
-                    "Sequences admitted and generating (a request with n choices runs n)", EngineStats::runningSequences);
-            gauge(r, "llm.kv.blocks.used", "blocks", "KV cache blocks holding live sequences", EngineStats::kvBlocksUsed);
-            gauge(r, "llm.kv.blocks.total", "blocks", "KV cache blocks of the engine's pool", EngineStats::kvBlocksTotal);
-            counter(r, "llm.prefix.cache.hits", "blocks", "KV blocks a new sequence found in the prefix cache", EngineStats::prefixCacheHits);
-            counter(r, "llm.prefix.cache.queries", "blocks", "KV blocks looked up in the prefix cache", EngineStats::prefixCacheQueries);
-            counter(r, "llm.tokens.prompt", "tokens", "Prompt tokens computed (those found in the prefix cache excluded)",
+            gauge(
+                    r,
+                    "llm.requests.waiting",
+                    "requests",
+                    "Requests queued for admission to the engine",
+                    EngineStats::waitingRequests);
+            gauge(
+                    r,
+                    "llm.requests.running",
+                    "sequences",
+                    "Sequences admitted and generating (a request with n choices runs n)",
+                    EngineStats::runningSequences);
+            gauge(
+                    r,
+                    "llm.kv.blocks.used",
+                    "blocks",
+                    "KV cache blocks holding live sequences",
+                    EngineStats::kvBlocksUsed);
+            gauge(
+                    r,
+                    "llm.kv.blocks.total",
+                    "blocks",
+                    "KV cache blocks of the engine's pool",
+                    EngineStats::kvBlocksTotal);
+            counter(
+                    r,
+                    "llm.prefix.cache.hits",
+                    "blocks",
+                    "KV blocks a new sequence found in the prefix cache",
+                    EngineStats::prefixCacheHits);
+            counter(
+                    r,
+                    "llm.prefix.cache.queries",
+                    "blocks",
+                    "KV blocks looked up in the prefix cache",
+                    EngineStats::prefixCacheQueries);
+            counter(
+                    r,
+                    "llm.tokens.prompt",
+                    "tokens",
+                    "Prompt tokens computed (those found in the prefix cache excluded)",
                     EngineStats::promptTokens);
             counter(r, "llm.tokens.generated", "tokens", "Tokens generated", EngineStats::generatedTokens);
-            counter(r, "llm.preemptions", "sequences", "Sequences preempted for lack of KV blocks, to be recomputed",
+            counter(
+                    r,
+                    "llm.preemptions",
+                    "sequences",
+                    "Sequences preempted for lack of KV blocks, to be recomputed",
                     EngineStats::preemptions);
             Map<FinishReason, Timer> duration = new EnumMap<>(FinishReason.class);
             for (FinishReason reason : FinishReason.values()) {
-                duration.put(reason, Timer.builder("llm.request.duration")
-                        .description("Time from a request's submission to the end of one of its choices, by how the choice ended")
-                        .tags(tags).tag("outcome", reason.name().toLowerCase(Locale.ROOT))
-                        .serviceLevelObjectives(DURATION_SLOS).register(r));
+                duration.put(
+                        reason,
+                        Timer.builder("llm.request.duration")
+                                .description(
+                                        "Time from a request's submission to the end of one of its choices, by how the choice ended")
+                                .tags(tags)
+                                .tag("outcome", reason.name().toLowerCase(Locale.ROOT))
+                                .serviceLevelObjectives(DURATION_SLOS)
+                                .register(r));
             }
             recorders = new Recorders(
-                    Timer.builder("llm.request.ttft").description("Time from a request's submission to a choice's first token")
-                            .tags(tags).serviceLevelObjectives(TTFT_SLOS).register(r),
-                    Timer.builder("llm.request.inter.token").description("Time between consecutive tokens of a choice")
-                            .tags(tags).serviceLevelObjectives(INTER_TOKEN_SLOS).register(r),
-                    Timer.builder("llm.request.queue").description("Time a request waited before its first forward pass")
-                            .tags(tags).serviceLevelObjectives(QUEUE_SLOS).register(r),
+                    Timer.builder("llm.request.ttft")
+                            .description("Time from a request's submission to a choice's first token")
+                            .tags(tags)
+                            .serviceLevelObjectives(TTFT_SLOS)
+                            .register(r),
+                    Timer.builder("llm.request.inter.token")
+                            .description("Time between consecutive tokens of a choice")
+                            .tags(tags)
+                            .serviceLevelObjectives(INTER_TOKEN_SLOS)
+                            .register(r),
+                    Timer.builder("llm.request.queue")
+                            .description("Time a request waited before its first forward pass")
+                            .tags(tags)
+                            .serviceLevelObjectives(QUEUE_SLOS)
+                            .register(r),
                     duration,
-                    DistributionSummary.builder("llm.batch.size").baseUnit("sequences")
+                    DistributionSummary.builder("llm.batch.size")
+                            .baseUnit("sequences")
                             .description("Sequences in one forward pass (one engine iteration)")
-                            .tags(tags).serviceLevelObjectives(BATCH_SIZE_SLOS).register(r),
-                    DistributionSummary.builder("llm.batch.tokens").baseUnit("tokens")
+                            .tags(tags)
+                            .serviceLevelObjectives(BATCH_SIZE_SLOS)
+                            .register(r),
+                    DistributionSummary.builder("llm.batch.tokens")
+                            .baseUnit("tokens")
                             .description("Tokens in one forward pass: decodes plus prefill chunks")
-                            .tags(tags).serviceLevelObjectives(BATCH_TOKEN_SLOS).register(r),
-                    Timer.builder("llm.step.duration").description("Time of one engine iteration's forward pass and sampling")
-                            .tags(tags).serviceLevelObjectives(STEP_SLOS).register(r));
+                            .tags(tags)
+                            .serviceLevelObjectives(BATCH_TOKEN_SLOS)
+                            .register(r),
+                    Timer.builder("llm.step.duration")
+                            .description("Time of one engine iteration's forward pass and sampling")
+                            .tags(tags)
+                            .serviceLevelObjectives(STEP_SLOS)
+                            .register(r));
         }
 
-        private void gauge(MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
-            Gauge.builder(name, stats, s -> value.applyAsDouble(s.get())).baseUnit(unit).description(description).tags(tags)
-                    .strongReference(true).register(r);
+        private void gauge(
+                MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
+            Gauge.builder(name, stats, s -> value.applyAsDouble(s.get()))
+                    .baseUnit(unit)
+                    .description(description)
+                    .tags(tags)
+                    .strongReference(true)
+                    .register(r);
         }
 
-        private void counter(MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
-            FunctionCounter.builder(name, stats, s -> value.applyAsDouble(s.get())).baseUnit(unit).description(description).tags(tags)
+        private void counter(
+                MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
+            FunctionCounter.builder(name, stats, s -> value.applyAsDouble(s.get()))
+                    .baseUnit(unit)
+                    .description(description)
+                    .tags(tags)
                     .register(r);
         }
 
@@ -174,7 +248,8 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
         }
 
         @Override
-        public void onChoiceFinished(FinishReason reason, Duration total, Duration queued, int promptTokens, int generatedTokens) {
+        public void onChoiceFinished(
+                FinishReason reason, Duration total, Duration queued, int promptTokens, int generatedTokens) {
             Recorders m = recorders;
             if (m != null) {
                 m.duration().get(reason).record(total);
@@ -199,15 +274,28 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
         }
 
         void register(MeterRegistry r) {
-            FunctionCounter.builder("llm.embedding.inputs", inputsEmbedded, LongSupplier::getAsLong).baseUnit("inputs")
-                    .description("Inputs embedded").tags(tags).register(r);
-            Gauge.builder("llm.embedding.requests.waiting", waitingRequests, IntSupplier::getAsInt).baseUnit("requests")
-                    .description("Embedding requests waiting for a batch").tags(tags).strongReference(true).register(r);
-            batchDuration = Timer.builder("llm.embedding.batch.duration").description("Time of one embedding forward pass")
-                    .tags(tags).serviceLevelObjectives(STEP_SLOS).register(r);
-            batchInputs = DistributionSummary.builder("llm.embedding.batch.size").baseUnit("inputs")
-                    .description("Inputs embedded together in one forward pass").tags(tags)
-                    .serviceLevelObjectives(BATCH_SIZE_SLOS).register(r);
+            FunctionCounter.builder("llm.embedding.inputs", inputsEmbedded, LongSupplier::getAsLong)
+                    .baseUnit("inputs")
+                    .description("Inputs embedded")
+                    .tags(tags)
+                    .register(r);
+            Gauge.builder("llm.embedding.requests.waiting", waitingRequests, IntSupplier::getAsInt)
+                    .baseUnit("requests")
+                    .description("Embedding requests waiting for a batch")
+                    .tags(tags)
+                    .strongReference(true)
+                    .register(r);
+            batchDuration = Timer.builder("llm.embedding.batch.duration")
+                    .description("Time of one embedding forward pass")
+                    .tags(tags)
+                    .serviceLevelObjectives(STEP_SLOS)
+                    .register(r);
+            batchInputs = DistributionSummary.builder("llm.embedding.batch.size")
+                    .baseUnit("inputs")
+                    .description("Inputs embedded together in one forward pass")
+                    .tags(tags)
+                    .serviceLevelObjectives(BATCH_SIZE_SLOS)
+                    .register(r);
         }
 
         @Override

@@ -1,7 +1,6 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.backend.Backend;
-
 import java.util.Locale;
 
 /**
@@ -22,8 +21,8 @@ public interface BackendProvider {
      */
     default void check(BackendChoice choice, String modelId) {
         if (!available(choice)) {
-            throw new IllegalStateException("model '" + modelId + "' asks for backend " + choice.name().toLowerCase(Locale.ROOT)
-                    + ": no GPU backend available");
+            throw new IllegalStateException("model '" + modelId + "' asks for backend "
+                    + choice.name().toLowerCase(Locale.ROOT) + ": no GPU backend available");
         }
     }
 

@@ -7,7 +7,6 @@ import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
-
 import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
@@ -47,9 +46,10 @@ final class DeviceBackendProvider implements BackendProvider {
     @Override
     public void check(BackendChoice choice, String modelId) {
         if (!available(choice)) {
-            throw new IllegalStateException("model '" + modelId + "' asks for backend " + choice.name().toLowerCase(Locale.ROOT)
-                    + ": no GPU backend available (" + pool.statuses().stream().map(BackendStatus::toString)
-                    .collect(Collectors.joining("; ")) + ")");
+            throw new IllegalStateException("model '" + modelId + "' asks for backend "
+                    + choice.name().toLowerCase(Locale.ROOT)
+                    + ": no GPU backend available ("
+                    + pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; ")) + ")");
         }
     }
 
@@ -59,9 +59,13 @@ final class DeviceBackendProvider implements BackendProvider {
         if (choice == BackendChoice.CPU || pool.isEmpty()) {
             return new CpuBackend(threads);
         }
-        Device device = pool.devices().get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));
+        Device device = pool.devices()
+                .get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));
         GpuBackend backend = GpuBackend.open(device, options);
-        gpu.put(backend, backend.name() + " (" + device.info().name() + ", " + device.info().arch() + ")");
+        gpu.put(
+                backend,
+                backend.name() + " (" + device.info().name() + ", "
+                        + device.info().arch() + ")");
         return backend;
     }
 

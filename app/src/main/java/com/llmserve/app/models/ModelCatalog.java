@@ -4,7 +4,6 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.model.UnsupportedArchitectureException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -15,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +27,7 @@ final class ModelCatalog {
     private static final Logger LOG = LoggerFactory.getLogger(ModelCatalog.class);
     private static final String SUFFIX = ".gguf";
 
-    private ModelCatalog() {
-    }
+    private ModelCatalog() {}
 
     /**
      * The models to serve: configured ones first, then the folder's files in name order.
@@ -48,19 +45,23 @@ final class ModelCatalog {
                 throw new IllegalStateException("llmserve.models: the id '" + id + "' is used twice");
             }
             if (!Files.isRegularFile(path)) {
-                throw new IllegalStateException("llmserve.models: the file of model '" + id + "' does not exist: " + path);
+                throw new IllegalStateException(
+                        "llmserve.models: the file of model '" + id + "' does not exist: " + path);
             }
             Header header = header(path);
             if (header.problem() != null) {
-                throw new IllegalStateException("llmserve.models: model '" + id + "' cannot be served: " + header.problem());
+                throw new IllegalStateException(
+                        "llmserve.models: model '" + id + "' cannot be served: " + header.problem());
             }
             if (spec.kind() != null && spec.kind() != header.kind()) {
-                throw new IllegalStateException("llmserve.models: model '" + id + "' is a " + header.kind().name().toLowerCase(Locale.ROOT)
-                        + " model (" + header.architecture() + "), but its kind is set to " + spec.kind().name().toLowerCase(Locale.ROOT));
+                throw new IllegalStateException("llmserve.models: model '" + id + "' is a "
+                        + header.kind().name().toLowerCase(Locale.ROOT) + " model (" + header.architecture()
+                        + "), but its kind is set to " + spec.kind().name().toLowerCase(Locale.ROOT));
             }
             BackendChoice backend = spec.backend() != null ? spec.backend() : properties.backend();
             backends.check(backend, id);
-            byId.put(id, new ModelPlan(id, path, header.kind(), header.architecture(), backend, size(path), true, spec));
+            byId.put(
+                    id, new ModelPlan(id, path, header.kind(), header.architecture(), backend, size(path), true, spec));
             configuredFiles.add(realPath(path));
         }
         if (properties.scanModelsDir()) {
@@ -69,12 +70,16 @@ final class ModelCatalog {
         return List.copyOf(byId.values());
     }
 
-    private static void scan(ServingProperties properties, BackendProvider backends, Map<String, ModelPlan> byId,
-                             List<Path> configuredFiles) {
+    private static void scan(
+            ServingProperties properties,
+            BackendProvider backends,
+            Map<String, ModelPlan> byId,
+            List<Path> configuredFiles) {
         Path dir = properties.modelsDirectory().toAbsolutePath().normalize();
         if (!backends.available(properties.backend())) {
-            throw new IllegalStateException("llmserve.backend is " + properties.backend().name().toLowerCase(Locale.ROOT)
-                    + " for the files of " + dir + ": no GPU backend available");
+            throw new IllegalStateException(
+                    "llmserve.backend is " + properties.backend().name().toLowerCase(Locale.ROOT) + " for the files of "
+                            + dir + ": no GPU backend available");
         }
         if (!Files.isDirectory(dir)) {
             LOG.warn("Models folder {} does not exist; serving only the configured models (set MODELS_DIR)", dir);
@@ -106,23 +111,35 @@ final class ModelCatalog {
                 LOG.warn("Skipping {}: {}", path, header.problem());
                 continue;
             }
-            byId.put(id, new ModelPlan(id, path, header.kind(), header.architecture(), properties.backend(), size(path), false, null));
+            byId.put(
+                    id,
+                    new ModelPlan(
+                            id,
+                            path,
+                            header.kind(),
+                            header.architecture(),
+                            properties.backend(),
+                            size(path),
+                            false,
+                            null));
         }
     }
 
     /** The file name without {@code .gguf}, as Ollama names the files of its folder. */
     static String idOf(Path path) {
         String name = path.getFileName().toString();
-        return name.toLowerCase(Locale.ROOT).endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+        return name.toLowerCase(Locale.ROOT).endsWith(SUFFIX)
+                ? name.substring(0, name.length() - SUFFIX.length())
+                : name;
     }
 
     /** What a file's header says, or why it cannot be served. */
-    private record Header(String architecture, ModelKind kind, String problem) {
-    }
+    private record Header(String architecture, ModelKind kind, String problem) {}
 
     private static Header header(Path path) {
         try (GgufFile file = GgufFile.open(path)) {
-            String architecture = file.metadata().findString("general.architecture").orElse("(none)");
+            String architecture =
+                    file.metadata().findString("general.architecture").orElse("(none)");
             return new Header(architecture, Architectures.kindOf(file), null);
         } catch (UnsupportedArchitectureException e) {
             return new Header(null, null, e.getMessage());

@@ -1,11 +1,9 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.sched.EngineStats;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -33,7 +31,9 @@ final class ModelHealthIndicator implements HealthIndicator {
         }
         Health.Builder health = Health.status(status(statuses));
         if (statuses.isEmpty()) {
-            health.withDetail("message", "no models to serve: put GGUF files in the models folder (MODELS_DIR) or configure llm.models");
+            health.withDetail(
+                    "message",
+                    "no models to serve: put GGUF files in the models folder (MODELS_DIR) or configure llm.models");
         }
         return health.withDetail("models", details).build();
     }
@@ -43,7 +43,8 @@ final class ModelHealthIndicator implements HealthIndicator {
             return Status.OUT_OF_SERVICE;
         }
         boolean configuredFailed = statuses.stream()
-                .anyMatch(s -> s.state() == ModelRegistry.State.FAILED && s.plan().configured());
+                .anyMatch(
+                        s -> s.state() == ModelRegistry.State.FAILED && s.plan().configured());
         boolean anyReady = statuses.stream().anyMatch(s -> s.state() == ModelRegistry.State.READY);
         return configuredFailed || !anyReady ? Status.DOWN : Status.UP;
     }
@@ -70,8 +71,9 @@ final class ModelHealthIndicator implements HealthIndicator {
                 d.put("runningSequences", st.runningSequences());
                 d.put("kvBlocksUsed", st.kvBlocksUsed());
                 d.put("kvBlocksTotal", st.kvBlocksTotal());
-                d.put("prefixCacheHitRate", st.prefixCacheQueries() == 0 ? 0.0
-                        : (double) st.prefixCacheHits() / st.prefixCacheQueries());
+                d.put(
+                        "prefixCacheHitRate",
+                        st.prefixCacheQueries() == 0 ? 0.0 : (double) st.prefixCacheHits() / st.prefixCacheQueries());
                 d.put("promptTokens", st.promptTokens());
                 d.put("generatedTokens", st.generatedTokens());
                 d.put("preemptions", st.preemptions());
@@ -85,8 +87,7 @@ final class ModelHealthIndicator implements HealthIndicator {
                 d.put("embeddedInputs", m.embeddedInputs());
                 d.put("batches", m.batches());
             }
-            case null -> {
-            }
+            case null -> {}
         }
         return d;
     }

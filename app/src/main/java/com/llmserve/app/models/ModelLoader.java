@@ -20,7 +20,6 @@ import com.llmserve.engine.sched.InferenceEngine;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.TokenListener;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -29,7 +28,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +50,11 @@ final class ModelLoader {
     private final ServingPolicies policies;
     private final ModelObservers observers;
 
-    ModelLoader(ServingProperties properties, BackendProvider backends, ServingPolicies policies, ModelObservers observers) {
+    ModelLoader(
+            ServingProperties properties,
+            BackendProvider backends,
+            ServingPolicies policies,
+            ModelObservers observers) {
         this.properties = properties;
         this.backends = backends;
         this.policies = policies;
@@ -87,7 +89,8 @@ final class ModelLoader {
         }
     }
 
-    private ServedTextModel loadText(ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) throws IOException {
+    private ServedTextModel loadText(ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened)
+            throws IOException {
         Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
         ChatTemplate template = chatTemplate(plan, file, tokenizer);
         EngineOptions options = engineOptions(plan);
@@ -96,7 +99,8 @@ final class ModelLoader {
         Failover failover = null;
         if (backends.accelerated(backend)) {
             LanguageModel m = primary.model();
-            long kvBytes = (long) m.layers() * options.kvBlocks() * options.blockSize() * m.kvDim() * KV_BYTES_PER_VALUE;
+            long kvBytes =
+                    (long) m.layers() * options.kvBlocks() * options.blockSize() * m.kvDim() * KV_BYTES_PER_VALUE;
             if (cpuFallback(plan, plan.fileSize() + kvBytes)) {
                 Backend cpu = backends.create(BackendChoice.CPU, plan.id());
                 opened.add(cpu);
@@ -104,23 +108,34 @@ final class ModelLoader {
             }
             int[] probePrompt = probePrompt(tokenizer);
             InferenceEngine gpu = primary.engine();
-            failover = policies.failover(plan.id(), primary.device(), fallback != null, () -> generate(gpu, probePrompt));
+            failover =
+                    policies.failover(plan.id(), primary.device(), fallback != null, () -> generate(gpu, probePrompt));
         }
-        return new ServedTextModel(plan.id(), file, primary, fallback, failover, policies.admission(), policies.generationTimeLimiter(),
-                tokenizer, template, describe(primary.backend(), fallback == null ? null : fallback.backend()));
+        return new ServedTextModel(
+                plan.id(),
+                file,
+                primary,
+                fallback,
+                failover,
+                policies.admission(),
+                policies.generationTimeLimiter(),
+                tokenizer,
+                template,
+                describe(primary.backend(), fallback == null ? null : fallback.backend()));
     }
 
-    private ServedTextModel.Replica textReplica(ModelPlan plan, GgufFile file, Backend backend, EngineOptions options,
-                                                List<AutoCloseable> opened) {
-        LanguageModel model = Architectures.loadLanguageModel(file, backend,
-                new ModelOptions(properties.engine().maxBatchTokens(), plan.contextSize()));
+    private ServedTextModel.Replica textReplica(
+            ModelPlan plan, GgufFile file, Backend backend, EngineOptions options, List<AutoCloseable> opened) {
+        LanguageModel model = Architectures.loadLanguageModel(
+                file, backend, new ModelOptions(properties.engine().maxBatchTokens(), plan.contextSize()));
         opened.add(model);
         String device = backends.device(backend);
         AtomicReference<InferenceEngine> started = new AtomicReference<>();
-        InferenceEngine engine = InferenceEngine.start(plan.id(), model, options, observers.completion(plan.id(), device, () -> {
-            InferenceEngine e = started.get();
-            return e == null ? NO_STATS : e.stats();
-        }));
+        InferenceEngine engine =
+                InferenceEngine.start(plan.id(), model, options, observers.completion(plan.id(), device, () -> {
+                    InferenceEngine e = started.get();
+                    return e == null ? NO_STATS : e.stats();
+                }));
         started.set(engine);
         opened.add(engine);
         return new ServedTextModel.Replica(device, backend, model, engine);
@@ -128,10 +143,19 @@ final class ModelLoader {
 
     private EngineOptions engineOptions(ModelPlan plan) {
         ServingProperties.Engine e = properties.engine();
-        int kvBlocks = plan.spec() != null && plan.spec().kvBlocks() > 0 ? plan.spec().kvBlocks() : e.kvBlocks();
+        int kvBlocks =
+                plan.spec() != null && plan.spec().kvBlocks() > 0 ? plan.spec().kvBlocks() : e.kvBlocks();
         // the engine's own default: the timeout of requests that set none (every request gets the limiter's anyway)
-        Duration timeout = policies.generationTimeLimiter().getTimeLimiterConfig().getTimeoutDuration();
-        return new EngineOptions(kvBlocks, e.blockSize(), e.maxBatchTokens(), e.maxRunning(), e.maxWaiting(), e.prefixCaching(), timeout);
+        Duration timeout =
+                policies.generationTimeLimiter().getTimeLimiterConfig().getTimeoutDuration();
+        return new EngineOptions(
+                kvBlocks,
+                e.blockSize(),
+                e.maxBatchTokens(),
+                e.maxRunning(),
+                e.maxWaiting(),
+                e.prefixCaching(),
+                timeout);
     }
 
     /** Whether the CPU copy of a GPU model is loaded, logged either way. */
@@ -140,13 +164,17 @@ final class ModelLoader {
         if (decision.load()) {
             LOG.info("Model '{}': loading a CPU copy to serve while its GPU fails ({})", plan.id(), decision.reason());
         } else {
-            LOG.warn("Model '{}': no CPU copy, so requests are refused while its GPU fails ({})", plan.id(), decision.reason());
+            LOG.warn(
+                    "Model '{}': no CPU copy, so requests are refused while its GPU fails ({})",
+                    plan.id(),
+                    decision.reason());
         }
         return decision.load();
     }
 
     private String describe(Backend primary, Backend fallback) {
-        return fallback == null ? backends.describe(primary)
+        return fallback == null
+                ? backends.describe(primary)
                 : backends.describe(primary) + ", CPU fallback " + backends.describe(fallback);
     }
 
@@ -162,12 +190,17 @@ final class ModelLoader {
         if (source == null) {
             return ChatTemplate.fromGguf(file.metadata(), tokenizer);
         }
-        String bos = tokenizer.bos().isPresent() ? tokenizer.tokenText(tokenizer.bos().getAsInt()) : "";
-        String eos = tokenizer.eos().isPresent() ? tokenizer.tokenText(tokenizer.eos().getAsInt()) : "";
+        String bos = tokenizer.bos().isPresent()
+                ? tokenizer.tokenText(tokenizer.bos().getAsInt())
+                : "";
+        String eos = tokenizer.eos().isPresent()
+                ? tokenizer.tokenText(tokenizer.eos().getAsInt())
+                : "";
         return ChatTemplate.of(source, bos, eos);
     }
 
-    private ServedEmbeddingModel loadEmbedding(ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
+    private ServedEmbeddingModel loadEmbedding(
+            ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
         Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
         ServedEmbeddingModel.Replica primary = embeddingReplica(plan, file, backend, opened);
         ServedEmbeddingModel.Replica fallback = null;
@@ -182,22 +215,34 @@ final class ModelLoader {
             EmbeddingEngine gpu = primary.engine();
             failover = policies.failover(plan.id(), primary.device(), fallback != null, () -> gpu.submit(probeInput));
         }
-        return new ServedEmbeddingModel(plan.id(), file, primary, fallback, failover, policies.admission(), policies.embeddingTimeLimiter(),
-                tokenizer, describe(primary.backend(), fallback == null ? null : fallback.backend()));
+        return new ServedEmbeddingModel(
+                plan.id(),
+                file,
+                primary,
+                fallback,
+                failover,
+                policies.admission(),
+                policies.embeddingTimeLimiter(),
+                tokenizer,
+                describe(primary.backend(), fallback == null ? null : fallback.backend()));
     }
 
-    private ServedEmbeddingModel.Replica embeddingReplica(ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
+    private ServedEmbeddingModel.Replica embeddingReplica(
+            ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
         ServingProperties.Embedding e = properties.embedding();
         int batchTokens = e.batchTokens(backends.accelerated(backend));
-        EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, new ModelOptions(batchTokens, plan.contextSize()));
+        EmbeddingModel model =
+                Architectures.loadEmbeddingModel(file, backend, new ModelOptions(batchTokens, plan.contextSize()));
         opened.add(model);
         String device = backends.device(backend);
         AtomicReference<EmbeddingEngine> started = new AtomicReference<>();
-        EmbeddingEngine.EmbeddingObserver observer = observers.embedding(plan.id(), device,
+        EmbeddingEngine.EmbeddingObserver observer = observers.embedding(
+                plan.id(),
+                device,
                 () -> started.get() == null ? 0 : started.get().inputsEmbedded(),
                 () -> started.get() == null ? 0 : started.get().waitingRequests());
-        EmbeddingEngine engine = EmbeddingEngine.start(plan.id(), model, new EmbeddingOptions(batchTokens, e.maxWait(), e.maxWaiting()),
-                observer);
+        EmbeddingEngine engine = EmbeddingEngine.start(
+                plan.id(), model, new EmbeddingOptions(batchTokens, e.maxWait(), e.maxWaiting()), observer);
         started.set(engine);
         opened.add(engine);
         return new ServedEmbeddingModel.Replica(device, backend, model, engine);
@@ -216,8 +261,7 @@ final class ModelLoader {
         CompletableFuture<FinishReason> done = new CompletableFuture<>();
         engine.submit(InferenceRequest.greedy(prompt, 4), new TokenListener() {
             @Override
-            public void onToken(int choice, int token, TokenLogprobs logprobs) {
-            }
+            public void onToken(int choice, int token, TokenLogprobs logprobs) {}
 
             @Override
             public void onFinish(int choice, FinishReason reason) {

@@ -3,7 +3,6 @@ package com.llmserve.app.models;
 import com.llmserve.engine.sched.EmbeddingEngine;
 import com.llmserve.engine.sched.EngineObserver;
 import com.llmserve.engine.sched.EngineStats;
-
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -24,8 +23,8 @@ public interface ModelObservers {
         }
 
         @Override
-        public EmbeddingEngine.EmbeddingObserver embedding(String model, String device, LongSupplier inputsEmbedded,
-                                                           IntSupplier waitingRequests) {
+        public EmbeddingEngine.EmbeddingObserver embedding(
+                String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests) {
             return EmbeddingEngine.EmbeddingObserver.NONE;
         }
     };
@@ -34,5 +33,6 @@ public interface ModelObservers {
     EngineObserver completion(String model, String device, Supplier<EngineStats> stats);
 
     /** The observer of an embedding model's loop on {@code device}. */
-    EmbeddingEngine.EmbeddingObserver embedding(String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests);
+    EmbeddingEngine.EmbeddingObserver embedding(
+            String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests);
 }

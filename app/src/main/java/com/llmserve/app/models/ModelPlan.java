@@ -1,7 +1,6 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.model.ModelKind;
-
 import java.nio.file.Path;
 
 /**
@@ -18,8 +17,15 @@ import java.nio.file.Path;
  *                     it marks the service down); false for files found in the models folder
  * @param spec         the configuration entry, null for a file of the folder
  */
-public record ModelPlan(String id, Path path, ModelKind kind, String architecture, BackendChoice backend, long fileSize,
-                        boolean configured, ServingProperties.ModelSpec spec) {
+public record ModelPlan(
+        String id,
+        Path path,
+        ModelKind kind,
+        String architecture,
+        BackendChoice backend,
+        long fileSize,
+        boolean configured,
+        ServingProperties.ModelSpec spec) {
 
     /** The kind as the API and health details spell it: {@code completion} or {@code embedding}. */
     public String kindName() {

@@ -1,7 +1,6 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.model.ModelKind;
-
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -31,7 +29,9 @@ public final class ModelRegistry implements SmartLifecycle {
 
     /** Where a model stands. */
     public enum State {
-        LOADING, READY, FAILED;
+        LOADING,
+        READY,
+        FAILED;
 
         public String apiName() {
             return name().toLowerCase(Locale.ROOT);
@@ -46,7 +46,8 @@ public final class ModelRegistry implements SmartLifecycle {
      * @param loadTime how long loading and warm-up took, null while loading
      * @param created  the file's modification time (what {@code /v1/models} calls created)
      */
-    public record Status(ModelPlan plan, State state, ServedModel model, String error, Duration loadTime, Instant created) {
+    public record Status(
+            ModelPlan plan, State state, ServedModel model, String error, Duration loadTime, Instant created) {
 
         public String id() {
             return plan.id();
@@ -89,7 +90,8 @@ public final class ModelRegistry implements SmartLifecycle {
         }
         return switch (s.state()) {
             case READY -> s.model();
-            case LOADING -> throw new ModelNotReadyException("The model '" + id + "' is loading; try again shortly", true);
+            case LOADING ->
+                throw new ModelNotReadyException("The model '" + id + "' is loading; try again shortly", true);
             case FAILED -> throw new ModelNotReadyException("The model '" + id + "' failed to load", false);
         };
     }
@@ -98,7 +100,8 @@ public final class ModelRegistry implements SmartLifecycle {
     public ServedTextModel textModel(String id) {
         return switch (get(id)) {
             case ServedTextModel m -> m;
-            case ServedEmbeddingModel m -> throw new WrongModelKindException(id, ModelKind.EMBEDDING, ModelKind.COMPLETION);
+            case ServedEmbeddingModel m ->
+                throw new WrongModelKindException(id, ModelKind.EMBEDDING, ModelKind.COMPLETION);
         };
     }
 
@@ -123,7 +126,8 @@ public final class ModelRegistry implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        loaderThread = Thread.ofPlatform().name("llmserve-model-loader").daemon(true).start(this::loadAll);
+        loaderThread =
+                Thread.ofPlatform().name("llmserve-model-loader").daemon(true).start(this::loadAll);
     }
 
     private void loadAll() {
@@ -144,20 +148,39 @@ public final class ModelRegistry implements SmartLifecycle {
     }
 
     private void load(ModelPlan plan, int index, int total) {
-        LOG.info("[{}/{}] Loading model '{}' ({}, {}, {} MiB) from {} on backend {}", index, total, plan.id(), plan.kindName(),
-                plan.architecture(), String.format(Locale.ROOT, "%.1f", plan.fileSize() / 1048576.0), plan.path(),
+        LOG.info(
+                "[{}/{}] Loading model '{}' ({}, {}, {} MiB) from {} on backend {}",
+                index,
+                total,
+                plan.id(),
+                plan.kindName(),
+                plan.architecture(),
+                String.format(Locale.ROOT, "%.1f", plan.fileSize() / 1048576.0),
+                plan.path(),
                 plan.backend().name().toLowerCase(Locale.ROOT));
         long start = System.nanoTime();
-        Thread progress = Thread.ofVirtual().name("llmserve-load-progress").start(() -> reportProgress(plan.id(), start));
+        Thread progress =
+                Thread.ofVirtual().name("llmserve-load-progress").start(() -> reportProgress(plan.id(), start));
         ServedModel model = null;
         try {
             model = loader.load(plan);
             long loaded = System.nanoTime();
-            LOG.info("[{}/{}] Model '{}' loaded in {} ms on {} (context {} tokens)", index, total, plan.id(),
-                    (loaded - start) / 1_000_000, model.backendDescription(), model.maxModelLen());
+            LOG.info(
+                    "[{}/{}] Model '{}' loaded in {} ms on {} (context {} tokens)",
+                    index,
+                    total,
+                    plan.id(),
+                    (loaded - start) / 1_000_000,
+                    model.backendDescription(),
+                    model.maxModelLen());
             if (warmUp) {
                 loader.warmUp(model);
-                LOG.info("[{}/{}] Model '{}' warmed up in {} ms", index, total, plan.id(), (System.nanoTime() - loaded) / 1_000_000);
+                LOG.info(
+                        "[{}/{}] Model '{}' warmed up in {} ms",
+                        index,
+                        total,
+                        plan.id(),
+                        (System.nanoTime() - loaded) / 1_000_000);
             }
             replace(plan, State.READY, model, null, Duration.ofNanos(System.nanoTime() - start));
         } catch (Exception | Error e) {
@@ -165,7 +188,11 @@ public final class ModelRegistry implements SmartLifecycle {
             if (model != null) {
                 closeQuietly(model);
             }
-            replace(plan, State.FAILED, null, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
+            replace(
+                    plan,
+                    State.FAILED,
+                    null,
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
                     Duration.ofNanos(System.nanoTime() - start));
         } finally {
             progress.interrupt();
@@ -207,7 +234,8 @@ public final class ModelRegistry implements SmartLifecycle {
                     loaded.add(s.model());
                 }
             }
-            models.replaceAll((id, s) -> s.model() == null ? s
+            models.replaceAll((id, s) -> s.model() == null
+                    ? s
                     : new Status(s.plan(), State.FAILED, null, "the service stopped", s.loadTime(), s.created()));
         }
         for (ServedModel m : loaded) {

@@ -5,7 +5,6 @@ import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -25,11 +24,13 @@ public class ModelsAutoConfiguration {
     /** Models on the GPUs of the runtime's pool when there is one (the service always opens it), else on the CPU. */
     @Bean
     @ConditionalOnMissingBean
-    BackendProvider backendProvider(ServingProperties properties, ObjectProvider<GpuRuntime> runtime,
-                                    ObjectProvider<GpuProperties> gpu) {
+    BackendProvider backendProvider(
+            ServingProperties properties, ObjectProvider<GpuRuntime> runtime, ObjectProvider<GpuProperties> gpu) {
         DevicePool pool = runtime.stream().findFirst().flatMap(GpuRuntime::pool).orElse(null);
-        GpuOptions options = gpu.stream().findFirst().map(GpuProperties::backendOptions).orElseGet(GpuOptions::defaults);
-        return pool == null ? new CpuBackendProvider(properties.effectiveCpuThreads())
+        GpuOptions options =
+                gpu.stream().findFirst().map(GpuProperties::backendOptions).orElseGet(GpuOptions::defaults);
+        return pool == null
+                ? new CpuBackendProvider(properties.effectiveCpuThreads())
                 : new DeviceBackendProvider(pool, properties.effectiveCpuThreads(), options);
     }
 
@@ -38,9 +39,15 @@ public class ModelsAutoConfiguration {
      * service always has both): without them models get our default policies and no meters.
      */
     @Bean
-    ModelRegistry modelRegistry(ServingProperties properties, BackendProvider backends, ObjectProvider<ServingPolicies> policies,
-                                ObjectProvider<ModelObservers> observers) {
-        ModelLoader loader = new ModelLoader(properties, backends, policies.getIfAvailable(ServingPolicies::defaults),
+    ModelRegistry modelRegistry(
+            ServingProperties properties,
+            BackendProvider backends,
+            ObjectProvider<ServingPolicies> policies,
+            ObjectProvider<ModelObservers> observers) {
+        ModelLoader loader = new ModelLoader(
+                properties,
+                backends,
+                policies.getIfAvailable(ServingPolicies::defaults),
                 observers.getIfAvailable(() -> ModelObservers.NONE));
         return new ModelRegistry(ModelCatalog.plan(properties, backends), loader, properties.warmUp());
     }

@@ -7,16 +7,14 @@ import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.sched.EmbeddingEngine;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.timelimiter.TimeLimiter;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-
-import io.github.resilience4j.bulkhead.Bulkhead;
-import io.github.resilience4j.bulkhead.BulkheadFullException;
-import io.github.resilience4j.timelimiter.TimeLimiter;
 
 /**
  * An embedding model being served: its engine loop (two when a GPU model has a CPU copy), which
@@ -31,8 +29,7 @@ public final class ServedEmbeddingModel implements ServedModel {
      *
      * @param device where it runs, as its backend names it; the meters' {@code device} tag
      */
-    public record Replica(String device, Backend backend, EmbeddingModel model, EmbeddingEngine engine) {
-    }
+    public record Replica(String device, Backend backend, EmbeddingModel model, EmbeddingEngine engine) {}
 
     private final String id;
     private final GgufFile file;
@@ -44,8 +41,16 @@ public final class ServedEmbeddingModel implements ServedModel {
     private final Tokenizer tokenizer;
     private final String backendDescription;
 
-    ServedEmbeddingModel(String id, GgufFile file, Replica primary, Replica fallback, Failover failover, Bulkhead admission,
-                         TimeLimiter timeLimiter, Tokenizer tokenizer, String backendDescription) {
+    ServedEmbeddingModel(
+            String id,
+            GgufFile file,
+            Replica primary,
+            Replica fallback,
+            Failover failover,
+            Bulkhead admission,
+            TimeLimiter timeLimiter,
+            Tokenizer tokenizer,
+            String backendDescription) {
         this.id = id;
         this.file = file;
         this.primary = primary;
@@ -160,16 +165,24 @@ public final class ServedEmbeddingModel implements ServedModel {
             throw e;
         } catch (TimeoutException e) {
             settleWithoutVerdict(guarded);
-            throw new EmbeddingFailedException(EmbeddingFailedException.Reason.TIMEOUT, "The embedding request did not finish within "
-                    + timeLimiter.getTimeLimiterConfig().getTimeoutDuration().toSeconds() + " s", e);
+            throw new EmbeddingFailedException(
+                    EmbeddingFailedException.Reason.TIMEOUT,
+                    "The embedding request did not finish within "
+                            + timeLimiter
+                                    .getTimeLimiterConfig()
+                                    .getTimeoutDuration()
+                                    .toSeconds() + " s",
+                    e);
         } catch (CancellationException e) {
             settleWithoutVerdict(guarded);
-            throw new EmbeddingFailedException(EmbeddingFailedException.Reason.SHUTTING_DOWN, "The service is shutting down", e);
+            throw new EmbeddingFailedException(
+                    EmbeddingFailedException.Reason.SHUTTING_DOWN, "The service is shutting down", e);
         } catch (Exception e) {
             if (guarded) {
                 failover.failed(System.nanoTime() - start, e);
             }
-            throw new EmbeddingFailedException(EmbeddingFailedException.Reason.ENGINE_ERROR, "The model failed while embedding", e);
+            throw new EmbeddingFailedException(
+                    EmbeddingFailedException.Reason.ENGINE_ERROR, "The model failed while embedding", e);
         }
     }
 

@@ -14,16 +14,14 @@ import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.RequestHandle;
 import com.llmserve.engine.sched.TokenListener;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadFullException;
+import io.github.resilience4j.timelimiter.TimeLimiter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-
-import io.github.resilience4j.bulkhead.Bulkhead;
-import io.github.resilience4j.bulkhead.BulkheadFullException;
-import io.github.resilience4j.timelimiter.TimeLimiter;
 
 /**
  * A text-generation model being served: its engine loop (two when a GPU model has a CPU copy),
@@ -41,8 +39,7 @@ public final class ServedTextModel implements ServedModel {
      *
      * @param device where it runs, as its backend names it ({@code cpu}, {@code cuda:0}); the meters' {@code device} tag
      */
-    public record Replica(String device, Backend backend, LanguageModel model, InferenceEngine engine) {
-    }
+    public record Replica(String device, Backend backend, LanguageModel model, InferenceEngine engine) {}
 
     private final String id;
     private final GgufFile file;
@@ -62,8 +59,17 @@ public final class ServedTextModel implements ServedModel {
      * @param fallback the CPU copy of a GPU model, or null
      * @param failover the router of a GPU model, or null for a model on the CPU (which needs none)
      */
-    ServedTextModel(String id, GgufFile file, Replica primary, Replica fallback, Failover failover, Bulkhead admission,
-                    TimeLimiter timeLimiter, Tokenizer tokenizer, ChatTemplate chatTemplate, String backendDescription) {
+    ServedTextModel(
+            String id,
+            GgufFile file,
+            Replica primary,
+            Replica fallback,
+            Failover failover,
+            Bulkhead admission,
+            TimeLimiter timeLimiter,
+            Tokenizer tokenizer,
+            ChatTemplate chatTemplate,
+            String backendDescription) {
         this.id = id;
         this.file = file;
         this.primary = primary;
@@ -86,7 +92,9 @@ public final class ServedTextModel implements ServedModel {
         }
         this.endOfGeneration = Set.copyOf(eog);
         this.controlTexts = List.copyOf(control);
-        this.bosText = tokenizer.bos().isPresent() ? tokenizer.tokenText(tokenizer.bos().getAsInt()) : "";
+        this.bosText = tokenizer.bos().isPresent()
+                ? tokenizer.tokenText(tokenizer.bos().getAsInt())
+                : "";
     }
 
     @Override
@@ -146,10 +154,17 @@ public final class ServedTextModel implements ServedModel {
             return a;
         }
         EngineStats b = fallback.engine().stats();
-        return new EngineStats(a.waitingRequests() + b.waitingRequests(), a.runningSequences() + b.runningSequences(),
-                a.kvBlocksUsed() + b.kvBlocksUsed(), a.kvBlocksTotal() + b.kvBlocksTotal(), a.prefixCacheHits() + b.prefixCacheHits(),
-                a.prefixCacheQueries() + b.prefixCacheQueries(), a.promptTokens() + b.promptTokens(),
-                a.generatedTokens() + b.generatedTokens(), a.steps() + b.steps(), a.preemptions() + b.preemptions());
+        return new EngineStats(
+                a.waitingRequests() + b.waitingRequests(),
+                a.runningSequences() + b.runningSequences(),
+                a.kvBlocksUsed() + b.kvBlocksUsed(),
+                a.kvBlocksTotal() + b.kvBlocksTotal(),
+                a.prefixCacheHits() + b.prefixCacheHits(),
+                a.prefixCacheQueries() + b.prefixCacheQueries(),
+                a.promptTokens() + b.promptTokens(),
+                a.generatedTokens() + b.generatedTokens(),
+                a.steps() + b.steps(),
+                a.preemptions() + b.preemptions());
     }
 
     /**
@@ -173,7 +188,8 @@ public final class ServedTextModel implements ServedModel {
             admission.onComplete();
             throw e;
         }
-        InferenceRequest timed = request.timeout() != null ? request
+        InferenceRequest timed = request.timeout() != null
+                ? request
                 : request.withTimeout(timeLimiter.getTimeLimiterConfig().getTimeoutDuration());
         try {
             return target.engine().submit(timed, new Settling(listener, request.n(), guarded));
@@ -240,8 +256,7 @@ public final class ServedTextModel implements ServedModel {
                         error = new IllegalStateException("the engine ended a choice with an error it did not report");
                     }
                 }
-                case CANCELLED -> {
-                }
+                case CANCELLED -> {}
             }
             if (--unfinished == 0) {
                 settle();

@@ -1,11 +1,9 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.model.ModelKind;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -25,18 +23,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param embedding     batching of every embedding model
  */
 @ConfigurationProperties("llmserve")
-public record ServingProperties(@DefaultValue("../shared/models") String modelsDir,
-                                @DefaultValue("true") boolean scanModelsDir,
-                                @DefaultValue List<ModelSpec> models,
-                                @DefaultValue("auto") BackendChoice backend,
-                                @DefaultValue("0") int cpuThreads,
-                                @DefaultValue("true") boolean warmUp,
-                                @DefaultValue Engine engine,
-                                @DefaultValue Embedding embedding) {
+public record ServingProperties(
+        @DefaultValue("../shared/models") String modelsDir,
+        @DefaultValue("true") boolean scanModelsDir,
+        @DefaultValue List<ModelSpec> models,
+        @DefaultValue("auto") BackendChoice backend,
+        @DefaultValue("0") int cpuThreads,
+        @DefaultValue("true") boolean warmUp,
+        @DefaultValue Engine engine,
+        @DefaultValue Embedding embedding) {
 
     public ServingProperties {
         if (cpuThreads < 0) {
-            throw new IllegalArgumentException("llmserve.cpu-threads must be 0 (all processors) or more: " + cpuThreads);
+            throw new IllegalArgumentException(
+                    "llmserve.cpu-threads must be 0 (all processors) or more: " + cpuThreads);
         }
         models = models == null ? List.of() : List.copyOf(models);
     }
@@ -63,17 +63,25 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
      * @param chatTemplate     a Jinja2 chat template that replaces the file's
      * @param chatTemplateFile a file holding such a template (the inline one wins)
      */
-    public record ModelSpec(String id, String path, ModelKind kind, BackendChoice backend,
-                            @DefaultValue("0") int contextSize, @DefaultValue("0") int kvBlocks,
-                            String chatTemplate, String chatTemplateFile) {
+    public record ModelSpec(
+            String id,
+            String path,
+            ModelKind kind,
+            BackendChoice backend,
+            @DefaultValue("0") int contextSize,
+            @DefaultValue("0") int kvBlocks,
+            String chatTemplate,
+            String chatTemplateFile) {
 
         public ModelSpec {
             if (path == null || path.isBlank()) {
-                throw new IllegalArgumentException("llmserve.models[].path is required" + (id == null ? "" : " (model " + id + ")"));
+                throw new IllegalArgumentException(
+                        "llmserve.models[].path is required" + (id == null ? "" : " (model " + id + ")"));
             }
             if (contextSize < 0 || kvBlocks < 0) {
-                throw new IllegalArgumentException("llmserve.models[].context-size and kv-blocks must not be negative (model "
-                        + (id == null ? path : id) + ")");
+                throw new IllegalArgumentException(
+                        "llmserve.models[].context-size and kv-blocks must not be negative (model "
+                                + (id == null ? path : id) + ")");
             }
         }
 
@@ -96,10 +104,13 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
      */
-    public record Engine(@DefaultValue("1024") int kvBlocks, @DefaultValue("16") int blockSize,
-                         @DefaultValue("512") int maxBatchTokens, @DefaultValue("64") int maxRunning,
-                         @DefaultValue("256") int maxWaiting, @DefaultValue("true") boolean prefixCaching) {
-    }
+    public record Engine(
+            @DefaultValue("1024") int kvBlocks,
+            @DefaultValue("16") int blockSize,
+            @DefaultValue("512") int maxBatchTokens,
+            @DefaultValue("64") int maxRunning,
+            @DefaultValue("256") int maxWaiting,
+            @DefaultValue("true") boolean prefixCaching) {}
 
     /**
      * How each embedding model's loop gathers concurrent requests into one forward pass.
@@ -111,15 +122,18 @@ public record ServingProperties(@DefaultValue("../shared/models") String modelsD
      *                       come together (after a batch of one request there is no wait)
      * @param maxWaiting     the most requests waiting; more are answered 429
      */
-    public record Embedding(@DefaultValue("0") int maxBatchTokens, @DefaultValue("2ms") Duration maxWait,
-                            @DefaultValue("256") int maxWaiting) {
+    public record Embedding(
+            @DefaultValue("0") int maxBatchTokens,
+            @DefaultValue("2ms") Duration maxWait,
+            @DefaultValue("256") int maxWaiting) {
 
         public static final int CPU_BATCH_TOKENS = 2048;
         public static final int GPU_BATCH_TOKENS = 16384;
 
         public Embedding {
             if (maxBatchTokens < 0) {
-                throw new IllegalArgumentException("llmserve.embedding.max-batch-tokens must not be negative: " + maxBatchTokens);
+                throw new IllegalArgumentException(
+                        "llmserve.embedding.max-batch-tokens must not be negative: " + maxBatchTokens);
             }
         }
 

@@ -7,6 +7,7 @@ public final class WrongModelKindException extends RuntimeException {
 
     public WrongModelKindException(String modelId, ModelKind actual, ModelKind wanted) {
         super("The model '" + modelId + "' is " + (actual == ModelKind.EMBEDDING ? "an embedding" : "a completion")
-                + " model; this endpoint needs " + (wanted == ModelKind.EMBEDDING ? "an embedding" : "a completion") + " model");
+                + " model; this endpoint needs " + (wanted == ModelKind.EMBEDDING ? "an embedding" : "a completion")
+                + " model");
     }
 }

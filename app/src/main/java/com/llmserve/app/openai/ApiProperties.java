@@ -1,7 +1,6 @@
 package com.llmserve.app.openai;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -22,20 +21,23 @@ import org.springframework.util.unit.DataSize;
  * @param maxEmbeddingInputs the most inputs per embeddings request
  */
 @ConfigurationProperties("llmserve.api")
-public record ApiProperties(@DefaultValue("16MB") DataSize maxRequestSize,
-                            @DefaultValue("10s") Duration keepAliveInterval,
-                            @DefaultValue("16") int maxN,
-                            @DefaultValue("64") int maxChoices,
-                            @DefaultValue("16") int maxStop,
-                            @DefaultValue("20") int maxLogprobs,
-                            @DefaultValue("2048") int maxEmbeddingInputs) {
+public record ApiProperties(
+        @DefaultValue("16MB") DataSize maxRequestSize,
+        @DefaultValue("10s") Duration keepAliveInterval,
+        @DefaultValue("16") int maxN,
+        @DefaultValue("64") int maxChoices,
+        @DefaultValue("16") int maxStop,
+        @DefaultValue("20") int maxLogprobs,
+        @DefaultValue("2048") int maxEmbeddingInputs) {
 
     public ApiProperties {
         if (maxN < 1 || maxChoices < maxN || maxStop < 0 || maxLogprobs < 0 || maxEmbeddingInputs < 1) {
-            throw new IllegalArgumentException("llmserve.api: max-n must be at least 1 and at most max-choices; the other limits must not be negative");
+            throw new IllegalArgumentException(
+                    "llmserve.api: max-n must be at least 1 and at most max-choices; the other limits must not be negative");
         }
         if (keepAliveInterval.isNegative() || keepAliveInterval.isZero()) {
-            throw new IllegalArgumentException("llmserve.api.keep-alive-interval must be positive: " + keepAliveInterval);
+            throw new IllegalArgumentException(
+                    "llmserve.api.keep-alive-interval must be positive: " + keepAliveInterval);
         }
     }
 

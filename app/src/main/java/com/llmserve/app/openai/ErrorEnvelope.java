@@ -7,8 +7,7 @@ package com.llmserve.app.openai;
  */
 public record ErrorEnvelope(Body error) {
 
-    public record Body(String message, String type, String param, String code) {
-    }
+    public record Body(String message, String type, String param, String code) {}
 
     public static ErrorEnvelope of(String message, String type, String param, String code) {
         return new ErrorEnvelope(new Body(message, type, param, code));

@@ -3,14 +3,12 @@ package com.llmserve.app.openai;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import tools.jackson.databind.JsonNode;
 
 /** Reads the generation parameters that completions and chat share. */
 public final class GenerationFields {
 
-    private GenerationFields() {
-    }
+    private GenerationFields() {}
 
     /** {@code n}: choices per prompt, 1 by default. */
     public static int n(RequestFields f, ApiProperties limits) {
@@ -38,13 +36,18 @@ public final class GenerationFields {
             throw RequestFields.typeError(f.path("stop"), "a string or an array of strings", node);
         }
         if (stops.size() > limits.maxStop()) {
-            throw f.invalid("stop", "Invalid 'stop': at most " + limits.maxStop() + " stop sequences are allowed, but got "
-                    + stops.size() + ".", "array_above_max_length");
+            throw f.invalid(
+                    "stop",
+                    "Invalid 'stop': at most " + limits.maxStop() + " stop sequences are allowed, but got "
+                            + stops.size() + ".",
+                    "array_above_max_length");
         }
         for (int i = 0; i < stops.size(); i++) {
             if (stops.get(i).isEmpty()) {
-                throw new InvalidRequestException(node.isArray() ? f.path("stop") + "[" + i + "]" : f.path("stop"),
-                        "Invalid 'stop': a stop sequence must not be empty.", "empty_string");
+                throw new InvalidRequestException(
+                        node.isArray() ? f.path("stop") + "[" + i + "]" : f.path("stop"),
+                        "Invalid 'stop': a stop sequence must not be empty.",
+                        "empty_string");
             }
         }
         return List.copyOf(stops);
@@ -61,13 +64,16 @@ public final class GenerationFields {
         boolean includeUsage = false;
         if (options != null) {
             if (!stream) {
-                throw f.invalid("stream_options", "The 'stream_options' parameter is only allowed when 'stream' is true.");
+                throw f.invalid(
+                        "stream_options", "The 'stream_options' parameter is only allowed when 'stream' is true.");
             }
             RequestFields o = RequestFields.nested(options, f.path("stream_options"));
             includeUsage = o.optBoolean("include_usage").orElse(false);
             o.optBoolean("continuous_usage_stats").ifPresent(on -> {
                 if (on) {
-                    throw o.invalid("continuous_usage_stats", "Usage in every chunk is not supported; use include_usage.",
+                    throw o.invalid(
+                            "continuous_usage_stats",
+                            "Usage in every chunk is not supported; use include_usage.",
                             "unsupported_parameter");
                 }
             });
@@ -97,6 +103,5 @@ public final class GenerationFields {
      * @param stream       answer with server-sent events
      * @param includeUsage end the stream with a usage chunk
      */
-    public record Streaming(boolean stream, boolean includeUsage) {
-    }
+    public record Streaming(boolean stream, boolean includeUsage) {}
 }

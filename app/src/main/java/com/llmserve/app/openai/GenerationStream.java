@@ -2,13 +2,10 @@ package com.llmserve.app.openai;
 
 import com.llmserve.app.generation.Delta;
 import com.llmserve.app.generation.Generation;
-
 import jakarta.servlet.http.HttpServletResponse;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
@@ -41,8 +38,7 @@ public final class GenerationStream {
         void close(SseSink sink, Generation.Usage usage) throws IOException;
     }
 
-    private GenerationStream() {
-    }
+    private GenerationStream() {}
 
     /**
      * The body of a 200 response that streams {@code generation}; it closes the generation in
@@ -50,8 +46,8 @@ public final class GenerationStream {
      * itself (Spring picks the streaming return handler by the returned object's class, which a
      * {@code ResponseEntity<?>} would hide).
      */
-    public static StreamingResponseBody body(Generation generation, Chunks chunks, Duration keepAlive, JsonMapper json,
-                                             HttpServletResponse response) {
+    public static StreamingResponseBody body(
+            Generation generation, Chunks chunks, Duration keepAlive, JsonMapper json, HttpServletResponse response) {
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());

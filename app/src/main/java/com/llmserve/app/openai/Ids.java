@@ -5,8 +5,7 @@ import java.util.UUID;
 /** Response ids in OpenAI's style: a prefix and 32 random hex digits. */
 public final class Ids {
 
-    private Ids() {
-    }
+    private Ids() {}
 
     public static String next(String prefix) {
         return prefix + UUID.randomUUID().toString().replace("-", "");

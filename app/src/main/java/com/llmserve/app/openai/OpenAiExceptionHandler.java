@@ -1,9 +1,7 @@
 package com.llmserve.app.openai;
 
 import com.llmserve.app.system.RequestTooLargeException;
-
 import jakarta.servlet.http.HttpServletRequest;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -35,44 +33,66 @@ class OpenAiExceptionHandler {
     ResponseEntity<ErrorEnvelope> unreadable(HttpMessageNotReadableException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof RequestTooLargeException tooLarge) {
-                return respond(ApiErrors.client(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage(), null, "request_too_large"));
+                return respond(ApiErrors.client(
+                        HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage(), null, "request_too_large"));
             }
         }
         String detail = e.getCause() instanceof JacksonException j ? ": " + j.getOriginalMessage() : "";
-        if (e.getCause() == null && e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")) {
+        if (e.getCause() == null
+                && e.getMessage() != null
+                && e.getMessage().startsWith("Required request body is missing")) {
             detail = ": the body is empty";
         }
-        return respond(ApiErrors.client(HttpStatus.BAD_REQUEST, "We could not parse the JSON body of your request" + detail
-                + ". The API expects a JSON object.", null, "invalid_json"));
+        return respond(ApiErrors.client(
+                HttpStatus.BAD_REQUEST,
+                "We could not parse the JSON body of your request" + detail + ". The API expects a JSON object.",
+                null,
+                "invalid_json"));
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     ResponseEntity<ErrorEnvelope> mediaType(HttpMediaTypeNotSupportedException e) {
-        return respond(ApiErrors.client(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Content-Type "
-                + (e.getContentType() == null ? "(none)" : "'" + e.getContentType() + "'")
-                + ": send the body as application/json.", null, "unsupported_media_type"));
+        return respond(ApiErrors.client(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                "Unsupported Content-Type "
+                        + (e.getContentType() == null ? "(none)" : "'" + e.getContentType() + "'")
+                        + ": send the body as application/json.",
+                null,
+                "unsupported_media_type"));
     }
 
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
     ResponseEntity<ErrorEnvelope> notAcceptable(HttpMediaTypeNotAcceptableException e) {
-        return respond(ApiErrors.client(HttpStatus.NOT_ACCEPTABLE, "The Accept header allows none of the media types of this endpoint: "
-                + e.getSupportedMediaTypes(), null, "not_acceptable"));
+        return respond(ApiErrors.client(
+                HttpStatus.NOT_ACCEPTABLE,
+                "The Accept header allows none of the media types of this endpoint: " + e.getSupportedMediaTypes(),
+                null,
+                "not_acceptable"));
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
     ResponseEntity<ErrorEnvelope> method(HttpRequestMethodNotSupportedException e, HttpServletRequest request) {
-        ResponseEntity<ErrorEnvelope> r = respond(ApiErrors.client(HttpStatus.METHOD_NOT_ALLOWED, "Method " + e.getMethod()
-                + " is not allowed for " + request.getRequestURI() + "; use " + e.getSupportedHttpMethods() + ".", null,
+        ResponseEntity<ErrorEnvelope> r = respond(ApiErrors.client(
+                HttpStatus.METHOD_NOT_ALLOWED,
+                "Method " + e.getMethod() + " is not allowed for " + request.getRequestURI() + "; use "
+                        + e.getSupportedHttpMethods() + ".",
+                null,
                 "method_not_allowed"));
-        return e.getSupportedHttpMethods() == null ? r
-                : ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).allow(e.getSupportedHttpMethods().toArray(
-                org.springframework.http.HttpMethod[]::new)).body(r.getBody());
+        return e.getSupportedHttpMethods() == null
+                ? r
+                : ResponseEntity.status(r.getStatusCode())
+                        .headers(r.getHeaders())
+                        .allow(e.getSupportedHttpMethods().toArray(org.springframework.http.HttpMethod[]::new))
+                        .body(r.getBody());
     }
 
     @ExceptionHandler({NoHandlerFoundException.class, NoResourceFoundException.class})
     ResponseEntity<ErrorEnvelope> notFound(Exception e, HttpServletRequest request) {
-        return respond(ApiErrors.client(HttpStatus.NOT_FOUND, "Invalid URL (" + request.getMethod() + " " + request.getRequestURI() + ")",
-                null, "not_found"));
+        return respond(ApiErrors.client(
+                HttpStatus.NOT_FOUND,
+                "Invalid URL (" + request.getMethod() + " " + request.getRequestURI() + ")",
+                null,
+                "not_found"));
     }
 
     @ExceptionHandler(AsyncRequestNotUsableException.class)
@@ -89,7 +109,8 @@ class OpenAiExceptionHandler {
             HttpStatus status = HttpStatus.resolve(spring.getStatusCode().value());
             if (status != null && status.is4xxClientError()) {
                 String detail = spring.getBody().getDetail();
-                return respond(ApiErrors.client(status, detail != null ? detail : status.getReasonPhrase(), null, null));
+                return respond(
+                        ApiErrors.client(status, detail != null ? detail : status.getReasonPhrase(), null, null));
             }
         }
         if (mapped == null) {
@@ -99,16 +120,24 @@ class OpenAiExceptionHandler {
         if (mapped.serverFault()) {
             LOG.error("{} {} failed", request.getMethod(), request.getRequestURI(), e);
         } else {
-            LOG.debug("{} {}: {} {}", request.getMethod(), request.getRequestURI(), mapped.status().value(), e.getMessage());
+            LOG.debug(
+                    "{} {}: {} {}",
+                    request.getMethod(),
+                    request.getRequestURI(),
+                    mapped.status().value(),
+                    e.getMessage());
         }
         return respond(mapped);
     }
 
     /** JSON whatever the request's Accept header says: a streaming client gets its error too. */
     static ResponseEntity<ErrorEnvelope> respond(ApiErrors.Mapped mapped) {
-        ResponseEntity.BodyBuilder builder = ResponseEntity.status(mapped.status()).contentType(MediaType.APPLICATION_JSON);
+        ResponseEntity.BodyBuilder builder =
+                ResponseEntity.status(mapped.status()).contentType(MediaType.APPLICATION_JSON);
         if (mapped.retryAfter() != null) {
-            builder.header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, mapped.retryAfter().toSeconds())));
+            builder.header(
+                    HttpHeaders.RETRY_AFTER,
+                    Long.toString(Math.max(1, mapped.retryAfter().toSeconds())));
         }
         return builder.body(mapped.body());
     }

@@ -5,8 +5,7 @@ import java.util.OptionalInt;
 /** Context-window checks shared by completions and chat, worded as OpenAI words them. */
 public final class PromptLimits {
 
-    private PromptLimits() {
-    }
+    private PromptLimits() {}
 
     /**
      * The output budget of one prompt.
@@ -17,12 +16,21 @@ public final class PromptLimits {
      * @param tokensParam the parameter that holds the budget
      * @throws InvalidRequestException when the prompt fills the context, or prompt and budget exceed it
      */
-    public static int maxTokens(int promptTokens, int maxModelLen, OptionalInt requested, int fallback, String promptParam,
-                                String tokensParam) {
+    public static int maxTokens(
+            int promptTokens,
+            int maxModelLen,
+            OptionalInt requested,
+            int fallback,
+            String promptParam,
+            String tokensParam) {
         if (promptTokens >= maxModelLen) {
-            throw new InvalidRequestException(promptParam, "This model's maximum context length is " + maxModelLen
-                    + " tokens. However, your prompt has " + promptTokens + " tokens, which leaves no room for the completion."
-                    + " Please shorten the prompt.", "context_length_exceeded");
+            throw new InvalidRequestException(
+                    promptParam,
+                    "This model's maximum context length is " + maxModelLen
+                            + " tokens. However, your prompt has " + promptTokens
+                            + " tokens, which leaves no room for the completion."
+                            + " Please shorten the prompt.",
+                    "context_length_exceeded");
         }
         int room = maxModelLen - promptTokens;
         if (requested.isEmpty()) {
@@ -30,9 +38,13 @@ public final class PromptLimits {
         }
         int wanted = requested.getAsInt();
         if (wanted > room) {
-            throw new InvalidRequestException(tokensParam, "This model's maximum context length is " + maxModelLen
-                    + " tokens. However, you requested " + ((long) promptTokens + wanted) + " tokens (" + promptTokens
-                    + " in the prompt, " + wanted + " for the completion). Please reduce the prompt or " + tokensParam + ".",
+            throw new InvalidRequestException(
+                    tokensParam,
+                    "This model's maximum context length is " + maxModelLen
+                            + " tokens. However, you requested " + ((long) promptTokens + wanted) + " tokens ("
+                            + promptTokens
+                            + " in the prompt, " + wanted + " for the completion). Please reduce the prompt or "
+                            + tokensParam + ".",
                     "context_length_exceeded");
         }
         return wanted;

@@ -8,7 +8,6 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -32,8 +31,10 @@ public final class RequestFields {
     /** The fields of a request body, which must be a JSON object. */
     public static RequestFields of(JsonNode body) {
         if (body == null || !body.isObject()) {
-            throw new InvalidRequestException(null, "The request body must be a JSON object, but got "
-                    + (body == null ? "nothing" : describe(body)) + ".");
+            throw new InvalidRequestException(
+                    null,
+                    "The request body must be a JSON object, but got " + (body == null ? "nothing" : describe(body))
+                            + ".");
         }
         return new RequestFields(body, "");
     }
@@ -114,7 +115,8 @@ public final class RequestFields {
             throw typeError(path(name), "an integer", v);
         }
         if (!v.canConvertToLong()) {
-            throw new InvalidRequestException(path(name), "Invalid '" + path(name) + "': " + v + " does not fit a 64-bit integer.");
+            throw new InvalidRequestException(
+                    path(name), "Invalid '" + path(name) + "': " + v + " does not fit a 64-bit integer.");
         }
         return OptionalLong.of(v.longValue());
     }
@@ -138,7 +140,8 @@ public final class RequestFields {
         }
         if (!unknown.isEmpty()) {
             String name = unknown.getFirst();
-            throw new InvalidRequestException(path(name), "Unrecognized request argument supplied: " + path(name), "unknown_parameter");
+            throw new InvalidRequestException(
+                    path(name), "Unrecognized request argument supplied: " + path(name), "unknown_parameter");
         }
     }
 
@@ -153,7 +156,8 @@ public final class RequestFields {
     }
 
     public InvalidRequestException missing(String name) {
-        return new InvalidRequestException(path(name), "Missing required parameter: '" + path(name) + "'.", "missing_required_parameter");
+        return new InvalidRequestException(
+                path(name), "Missing required parameter: '" + path(name) + "'.", "missing_required_parameter");
     }
 
     /** An integer element at {@code path} in {@code [min, max]}. */
@@ -162,10 +166,16 @@ public final class RequestFields {
             throw typeError(path, "an integer", v);
         }
         if (!v.canConvertToInt() || v.intValue() < min || v.intValue() > max) {
-            boolean below = v.canConvertToInt() ? v.intValue() < min : v.bigIntegerValue().signum() < 0;
-            throw new InvalidRequestException(path, below
-                    ? "Invalid '" + path + "': integer below minimum value. Expected a value >= " + min + ", but got " + v + " instead."
-                    : "Invalid '" + path + "': integer above maximum value. Expected a value <= " + max + ", but got " + v + " instead.",
+            boolean below = v.canConvertToInt()
+                    ? v.intValue() < min
+                    : v.bigIntegerValue().signum() < 0;
+            throw new InvalidRequestException(
+                    path,
+                    below
+                            ? "Invalid '" + path + "': integer below minimum value. Expected a value >= " + min
+                                    + ", but got " + v + " instead."
+                            : "Invalid '" + path + "': integer above maximum value. Expected a value <= " + max
+                                    + ", but got " + v + " instead.",
                     below ? "integer_below_min_value" : "integer_above_max_value");
         }
         return v.intValue();
@@ -178,20 +188,28 @@ public final class RequestFields {
         }
         double d = v.doubleValue();
         if (!Double.isFinite(d) || d < min) {
-            throw new InvalidRequestException(path, "Invalid '" + path + "': number below minimum value. Expected a value >= "
-                    + format(min) + ", but got " + v + " instead.", "decimal_below_min_value");
+            throw new InvalidRequestException(
+                    path,
+                    "Invalid '" + path + "': number below minimum value. Expected a value >= " + format(min)
+                            + ", but got " + v + " instead.",
+                    "decimal_below_min_value");
         }
         if (d > max) {
-            throw new InvalidRequestException(path, "Invalid '" + path + "': number above maximum value. Expected a value <= "
-                    + format(max) + ", but got " + v + " instead.", "decimal_above_max_value");
+            throw new InvalidRequestException(
+                    path,
+                    "Invalid '" + path + "': number above maximum value. Expected a value <= " + format(max)
+                            + ", but got " + v + " instead.",
+                    "decimal_above_max_value");
         }
         return d;
     }
 
     /** OpenAI's wording for a value of the wrong JSON type. */
     public static InvalidRequestException typeError(String path, String expected, JsonNode got) {
-        return new InvalidRequestException(path, "Invalid type for '" + path + "': expected " + expected + ", but got "
-                + describe(got) + " instead.", "invalid_type");
+        return new InvalidRequestException(
+                path,
+                "Invalid type for '" + path + "': expected " + expected + ", but got " + describe(got) + " instead.",
+                "invalid_type");
     }
 
     private static String describe(JsonNode v) {

@@ -4,7 +4,6 @@ import java.io.Flushable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-
 import tools.jackson.databind.json.JsonMapper;
 
 /**

@@ -10,8 +10,7 @@ public final class CpuFallbackPolicy {
      * @param load   whether to load the CPU copy
      * @param reason why, for the load log and the model's health details
      */
-    public record Decision(boolean load, String reason) {
-    }
+    public record Decision(boolean load, String reason) {}
 
     private final FailoverProperties properties;
     private final HostMemory memory;
@@ -31,13 +30,18 @@ public final class CpuFallbackPolicy {
             case AUTO -> {
                 OptionalLong available = memory.available();
                 if (available.isEmpty()) {
-                    yield new Decision(false, "the memory available cannot be read; set llmserve.failover.cpu-fallback=always to load it anyway");
+                    yield new Decision(
+                            false,
+                            "the memory available cannot be read; set llmserve.failover.cpu-fallback=always to load it anyway");
                 }
                 long budget = (long) (available.getAsLong() * properties.memoryFraction());
                 yield bytes <= budget
                         ? new Decision(true, mib(bytes) + " needed, " + mib(budget) + " allowed")
-                        : new Decision(false, mib(bytes) + " needed but only " + mib(budget) + " allowed ("
-                        + properties.memoryFraction() + " of " + mib(available.getAsLong()) + " available)");
+                        : new Decision(
+                                false,
+                                mib(bytes) + " needed but only " + mib(budget) + " allowed ("
+                                        + properties.memoryFraction() + " of " + mib(available.getAsLong())
+                                        + " available)");
             }
         };
     }

@@ -11,8 +11,8 @@ public final class DeviceUnavailableException extends RuntimeException {
     private final Duration retryAfter;
 
     public DeviceUnavailableException(String model, String device, Duration retryAfter) {
-        super("The model '" + model + "' is unavailable: its GPU (" + device + ") is failing and the model is too large to serve "
-                + "on the CPU meanwhile. Retry later.");
+        super("The model '" + model + "' is unavailable: its GPU (" + device
+                + ") is failing and the model is too large to serve " + "on the CPU meanwhile. Retry later.");
         this.retryAfter = retryAfter;
     }
 

@@ -2,7 +2,8 @@ package com.llmserve.app.resilience;
 
 import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.app.gpu.DeviceUser;
-
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.event.CircuitBreakerOnStateTransitionEvent;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -11,9 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.event.CircuitBreakerOnStateTransitionEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +68,15 @@ public final class Failover implements DeviceUser, AutoCloseable {
     private volatile long openedAtNanos = System.nanoTime();
     private volatile boolean closed;
 
-    Failover(String model, String device, CircuitBreaker breaker, boolean fallback, Probe probe, Duration probeTimeout,
-             DeviceFaults faults, Runnable onClose) {
+    Failover(
+            String model,
+            String device,
+            CircuitBreaker breaker,
+            boolean fallback,
+            Probe probe,
+            Duration probeTimeout,
+            DeviceFaults faults,
+            Runnable onClose) {
         if (!breaker.getCircuitBreakerConfig().isAutomaticTransitionFromOpenToHalfOpenEnabled()) {
             // requests never ask an open breaker for permission (they go to the CPU), so only this makes it probe
             throw new IllegalStateException("circuit breaker " + breaker.getName()
@@ -96,7 +101,8 @@ public final class Failover implements DeviceUser, AutoCloseable {
      */
     public Route route() {
         CircuitBreaker.State state = breaker.getState();
-        boolean passes = state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.METRICS_ONLY
+        boolean passes = state == CircuitBreaker.State.CLOSED
+                || state == CircuitBreaker.State.METRICS_ONLY
                 || state == CircuitBreaker.State.DISABLED;
         if (passes && breaker.tryAcquirePermission()) {
             return Route.PRIMARY;
@@ -139,7 +145,9 @@ public final class Failover implements DeviceUser, AutoCloseable {
         if (state == CircuitBreaker.State.HALF_OPEN) {
             return PROBING_RETRY_AFTER;
         }
-        long waitMillis = breaker.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1);
+        long waitMillis = breaker.getCircuitBreakerConfig()
+                .getWaitIntervalFunctionInOpenState()
+                .apply(1);
         long left = waitMillis - (System.nanoTime() - openedAtNanos) / 1_000_000;
         return Duration.ofMillis(Math.max(PROBING_RETRY_AFTER.toMillis(), left));
     }
@@ -152,18 +160,33 @@ public final class Failover implements DeviceUser, AutoCloseable {
         switch (to) {
             case OPEN -> {
                 openedAtNanos = System.nanoTime();
-                LOG.warn("Circuit breaker of model '{}' on {} opened ({}, failure rate {}%): new requests {} until probes succeed",
-                        model, device, event.getStateTransition(), String.format(Locale.ROOT, "%.0f", breaker.getMetrics().getFailureRate()),
+                LOG.warn(
+                        "Circuit breaker of model '{}' on {} opened ({}, failure rate {}%): new requests {} until probes succeed",
+                        model,
+                        device,
+                        event.getStateTransition(),
+                        String.format(Locale.ROOT, "%.0f", breaker.getMetrics().getFailureRate()),
                         fallback ? "run on its CPU copy" : "are refused with 503");
             }
             case HALF_OPEN -> {
-                LOG.info("Circuit breaker of model '{}' on {} is half-open: probing the device with {} request(s)", model, device,
+                LOG.info(
+                        "Circuit breaker of model '{}' on {} is half-open: probing the device with {} request(s)",
+                        model,
+                        device,
                         breaker.getCircuitBreakerConfig().getPermittedNumberOfCallsInHalfOpenState());
                 startProbes();
             }
-            case CLOSED -> LOG.info("Circuit breaker of model '{}' on {} closed: new requests run on the device again", model, device);
-            case FORCED_OPEN -> LOG.error("Circuit breaker of model '{}' on {} forced open: new requests {} until the service restarts",
-                    model, device, fallback ? "run on its CPU copy" : "are refused with 503");
+            case CLOSED ->
+                LOG.info(
+                        "Circuit breaker of model '{}' on {} closed: new requests run on the device again",
+                        model,
+                        device);
+            case FORCED_OPEN ->
+                LOG.error(
+                        "Circuit breaker of model '{}' on {} forced open: new requests {} until the service restarts",
+                        model,
+                        device,
+                        fallback ? "run on its CPU copy" : "are refused with 503");
             default -> LOG.info("Circuit breaker of model '{}' on {}: {}", model, device, event.getStateTransition());
         }
     }
@@ -190,7 +213,9 @@ public final class Failover implements DeviceUser, AutoCloseable {
      */
     private void probeAll() {
         int permitted = breaker.getCircuitBreakerConfig().getPermittedNumberOfCallsInHalfOpenState();
-        for (int attempt = 0; attempt < 3 * permitted && !closed && breaker.getState() == CircuitBreaker.State.HALF_OPEN; attempt++) {
+        for (int attempt = 0;
+                attempt < 3 * permitted && !closed && breaker.getState() == CircuitBreaker.State.HALF_OPEN;
+                attempt++) {
             if (!breaker.tryAcquirePermission()) {
                 return; // every permitted probe is out or recorded: the breaker decides
             }
@@ -246,7 +271,10 @@ public final class Failover implements DeviceUser, AutoCloseable {
     @Override
     public boolean blocked() {
         CircuitBreaker.State s = breaker.getState();
-        return !fallback && (s == CircuitBreaker.State.OPEN || s == CircuitBreaker.State.FORCED_OPEN || s == CircuitBreaker.State.HALF_OPEN);
+        return !fallback
+                && (s == CircuitBreaker.State.OPEN
+                        || s == CircuitBreaker.State.FORCED_OPEN
+                        || s == CircuitBreaker.State.HALF_OPEN);
     }
 
     /** No probe can succeed on a lost context: stop probing until the restart. */

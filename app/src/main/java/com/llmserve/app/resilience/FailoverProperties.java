@@ -1,7 +1,6 @@
 package com.llmserve.app.resilience;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -19,9 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                       before it counts as failed
  */
 @ConfigurationProperties("llmserve.failover")
-public record FailoverProperties(@DefaultValue("auto") CpuFallback cpuFallback,
-                                 @DefaultValue("0.8") double memoryFraction,
-                                 @DefaultValue("30s") Duration probeTimeout) {
+public record FailoverProperties(
+        @DefaultValue("auto") CpuFallback cpuFallback,
+        @DefaultValue("0.8") double memoryFraction,
+        @DefaultValue("30s") Duration probeTimeout) {
 
     /** When a GPU model gets a CPU copy. */
     public enum CpuFallback {
@@ -35,7 +35,8 @@ public record FailoverProperties(@DefaultValue("auto") CpuFallback cpuFallback,
 
     public FailoverProperties {
         if (!(memoryFraction > 0 && memoryFraction <= 1)) {
-            throw new IllegalArgumentException("llmserve.failover.memory-fraction must be in (0, 1]: " + memoryFraction);
+            throw new IllegalArgumentException(
+                    "llmserve.failover.memory-fraction must be in (0, 1]: " + memoryFraction);
         }
         if (probeTimeout.isNegative() || probeTimeout.isZero()) {
             throw new IllegalArgumentException("llmserve.failover.probe-timeout must be positive: " + probeTimeout);

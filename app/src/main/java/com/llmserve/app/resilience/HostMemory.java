@@ -44,7 +44,8 @@ public final class HostMemory {
         try {
             for (String line : Files.readAllLines(root.resolve("proc/meminfo"))) {
                 if (line.startsWith("MemAvailable:")) {
-                    String[] parts = line.substring("MemAvailable:".length()).trim().split("\\s+");
+                    String[] parts =
+                            line.substring("MemAvailable:".length()).trim().split("\\s+");
                     return OptionalLong.of(Long.parseLong(parts[0]) * 1024); // the kernel writes kB
                 }
             }
@@ -56,11 +57,18 @@ public final class HostMemory {
 
     /** cgroup v2, then v1: the limit less the working set; empty without a limit. */
     private OptionalLong cgroupRoom() {
-        OptionalLong v2 = room(root.resolve("sys/fs/cgroup/memory.max"), root.resolve("sys/fs/cgroup/memory.current"),
-                root.resolve("sys/fs/cgroup/memory.stat"), "inactive_file");
-        return v2.isPresent() ? v2 : room(root.resolve("sys/fs/cgroup/memory/memory.limit_in_bytes"),
-                root.resolve("sys/fs/cgroup/memory/memory.usage_in_bytes"), root.resolve("sys/fs/cgroup/memory/memory.stat"),
-                "total_inactive_file");
+        OptionalLong v2 = room(
+                root.resolve("sys/fs/cgroup/memory.max"),
+                root.resolve("sys/fs/cgroup/memory.current"),
+                root.resolve("sys/fs/cgroup/memory.stat"),
+                "inactive_file");
+        return v2.isPresent()
+                ? v2
+                : room(
+                        root.resolve("sys/fs/cgroup/memory/memory.limit_in_bytes"),
+                        root.resolve("sys/fs/cgroup/memory/memory.usage_in_bytes"),
+                        root.resolve("sys/fs/cgroup/memory/memory.stat"),
+                        "total_inactive_file");
     }
 
     private static OptionalLong room(Path limitFile, Path usageFile, Path statFile, String inactiveKey) {
@@ -78,7 +86,8 @@ public final class HostMemory {
             if (Files.exists(statFile)) {
                 for (String line : Files.readAllLines(statFile)) {
                     if (line.startsWith(inactiveKey + " ")) {
-                        inactive = Long.parseLong(line.substring(inactiveKey.length() + 1).trim());
+                        inactive = Long.parseLong(
+                                line.substring(inactiveKey.length() + 1).trim());
                     }
                 }
             }

@@ -1,7 +1,6 @@
 package com.llmserve.app.resilience;
 
 import com.llmserve.app.gpu.DeviceFaults;
-
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
@@ -21,11 +20,18 @@ public class ResilienceAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ServingPolicies servingPolicies(ObjectProvider<CircuitBreakerRegistry> breakers, ObjectProvider<TimeLimiterRegistry> limiters,
-                                    ObjectProvider<BulkheadRegistry> bulkheads, FailoverProperties failover,
-                                    ObjectProvider<DeviceFaults> faults) {
-        return new ServingPolicies(breakers.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
-                limiters.getIfAvailable(TimeLimiterRegistry::ofDefaults), bulkheads.getIfAvailable(BulkheadRegistry::ofDefaults),
-                failover, HostMemory.system(), faults.getIfAvailable(DeviceFaults::none));
+    ServingPolicies servingPolicies(
+            ObjectProvider<CircuitBreakerRegistry> breakers,
+            ObjectProvider<TimeLimiterRegistry> limiters,
+            ObjectProvider<BulkheadRegistry> bulkheads,
+            FailoverProperties failover,
+            ObjectProvider<DeviceFaults> faults) {
+        return new ServingPolicies(
+                breakers.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
+                limiters.getIfAvailable(TimeLimiterRegistry::ofDefaults),
+                bulkheads.getIfAvailable(BulkheadRegistry::ofDefaults),
+                failover,
+                HostMemory.system(),
+                faults.getIfAvailable(DeviceFaults::none));
     }
 }

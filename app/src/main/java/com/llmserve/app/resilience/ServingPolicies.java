@@ -3,9 +3,6 @@ package com.llmserve.app.resilience;
 import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.engine.model.InputTooLongException;
 import com.llmserve.engine.sched.AdmissionException;
-
-import java.time.Duration;
-
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
@@ -15,6 +12,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import java.time.Duration;
 
 /**
  * The resilience4j instances the models use, by the names {@code application.yaml} configures:
@@ -39,14 +37,28 @@ public final class ServingPolicies {
 
     /** Ours, as {@code application.yaml} sets them. */
     static final CircuitBreakerConfig GPU_BREAKER_DEFAULTS = CircuitBreakerConfig.custom()
-            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED).slidingWindowSize(20).minimumNumberOfCalls(5)
-            .failureRateThreshold(50).waitDurationInOpenState(Duration.ofSeconds(30)).automaticTransitionFromOpenToHalfOpenEnabled(true)
-            .permittedNumberOfCallsInHalfOpenState(3).maxWaitDurationInHalfOpenState(Duration.ofMinutes(2)).ignoreExceptions(AdmissionException.class, InputTooLongException.class).build();
-    static final TimeLimiterConfig GENERATION_DEFAULTS = TimeLimiterConfig.custom().timeoutDuration(Duration.ofMinutes(10))
-            .cancelRunningFuture(true).build();
-    static final TimeLimiterConfig EMBEDDING_DEFAULTS = TimeLimiterConfig.custom().timeoutDuration(Duration.ofMinutes(2))
-            .cancelRunningFuture(true).build();
-    static final BulkheadConfig ADMISSION_DEFAULTS = BulkheadConfig.custom().maxConcurrentCalls(1024).maxWaitDuration(Duration.ZERO)
+            .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+            .slidingWindowSize(20)
+            .minimumNumberOfCalls(5)
+            .failureRateThreshold(50)
+            .waitDurationInOpenState(Duration.ofSeconds(30))
+            .automaticTransitionFromOpenToHalfOpenEnabled(true)
+            .permittedNumberOfCallsInHalfOpenState(3)
+            .maxWaitDurationInHalfOpenState(Duration.ofMinutes(2))
+            .ignoreExceptions(AdmissionException.class, InputTooLongException.class)
+            .build();
+
+    static final TimeLimiterConfig GENERATION_DEFAULTS = TimeLimiterConfig.custom()
+            .timeoutDuration(Duration.ofMinutes(10))
+            .cancelRunningFuture(true)
+            .build();
+    static final TimeLimiterConfig EMBEDDING_DEFAULTS = TimeLimiterConfig.custom()
+            .timeoutDuration(Duration.ofMinutes(2))
+            .cancelRunningFuture(true)
+            .build();
+    static final BulkheadConfig ADMISSION_DEFAULTS = BulkheadConfig.custom()
+            .maxConcurrentCalls(1024)
+            .maxWaitDuration(Duration.ZERO)
             .build();
 
     private final CircuitBreakerRegistry breakers;
@@ -56,8 +68,13 @@ public final class ServingPolicies {
     private final CpuFallbackPolicy cpuFallback;
     private final DeviceFaults faults;
 
-    public ServingPolicies(CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters, BulkheadRegistry bulkheads,
-                           FailoverProperties failover, HostMemory memory, DeviceFaults faults) {
+    public ServingPolicies(
+            CircuitBreakerRegistry breakers,
+            TimeLimiterRegistry limiters,
+            BulkheadRegistry bulkheads,
+            FailoverProperties failover,
+            HostMemory memory,
+            DeviceFaults faults) {
         this.breakers = breakers;
         this.limiters = limiters;
         this.bulkheads = bulkheads;
@@ -67,16 +84,22 @@ public final class ServingPolicies {
         // a wrong breaker configuration stops startup, not the first model placed on a GPU
         breakers.getConfiguration(GPU_BREAKER).ifPresent(c -> {
             if (!c.isAutomaticTransitionFromOpenToHalfOpenEnabled()) {
-                throw new IllegalStateException("resilience4j.circuitbreaker.configs." + GPU_BREAKER
-                        + ".automatic-transition-from-open-to-half-open-enabled must be true: probes, not user requests, test a failed GPU");
+                throw new IllegalStateException(
+                        "resilience4j.circuitbreaker.configs." + GPU_BREAKER
+                                + ".automatic-transition-from-open-to-half-open-enabled must be true: probes, not user requests, test a failed GPU");
             }
         });
     }
 
     /** Our defaults, for tests and tools without a Spring context. */
     public static ServingPolicies defaults() {
-        return new ServingPolicies(CircuitBreakerRegistry.ofDefaults(), TimeLimiterRegistry.ofDefaults(), BulkheadRegistry.ofDefaults(),
-                FailoverProperties.defaults(), HostMemory.system(), DeviceFaults.none());
+        return new ServingPolicies(
+                CircuitBreakerRegistry.ofDefaults(),
+                TimeLimiterRegistry.ofDefaults(),
+                BulkheadRegistry.ofDefaults(),
+                FailoverProperties.defaults(),
+                HostMemory.system(),
+                DeviceFaults.none());
     }
 
     public Bulkhead admission() {
@@ -99,8 +122,17 @@ public final class ServingPolicies {
     /** The breaker and router of a model placed on {@code device}; close it with the model. */
     public Failover failover(String model, String device, boolean hasFallback, Failover.Probe probe) {
         String name = GPU_BREAKER + "-" + model;
-        CircuitBreaker breaker = breakers.find(name).orElseGet(() -> breakers.circuitBreaker(name,
-                breakers.getConfiguration(GPU_BREAKER).orElse(GPU_BREAKER_DEFAULTS)));
-        return new Failover(model, device, breaker, hasFallback, probe, failover.probeTimeout(), faults, () -> breakers.remove(name));
+        CircuitBreaker breaker = breakers.find(name)
+                .orElseGet(() -> breakers.circuitBreaker(
+                        name, breakers.getConfiguration(GPU_BREAKER).orElse(GPU_BREAKER_DEFAULTS)));
+        return new Failover(
+                model,
+                device,
+                breaker,
+                hasFallback,
+                probe,
+                failover.probeTimeout(),
+                faults,
+                () -> breakers.remove(name));
     }
 }

@@ -1,15 +1,12 @@
 package com.llmserve.app.security;
 
 import com.llmserve.app.openai.ErrorEnvelope;
-
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -39,7 +36,8 @@ final class ApiKeyFilter extends OncePerRequestFilter {
     ApiKeyFilter(ApiKeys keys, ApiKeyProperties properties, String actuatorBase, JsonMapper json) {
         this.keys = keys;
         this.properties = properties;
-        this.actuatorBase = actuatorBase.endsWith("/") ? actuatorBase.substring(0, actuatorBase.length() - 1) : actuatorBase;
+        this.actuatorBase =
+                actuatorBase.endsWith("/") ? actuatorBase.substring(0, actuatorBase.length() - 1) : actuatorBase;
         this.json = json;
     }
 
@@ -51,17 +49,28 @@ final class ApiKeyFilter extends OncePerRequestFilter {
             return;
         }
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length()) || header.substring(BEARER.length()).isBlank()) {
+        if (header == null
+                || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                || header.substring(BEARER.length()).isBlank()) {
             LOG.debug("401 for {} {}: no bearer key", request.getMethod(), path(request));
-            refuse(response, "Bearer realm=\"llmserve\"", ErrorEnvelope.of("You didn't provide an API key. You need to provide your API key "
-                    + "in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", ErrorEnvelope.INVALID_REQUEST,
-                    null, null));
+            refuse(
+                    response,
+                    "Bearer realm=\"llmserve\"",
+                    ErrorEnvelope.of(
+                            "You didn't provide an API key. You need to provide your API key "
+                                    + "in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+                            ErrorEnvelope.INVALID_REQUEST,
+                            null,
+                            null));
             return;
         }
         if (!keys.matches(header.substring(BEARER.length()).strip())) {
             LOG.debug("401 for {} {}: unknown key", request.getMethod(), path(request));
-            refuse(response, "Bearer realm=\"llmserve\", error=\"invalid_token\"", ErrorEnvelope.of("Incorrect API key provided.",
-                    ErrorEnvelope.INVALID_REQUEST, null, "invalid_api_key"));
+            refuse(
+                    response,
+                    "Bearer realm=\"llmserve\", error=\"invalid_token\"",
+                    ErrorEnvelope.of(
+                            "Incorrect API key provided.", ErrorEnvelope.INVALID_REQUEST, null, "invalid_api_key"));
             return;
         }
         chain.doFilter(request, response);

@@ -1,7 +1,6 @@
 package com.llmserve.app.security;
 
 import java.util.List;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -20,8 +19,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                    token); every other actuator endpoint is protected
  */
 @ConfigurationProperties("llmserve.security")
-public record ApiKeyProperties(@DefaultValue List<String> apiKeys, String apiKeysFile,
-                               @DefaultValue("open") Access health, @DefaultValue("open") Access metrics) {
+public record ApiKeyProperties(
+        @DefaultValue List<String> apiKeys,
+        String apiKeysFile,
+        @DefaultValue("open") Access health,
+        @DefaultValue("open") Access metrics) {
 
     /** Who may call an endpoint while keys are on. */
     public enum Access {
@@ -32,6 +34,8 @@ public record ApiKeyProperties(@DefaultValue List<String> apiKeys, String apiKey
     }
 
     public ApiKeyProperties {
-        apiKeys = apiKeys == null ? List.of() : apiKeys.stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
+        apiKeys = apiKeys == null
+                ? List.of()
+                : apiKeys.stream().map(String::strip).filter(k -> !k.isEmpty()).toList();
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,10 +46,13 @@ final class ApiKeys {
             try {
                 load();
             } catch (IOException e) {
-                throw new IllegalStateException("llmserve.security.api-keys-file " + file + " cannot be read: " + e.getMessage(), e);
+                throw new IllegalStateException(
+                        "llmserve.security.api-keys-file " + file + " cannot be read: " + e.getMessage(), e);
             }
             if (fromFile.isEmpty() && configured.isEmpty()) {
-                LOG.warn("The API key file {} holds no key: every protected endpoint answers 401 until one is added", file);
+                LOG.warn(
+                        "The API key file {} holds no key: every protected endpoint answers 401 until one is added",
+                        file);
             }
         }
     }
@@ -91,7 +93,11 @@ final class ApiKeys {
                 LOG.info("API keys reloaded from {}: {} key(s)", file, fromFile.size());
             }
         } catch (IOException e) {
-            LOG.warn("API key file {} cannot be read, keeping its last {} key(s): {}", file, fromFile.size(), e.toString());
+            LOG.warn(
+                    "API key file {} cannot be read, keeping its last {} key(s): {}",
+                    file,
+                    fromFile.size(),
+                    e.toString());
         }
     }
 

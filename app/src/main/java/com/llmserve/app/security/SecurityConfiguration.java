@@ -2,7 +2,6 @@ package com.llmserve.app.security;
 
 import java.nio.file.Path;
 import java.time.Clock;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -22,11 +21,16 @@ import tools.jackson.databind.json.JsonMapper;
 class SecurityConfiguration {
 
     @Bean
-    FilterRegistrationBean<ApiKeyFilter> apiKeyFilter(ApiKeyProperties properties, JsonMapper json,
-                                                      @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBase) {
-        ApiKeys keys = new ApiKeys(properties.apiKeys(), properties.apiKeysFile() == null ? null : Path.of(properties.apiKeysFile()),
+    FilterRegistrationBean<ApiKeyFilter> apiKeyFilter(
+            ApiKeyProperties properties,
+            JsonMapper json,
+            @Value("${management.endpoints.web.base-path:/actuator}") String actuatorBase) {
+        ApiKeys keys = new ApiKeys(
+                properties.apiKeys(),
+                properties.apiKeysFile() == null ? null : Path.of(properties.apiKeysFile()),
                 Clock.systemUTC());
-        FilterRegistrationBean<ApiKeyFilter> registration = new FilterRegistrationBean<>(new ApiKeyFilter(keys, properties, actuatorBase, json));
+        FilterRegistrationBean<ApiKeyFilter> registration =
+                new FilterRegistrationBean<>(new ApiKeyFilter(keys, properties, actuatorBase, json));
         // before the request size filter: a caller without a key learns nothing else
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;

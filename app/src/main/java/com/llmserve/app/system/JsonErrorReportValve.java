@@ -2,7 +2,6 @@ package com.llmserve.app.system;
 
 import java.io.IOException;
 import java.io.Writer;
-
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -21,15 +20,19 @@ public final class JsonErrorReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
             return;
         }
-        String message = status == 404 ? "Invalid URL" : status < 500 ? "Bad request: the server could not read it"
-                : "The server had an error while processing your request.";
+        String message = status == 404
+                ? "Invalid URL"
+                : status < 500
+                        ? "Bad request: the server could not read it"
+                        : "The server had an error while processing your request.";
         String type = status < 500 ? "invalid_request_error" : "server_error";
         try {
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write("{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + type + "\",\"param\":null,\"code\":null}}");
+                writer.write("{\"error\":{\"message\":\"" + message + "\",\"type\":\"" + type
+                        + "\",\"param\":null,\"code\":null}}");
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

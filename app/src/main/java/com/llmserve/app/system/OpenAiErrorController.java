@@ -1,10 +1,8 @@
 package com.llmserve.app.system;
 
 import com.llmserve.app.openai.ErrorEnvelope;
-
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
-
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -23,16 +21,29 @@ class OpenAiErrorController implements ErrorController {
     @RequestMapping("${server.error.path:/error}")
     ResponseEntity<ErrorEnvelope> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-        HttpStatus status = code instanceof Integer c && HttpStatus.resolve(c) != null ? HttpStatus.resolve(c)
+        HttpStatus status = code instanceof Integer c && HttpStatus.resolve(c) != null
+                ? HttpStatus.resolve(c)
                 : HttpStatus.INTERNAL_SERVER_ERROR;
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
-        ErrorEnvelope body = switch (status) {
-            case NOT_FOUND -> ErrorEnvelope.of("Invalid URL (" + request.getMethod() + " " + uri + ")", ErrorEnvelope.INVALID_REQUEST,
-                    null, "not_found");
-            default -> status.is4xxClientError()
-                    ? ErrorEnvelope.of(status.getReasonPhrase(), ErrorEnvelope.INVALID_REQUEST, null, null)
-                    : ErrorEnvelope.of("The server had an error while processing your request.", ErrorEnvelope.SERVER_ERROR, null, null);
-        };
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+        ErrorEnvelope body =
+                switch (status) {
+                    case NOT_FOUND ->
+                        ErrorEnvelope.of(
+                                "Invalid URL (" + request.getMethod() + " " + uri + ")",
+                                ErrorEnvelope.INVALID_REQUEST,
+                                null,
+                                "not_found");
+                    default ->
+                        status.is4xxClientError()
+                                ? ErrorEnvelope.of(status.getReasonPhrase(), ErrorEnvelope.INVALID_REQUEST, null, null)
+                                : ErrorEnvelope.of(
+                                        "The server had an error while processing your request.",
+                                        ErrorEnvelope.SERVER_ERROR,
+                                        null,
+                                        null);
+                };
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body);
     }
 }

@@ -1,8 +1,5 @@
 package com.llmserve.app.system;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -10,7 +7,8 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -36,8 +34,10 @@ final class RequestSizeFilter extends OncePerRequestFilter {
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             response.setCharacterEncoding(StandardCharsets.UTF_8.name());
             // a fixed body: no mapper needed, and nothing of the request is read
-            response.getWriter().write("{\"error\":{\"message\":\"The request body is larger than the limit of " + limit
-                    + " bytes.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"request_too_large\"}}");
+            response.getWriter()
+                    .write(
+                            "{\"error\":{\"message\":\"The request body is larger than the limit of " + limit
+                                    + " bytes.\",\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"request_too_large\"}}");
             return;
         }
         chain.doFilter(declared >= 0 ? request : new Limited(request, limit), response);

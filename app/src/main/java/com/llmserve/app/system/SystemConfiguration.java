@@ -1,7 +1,6 @@
 package com.llmserve.app.system;
 
 import com.llmserve.app.openai.ApiProperties;
-
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;

@@ -1,15 +1,13 @@
 package com.llmserve.app.generation;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.app.ScriptedModel;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Incremental text of one choice: whole characters only, stop strings cut and never shown. */
 class ChoiceTextTests {
@@ -54,15 +52,17 @@ class ChoiceTextTests {
         List<Delta> deltas = run(new ChoiceText(0, TOKENIZER, List.of()), ids);
 
         assertThat(deltas).allSatisfy(d -> assertThat(d.text()).doesNotContain("\uFFFD"));
-        assertThat(deltas).allSatisfy(d -> assertThat(Character.isHighSurrogate(d.text().isEmpty() ? 'x'
-                : d.text().charAt(d.text().length() - 1))).isFalse());
+        assertThat(deltas).allSatisfy(d -> assertThat(Character.isHighSurrogate(
+                        d.text().isEmpty() ? 'x' : d.text().charAt(d.text().length() - 1)))
+                .isFalse());
         assertThat(text(deltas)).isEqualTo(TOKENIZER.decode(ids)).contains("☃").contains("😀");
         assertThat(deltas.getLast().finishReason()).isEqualTo("length");
     }
 
     @Test
     void aStopStringEndsTheTextBeforeItAndNoPartOfItIsEverReleased() {
-        List<Delta> deltas = run(new ChoiceText(0, TOKENIZER, List.of("the end")), tokens("and that was the end of it"));
+        List<Delta> deltas =
+                run(new ChoiceText(0, TOKENIZER, List.of("the end")), tokens("and that was the end of it"));
 
         assertThat(text(deltas)).isEqualTo(" and that was ");
         assertThat(deltas.getLast().finishReason()).isEqualTo("stop");
@@ -80,7 +80,8 @@ class ChoiceTextTests {
 
     @Test
     void theEarliestOfSeveralStopStringsWins() {
-        List<Delta> deltas = run(new ChoiceText(0, TOKENIZER, List.of("bread", "ate")), tokens("the cat ate the bread"));
+        List<Delta> deltas =
+                run(new ChoiceText(0, TOKENIZER, List.of("bread", "ate")), tokens("the cat ate the bread"));
 
         assertThat(text(deltas)).isEqualTo(" the cat ");
     }
@@ -106,6 +107,7 @@ class ChoiceTextTests {
         deltas.forEach(d -> d.tokens().forEach(t -> reported.add(t.id())));
         assertThat(reported).containsExactly(Arrays.stream(ids).boxed().toArray(Integer[]::new));
         String all = text(deltas);
-        deltas.forEach(d -> d.tokens().forEach(t -> assertThat(all.substring(t.textOffset())).startsWith(t.text())));
+        deltas.forEach(d -> d.tokens()
+                .forEach(t -> assertThat(all.substring(t.textOffset())).startsWith(t.text())));
     }
 }

@@ -1,14 +1,14 @@
 package com.llmserve.app.gpu;
 
-import com.llmserve.gpu.GpuCallException;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.llmserve.gpu.GpuCallException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
@@ -16,8 +16,6 @@ import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class DeviceHealthIndicatorTests {
 
@@ -37,20 +35,27 @@ class DeviceHealthIndicatorTests {
         Health h = health.health();
 
         assertThat(h.getStatus()).isEqualTo(Status.UP);
-        assertThat(h.getDetails()).containsEntry("device", "cuda:1").containsEntry("memoryUsedBytes", 10L << 30)
-                .containsEntry("utilizationPercent", 75).containsKey("models").doesNotContainKey("problems");
+        assertThat(h.getDetails())
+                .containsEntry("device", "cuda:1")
+                .containsEntry("memoryUsedBytes", 10L << 30)
+                .containsEntry("utilizationPercent", 75)
+                .containsKey("models")
+                .doesNotContainKey("problems");
     }
 
     @Test
     void aDriverThatStopsAnsweringTakesAUsedDeviceDown() {
         faults.register("cuda:1", user);
-        device.driverError = new GpuCallException("cuda", "cuMemGetInfo_v2", 999, "CUDA_ERROR_UNKNOWN", "unknown error", false);
+        device.driverError =
+                new GpuCallException("cuda", "cuMemGetInfo_v2", 999, "CUDA_ERROR_UNKNOWN", "unknown error", false);
         telemetry.sampleAll();
 
         Health h = health.health();
 
         assertThat(h.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(h.getDetails().get("problems").toString()).contains("does not answer").contains("CUDA_ERROR_UNKNOWN");
+        assertThat(h.getDetails().get("problems").toString())
+                .contains("does not answer")
+                .contains("CUDA_ERROR_UNKNOWN");
     }
 
     @Test
@@ -76,28 +81,34 @@ class DeviceHealthIndicatorTests {
         Health h = health.health();
 
         assertThat(h.getStatus()).isEqualTo(Status.DOWN);
-        assertThat(h.getDetails().get("problems").toString()).contains("no CPU copy").contains("m1");
+        assertThat(h.getDetails().get("problems").toString())
+                .contains("no CPU copy")
+                .contains("m1");
     }
 
     @Test
     void aLostContextShutsItsModelsOffTheDeviceTakesItDownAndBreaksLivenessOnce() {
         faults.register("cuda:1", user);
         telemetry.sampleAll();
-        GpuCallException sticky = new GpuCallException("cuda", "cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal", false);
+        GpuCallException sticky = new GpuCallException(
+                "cuda", "cuStreamSynchronize", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal", false);
 
         faults.report("cuda:1", new RuntimeException("step failed", sticky));
         faults.report("cuda:1", sticky);
 
         assertThat(user.lost).isEqualTo(1);
         assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
-        assertThat(events).singleElement().isInstanceOfSatisfying(AvailabilityChangeEvent.class,
-                e -> assertThat(e.getState()).isEqualTo(LivenessState.BROKEN));
+        assertThat(events).singleElement().isInstanceOfSatisfying(AvailabilityChangeEvent.class, e -> assertThat(
+                        e.getState())
+                .isEqualTo(LivenessState.BROKEN));
     }
 
     @Test
     void anOrdinaryDeviceErrorIsTheBreakersBusinessNotLiveness() {
         faults.register("cuda:1", user);
-        faults.report("cuda:1", new GpuCallException("cuda", "cuMemAlloc_v2", 2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory", true));
+        faults.report(
+                "cuda:1",
+                new GpuCallException("cuda", "cuMemAlloc_v2", 2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory", true));
 
         assertThat(faults.lostContext("cuda:1")).isEmpty();
         assertThat(user.lost).isZero();
@@ -106,24 +117,29 @@ class DeviceHealthIndicatorTests {
 
     @Test
     void aDeviceNoModelUsesStaysUpWhateverItsStateSoReadinessFollowsServing() {
-        device.driverError = new GpuCallException("cuda", "cuMemGetInfo_v2", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal", false);
+        device.driverError =
+                new GpuCallException("cuda", "cuMemGetInfo_v2", 700, "CUDA_ERROR_ILLEGAL_ADDRESS", "illegal", false);
         telemetry.sampleAll();
 
         Health h = health.health();
 
         assertThat(h.getStatus()).isEqualTo(Status.UP);
-        assertThat(h.getDetails().get("problems").toString()).contains("context lost").contains("does not answer");
+        assertThat(h.getDetails().get("problems").toString())
+                .contains("context lost")
+                .contains("does not answer");
         assertThat(events).as("nothing runs on it: no restart needed").isEmpty();
     }
 
     @Test
     void theGpuComponentHasAMemberPerDeviceOrSaysWhyThereIsNone() {
-        assertThat(GpuHealth.of(device.asDevices(), telemetry, faults, clock)).isInstanceOfSatisfying(CompositeHealthContributor.class,
-                c -> assertThat(c.getContributor("cuda-1")).isInstanceOf(DeviceHealthIndicator.class));
-        assertThat(GpuHealth.of(GpuDevices.NONE, telemetry, faults, clock)).isInstanceOfSatisfying(HealthIndicator.class, none -> {
-            assertThat(none.health().getStatus()).isEqualTo(Status.UP);
-            assertThat(none.health().getDetails()).containsEntry("devices", 0);
-        });
+        assertThat(GpuHealth.of(device.asDevices(), telemetry, faults, clock))
+                .isInstanceOfSatisfying(CompositeHealthContributor.class, c -> assertThat(c.getContributor("cuda-1"))
+                        .isInstanceOf(DeviceHealthIndicator.class));
+        assertThat(GpuHealth.of(GpuDevices.NONE, telemetry, faults, clock))
+                .isInstanceOfSatisfying(HealthIndicator.class, none -> {
+                    assertThat(none.health().getStatus()).isEqualTo(Status.UP);
+                    assertThat(none.health().getDetails()).containsEntry("devices", 0);
+                });
     }
 
     private static final class User implements DeviceUser {

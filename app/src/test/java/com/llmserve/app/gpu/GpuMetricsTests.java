@@ -1,21 +1,19 @@
 package com.llmserve.app.gpu;
 
-import com.llmserve.gpu.GpuCallException;
-
-import java.time.Clock;
-import java.time.Duration;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+
+import com.llmserve.gpu.GpuCallException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class GpuMetricsTests {
 
     private final FakeDevice device = new FakeDevice("hip:0");
-    private final GpuTelemetry telemetry = new GpuTelemetry(device.asDevices(), Duration.ofSeconds(5), DeviceFaults.none(),
-            Clock.systemUTC());
+    private final GpuTelemetry telemetry =
+            new GpuTelemetry(device.asDevices(), Duration.ofSeconds(5), DeviceFaults.none(), Clock.systemUTC());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     GpuMetricsTests() {
@@ -39,10 +37,18 @@ class GpuMetricsTests {
         assertThat(gauge("llm.gpu.allocator.memory.cached")).isEqualTo(64L << 20);
         assertThat(gauge("llm.gpu.streams.leased")).isEqualTo(2);
         assertThat(gauge("llm.gpu.streams.capacity")).isEqualTo(4);
-        assertThat(registry.get("llm.gpu.allocator.driver.allocations").functionCounter().count()).isEqualTo(5);
-        assertThat(registry.get("llm.gpu.allocator.cache.hits").functionCounter().count()).isEqualTo(50);
-        assertThat(registry.get("llm.gpu.memory.used").gauge().getId().getBaseUnit()).isEqualTo("bytes");
-        assertThat(registry.getMeters()).allSatisfy(m -> assertThat(m.getId().getDescription()).isNotBlank());
+        assertThat(registry.get("llm.gpu.allocator.driver.allocations")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(5);
+        assertThat(registry.get("llm.gpu.allocator.cache.hits")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(50);
+        assertThat(registry.get("llm.gpu.memory.used").gauge().getId().getBaseUnit())
+                .isEqualTo("bytes");
+        assertThat(registry.getMeters())
+                .allSatisfy(m -> assertThat(m.getId().getDescription()).isNotBlank());
     }
 
     @Test
@@ -67,6 +73,9 @@ class GpuMetricsTests {
         telemetry.sampleAll();
         assertThat(gauge("llm.gpu.memory.used")).isNaN();
         assertThat(gauge("llm.gpu.allocator.memory.used")).isEqualTo(1L << 30);
-        assertThat(registry.get("llm.gpu.allocator.driver.allocations").functionCounter().count()).isEqualTo(5);
+        assertThat(registry.get("llm.gpu.allocator.driver.allocations")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(5);
     }
 }

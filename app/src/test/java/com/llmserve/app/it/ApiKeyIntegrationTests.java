@@ -1,10 +1,12 @@
 package com.llmserve.app.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.app.OpenApiContract;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.UnauthorizedException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,9 +24,6 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /**
  * API keys as clients meet them: no key, a wrong key and a right one, on the API and on the
  * actuator endpoints configured open or protected. No model is served (none is needed to be let in).
@@ -35,7 +33,8 @@ class ApiKeyIntegrationTests {
     private static final String KEY = "sk-test-0123456789abcdef";
 
     private static HttpResponse<String> get(int port, String path, String authorization) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .GET();
         if (authorization != null) {
             b.header("Authorization", authorization);
         }
@@ -44,10 +43,13 @@ class ApiKeyIntegrationTests {
 
     /** Keys from the configuration; health open (the default), metrics protected. */
     @Nested
-    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            "llmserve.scan-models-dir=false",
-            "llmserve.security.api-keys=sk-other," + KEY,
-            "llmserve.security.metrics=protected"})
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                "llmserve.scan-models-dir=false",
+                "llmserve.security.api-keys=sk-other," + KEY,
+                "llmserve.security.metrics=protected"
+            })
     class ConfiguredKeys {
 
         @LocalServerPort
@@ -62,15 +64,24 @@ class ApiKeyIntegrationTests {
 
             assertThat(r.statusCode()).isEqualTo(401);
             assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"llmserve\"");
-            OpenApiContract.load().assertResponse("GET", "/v1/models", 401, r.headers().firstValue("content-type").orElse(null), r.body(),
-                    r.headers().map());
-            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+            OpenApiContract.load()
+                    .assertResponse(
+                            "GET",
+                            "/v1/models",
+                            401,
+                            r.headers().firstValue("content-type").orElse(null),
+                            r.body(),
+                            r.headers().map());
+            assertThat(r.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
             JsonNode error = json.readTree(r.body()).get("error");
             assertThat(error.get("type").asString()).isEqualTo("invalid_request_error");
             assertThat(error.get("message").asString()).contains("Authorization: Bearer");
             assertThat(error.get("code").isNull()).isTrue();
             assertThat(error.get("param").isNull()).isTrue();
-            assertThat(get(port, "/v1/models", "Basic " + KEY).statusCode()).as("another scheme is no key").isEqualTo(401);
+            assertThat(get(port, "/v1/models", "Basic " + KEY).statusCode())
+                    .as("another scheme is no key")
+                    .isEqualTo(401);
             assertThat(get(port, "/v1/models", "Bearer ").statusCode()).isEqualTo(401);
         }
 
@@ -79,30 +90,48 @@ class ApiKeyIntegrationTests {
             HttpResponse<String> r = get(port, "/v1/models", "Bearer sk-wrong-key-123");
 
             assertThat(r.statusCode()).isEqualTo(401);
-            assertThat(r.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(h -> assertThat(h).contains("invalid_token"));
+            assertThat(r.headers().firstValue("WWW-Authenticate"))
+                    .hasValueSatisfying(h -> assertThat(h).contains("invalid_token"));
             JsonNode error = json.readTree(r.body()).get("error");
             assertThat(error.get("code").asString()).isEqualTo("invalid_api_key");
-            OpenApiContract.load().assertResponse("GET", "/v1/models", 401, r.headers().firstValue("content-type").orElse(null), r.body(),
-                    r.headers().map());
+            OpenApiContract.load()
+                    .assertResponse(
+                            "GET",
+                            "/v1/models",
+                            401,
+                            r.headers().firstValue("content-type").orElse(null),
+                            r.body(),
+                            r.headers().map());
             assertThat(r.body()).doesNotContain("sk-wrong-key-123");
-            assertThat(get(port, "/v1/models", "Bearer " + KEY + "x").statusCode()).isEqualTo(401);
+            assertThat(get(port, "/v1/models", "Bearer " + KEY + "x").statusCode())
+                    .isEqualTo(401);
         }
 
         @Test
         void theRightKeyIsLetIn() {
             assertThat(get(port, "/v1/models", "Bearer " + KEY).statusCode()).isEqualTo(200);
-            assertThat(get(port, "/v1/models", "bearer " + KEY).statusCode()).as("the scheme is case-insensitive").isEqualTo(200);
+            assertThat(get(port, "/v1/models", "bearer " + KEY).statusCode())
+                    .as("the scheme is case-insensitive")
+                    .isEqualTo(200);
             assertThat(get(port, "/v1/models", "Bearer sk-other").statusCode()).isEqualTo(200);
         }
 
         @Test
         void theOpenAiSdkSeesTheRefusalAsAnAuthenticationError() {
-            OpenAIClient wrong = OpenAIOkHttpClient.builder().baseUrl("http://localhost:" + port + "/v1").apiKey("sk-wrong").maxRetries(0)
+            OpenAIClient wrong = OpenAIOkHttpClient.builder()
+                    .baseUrl("http://localhost:" + port + "/v1")
+                    .apiKey("sk-wrong")
+                    .maxRetries(0)
                     .build();
-            OpenAIClient right = OpenAIOkHttpClient.builder().baseUrl("http://localhost:" + port + "/v1").apiKey(KEY).maxRetries(0).build();
+            OpenAIClient right = OpenAIOkHttpClient.builder()
+                    .baseUrl("http://localhost:" + port + "/v1")
+                    .apiKey(KEY)
+                    .maxRetries(0)
+                    .build();
             try {
-                assertThatThrownBy(() -> wrong.models().list()).isInstanceOfSatisfying(UnauthorizedException.class,
-                        e -> assertThat(e.getMessage()).contains("Incorrect API key provided"));
+                assertThatThrownBy(() -> wrong.models().list())
+                        .isInstanceOfSatisfying(UnauthorizedException.class, e -> assertThat(e.getMessage())
+                                .contains("Incorrect API key provided"));
                 assertThat(right.models().list().data()).isEmpty();
             } finally {
                 wrong.close();
@@ -113,28 +142,34 @@ class ApiKeyIntegrationTests {
         @Test
         void aRequestWithoutAKeyIsRefusedBeforeItsBodyIsLookedAt() {
             HttpRequest big = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/completions"))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("x".repeat(20 << 20))).build();
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("x".repeat(20 << 20)))
+                    .build();
 
             assertThat(new Http(port).send(big).statusCode()).isEqualTo(401);
         }
 
         @Test
         void healthIsOpenWhileMetricsAndTheOtherActuatorEndpointsAreProtected() {
-            assertThat(get(port, "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+            assertThat(get(port, "/actuator/health/liveness", null).statusCode())
+                    .isEqualTo(200);
             assertThat(get(port, "/actuator/health", null).statusCode()).isIn(200, 503); // no model: down, but answered
-            assertThat(get(port, "/actuator/healthz", null).statusCode()).as("only the health path itself").isEqualTo(401);
+            assertThat(get(port, "/actuator/healthz", null).statusCode())
+                    .as("only the health path itself")
+                    .isEqualTo(401);
             assertThat(get(port, "/actuator/prometheus", null).statusCode()).isEqualTo(401);
             assertThat(get(port, "/actuator/metrics", null).statusCode()).isEqualTo(401);
             assertThat(get(port, "/actuator/info", null).statusCode()).isEqualTo(401);
-            assertThat(get(port, "/actuator/prometheus", "Bearer " + KEY).statusCode()).isEqualTo(200);
+            assertThat(get(port, "/actuator/prometheus", "Bearer " + KEY).statusCode())
+                    .isEqualTo(200);
         }
     }
 
     /** Keys from a file; health protected, metrics open (the default). */
     @Nested
-    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            "llmserve.scan-models-dir=false",
-            "llmserve.security.health=protected"})
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {"llmserve.scan-models-dir=false", "llmserve.security.health=protected"})
     class KeyFile {
 
         @DynamicPropertySource
@@ -160,10 +195,14 @@ class ApiKeyIntegrationTests {
 
         @Test
         void healthIsProtectedWhileMetricsAreOpen() {
-            assertThat(get(port, "/actuator/health/liveness", null).statusCode()).isEqualTo(401);
-            assertThat(get(port, "/actuator/health/liveness", "Bearer " + KEY).statusCode()).isEqualTo(200);
+            assertThat(get(port, "/actuator/health/liveness", null).statusCode())
+                    .isEqualTo(401);
+            assertThat(get(port, "/actuator/health/liveness", "Bearer " + KEY).statusCode())
+                    .isEqualTo(200);
             assertThat(get(port, "/actuator/prometheus", null).statusCode()).isEqualTo(200);
-            assertThat(get(port, "/actuator/metrics/llm.gpu.memory.used", null).statusCode()).as("open, if not found").isIn(200, 404);
+            assertThat(get(port, "/actuator/metrics/llm.gpu.memory.used", null).statusCode())
+                    .as("open, if not found")
+                    .isIn(200, 404);
         }
     }
 }

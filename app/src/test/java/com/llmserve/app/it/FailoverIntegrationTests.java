@@ -1,19 +1,24 @@
 package com.llmserve.app.it;
 
+import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.CLOSED_TO_OPEN;
+import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.HALF_OPEN_TO_CLOSED;
+import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.HALF_OPEN_TO_OPEN;
+import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.OPEN_TO_HALF_OPEN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.llmserve.app.FaultInjectingBackend;
 import com.llmserve.app.GpuStandIn;
 import com.llmserve.app.GpuStandInTest;
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
-
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,13 +28,6 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.CLOSED_TO_OPEN;
-import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.HALF_OPEN_TO_CLOSED;
-import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.HALF_OPEN_TO_OPEN;
-import static io.github.resilience4j.circuitbreaker.CircuitBreaker.StateTransition.OPEN_TO_HALF_OPEN;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Walks each GPU model's breaker through closed, open, half-open and closed again with a backend
@@ -44,7 +42,8 @@ class FailoverIntegrationTests {
 
     private static final String GREEDY = "{\"model\":\"" + TestModels.TEXT
             + "\",\"prompt\":\"Once upon a time\",\"max_tokens\":12,\"temperature\":0,\"ignore_eos\":true}";
-    private static final String EMBED = "{\"model\":\"" + TestModels.EMBEDDING + "\",\"input\":[\"The weather is lovely today.\",\"Hi\"]}";
+    private static final String EMBED =
+            "{\"model\":\"" + TestModels.EMBEDDING + "\",\"input\":[\"The weather is lovely today.\",\"Hi\"]}";
 
     @LocalServerPort
     int port;
@@ -74,7 +73,8 @@ class FailoverIntegrationTests {
     }
 
     @Test
-    void aCompletionModelFallsBackToItsCpuCopyWhileItsGpuFailsAndReturnsOnceProbesPass(CapturedOutput output) throws Exception {
+    void aCompletionModelFallsBackToItsCpuCopyWhileItsGpuFailsAndReturnsOnceProbesPass(CapturedOutput output)
+            throws Exception {
         ModelsReady.await(registry);
         Http http = new Http(port);
         FaultInjectingBackend gpu = backends.of(TestModels.TEXT);
@@ -94,14 +94,16 @@ class FailoverIntegrationTests {
         for (int i = 0; i < 2; i++) {
             HttpResponse<String> failed = http.post("/v1/completions", GREEDY);
             assertThat(failed.statusCode()).isEqualTo(500);
-            assertThat(json.readTree(failed.body()).get("error").get("code").asString()).isEqualTo("engine_error");
+            assertThat(json.readTree(failed.body()).get("error").get("code").asString())
+                    .isEqualTo("engine_error");
         }
         assertThat(transitions).startsWith(CLOSED_TO_OPEN);
 
         // open (and half-open while probes fail): every client is answered by the CPU copy, with the GPU's text
         double cpuTokens = generated("cpu");
         long failuresBefore = gpu.failures();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(transitions).contains(HALF_OPEN_TO_OPEN));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(transitions).contains(HALF_OPEN_TO_OPEN));
         for (int i = 0; i < 3; i++) {
             assertThat(text(http.post("/v1/completions", GREEDY))).isEqualTo(onGpu);
         }
@@ -116,14 +118,17 @@ class FailoverIntegrationTests {
         // the device heals: the next probes close the breaker and new requests run on it again
         gpu.heal();
         await().atMost(Duration.ofSeconds(30)).until(() -> breaker.getState() == CircuitBreaker.State.CLOSED);
-        assertThat(transitions).containsSubsequence(CLOSED_TO_OPEN, OPEN_TO_HALF_OPEN, HALF_OPEN_TO_OPEN, OPEN_TO_HALF_OPEN,
-                HALF_OPEN_TO_CLOSED);
+        assertThat(transitions)
+                .containsSubsequence(
+                        CLOSED_TO_OPEN, OPEN_TO_HALF_OPEN, HALF_OPEN_TO_OPEN, OPEN_TO_HALF_OPEN, HALF_OPEN_TO_CLOSED);
         work = gpu.work();
         assertThat(text(http.post("/v1/completions", GREEDY))).isEqualTo(onGpu);
         assertThat(gpu.work()).isGreaterThan(work);
         assertThat(stateGauge("closed")).isEqualTo(1.0);
-        assertThat(output.getOut()).contains("Circuit breaker of model '" + TestModels.TEXT + "' on " + GpuStandIn.DEVICE + " opened")
-                .contains("is half-open: probing the device").contains("closed: new requests run on the device again");
+        assertThat(output.getOut())
+                .contains("Circuit breaker of model '" + TestModels.TEXT + "' on " + GpuStandIn.DEVICE + " opened")
+                .contains("is half-open: probing the device")
+                .contains("closed: new requests run on the device again");
     }
 
     @Test
@@ -160,11 +165,19 @@ class FailoverIntegrationTests {
     }
 
     private double generated(String device) {
-        return meters.get("llm.tokens.generated").tag("model", TestModels.TEXT).tag("device", device).functionCounter().count();
+        return meters.get("llm.tokens.generated")
+                .tag("model", TestModels.TEXT)
+                .tag("device", device)
+                .functionCounter()
+                .count();
     }
 
     private double stateGauge(String state) {
-        return meters.get("resilience4j.circuitbreaker.state").tag("name", "gpu-" + TestModels.TEXT).tag("state", state).gauge().value();
+        return meters.get("resilience4j.circuitbreaker.state")
+                .tag("name", "gpu-" + TestModels.TEXT)
+                .tag("state", state)
+                .gauge()
+                .value();
     }
 
     private JsonNode ok(HttpResponse<String> r) {
@@ -180,7 +193,8 @@ class FailoverIntegrationTests {
         StringBuilder text = new StringBuilder();
         for (String event : Http.events(body)) {
             if (!event.equals("[DONE]")) {
-                text.append(json.readTree(event).get("choices").get(0).get("text").asString());
+                text.append(
+                        json.readTree(event).get("choices").get(0).get("text").asString());
             }
         }
         return text.toString();

@@ -1,5 +1,7 @@
 package com.llmserve.app.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.engine.backend.cpu.CpuBackend;
@@ -12,14 +14,12 @@ import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,8 +27,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Greedy output through HTTP (scheduler, batching, incremental detokenization, JSON) equals the
@@ -57,8 +55,21 @@ class GreedyParityIntegrationTests {
     void greedyCompletionOverHttpEqualsTheEnginesGreedyOutput(String prompt) throws Exception {
         Expected expected = engineGreedy(prompt);
 
-        JsonNode body = json.readTree(new Http(port).post("/v1/completions", json.writeValueAsString(Map.of(
-                "model", TestModels.TEXT, "prompt", prompt, "max_tokens", MAX_TOKENS, "temperature", 0, "logprobs", 0))).body());
+        JsonNode body = json.readTree(new Http(port)
+                .post(
+                        "/v1/completions",
+                        json.writeValueAsString(Map.of(
+                                "model",
+                                TestModels.TEXT,
+                                "prompt",
+                                prompt,
+                                "max_tokens",
+                                MAX_TOKENS,
+                                "temperature",
+                                0,
+                                "logprobs",
+                                0)))
+                .body());
 
         JsonNode choice = body.get("choices").get(0);
         assertThat(choice.get("text").asString()).isEqualTo(expected.text());
@@ -69,14 +80,13 @@ class GreedyParityIntegrationTests {
         assertThat(choice.get("finish_reason").asString()).isEqualTo(expected.finish());
     }
 
-    private record Expected(int[] tokens, String text, List<String> pieces, String finish) {
-    }
+    private record Expected(int[] tokens, String text, List<String> pieces, String finish) {}
 
     /** What the engine generates alone: the one-sequence Generator, the prompt encoded as the CLI encodes it. */
     private static Expected engineGreedy(String prompt) throws Exception {
         try (GgufFile file = GgufFile.open(TestModels.file(TestModels.TEXT));
-             CpuBackend backend = new CpuBackend(1);
-             LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT)) {
+                CpuBackend backend = new CpuBackend(1);
+                LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT)) {
             Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
             int[] input = tokenizer.encode(prompt, tokenizer.addsBos(), true);
             Set<Integer> stop = new HashSet<>();
@@ -86,7 +96,8 @@ class GreedyParityIntegrationTests {
                 }
             }
             try (Generator generator = new Generator(model, 16)) {
-                Generation g = generator.generate(new GenerationRequest(input, MAX_TOKENS, SamplingParams.GREEDY, stop), t -> { });
+                Generation g = generator.generate(
+                        new GenerationRequest(input, MAX_TOKENS, SamplingParams.GREEDY, stop), t -> {});
                 List<String> pieces = new ArrayList<>();
                 for (int t : g.tokens()) {
                     pieces.add(new String(tokenizer.tokenBytes(t), StandardCharsets.UTF_8));

@@ -12,7 +12,8 @@ import java.util.List;
 /** A plain HTTP client for driving the running service the way curl would. */
 public final class Http {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
 
     public Http(int port) {
@@ -25,8 +26,10 @@ public final class Http {
 
     /** POSTs a JSON body. */
     public HttpResponse<String> post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build());
     }
 
     public HttpResponse<String> send(HttpRequest request) {

@@ -1,17 +1,18 @@
 package com.llmserve.app.it;
 
-import com.llmserve.app.OpenApiContract;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.llmserve.app.FaultInjectingBackend;
 import com.llmserve.app.GpuStandIn;
 import com.llmserve.app.GpuStandInTest;
+import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
-
-import java.net.http.HttpResponse;
-import java.time.Duration;
-
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -22,9 +23,6 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * GPU models without a CPU copy: while the breaker is open they are answered 503 with
@@ -62,7 +60,9 @@ class NoFallbackIntegrationTests {
         Http http = new Http(port);
         FaultInjectingBackend gpu = backends.of(TestModels.TEXT);
         CircuitBreaker breaker = breakers.circuitBreaker("gpu-" + TestModels.TEXT);
-        assertThat(registry.textModel(TestModels.TEXT).replicas()).extracting(r -> r.device()).containsExactly(GpuStandIn.DEVICE);
+        assertThat(registry.textModel(TestModels.TEXT).replicas())
+                .extracting(r -> r.device())
+                .containsExactly(GpuStandIn.DEVICE);
         assertThat(http.post("/v1/completions", GREEDY).statusCode()).isEqualTo(200);
         assertThat(http.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
 
@@ -73,9 +73,16 @@ class NoFallbackIntegrationTests {
 
         HttpResponse<String> refused = http.post("/v1/completions", GREEDY);
         assertThat(refused.statusCode()).isEqualTo(503);
-        OpenApiContract.load().assertResponse("POST", "/v1/completions", 503, refused.headers().firstValue("content-type").orElse(null),
-                refused.body(), refused.headers().map());
-        assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        OpenApiContract.load()
+                .assertResponse(
+                        "POST",
+                        "/v1/completions",
+                        503,
+                        refused.headers().firstValue("content-type").orElse(null),
+                        refused.body(),
+                        refused.headers().map());
+        assertThat(refused.headers().firstValue("Retry-After"))
+                .hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
         JsonNode error = json.readTree(refused.body()).get("error");
         assertThat(error.get("code").asString()).isEqualTo("device_unavailable");
         assertThat(error.get("type").asString()).isEqualTo("server_error");
@@ -83,10 +90,18 @@ class NoFallbackIntegrationTests {
 
         HttpResponse<String> readiness = http.get("/actuator/health/readiness");
         assertThat(readiness.statusCode()).isEqualTo(503);
-        JsonNode device = json.readTree(readiness.body()).get("components").get("gpu").get("components").get("fake-gpu-0");
+        JsonNode device = json.readTree(readiness.body())
+                .get("components")
+                .get("gpu")
+                .get("components")
+                .get("fake-gpu-0");
         assertThat(device.get("status").asString()).isEqualTo("DOWN");
-        assertThat(device.get("details").get("problems").toString()).contains("no CPU copy").contains(TestModels.TEXT);
-        assertThat(http.get("/actuator/health/liveness").statusCode()).as("a failing device is not a dead process").isEqualTo(200);
+        assertThat(device.get("details").get("problems").toString())
+                .contains("no CPU copy")
+                .contains(TestModels.TEXT);
+        assertThat(http.get("/actuator/health/liveness").statusCode())
+                .as("a failing device is not a dead process")
+                .isEqualTo(200);
 
         gpu.heal();
         await().atMost(Duration.ofSeconds(30)).until(() -> breaker.getState() == CircuitBreaker.State.CLOSED);
@@ -112,10 +127,15 @@ class NoFallbackIntegrationTests {
         assertThat(http.post("/v1/completions", GREEDY).statusCode()).isEqualTo(503);
         HttpResponse<String> liveness = http.get("/actuator/health/liveness");
         assertThat(liveness.statusCode()).isEqualTo(503);
-        JsonNode device = json.readTree(http.get("/actuator/health").body()).get("components").get("gpu").get("components")
+        JsonNode device = json.readTree(http.get("/actuator/health").body())
+                .get("components")
+                .get("gpu")
+                .get("components")
                 .get("fake-gpu-0");
         assertThat(device.get("status").asString()).isEqualTo("DOWN");
-        assertThat(device.get("details").get("problems").toString()).contains("context lost").contains("CUDA_ERROR_ILLEGAL_ADDRESS");
+        assertThat(device.get("details").get("problems").toString())
+                .contains("context lost")
+                .contains("CUDA_ERROR_ILLEGAL_ADDRESS");
 
         // the device seeming to work again changes nothing: only a restart clears a lost context
         gpu.heal();

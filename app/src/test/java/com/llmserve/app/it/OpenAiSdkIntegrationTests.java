@@ -1,5 +1,9 @@
 package com.llmserve.app.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
+
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
 import com.openai.client.OpenAIClient;
@@ -15,19 +19,13 @@ import com.openai.models.completions.CompletionChoice;
 import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
-
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.offset;
 
 /** The official OpenAI Java SDK against the running service: what SDK users see. */
 @ServiceTest
@@ -44,7 +42,11 @@ class OpenAiSdkIntegrationTests {
     @BeforeEach
     void connect() throws InterruptedException {
         ModelsReady.await(registry);
-        client = OpenAIOkHttpClient.builder().baseUrl("http://localhost:" + port + "/v1").apiKey("unused").maxRetries(0).build();
+        client = OpenAIOkHttpClient.builder()
+                .baseUrl("http://localhost:" + port + "/v1")
+                .apiKey("unused")
+                .maxRetries(0)
+                .build();
     }
 
     @AfterEach
@@ -54,40 +56,64 @@ class OpenAiSdkIntegrationTests {
 
     @Test
     void completionReturnsTheGreedyStoryWithUsage() {
-        Completion completion = client.completions().create(CompletionCreateParams.builder()
-                .model(TestModels.TEXT).prompt("Once upon a time").maxTokens(12).temperature(0).build());
+        Completion completion = client.completions()
+                .create(CompletionCreateParams.builder()
+                        .model(TestModels.TEXT)
+                        .prompt("Once upon a time")
+                        .maxTokens(12)
+                        .temperature(0)
+                        .build());
 
         assertThat(completion.choices()).hasSize(1);
         assertThat(completion.choices().getFirst().text()).startsWith(", there was a little girl named Lily");
-        assertThat(completion.choices().getFirst().finishReason()).isEqualTo(
-                CompletionChoice.FinishReason.LENGTH);
+        assertThat(completion.choices().getFirst().finishReason()).isEqualTo(CompletionChoice.FinishReason.LENGTH);
         assertThat(completion.usage().orElseThrow().completionTokens()).isEqualTo(12);
         assertThat(completion.model()).isEqualTo(TestModels.TEXT);
     }
 
     @Test
     void chatCompletionAnswersAsTheAssistant() {
-        ChatCompletion chat = client.chat().completions().create(ChatCompletionCreateParams.builder()
-                .model(TestModels.TEXT).addUserMessage("Tell me a story").maxCompletionTokens(8).seed(7).build());
+        ChatCompletion chat = client.chat()
+                .completions()
+                .create(ChatCompletionCreateParams.builder()
+                        .model(TestModels.TEXT)
+                        .addUserMessage("Tell me a story")
+                        .maxCompletionTokens(8)
+                        .seed(7)
+                        .build());
 
         assertThat(chat.choices()).hasSize(1);
         assertThat(chat.choices().getFirst().message().content()).isPresent();
-        assertThat(chat.choices().getFirst().finishReason()).isIn(ChatCompletion.Choice.FinishReason.LENGTH,
-                ChatCompletion.Choice.FinishReason.STOP);
+        assertThat(chat.choices().getFirst().finishReason())
+                .isIn(ChatCompletion.Choice.FinishReason.LENGTH, ChatCompletion.Choice.FinishReason.STOP);
         assertThat(chat.usage().orElseThrow().promptTokens()).isPositive();
     }
 
     @Test
     void streamingChatDeliversTheSameTextAsAPlainOneWithUsageLast() {
-        ChatCompletionCreateParams plainParams = ChatCompletionCreateParams.builder().model(TestModels.TEXT)
-                .addUserMessage("Tell me a story").maxCompletionTokens(16).temperature(0).build();
+        ChatCompletionCreateParams plainParams = ChatCompletionCreateParams.builder()
+                .model(TestModels.TEXT)
+                .addUserMessage("Tell me a story")
+                .maxCompletionTokens(16)
+                .temperature(0)
+                .build();
         ChatCompletionCreateParams params = plainParams.toBuilder()
-                .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build()).build();
-        String plain = client.chat().completions().create(plainParams).choices().getFirst().message().content().orElse("");
+                .streamOptions(
+                        ChatCompletionStreamOptions.builder().includeUsage(true).build())
+                .build();
+        String plain = client.chat()
+                .completions()
+                .create(plainParams)
+                .choices()
+                .getFirst()
+                .message()
+                .content()
+                .orElse("");
 
         StringBuilder streamed = new StringBuilder();
         List<ChatCompletionChunk> chunks = new ArrayList<>();
-        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
+        try (StreamResponse<ChatCompletionChunk> stream =
+                client.chat().completions().createStreaming(params)) {
             stream.stream().forEach(chunk -> {
                 chunks.add(chunk);
                 chunk.choices().forEach(c -> c.delta().content().ifPresent(streamed::append));
@@ -103,9 +129,11 @@ class OpenAiSdkIntegrationTests {
 
     @Test
     void embeddingsAreUnitVectorsOfTheModelsDimensions() {
-        CreateEmbeddingResponse response = client.embeddings().create(EmbeddingCreateParams.builder()
-                .model(TestModels.EMBEDDING).inputOfArrayOfStrings(List.of("The weather is lovely today.", "It's so sunny outside!"))
-                .build());
+        CreateEmbeddingResponse response = client.embeddings()
+                .create(EmbeddingCreateParams.builder()
+                        .model(TestModels.EMBEDDING)
+                        .inputOfArrayOfStrings(List.of("The weather is lovely today.", "It's so sunny outside!"))
+                        .build());
 
         assertThat(response.data()).hasSize(2);
         List<Float> v = response.data().getFirst().embedding();
@@ -123,8 +151,11 @@ class OpenAiSdkIntegrationTests {
 
     @Test
     void anUnknownModelIsANotFoundErrorInTheSdk() {
-        assertThatThrownBy(() -> client.completions().create(CompletionCreateParams.builder()
-                .model("no-such-model").prompt("x").build()))
+        assertThatThrownBy(() -> client.completions()
+                        .create(CompletionCreateParams.builder()
+                                .model("no-such-model")
+                                .prompt("x")
+                                .build()))
                 .isInstanceOf(NotFoundException.class)
                 .hasMessageContaining("does not exist");
     }

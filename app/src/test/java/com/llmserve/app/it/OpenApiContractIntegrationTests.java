@@ -1,21 +1,19 @@
 package com.llmserve.app.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
-
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Real responses of every endpoint, every error class and every SSE chunk, validated against
@@ -57,13 +55,19 @@ class OpenApiContractIntegrationTests {
     }
 
     private void validate(String method, String path, HttpResponse<String> r) {
-        contract.assertResponse(method, path, r.statusCode(), r.headers().firstValue("content-type").orElse(null), r.body(),
+        contract.assertResponse(
+                method,
+                path,
+                r.statusCode(),
+                r.headers().firstValue("content-type").orElse(null),
+                r.body(),
                 r.headers().map());
     }
 
     /** Checks every event of a stream: chunks against the schema, then {@code [DONE]} last. */
     private List<String> validateStream(HttpResponse<String> r, String chunkSchema) {
-        assertThat(r.headers().firstValue("content-type")).hasValueSatisfying(ct -> assertThat(ct).startsWith("text/event-stream"));
+        assertThat(r.headers().firstValue("content-type"))
+                .hasValueSatisfying(ct -> assertThat(ct).startsWith("text/event-stream"));
         List<String> events = Http.events(r.body());
         assertThat(events).last().isEqualTo("[DONE]");
         List<String> chunks = events.subList(0, events.size() - 1);
@@ -104,11 +108,13 @@ class OpenApiContractIntegrationTests {
                  "stream_options":{"include_usage":true},"logprobs":1,"n":2}""".formatted(T), 200);
         List<String> chunks = validateStream(r, "CreateCompletionStreamChunk");
         assertThat(chunks.getLast()).contains("\"choices\":[]").contains("\"completion_tokens\":12");
-        assertThat(chunks.subList(0, chunks.size() - 1)).allSatisfy(c -> assertThat(c).contains("\"usage\":null"));
+        assertThat(chunks.subList(0, chunks.size() - 1))
+                .allSatisfy(c -> assertThat(c).contains("\"usage\":null"));
 
         HttpResponse<String> echo = post("/v1/completions", """
                 {"model":"%s","prompt":"Once upon a time","max_tokens":3,"stream":true,"echo":true}""".formatted(T), 200);
-        assertThat(validateStream(echo, "CreateCompletionStreamChunk").getFirst()).contains("\"text\":\"Once upon a time\"")
+        assertThat(validateStream(echo, "CreateCompletionStreamChunk").getFirst())
+                .contains("\"text\":\"Once upon a time\"")
                 .doesNotContain("usage");
     }
 
@@ -176,19 +182,24 @@ class OpenApiContractIntegrationTests {
         post("/tokenize", """
                 {"model":"%s","prompt":"x","messages":[]}""".formatted(T), 400);
 
-        HttpResponse<String> tooLarge = http.post("/v1/completions", "{\"model\":\"" + T + "\",\"prompt\":\"" + "a".repeat(300_000) + "\"}");
+        HttpResponse<String> tooLarge =
+                http.post("/v1/completions", "{\"model\":\"" + T + "\",\"prompt\":\"" + "a".repeat(300_000) + "\"}");
         assertThat(tooLarge.statusCode()).isEqualTo(413);
         validate("POST", "/v1/completions", tooLarge);
 
-        HttpResponse<String> wrongType = http.send(http.request("/v1/completions").header("Content-Type", "text/plain")
-                .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+        HttpResponse<String> wrongType = http.send(http.request("/v1/completions")
+                .header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build());
         assertThat(wrongType.statusCode()).isEqualTo(415);
         validate("POST", "/v1/completions", wrongType);
 
         // a chunked body (no Content-Length) is cut off once it passes the limit
-        HttpResponse<String> chunked = http.send(http.request("/v1/completions").header("Content-Type", "application/json")
+        HttpResponse<String> chunked = http.send(http.request("/v1/completions")
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                        ("{\"model\":\"" + T + "\",\"prompt\":\"" + "a".repeat(300_000) + "\"}").getBytes()))).build());
+                        ("{\"model\":\"" + T + "\",\"prompt\":\"" + "a".repeat(300_000) + "\"}").getBytes())))
+                .build());
         assertThat(chunked.statusCode()).isEqualTo(413);
         validate("POST", "/v1/completions", chunked);
 
@@ -204,7 +215,9 @@ class OpenApiContractIntegrationTests {
     @Test
     void aRequestTomcatRejectsItselfIsAnsweredInTheEnvelopeToo() throws Exception {
         try (Socket socket = new Socket("localhost", port)) {
-            socket.getOutputStream().write("GET /v1/models/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write("GET /v1/models/%zz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
             String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
             assertThat(response).startsWith("HTTP/1.1 400").contains("Content-Type: application/json");

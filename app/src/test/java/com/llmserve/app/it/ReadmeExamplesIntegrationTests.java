@@ -1,7 +1,9 @@
 package com.llmserve.app.it;
 
-import com.llmserve.app.models.ModelRegistry;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.llmserve.app.models.ModelRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,9 +22,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The README's curl examples, run as written with bash and curl against the running service (only
@@ -67,8 +65,14 @@ class ReadmeExamplesIntegrationTests {
     @Test
     void theReadmeShowsAnExampleOfEveryEndpoint() throws IOException {
         List<String> commands = examples().toList();
-        for (String path : List.of("/v1/models", "/v1/completions", "/v1/chat/completions", "/v1/embeddings", "/tokenize",
-                "/detokenize", "/actuator/health/readiness")) {
+        for (String path : List.of(
+                "/v1/models",
+                "/v1/completions",
+                "/v1/chat/completions",
+                "/v1/embeddings",
+                "/tokenize",
+                "/detokenize",
+                "/actuator/health/readiness")) {
             assertThat(commands).as(path).anyMatch(c -> c.contains("localhost:8080" + path));
         }
         assertThat(commands).anyMatch(c -> c.contains("\"stream\": true"));
@@ -80,7 +84,8 @@ class ReadmeExamplesIntegrationTests {
     void theExampleWorksAsWritten(String command) throws Exception {
         assumeTrue(onPath("curl"), "curl is not installed");
         Process p = new ProcessBuilder("bash", "-c", command.replace("localhost:8080", "localhost:" + port))
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
 

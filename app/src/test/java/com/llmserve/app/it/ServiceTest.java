@@ -1,12 +1,10 @@
 package com.llmserve.app.it;
 
 import com.llmserve.app.TestModels;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -20,12 +18,15 @@ import org.springframework.boot.test.context.SpringBootTest;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @ExtendWith(ServiceTest.ModelsFolder.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "llmserve.models-dir=" + TestModels.DIR,
-        "llmserve.engine.kv-blocks=256",
-        "llmserve.api.max-request-size=256KB",
-        "llmserve.api.keep-alive-interval=10s",
-        "logging.level.com.llmserve=INFO"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "llmserve.models-dir=" + TestModels.DIR,
+            "llmserve.engine.kv-blocks=256",
+            "llmserve.api.max-request-size=256KB",
+            "llmserve.api.keep-alive-interval=10s",
+            "logging.level.com.llmserve=INFO"
+        })
 public @interface ServiceTest {
 
     /** Links the test models into their folder before the context starts. */

@@ -1,27 +1,26 @@
 package com.llmserve.app.metrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.engine.sched.EmbeddingEngine;
 import com.llmserve.engine.sched.EngineObserver;
 import com.llmserve.engine.sched.EngineStats;
 import com.llmserve.engine.sched.FinishReason;
-
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicReference;
-
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class EngineMetricsTests {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final EngineMetrics metrics = new EngineMetrics();
-    private final AtomicReference<EngineStats> stats = new AtomicReference<>(new EngineStats(0, 0, 0, 99, 0, 0, 0, 0, 0, 0));
+    private final AtomicReference<EngineStats> stats =
+            new AtomicReference<>(new EngineStats(0, 0, 0, 99, 0, 0, 0, 0, 0, 0));
 
     @Test
     void gaugesAndCountersReadTheEnginesLiveState() {
@@ -39,8 +38,13 @@ class EngineMetricsTests {
         assertThat(counter("llm.tokens.prompt")).isEqualTo(300);
         assertThat(counter("llm.tokens.generated")).isEqualTo(250);
         assertThat(counter("llm.preemptions")).isEqualTo(1);
-        assertThat(registry.get("llm.kv.blocks.used").gauge().getId().getBaseUnit()).isEqualTo("blocks");
-        assertThat(registry.get("llm.tokens.generated").functionCounter().getId().getBaseUnit()).isEqualTo("tokens");
+        assertThat(registry.get("llm.kv.blocks.used").gauge().getId().getBaseUnit())
+                .isEqualTo("blocks");
+        assertThat(registry.get("llm.tokens.generated")
+                        .functionCounter()
+                        .getId()
+                        .getBaseUnit())
+                .isEqualTo("tokens");
     }
 
     @Test
@@ -55,22 +59,42 @@ class EngineMetricsTests {
         observer.onChoiceFinished(FinishReason.LENGTH, Duration.ofSeconds(2), Duration.ofMillis(3), 10, 3);
         observer.onChoiceFinished(FinishReason.ERROR, Duration.ofMillis(700), Duration.ofMillis(300), 10, 0);
 
-        Timer ttft = registry.get("llm.request.ttft").tag("model", "m").tag("device", "cuda:0").timer();
+        Timer ttft = registry.get("llm.request.ttft")
+                .tag("model", "m")
+                .tag("device", "cuda:0")
+                .timer();
         assertThat(ttft.count()).isEqualTo(1);
         assertThat(ttft.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(80);
-        assertThat(bucket(ttft, Duration.ofMillis(100))).as("80 ms is under the 100 ms objective").isEqualTo(1);
+        assertThat(bucket(ttft, Duration.ofMillis(100)))
+                .as("80 ms is under the 100 ms objective")
+                .isEqualTo(1);
         assertThat(bucket(ttft, Duration.ofMillis(50))).isZero();
         assertThat(registry.get("llm.request.inter.token").timer().count()).isEqualTo(2);
         assertThat(registry.get("llm.request.queue").timer().count()).isEqualTo(2);
-        assertThat(registry.get("llm.request.duration").tag("outcome", "length").timer().count()).isEqualTo(1);
-        assertThat(registry.get("llm.request.duration").tag("outcome", "error").timer().count()).isEqualTo(1);
-        assertThat(registry.get("llm.request.duration").tag("outcome", "stop").timer().count()).isZero();
+        assertThat(registry.get("llm.request.duration")
+                        .tag("outcome", "length")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("llm.request.duration")
+                        .tag("outcome", "error")
+                        .timer()
+                        .count())
+                .isEqualTo(1);
+        assertThat(registry.get("llm.request.duration")
+                        .tag("outcome", "stop")
+                        .timer()
+                        .count())
+                .isZero();
         assertThat(registry.get("llm.batch.size").summary().max()).isEqualTo(4);
         assertThat(registry.get("llm.batch.tokens").summary().totalAmount()).isEqualTo(64);
         assertThat(registry.get("llm.step.duration").timer().count()).isEqualTo(1);
         // (the simple registry adds a gauge per SLO bucket, named ".histogram": not ours to describe)
-        assertThat(registry.getMeters()).filteredOn(m -> !m.getId().getName().endsWith(".histogram"))
-                .allSatisfy(m -> assertThat(m.getId().getDescription()).as(m.getId().getName()).isNotBlank());
+        assertThat(registry.getMeters())
+                .filteredOn(m -> !m.getId().getName().endsWith(".histogram"))
+                .allSatisfy(m -> assertThat(m.getId().getDescription())
+                        .as(m.getId().getName())
+                        .isNotBlank());
     }
 
     @Test
@@ -81,7 +105,8 @@ class EngineMetricsTests {
         metrics.bindTo(registry);
         early.onFirstToken(Duration.ofMillis(5));
 
-        assertThat(registry.get("llm.request.ttft").tag("device", "cpu").timer().count()).isEqualTo(1);
+        assertThat(registry.get("llm.request.ttft").tag("device", "cpu").timer().count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -93,9 +118,15 @@ class EngineMetricsTests {
         observer.onBatch(3, 16, 200, Duration.ofMillis(9));
         inputs[0] = 16;
 
-        assertThat(registry.get("llm.embedding.inputs").tag("model", "e").functionCounter().count()).isEqualTo(16);
-        assertThat(registry.get("llm.embedding.requests.waiting").gauge().value()).isEqualTo(2);
-        assertThat(registry.get("llm.embedding.batch.size").summary().totalAmount()).isEqualTo(16);
+        assertThat(registry.get("llm.embedding.inputs")
+                        .tag("model", "e")
+                        .functionCounter()
+                        .count())
+                .isEqualTo(16);
+        assertThat(registry.get("llm.embedding.requests.waiting").gauge().value())
+                .isEqualTo(2);
+        assertThat(registry.get("llm.embedding.batch.size").summary().totalAmount())
+                .isEqualTo(16);
         assertThat(registry.get("llm.embedding.batch.duration").timer().count()).isEqualTo(1);
     }
 
@@ -105,22 +136,38 @@ class EngineMetricsTests {
         metrics.completion("m", "cuda:0", stats::get);
         metrics.embedding("e", "cpu", () -> 0, () -> 0);
 
-        assertThat(registry.getMeters()).filteredOn(m -> !m.getId().getName().endsWith(".histogram"))
-                .flatExtracting(m -> m.getId().getTags()).extracting(t -> t.getKey()).containsOnly("model", "device", "outcome");
-        assertThat(registry.getMeters()).extracting(Meter::getId).extracting(Meter.Id::getName).allMatch(n -> n.startsWith("llm."));
+        assertThat(registry.getMeters())
+                .filteredOn(m -> !m.getId().getName().endsWith(".histogram"))
+                .flatExtracting(m -> m.getId().getTags())
+                .extracting(t -> t.getKey())
+                .containsOnly("model", "device", "outcome");
+        assertThat(registry.getMeters())
+                .extracting(Meter::getId)
+                .extracting(Meter.Id::getName)
+                .allMatch(n -> n.startsWith("llm."));
     }
 
     private double gauge(String name) {
-        return registry.get(name).tag("model", "m").tag("device", "cuda:0").gauge().value();
+        return registry.get(name)
+                .tag("model", "m")
+                .tag("device", "cuda:0")
+                .gauge()
+                .value();
     }
 
     private double counter(String name) {
-        return registry.get(name).tag("model", "m").tag("device", "cuda:0").functionCounter().count();
+        return registry.get(name)
+                .tag("model", "m")
+                .tag("device", "cuda:0")
+                .functionCounter()
+                .count();
     }
 
     private static double bucket(Timer timer, Duration le) {
         return Arrays.stream(timer.takeSnapshot().histogramCounts())
                 .filter(b -> b.bucket(java.util.concurrent.TimeUnit.NANOSECONDS) == le.toNanos())
-                .mapToDouble(CountAtBucket::count).findFirst().orElseThrow();
+                .mapToDouble(CountAtBucket::count)
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -1,13 +1,12 @@
 package com.llmserve.app.models;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
-
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The backends of a process whose GPU runtime found no device (every CI machine). */
 class DeviceBackendProviderTests {
@@ -19,11 +18,16 @@ class DeviceBackendProviderTests {
 
             assertThat(provider.available(BackendChoice.AUTO)).isTrue();
             assertThat(provider.available(BackendChoice.GPU)).isFalse();
-            assertThatThrownBy(() -> provider.create(BackendChoice.GPU, "m")).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("'m'").hasMessageContaining("no GPU backend available").hasMessageContaining("disabled by configuration");
+            assertThatThrownBy(() -> provider.create(BackendChoice.GPU, "m"))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("'m'")
+                    .hasMessageContaining("no GPU backend available")
+                    .hasMessageContaining("disabled by configuration");
             try (Backend auto = provider.create(BackendChoice.AUTO, "m")) {
                 assertThat(auto.name()).isEqualTo("cpu");
-                assertThat(provider.accelerated(auto)).as("the CPU is never guarded").isFalse();
+                assertThat(provider.accelerated(auto))
+                        .as("the CPU is never guarded")
+                        .isFalse();
                 assertThat(provider.describe(auto)).isEqualTo("cpu (1 threads)");
             }
         }

@@ -1,10 +1,12 @@
 package com.llmserve.app.models;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.app.TestModels;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.chat.ChatMessage;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,9 +23,6 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Loading in the background: requests to a loading model are told to come back, the
@@ -50,7 +48,8 @@ class ModelRegistryTests {
     private static ServingProperties properties(Map<String, String> values) {
         Map<String, String> prefixed = new HashMap<>();
         values.forEach((k, v) -> prefixed.put("llmserve." + k, v));
-        return new Binder(new MapConfigurationPropertySource(prefixed)).bindOrCreate("llmserve", ServingProperties.class);
+        return new Binder(new MapConfigurationPropertySource(prefixed))
+                .bindOrCreate("llmserve", ServingProperties.class);
     }
 
     private ModelRegistry registry(Map<String, String> values, BackendProvider backends) {
@@ -89,8 +88,10 @@ class ModelRegistryTests {
         ModelHealthIndicator health = new ModelHealthIndicator(r);
         r.start();
 
-        assertThatThrownBy(() -> r.textModel(TestModels.TEXT)).isInstanceOf(ModelNotReadyException.class)
-                .hasMessageContaining("loading").matches(e -> ((ModelNotReadyException) e).loading());
+        assertThatThrownBy(() -> r.textModel(TestModels.TEXT))
+                .isInstanceOf(ModelNotReadyException.class)
+                .hasMessageContaining("loading")
+                .matches(e -> ((ModelNotReadyException) e).loading());
         assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 
         gate.countDown();
@@ -100,15 +101,19 @@ class ModelRegistryTests {
         assertThat(r.textModel(TestModels.TEXT).maxModelLen()).isEqualTo(2048);
         assertThat(r.embeddingModel(TestModels.EMBEDDING).dimensions()).isEqualTo(384);
         @SuppressWarnings("unchecked")
-        Map<String, Map<String, Object>> models = (Map<String, Map<String, Object>>) ready.getDetails().get("models");
-        assertThat(models.get(TestModels.TEXT)).containsEntry("state", "ready").containsEntry("kind", "completion")
+        Map<String, Map<String, Object>> models =
+                (Map<String, Map<String, Object>>) ready.getDetails().get("models");
+        assertThat(models.get(TestModels.TEXT))
+                .containsEntry("state", "ready")
+                .containsEntry("kind", "completion")
                 .containsKeys("kvBlocksTotal", "runningSequences", "backend");
         assertThat(models.get(TestModels.EMBEDDING)).containsEntry("dimensions", 384);
     }
 
     @Test
     void aBrokenFileOfTheFolderIsReportedWithoutTakingTheServiceDown() throws Exception {
-        ModelRegistry r = registry(Map.of("models-dir", TestModels.DIR, "warm-up", "false"),
+        ModelRegistry r = registry(
+                Map.of("models-dir", TestModels.DIR, "warm-up", "false"),
                 backends(Set.of(TestModels.EMBEDDING), new CountDownLatch(0)));
         r.start();
         assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
@@ -116,15 +121,25 @@ class ModelRegistryTests {
         Health health = new ModelHealthIndicator(r).health();
 
         assertThat(health.getStatus()).isEqualTo(Status.UP);
-        assertThat(health.getDetails().get("models").toString()).contains("state=failed").contains("device on fire");
-        assertThatThrownBy(() -> r.embeddingModel(TestModels.EMBEDDING)).isInstanceOf(ModelNotReadyException.class)
+        assertThat(health.getDetails().get("models").toString())
+                .contains("state=failed")
+                .contains("device on fire");
+        assertThatThrownBy(() -> r.embeddingModel(TestModels.EMBEDDING))
+                .isInstanceOf(ModelNotReadyException.class)
                 .hasMessageContaining("failed to load");
     }
 
     @Test
     void aConfiguredModelThatFailsTakesTheServiceDown() throws Exception {
-        ModelRegistry r = registry(Map.of("scan-models-dir", "false", "warm-up", "false",
-                "models[0].path", TestModels.file(TestModels.TEXT).toString()), backends(Set.of(TestModels.TEXT), new CountDownLatch(0)));
+        ModelRegistry r = registry(
+                Map.of(
+                        "scan-models-dir",
+                        "false",
+                        "warm-up",
+                        "false",
+                        "models[0].path",
+                        TestModels.file(TestModels.TEXT).toString()),
+                backends(Set.of(TestModels.TEXT), new CountDownLatch(0)));
         r.start();
         assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
 
@@ -136,10 +151,29 @@ class ModelRegistryTests {
         Path file = dir.resolve("template.jinja");
         Files.writeString(file, "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}");
         String model = TestModels.file(TestModels.TEXT).toString();
-        ModelRegistry r = registry(Map.of("scan-models-dir", "false", "warm-up", "false",
-                "models[0].id", "inline", "models[0].path", model, "models[0].chat-template", "{{ messages[0]['content'] }}!",
-                "models[1].id", "from-file", "models[1].path", model, "models[1].chat-template-file", file.toString(),
-                "models[2].id", "own", "models[2].path", model), backends(Set.of(), new CountDownLatch(0)));
+        ModelRegistry r = registry(
+                Map.of(
+                        "scan-models-dir",
+                        "false",
+                        "warm-up",
+                        "false",
+                        "models[0].id",
+                        "inline",
+                        "models[0].path",
+                        model,
+                        "models[0].chat-template",
+                        "{{ messages[0]['content'] }}!",
+                        "models[1].id",
+                        "from-file",
+                        "models[1].path",
+                        model,
+                        "models[1].chat-template-file",
+                        file.toString(),
+                        "models[2].id",
+                        "own",
+                        "models[2].path",
+                        model),
+                backends(Set.of(), new CountDownLatch(0)));
         r.start();
         assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
 
@@ -163,12 +197,14 @@ class ModelRegistryTests {
 
     @Test
     void anUnknownModelIsNotFoundAndAModelOfTheOtherKindIsRefused() throws Exception {
-        ModelRegistry r = registry(Map.of("models-dir", TestModels.DIR, "warm-up", "false"), backends(Set.of(), new CountDownLatch(0)));
+        ModelRegistry r = registry(
+                Map.of("models-dir", TestModels.DIR, "warm-up", "false"), backends(Set.of(), new CountDownLatch(0)));
         r.start();
         assertThat(r.awaitSettled(Duration.ofMinutes(1))).isTrue();
 
         assertThatThrownBy(() -> r.get("nope")).isInstanceOf(ModelNotFoundException.class);
-        assertThatThrownBy(() -> r.textModel(TestModels.EMBEDDING)).isInstanceOf(WrongModelKindException.class)
+        assertThatThrownBy(() -> r.textModel(TestModels.EMBEDDING))
+                .isInstanceOf(WrongModelKindException.class)
                 .hasMessageContaining("embedding");
         assertThatThrownBy(() -> r.embeddingModel(TestModels.TEXT)).isInstanceOf(WrongModelKindException.class);
     }

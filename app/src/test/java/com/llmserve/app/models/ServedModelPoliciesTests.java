@@ -1,5 +1,8 @@
 package com.llmserve.app.models;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.app.TestModels;
 import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.app.resilience.FailoverProperties;
@@ -11,15 +14,6 @@ import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.sched.FinishReason;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.TokenListener;
-
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
@@ -27,14 +21,17 @@ import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The named time limiters and the admission bulkhead, as a served model applies them. */
 class ServedModelPoliciesTests {
@@ -58,11 +55,17 @@ class ServedModelPoliciesTests {
     private ServedModel load(String id, TimeLimiterConfig limit) throws Exception {
         limiters.timeLimiter(ServingPolicies.GENERATION, limit);
         limiters.timeLimiter(ServingPolicies.EMBEDDING, limit);
-        bulkheads.bulkhead(ServingPolicies.ADMISSION, BulkheadConfig.custom().maxConcurrentCalls(1).maxWaitDuration(Duration.ZERO).build());
+        bulkheads.bulkhead(
+                ServingPolicies.ADMISSION,
+                BulkheadConfig.custom()
+                        .maxConcurrentCalls(1)
+                        .maxWaitDuration(Duration.ZERO)
+                        .build());
         Map<String, String> values = new HashMap<>();
         values.put("llmserve.models-dir", TestModels.DIR);
         values.put("llmserve.engine.kv-blocks", "64");
-        ServingProperties p = new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("llmserve", ServingProperties.class);
+        ServingProperties p = new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("llmserve", ServingProperties.class);
         BackendProvider cpu = new BackendProvider() {
             @Override
             public boolean available(BackendChoice choice) {
@@ -74,25 +77,36 @@ class ServedModelPoliciesTests {
                 return new CpuBackend(1);
             }
         };
-        ServingPolicies policies = new ServingPolicies(CircuitBreakerRegistry.ofDefaults(), limiters, bulkheads,
-                FailoverProperties.defaults(), HostMemory.system(), DeviceFaults.none());
+        ServingPolicies policies = new ServingPolicies(
+                CircuitBreakerRegistry.ofDefaults(),
+                limiters,
+                bulkheads,
+                FailoverProperties.defaults(),
+                HostMemory.system(),
+                DeviceFaults.none());
         ModelLoader loader = new ModelLoader(p, cpu, policies, ModelObservers.NONE);
-        ModelPlan plan = ModelCatalog.plan(p, cpu).stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+        ModelPlan plan = ModelCatalog.plan(p, cpu).stream()
+                .filter(x -> x.id().equals(id))
+                .findFirst()
+                .orElseThrow();
         model = loader.load(plan);
         return model;
     }
 
     @Test
     void theGenerationTimeLimitersTimeoutEndsALongGenerationAndCountsAsATimeout() throws Exception {
-        ServedTextModel text = (ServedTextModel) load(TestModels.TEXT, TimeLimiterConfig.custom().timeoutDuration(Duration.ofMillis(50)).build());
+        ServedTextModel text = (ServedTextModel) load(
+                TestModels.TEXT,
+                TimeLimiterConfig.custom()
+                        .timeoutDuration(Duration.ofMillis(50))
+                        .build());
         AtomicInteger timeouts = new AtomicInteger();
         limiters.timeLimiter(ServingPolicies.GENERATION).getEventPublisher().onTimeout(e -> timeouts.incrementAndGet());
         CompletableFuture<FinishReason> finished = new CompletableFuture<>();
 
         text.submit(InferenceRequest.greedy(text.encodePrompt("Once upon a time"), 400), new TokenListener() {
             @Override
-            public void onToken(int choice, int token, TokenLogprobs logprobs) {
-            }
+            public void onToken(int choice, int token, TokenLogprobs logprobs) {}
 
             @Override
             public void onFinish(int choice, FinishReason reason) {
@@ -103,35 +117,43 @@ class ServedModelPoliciesTests {
         assertThat(finished.get(30, TimeUnit.SECONDS)).isEqualTo(FinishReason.TIMEOUT);
         assertThat(timeouts.get()).isEqualTo(1);
         assertThat(bulkheads.bulkhead(ServingPolicies.ADMISSION).getMetrics().getAvailableConcurrentCalls())
-                .as("the admission permit is back").isEqualTo(1);
+                .as("the admission permit is back")
+                .isEqualTo(1);
     }
 
     @Test
     void theEmbeddingTimeLimitersTimeoutAnswersATimeout() throws Exception {
-        ServedEmbeddingModel embedding = (ServedEmbeddingModel) load(TestModels.EMBEDDING,
+        ServedEmbeddingModel embedding = (ServedEmbeddingModel) load(
+                TestModels.EMBEDDING,
                 TimeLimiterConfig.custom().timeoutDuration(Duration.ofNanos(1)).build());
 
         // eight inputs of some 400 tokens take the CPU far longer than the limiter's nanosecond
         int[] longInput = embedding.tokenizer().encode("The weather is lovely today. ".repeat(60), true, false);
         assertThatThrownBy(() -> embedding.embed(java.util.Collections.nCopies(8, longInput)))
-                .isInstanceOfSatisfying(EmbeddingFailedException.class, e -> assertThat(e.reason()).isEqualTo(EmbeddingFailedException.Reason.TIMEOUT));
-        assertThat(bulkheads.bulkhead(ServingPolicies.ADMISSION).getMetrics().getAvailableConcurrentCalls()).isEqualTo(1);
+                .isInstanceOfSatisfying(EmbeddingFailedException.class, e -> assertThat(e.reason())
+                        .isEqualTo(EmbeddingFailedException.Reason.TIMEOUT));
+        assertThat(bulkheads.bulkhead(ServingPolicies.ADMISSION).getMetrics().getAvailableConcurrentCalls())
+                .isEqualTo(1);
     }
 
     @Test
     void aFullAdmissionBulkheadRefusesAtOnceAndFreesItsPermitWhenARequestEnds() throws Exception {
-        ServedTextModel text = (ServedTextModel) load(TestModels.TEXT, TimeLimiterConfig.custom().timeoutDuration(Duration.ofMinutes(1)).build());
+        ServedTextModel text = (ServedTextModel) load(
+                TestModels.TEXT,
+                TimeLimiterConfig.custom()
+                        .timeoutDuration(Duration.ofMinutes(1))
+                        .build());
         Bulkhead admission = bulkheads.bulkhead(ServingPolicies.ADMISSION);
         assertThat(admission.tryAcquirePermission()).isTrue(); // another request holds the only place
 
-        assertThatThrownBy(() -> text.submit(InferenceRequest.greedy(new int[] {1}, 2), null)).isInstanceOf(BulkheadFullException.class);
+        assertThatThrownBy(() -> text.submit(InferenceRequest.greedy(new int[] {1}, 2), null))
+                .isInstanceOf(BulkheadFullException.class);
 
         admission.onComplete();
         CompletableFuture<FinishReason> finished = new CompletableFuture<>();
         text.submit(InferenceRequest.greedy(new int[] {1}, 2).withN(2), new TokenListener() {
             @Override
-            public void onToken(int choice, int token, TokenLogprobs logprobs) {
-            }
+            public void onToken(int choice, int token, TokenLogprobs logprobs) {}
 
             @Override
             public void onFinish(int choice, FinishReason reason) {
@@ -141,6 +163,8 @@ class ServedModelPoliciesTests {
             }
         });
         finished.get(30, TimeUnit.SECONDS);
-        assertThat(admission.getMetrics().getAvailableConcurrentCalls()).as("released once, after both choices").isEqualTo(1);
+        assertThat(admission.getMetrics().getAvailableConcurrentCalls())
+                .as("released once, after both choices")
+                .isEqualTo(1);
     }
 }

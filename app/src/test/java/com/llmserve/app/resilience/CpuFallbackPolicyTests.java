@@ -1,14 +1,13 @@
 package com.llmserve.app.resilience;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class CpuFallbackPolicyTests {
 
@@ -22,7 +21,9 @@ class CpuFallbackPolicyTests {
     }
 
     private void meminfo(long availableKb) throws IOException {
-        file("proc/meminfo", "MemTotal:       65536000 kB\nMemFree:         1000000 kB\nMemAvailable:   " + availableKb + " kB\n");
+        file(
+                "proc/meminfo",
+                "MemTotal:       65536000 kB\nMemFree:         1000000 kB\nMemAvailable:   " + availableKb + " kB\n");
     }
 
     @Test
@@ -54,8 +55,9 @@ class CpuFallbackPolicyTests {
     @Test
     void autoLoadsTheCopyOnlyWhenItFitsTheAllowedShare() throws IOException {
         meminfo(1_048_576); // 1 GiB
-        CpuFallbackPolicy policy = new CpuFallbackPolicy(new FailoverProperties(FailoverProperties.CpuFallback.AUTO, 0.5,
-                Duration.ofSeconds(30)), new HostMemory(root));
+        CpuFallbackPolicy policy = new CpuFallbackPolicy(
+                new FailoverProperties(FailoverProperties.CpuFallback.AUTO, 0.5, Duration.ofSeconds(30)),
+                new HostMemory(root));
 
         assertThat(policy.decide(400L << 20).load()).isTrue();
         CpuFallbackPolicy.Decision tooBig = policy.decide(600L << 20);
@@ -66,9 +68,19 @@ class CpuFallbackPolicyTests {
     @Test
     void alwaysAndNeverDoNotLookAtMemory() {
         HostMemory none = new HostMemory(root); // nothing readable under root
-        assertThat(new CpuFallbackPolicy(new FailoverProperties(FailoverProperties.CpuFallback.ALWAYS, 0.8, Duration.ofSeconds(1)), none)
-                .decide(Long.MAX_VALUE / 2).load()).isTrue();
-        assertThat(new CpuFallbackPolicy(new FailoverProperties(FailoverProperties.CpuFallback.NEVER, 0.8, Duration.ofSeconds(1)), none)
-                .decide(1).load()).isFalse();
+        assertThat(new CpuFallbackPolicy(
+                                new FailoverProperties(
+                                        FailoverProperties.CpuFallback.ALWAYS, 0.8, Duration.ofSeconds(1)),
+                                none)
+                        .decide(Long.MAX_VALUE / 2)
+                        .load())
+                .isTrue();
+        assertThat(new CpuFallbackPolicy(
+                                new FailoverProperties(
+                                        FailoverProperties.CpuFallback.NEVER, 0.8, Duration.ofSeconds(1)),
+                                none)
+                        .decide(1)
+                        .load())
+                .isFalse();
     }
 }

@@ -1,32 +1,34 @@
 package com.llmserve.app.resilience;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
 import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.engine.sched.AdmissionException;
 import com.llmserve.gpu.GpuCallException;
-
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 class FailoverTests {
 
     private static final CircuitBreakerConfig QUICK = CircuitBreakerConfig.from(ServingPolicies.GPU_BREAKER_DEFAULTS)
-            .slidingWindowSize(4).minimumNumberOfCalls(2).waitDurationInOpenState(Duration.ofMillis(100))
-            .permittedNumberOfCallsInHalfOpenState(2).build();
+            .slidingWindowSize(4)
+            .minimumNumberOfCalls(2)
+            .waitDurationInOpenState(Duration.ofMillis(100))
+            .permittedNumberOfCallsInHalfOpenState(2)
+            .build();
 
-    private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.of(java.util.Map.of(ServingPolicies.GPU_BREAKER, QUICK));
+    private final CircuitBreakerRegistry breakers =
+            CircuitBreakerRegistry.of(java.util.Map.of(ServingPolicies.GPU_BREAKER, QUICK));
     private final AtomicReference<Throwable> probeFailure = new AtomicReference<>();
     private final AtomicInteger probes = new AtomicInteger();
     private Failover failover;
@@ -36,8 +38,12 @@ class FailoverTests {
     }
 
     private Failover failover(CircuitBreakerRegistry breakers, boolean fallback) {
-        ServingPolicies policies = new ServingPolicies(breakers, io.github.resilience4j.timelimiter.TimeLimiterRegistry.ofDefaults(),
-                io.github.resilience4j.bulkhead.BulkheadRegistry.ofDefaults(), FailoverProperties.defaults(), HostMemory.system(),
+        ServingPolicies policies = new ServingPolicies(
+                breakers,
+                io.github.resilience4j.timelimiter.TimeLimiterRegistry.ofDefaults(),
+                io.github.resilience4j.bulkhead.BulkheadRegistry.ofDefaults(),
+                FailoverProperties.defaults(),
+                HostMemory.system(),
                 DeviceFaults.none());
         failover = policies.failover("m", "cuda:0", fallback, () -> {
             probes.incrementAndGet();
@@ -87,8 +93,11 @@ class FailoverTests {
 
     @Test
     void withoutACpuCopyAnOpenBreakerRefusesWithTheTimeLeftBeforeItProbes() {
-        CircuitBreakerRegistry slow = CircuitBreakerRegistry.of(java.util.Map.of(ServingPolicies.GPU_BREAKER,
-                CircuitBreakerConfig.from(QUICK).waitDurationInOpenState(Duration.ofSeconds(30)).build()));
+        CircuitBreakerRegistry slow = CircuitBreakerRegistry.of(java.util.Map.of(
+                ServingPolicies.GPU_BREAKER,
+                CircuitBreakerConfig.from(QUICK)
+                        .waitDurationInOpenState(Duration.ofSeconds(30))
+                        .build()));
         Failover f = failover(slow, false);
         f.failed(1_000, deviceError());
         f.failed(1_000, deviceError());
@@ -121,7 +130,8 @@ class FailoverTests {
         List<CircuitBreaker.StateTransition> transitions = new java.util.concurrent.CopyOnWriteArrayList<>();
         f.breaker().getEventPublisher().onStateTransition(e -> transitions.add(e.getStateTransition()));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> transitions.contains(CircuitBreaker.StateTransition.HALF_OPEN_TO_OPEN));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> transitions.contains(CircuitBreaker.StateTransition.HALF_OPEN_TO_OPEN));
     }
 
     @Test
@@ -141,12 +151,20 @@ class FailoverTests {
 
     @Test
     void aBreakerThatWouldNeverProbeIsRefusedAtStartup() {
-        CircuitBreakerRegistry manual = CircuitBreakerRegistry.of(java.util.Map.of(ServingPolicies.GPU_BREAKER,
-                CircuitBreakerConfig.from(QUICK).automaticTransitionFromOpenToHalfOpenEnabled(false).build()));
+        CircuitBreakerRegistry manual = CircuitBreakerRegistry.of(java.util.Map.of(
+                ServingPolicies.GPU_BREAKER,
+                CircuitBreakerConfig.from(QUICK)
+                        .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                        .build()));
 
-        assertThatThrownBy(() -> new ServingPolicies(manual, io.github.resilience4j.timelimiter.TimeLimiterRegistry.ofDefaults(),
-                io.github.resilience4j.bulkhead.BulkheadRegistry.ofDefaults(), FailoverProperties.defaults(), HostMemory.system(),
-                DeviceFaults.none()))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("automatic-transition-from-open-to-half-open-enabled");
+        assertThatThrownBy(() -> new ServingPolicies(
+                        manual,
+                        io.github.resilience4j.timelimiter.TimeLimiterRegistry.ofDefaults(),
+                        io.github.resilience4j.bulkhead.BulkheadRegistry.ofDefaults(),
+                        FailoverProperties.defaults(),
+                        HostMemory.system(),
+                        DeviceFaults.none()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("automatic-transition-from-open-to-half-open-enabled");
     }
 }

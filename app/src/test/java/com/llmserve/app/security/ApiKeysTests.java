@@ -1,5 +1,8 @@
 package com.llmserve.app.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +13,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ApiKeysTests {
 
@@ -52,7 +51,9 @@ class ApiKeysTests {
 
         Files.writeString(file, "sk-three\n"); // sk-one revoked, sk-three issued
         Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(60)));
-        assertThat(keys.matches("sk-one")).as("not looked at again within " + ApiKeys.RECHECK).isTrue();
+        assertThat(keys.matches("sk-one"))
+                .as("not looked at again within " + ApiKeys.RECHECK)
+                .isTrue();
 
         clock.advance(ApiKeys.RECHECK.plusSeconds(1));
         assertThat(keys.matches("sk-one")).isFalse();
@@ -75,7 +76,8 @@ class ApiKeysTests {
     @Test
     void aKeyFileThatCannotBeReadStopsStartupAndAnEmptyOneLetsNobodyIn() throws IOException {
         assertThatThrownBy(() -> new ApiKeys(List.of(), dir.resolve("missing"), clock))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("api-keys-file");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("api-keys-file");
 
         Path empty = Files.writeString(dir.resolve("empty"), "# no keys yet\n");
         ApiKeys keys = new ApiKeys(List.of(), empty, clock);

@@ -14,7 +14,8 @@ public record AttentionShape(int heads, int kvHeads, int headDim, float scale, b
 
     public AttentionShape {
         if (heads <= 0 || kvHeads <= 0 || heads % kvHeads != 0) {
-            throw new IllegalArgumentException("query heads " + heads + " must be a positive multiple of kv heads " + kvHeads);
+            throw new IllegalArgumentException(
+                    "query heads " + heads + " must be a positive multiple of kv heads " + kvHeads);
         }
     }
 

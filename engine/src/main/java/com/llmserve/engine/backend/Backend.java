@@ -2,7 +2,6 @@ package com.llmserve.engine.backend;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.util.List;
 
 /**

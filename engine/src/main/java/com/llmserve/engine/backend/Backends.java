@@ -3,7 +3,6 @@ package com.llmserve.engine.backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.gpu.GpuBackends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
-
 import java.util.Locale;
 import java.util.Optional;
 
@@ -18,7 +17,9 @@ public final class Backends {
 
     /** The {@code backend} setting. */
     public enum Choice {
-        AUTO, CPU, GPU;
+        AUTO,
+        CPU,
+        GPU;
 
         /** Parses {@code auto}, {@code cpu} or {@code gpu}, any case. */
         public static Choice parse(String value) {
@@ -30,8 +31,7 @@ public final class Backends {
         }
     }
 
-    private Backends() {
-    }
+    private Backends() {}
 
     /** {@link #open(Choice, GpuOptions, int)} with the default GPU options and every processor for the CPU. */
     public static Backend open(Choice choice) {

@@ -14,7 +14,9 @@ public final class Batch {
 
     /** Which rows of a sequence the forward pass returns logits for. */
     public enum Logits {
-        NONE, LAST, ALL
+        NONE,
+        LAST,
+        ALL
     }
 
     private final int blockSize;
@@ -24,7 +26,8 @@ public final class Batch {
     private final int[][] blockTables;
     private final int[] logitRows;
 
-    private Batch(int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][] blockTables, int[] logitRows) {
+    private Batch(
+            int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][] blockTables, int[] logitRows) {
         this.blockSize = blockSize;
         this.tokens = tokens;
         this.positions = positions;
@@ -97,14 +100,23 @@ public final class Batch {
         if (from == 0 && to == tokens.length) {
             return this;
         }
-        int[] rows = Arrays.stream(logitRows).filter(r -> r >= from && r < to).map(r -> r - from).toArray();
-        return new Batch(blockSize, Arrays.copyOfRange(tokens, from, to), Arrays.copyOfRange(positions, from, to),
-                Arrays.copyOfRange(sequenceOfRow, from, to), blockTables, rows);
+        int[] rows = Arrays.stream(logitRows)
+                .filter(r -> r >= from && r < to)
+                .map(r -> r - from)
+                .toArray();
+        return new Batch(
+                blockSize,
+                Arrays.copyOfRange(tokens, from, to),
+                Arrays.copyOfRange(positions, from, to),
+                Arrays.copyOfRange(sequenceOfRow, from, to),
+                blockTables,
+                rows);
     }
 
     @Override
     public String toString() {
-        return "Batch[" + tokens.length + " tokens, " + blockTables.length + " sequences, " + logitRows.length + " logit rows]";
+        return "Batch[" + tokens.length + " tokens, " + blockTables.length + " sequences, " + logitRows.length
+                + " logit rows]";
     }
 
     public static final class Builder {
@@ -131,7 +143,8 @@ public final class Batch {
          *
          * @param blockTable the sequence's blocks; must cover every position added
          */
-        public Builder add(int[] blockTable, int startPosition, int[] sequenceTokens, int offset, int count, Logits wanted) {
+        public Builder add(
+                int[] blockTable, int startPosition, int[] sequenceTokens, int offset, int count, Logits wanted) {
             if (count <= 0) {
                 throw new IllegalArgumentException("a sequence adds at least one token");
             }
@@ -140,7 +153,8 @@ public final class Batch {
             }
             long last = (long) startPosition + count - 1;
             if (last >= (long) blockTable.length * blockSize) {
-                throw new IllegalArgumentException("block table of " + blockTable.length + " blocks does not cover position " + last);
+                throw new IllegalArgumentException(
+                        "block table of " + blockTable.length + " blocks does not cover position " + last);
             }
             int seq = tables.size();
             tables.add(blockTable);
@@ -157,7 +171,7 @@ public final class Batch {
                         addLogitRow(rows + i);
                     }
                 }
-                case NONE -> { }
+                case NONE -> {}
             }
             rows += count;
             return this;
@@ -175,8 +189,13 @@ public final class Batch {
             if (rows == 0) {
                 throw new IllegalStateException("empty batch");
             }
-            return new Batch(blockSize, Arrays.copyOf(tokens, rows), Arrays.copyOf(positions, rows),
-                    Arrays.copyOf(sequenceOfRow, rows), tables.toArray(int[][]::new), Arrays.copyOf(logitRows, logits));
+            return new Batch(
+                    blockSize,
+                    Arrays.copyOf(tokens, rows),
+                    Arrays.copyOf(positions, rows),
+                    Arrays.copyOf(sequenceOfRow, rows),
+                    tables.toArray(int[][]::new),
+                    Arrays.copyOf(logitRows, logits));
         }
 
         private void addLogitRow(int row) {

@@ -23,7 +23,8 @@ public record Rope(Style style, int dims, float freqBase, float freqScale, float
             throw new IllegalArgumentException("rope dimension count must be even and positive: " + dims);
         }
         if (freqFactors != null && freqFactors.length != dims / 2) {
-            throw new IllegalArgumentException("rope_freqs has " + freqFactors.length + " factors, expected " + dims / 2);
+            throw new IllegalArgumentException(
+                    "rope_freqs has " + freqFactors.length + " factors, expected " + dims / 2);
         }
         freqFactors = freqFactors == null ? null : freqFactors.clone();
     }

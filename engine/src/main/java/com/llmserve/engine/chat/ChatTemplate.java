@@ -7,7 +7,6 @@ import com.hubspot.jinjava.objects.collections.PyList;
 import com.hubspot.jinjava.objects.collections.PyMap;
 import com.llmserve.engine.gguf.GgufMetadata;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,16 +79,24 @@ public final class ChatTemplate {
      */
     public static ChatTemplate of(String jinjaSource, String bosToken, String eosToken) {
         Objects.requireNonNull(jinjaSource, "jinjaSource");
-        ChatTemplate template = new ChatTemplate(jinjaSource, Objects.requireNonNullElse(bosToken, ""),
-                Objects.requireNonNullElse(eosToken, ""), Clock.systemDefaultZone(), false);
+        ChatTemplate template = new ChatTemplate(
+                jinjaSource,
+                Objects.requireNonNullElse(bosToken, ""),
+                Objects.requireNonNullElse(eosToken, ""),
+                Clock.systemDefaultZone(),
+                false);
         template.checkSyntax();
         return template;
     }
 
     /** The {@link #CHATML} template, for models whose file has no chat template. */
     public static ChatTemplate fallback(String bosToken, String eosToken) {
-        return new ChatTemplate(CHATML, Objects.requireNonNullElse(bosToken, ""),
-                Objects.requireNonNullElse(eosToken, ""), Clock.systemDefaultZone(), true);
+        return new ChatTemplate(
+                CHATML,
+                Objects.requireNonNullElse(bosToken, ""),
+                Objects.requireNonNullElse(eosToken, ""),
+                Clock.systemDefaultZone(),
+                true);
     }
 
     /**
@@ -98,8 +105,12 @@ public final class ChatTemplate {
      * BOS and EOS tokens.
      */
     public static ChatTemplate fromGguf(GgufMetadata metadata, Tokenizer tokenizer) {
-        String bos = tokenizer.bos().isPresent() ? tokenizer.tokenText(tokenizer.bos().getAsInt()) : "";
-        String eos = tokenizer.eos().isPresent() ? tokenizer.tokenText(tokenizer.eos().getAsInt()) : "";
+        String bos = tokenizer.bos().isPresent()
+                ? tokenizer.tokenText(tokenizer.bos().getAsInt())
+                : "";
+        String eos = tokenizer.eos().isPresent()
+                ? tokenizer.tokenText(tokenizer.eos().getAsInt())
+                : "";
         return metadata.findString("tokenizer.chat_template")
                 .map(src -> of(src, bos, eos))
                 .orElseGet(() -> fallback(bos, eos));
@@ -160,7 +171,8 @@ public final class ChatTemplate {
         } catch (TemplateFunctions.Raised raised) {
             throw raisedByTemplate(raised);
         }
-        List<TemplateError> fatal = result.getErrors().stream().filter(ChatTemplate::isFatal).toList();
+        List<TemplateError> fatal =
+                result.getErrors().stream().filter(ChatTemplate::isFatal).toList();
         for (TemplateError error : fatal) {
             TemplateFunctions.Raised raised = findRaised(error.getException());
             if (raised != null) {
@@ -168,8 +180,8 @@ public final class ChatTemplate {
             }
         }
         if (!fatal.isEmpty()) {
-            throw new ChatTemplateException(ChatTemplateException.Reason.RENDER_FAILED,
-                    "chat template failed: " + describe(fatal));
+            throw new ChatTemplateException(
+                    ChatTemplateException.Reason.RENDER_FAILED, "chat template failed: " + describe(fatal));
         }
         return result.getOutput();
     }
@@ -177,10 +189,11 @@ public final class ChatTemplate {
     private void checkSyntax() {
         JinjavaInterpreter interpreter = ENGINE.newInterpreter();
         interpreter.parse(jinja2Source());
-        List<TemplateError> fatal = interpreter.getErrors().stream().filter(ChatTemplate::isFatal).toList();
+        List<TemplateError> fatal =
+                interpreter.getErrors().stream().filter(ChatTemplate::isFatal).toList();
         if (!fatal.isEmpty()) {
-            throw new ChatTemplateException(ChatTemplateException.Reason.INVALID_TEMPLATE,
-                    "chat template does not parse: " + describe(fatal));
+            throw new ChatTemplateException(
+                    ChatTemplateException.Reason.INVALID_TEMPLATE, "chat template does not parse: " + describe(fatal));
         }
     }
 
@@ -223,7 +236,9 @@ public final class ChatTemplate {
                 map.forEach((k, v) -> copy.put(String.valueOf(k), toJinja(v)));
                 yield new PyMap(copy);
             }
-            case List<?> list -> new PyList(new ArrayList<>(list.stream().map(ChatTemplate::toJinja).toList()));
+            case List<?> list ->
+                new PyList(
+                        new ArrayList<>(list.stream().map(ChatTemplate::toJinja).toList()));
             case null -> null;
             default -> value;
         };

@@ -10,13 +10,13 @@ import com.hubspot.jinjava.el.ext.AdditionOperator;
 import com.hubspot.jinjava.el.ext.ExtendedParser;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 import jinjava.de.odysseus.el.ExpressionFactoryImpl;
+import jinjava.de.odysseus.el.misc.NumberOperations;
+import jinjava.de.odysseus.el.misc.TypeConverter;
 import jinjava.de.odysseus.el.tree.TreeStore;
 import jinjava.de.odysseus.el.tree.impl.Builder;
 import jinjava.de.odysseus.el.tree.impl.Cache;
 import jinjava.de.odysseus.el.tree.impl.Parser;
 import jinjava.de.odysseus.el.tree.impl.Scanner;
-import jinjava.de.odysseus.el.misc.NumberOperations;
-import jinjava.de.odysseus.el.misc.TypeConverter;
 import jinjava.de.odysseus.el.tree.impl.ast.AstBinary;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNode;
 import jinjava.de.odysseus.el.tree.impl.ast.AstUnary;
@@ -74,10 +74,10 @@ final class Jinja2Engine extends Jinjava {
                 .build();
         Jinja2Engine engine = new Jinja2Engine(config);
         var global = engine.getGlobalContext();
-        global.registerFunction(new ELFunctionDefinition("", "raise_exception", TemplateFunctions.class,
-                "raiseException", Object.class));
-        global.registerFunction(new ELFunctionDefinition("", "strftime_now", TemplateFunctions.class,
-                "strftimeNow", String.class));
+        global.registerFunction(new ELFunctionDefinition(
+                "", "raise_exception", TemplateFunctions.class, "raiseException", Object.class));
+        global.registerFunction(
+                new ELFunctionDefinition("", "strftime_now", TemplateFunctions.class, "strftimeNow", String.class));
         global.registerFilter(new TemplateExtensions.ToJson());
         global.registerFilter(new TemplateExtensions.Items());
         global.registerExpTest(new TemplateExtensions.Iterable());

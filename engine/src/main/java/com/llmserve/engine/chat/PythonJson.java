@@ -15,8 +15,7 @@ import java.util.TreeMap;
  */
 final class PythonJson {
 
-    private PythonJson() {
-    }
+    private PythonJson() {}
 
     static String dumps(Object value, Integer indent, boolean sortKeys) {
         StringBuilder out = new StringBuilder();
@@ -40,7 +39,8 @@ final class PythonJson {
                 writeContainer(out, '{', '}', new ArrayList<>(entries.entrySet()), indent, sortKeys, level);
             }
             case Collection<?> c -> writeContainer(out, '[', ']', new ArrayList<>(c), indent, sortKeys, level);
-            case Object a when a.getClass().isArray() -> {
+            case Object a
+            when a.getClass().isArray() -> {
                 List<Object> items = new ArrayList<>();
                 for (int i = 0; i < Array.getLength(a); i++) {
                     items.add(Array.get(a, i));
@@ -57,8 +57,8 @@ final class PythonJson {
         return copy;
     }
 
-    private static void writeContainer(StringBuilder out, char open, char close, List<?> items, Integer indent,
-                                       boolean sortKeys, int level) {
+    private static void writeContainer(
+            StringBuilder out, char open, char close, List<?> items, Integer indent, boolean sortKeys, int level) {
         out.append(open);
         if (items.isEmpty()) {
             out.append(close);

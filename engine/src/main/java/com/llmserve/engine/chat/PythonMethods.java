@@ -1,9 +1,6 @@
 package com.llmserve.engine.chat;
 
 import com.hubspot.jinjava.objects.SafeString;
-import jinjava.javax.el.ELContext;
-import jinjava.javax.el.ELResolver;
-
 import java.beans.FeatureDescriptor;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,6 +8,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import jinjava.javax.el.ELContext;
+import jinjava.javax.el.ELResolver;
 
 /**
  * The Python {@code str} and {@code dict} methods that Hugging Face chat templates call
@@ -59,8 +58,11 @@ final class PythonMethods extends ELResolver {
             case "upper" -> s.toUpperCase(Locale.ROOT);
             case "lower" -> s.toLowerCase(Locale.ROOT);
             case "title" -> title(s);
-            case "capitalize" -> s.isEmpty() ? s
-                    : s.substring(0, 1).toUpperCase(Locale.ROOT) + s.substring(1).toLowerCase(Locale.ROOT);
+            case "capitalize" ->
+                s.isEmpty()
+                        ? s
+                        : s.substring(0, 1).toUpperCase(Locale.ROOT)
+                                + s.substring(1).toLowerCase(Locale.ROOT);
             case "replace" -> replace(s, str(a, 0), str(a, 1), a.length > 2 ? toInt(a[2]) : -1);
             case "find" -> s.indexOf(str(a, 0));
             case "rfind" -> s.lastIndexOf(str(a, 0));
@@ -78,8 +80,7 @@ final class PythonMethods extends ELResolver {
 
     private static Object mapMethod(Map<?, ?> map, String name, Object[] a) {
         return switch (name) {
-            case "get" -> a.length == 0 ? null
-                    : map.containsKey(a[0]) ? map.get(a[0]) : a.length > 1 ? a[1] : null;
+            case "get" -> a.length == 0 ? null : map.containsKey(a[0]) ? map.get(a[0]) : a.length > 1 ? a[1] : null;
             case "items" -> new ArrayList<>(map.entrySet());
             case "keys" -> new ArrayList<>(map.keySet());
             case "values" -> new ArrayList<>(map.values());

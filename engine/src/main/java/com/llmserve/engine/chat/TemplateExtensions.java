@@ -3,11 +3,10 @@ package com.llmserve.engine.chat;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.lib.exptest.ExpTest;
 import com.hubspot.jinjava.lib.filter.Filter;
-import com.hubspot.jinjava.objects.SafeString;
 import com.hubspot.jinjava.lib.tag.Tag;
+import com.hubspot.jinjava.objects.SafeString;
 import com.hubspot.jinjava.tree.Node;
 import com.hubspot.jinjava.tree.TagNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +14,7 @@ import java.util.Map;
 /** Filters, tests and tags of Jinja2 and Hugging Face that Jinjava lacks or defines differently. */
 final class TemplateExtensions {
 
-    private TemplateExtensions() {
-    }
+    private TemplateExtensions() {}
 
     /**
      * {@code tojson} as Hugging Face defines it ({@code json.dumps} with {@code ensure_ascii=False}
@@ -69,8 +67,11 @@ final class TemplateExtensions {
 
         @Override
         public boolean evaluate(Object var, JinjavaInterpreter interpreter, Object... args) {
-            return var instanceof java.lang.Iterable<?> || var instanceof Map<?, ?> || var instanceof CharSequence
-                    || var instanceof SafeString || (var != null && var.getClass().isArray());
+            return var instanceof java.lang.Iterable<?>
+                    || var instanceof Map<?, ?>
+                    || var instanceof CharSequence
+                    || var instanceof SafeString
+                    || (var != null && var.getClass().isArray());
         }
     }
 
@@ -97,8 +98,8 @@ final class TemplateExtensions {
             interpreter.enterScope();
             try {
                 interpreter.getContext().put(BODY, body.toString());
-                Object filtered = interpreter.resolveELExpression(BODY + "|" + tagNode.getHelpers().strip(),
-                        tagNode.getLineNumber());
+                Object filtered = interpreter.resolveELExpression(
+                        BODY + "|" + tagNode.getHelpers().strip(), tagNode.getLineNumber());
                 return filtered == null ? "" : filtered.toString();
             } finally {
                 interpreter.leaveScope();

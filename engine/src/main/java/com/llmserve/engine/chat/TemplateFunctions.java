@@ -1,7 +1,6 @@
 package com.llmserve.engine.chat;
 
 import com.hubspot.jinjava.objects.date.StrftimeFormatter;
-
 import java.time.Clock;
 import java.time.ZonedDateTime;
 import java.util.Locale;
@@ -23,8 +22,7 @@ final class TemplateFunctions {
         }
     };
 
-    private TemplateFunctions() {
-    }
+    private TemplateFunctions() {}
 
     /** Thrown by {@code raise_exception}; {@link ChatTemplate} turns it into a {@link ChatTemplateException}. */
     static final class Raised extends RuntimeException {

@@ -12,7 +12,6 @@ import com.llmserve.engine.sched.FinishReason;
 import com.llmserve.engine.sched.InferenceEngine;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.TokenListener;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,8 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class BatchBench {
 
-    private BatchBench() {
-    }
+    private BatchBench() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
         Path model = null;
@@ -40,7 +38,10 @@ public final class BatchBench {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--model", "-m" -> model = Path.of(args[++i]);
-                case "--concurrency" -> levels = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
+                case "--concurrency" ->
+                    levels = Arrays.stream(args[++i].split(","))
+                            .mapToInt(Integer::parseInt)
+                            .toArray();
                 case "--prompt-length" -> promptLength = Integer.parseInt(args[++i]);
                 case "-n", "--max-tokens" -> generate = Integer.parseInt(args[++i]);
                 case "--threads", "-t" -> threads = Integer.parseInt(args[++i]);
@@ -51,7 +52,8 @@ public final class BatchBench {
             }
         }
         if (model == null) {
-            System.err.println("usage: BatchBench --model FILE [--concurrency 1,4,16,64] [--prompt-length N] [-n N] [--threads N]");
+            System.err.println(
+                    "usage: BatchBench --model FILE [--concurrency 1,4,16,64] [--prompt-length N] [-n N] [--threads N]");
             System.exit(2);
         }
         run(model, levels, promptLength, generate, threads, System.out);
@@ -64,12 +66,20 @@ public final class BatchBench {
         long tokensPerSequence = promptLength + generate;
         int blocks = 2 + (int) (maxLevel * ((tokensPerSequence + blockSize - 1) / blockSize));
         try (GgufFile file = GgufFile.open(path);
-             CpuBackend backend = new CpuBackend(threads);
-             LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(512, 0));
-             InferenceEngine engine = InferenceEngine.start("bench", model,
-                     EngineOptions.defaults().withKvBlocks(blocks).withMaxRunning(maxLevel).withMaxWaiting(maxLevel)
-                             .withPrefixCaching(false).withMaxBatchTokens(512), EngineObserver.NONE)) {
-            out.printf("model %s, %d threads, prompt %d tokens, %d generated per request, no prefix caching%n",
+                CpuBackend backend = new CpuBackend(threads);
+                LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(512, 0));
+                InferenceEngine engine = InferenceEngine.start(
+                        "bench",
+                        model,
+                        EngineOptions.defaults()
+                                .withKvBlocks(blocks)
+                                .withMaxRunning(maxLevel)
+                                .withMaxWaiting(maxLevel)
+                                .withPrefixCaching(false)
+                                .withMaxBatchTokens(512),
+                        EngineObserver.NONE)) {
+            out.printf(
+                    "model %s, %d threads, prompt %d tokens, %d generated per request, no prefix caching%n",
                     path.getFileName(), threads, promptLength, generate);
             // warm the JIT up (prefill and batched decode paths) before measuring
             measure(engine, model, Math.min(4, maxLevel), Math.min(promptLength, 64), 16, 1000);
@@ -80,22 +90,23 @@ public final class BatchBench {
                 if (single == 0) {
                     single = r.decodeRate;
                 }
-                out.printf("%11d | %22.1f | %16.1f | %6.1f | %.2fx%n", level, r.decodeRate, r.decodeRate / level, r.wallSeconds,
-                        r.decodeRate / single);
+                out.printf(
+                        "%11d | %22.1f | %16.1f | %6.1f | %.2fx%n",
+                        level, r.decodeRate, r.decodeRate / level, r.wallSeconds, r.decodeRate / single);
             }
         }
     }
 
-    private record Result(double decodeRate, double wallSeconds) {
-    }
+    private record Result(double decodeRate, double wallSeconds) {}
 
     /**
      * Runs {@code concurrency} requests at once. The decode rate is taken over the window in which
      * all of them are decoding together: from the last request's first token (every prefill done)
      * to the first request's end, counting every token produced inside it.
      */
-    private static Result measure(InferenceEngine engine, LanguageModel model, int concurrency, int promptLength, int generate,
-                                  int seed) throws InterruptedException {
+    private static Result measure(
+            InferenceEngine engine, LanguageModel model, int concurrency, int promptLength, int generate, int seed)
+            throws InterruptedException {
         CountDownLatch done = new CountDownLatch(concurrency);
         long[][] times = new long[concurrency][generate];
         int[] counts = new int[concurrency];

@@ -12,7 +12,6 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.tokenizer.StreamingDecoder;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -46,8 +45,7 @@ public final class Generate {
 
     private static final int KV_BLOCK = 16;
 
-    private Generate() {
-    }
+    private Generate() {}
 
     public static void main(String[] args) throws IOException {
         try {
@@ -66,14 +64,18 @@ public final class Generate {
         }
         long loadStart = System.nanoTime();
         try (GgufFile file = GgufFile.open(o.model);
-             CpuBackend backend = new CpuBackend(o.threads);
-             LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx))) {
-            out.printf("model: %s (%s, %.1f MiB) on %s, loaded in %d ms%n", o.model, model, file.fileSize() / 1048576.0,
-                    backend, (System.nanoTime() - loadStart) / 1_000_000);
+                CpuBackend backend = new CpuBackend(o.threads);
+                LanguageModel model =
+                        Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx))) {
+            out.printf(
+                    "model: %s (%s, %.1f MiB) on %s, loaded in %d ms%n",
+                    o.model, model, file.fileSize() / 1048576.0, backend, (System.nanoTime() - loadStart) / 1_000_000);
             Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
-            int[] prompt = o.prompt != null ? tokenizer.encode(o.prompt, tokenizer.addsBos(), true)
-                    : o.promptTokens != null ? o.promptTokens
-                    : syntheticPrompt(tokenizer, model.vocabSize(), o.promptLength);
+            int[] prompt = o.prompt != null
+                    ? tokenizer.encode(o.prompt, tokenizer.addsBos(), true)
+                    : o.promptTokens != null
+                            ? o.promptTokens
+                            : syntheticPrompt(tokenizer, model.vocabSize(), o.promptLength);
             Set<Integer> stop = new HashSet<>();
             if (!o.ignoreEos) {
                 for (int t = 0; t < tokenizer.vocabSize(); t++) {
@@ -82,7 +84,10 @@ public final class Generate {
                     }
                 }
             }
-            SamplingParams sampling = SamplingParams.GREEDY.withTemperature(o.temperature).withTopK(o.topK).withTopP(o.topP)
+            SamplingParams sampling = SamplingParams.GREEDY
+                    .withTemperature(o.temperature)
+                    .withTopK(o.topK)
+                    .withTopP(o.topP)
                     .withMinP(o.minP);
             if (o.seed != null) {
                 sampling = sampling.withSeed(o.seed);
@@ -93,27 +98,34 @@ public final class Generate {
             BlockPool pool = new BlockPool(1 + (int) ((tokens + KV_BLOCK - 1) / KV_BLOCK), KV_BLOCK);
             try (Generator generator = new Generator(model, pool)) {
                 for (int run = 1; run <= o.repeat; run++) {
-                StreamingDecoder text = tokenizer.streamingDecoder();
-                boolean show = o.prompt != null && run == o.repeat;
-                if (show) {
-                    out.print(o.prompt);
-                }
-                Generation g = generator.generate(request, t -> {
+                    StreamingDecoder text = tokenizer.streamingDecoder();
+                    boolean show = o.prompt != null && run == o.repeat;
                     if (show) {
-                        out.print(text.next(t));
-                        out.flush();
+                        out.print(o.prompt);
                     }
-                });
-                if (show) {
-                    out.println(text.finish());
+                    Generation g = generator.generate(request, t -> {
+                        if (show) {
+                            out.print(text.next(t));
+                            out.flush();
+                        }
+                    });
+                    if (show) {
+                        out.println(text.finish());
+                    }
+                    out.printf(
+                            "run %d: prefill %d tokens in %.1f ms = %.2f tok/s; decode %d tokens in %.1f ms = %.2f tok/s (%s)%n",
+                            run,
+                            g.promptTokens(),
+                            g.prefillNanos() / 1e6,
+                            g.prefillTokensPerSecond(),
+                            Math.max(0, g.tokens().length - 1),
+                            g.decodeNanos() / 1e6,
+                            g.decodeTokensPerSecond(),
+                            g.finish());
+                    if (run == o.repeat) {
+                        out.println("tokens: " + Arrays.toString(g.tokens()));
+                    }
                 }
-                out.printf("run %d: prefill %d tokens in %.1f ms = %.2f tok/s; decode %d tokens in %.1f ms = %.2f tok/s (%s)%n",
-                        run, g.promptTokens(), g.prefillNanos() / 1e6, g.prefillTokensPerSecond(),
-                        Math.max(0, g.tokens().length - 1), g.decodeNanos() / 1e6, g.decodeTokensPerSecond(), g.finish());
-                if (run == o.repeat) {
-                    out.println("tokens: " + Arrays.toString(g.tokens()));
-                }
-            }
             }
             out.printf("resident memory: %s (model file %.1f MiB)%n", residentMemory(), file.fileSize() / 1048576.0);
         }
@@ -139,8 +151,11 @@ public final class Generate {
         if (!Files.exists(status)) {
             return "unknown";
         }
-        return Files.readAllLines(status).stream().filter(l -> l.startsWith("VmRSS:"))
-                .map(l -> l.substring(6).trim()).findFirst().orElse("unknown");
+        return Files.readAllLines(status).stream()
+                .filter(l -> l.startsWith("VmRSS:"))
+                .map(l -> l.substring(6).trim())
+                .findFirst()
+                .orElse("unknown");
     }
 
     static final class Options {
@@ -169,8 +184,12 @@ public final class Generate {
                     case "--help", "-h" -> o.help = true;
                     case "--model", "-m" -> o.model = Path.of(value(args, ++i, a));
                     case "--prompt", "-p" -> o.prompt = value(args, ++i, a);
-                    case "--prompt-tokens" -> o.promptTokens = Arrays.stream(value(args, ++i, a).split(","))
-                            .map(String::trim).filter(s -> !s.isEmpty()).mapToInt(s -> number(s, a)).toArray();
+                    case "--prompt-tokens" ->
+                        o.promptTokens = Arrays.stream(value(args, ++i, a).split(","))
+                                .map(String::trim)
+                                .filter(s -> !s.isEmpty())
+                                .mapToInt(s -> number(s, a))
+                                .toArray();
                     case "--prompt-length" -> o.promptLength = positive(value(args, ++i, a), a);
                     case "--max-tokens", "-n" -> o.maxTokens = number(value(args, ++i, a), a);
                     case "--ignore-eos" -> o.ignoreEos = true;

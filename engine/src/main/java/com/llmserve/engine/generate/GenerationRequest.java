@@ -1,7 +1,6 @@
 package com.llmserve.engine.generate;
 
 import com.llmserve.engine.sampling.SamplingParams;
-
 import java.util.Set;
 
 /**

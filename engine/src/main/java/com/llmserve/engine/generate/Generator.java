@@ -8,7 +8,6 @@ import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.sampling.Sampler;
 import com.llmserve.engine.sampling.TokenHistory;
-
 import java.util.Arrays;
 
 /**
@@ -40,8 +39,8 @@ public final class Generator implements AutoCloseable {
     public Generation generate(GenerationRequest request, TokenSink sink) {
         int[] prompt = request.prompt();
         if (prompt.length >= model.contextLength()) {
-            throw new IllegalArgumentException("prompt of " + prompt.length + " tokens does not fit the context of "
-                    + model.contextLength());
+            throw new IllegalArgumentException(
+                    "prompt of " + prompt.length + " tokens does not fit the context of " + model.contextLength());
         }
         int maxTokens = Math.min(request.maxTokens(), model.contextLength() - prompt.length);
         BlockTable table = new BlockTable(pool);
@@ -53,13 +52,19 @@ public final class Generator implements AutoCloseable {
             TokenHistory history = new TokenHistory(prompt);
             int[] out = new int[maxTokens];
             int count = 0;
-            Generation.FinishReason finish = maxTokens < request.maxTokens() ? Generation.FinishReason.CONTEXT
-                    : Generation.FinishReason.LENGTH;
+            Generation.FinishReason finish =
+                    maxTokens < request.maxTokens() ? Generation.FinishReason.CONTEXT : Generation.FinishReason.LENGTH;
             long start = System.nanoTime();
             long firstToken = start;
             int topK = request.sampling().choosesLargestLogit() ? 1 : 0; // then only the best token is read back
-            Logits logits = maxTokens == 0 ? null : model.forward(
-                    Batch.builder(pool.blockSize()).add(table.blocks(), 0, prompt, Batch.Logits.LAST).build(), kv, topK);
+            Logits logits = maxTokens == 0
+                    ? null
+                    : model.forward(
+                            Batch.builder(pool.blockSize())
+                                    .add(table.blocks(), 0, prompt, Batch.Logits.LAST)
+                                    .build(),
+                            kv,
+                            topK);
             int position = prompt.length;
             int[] one = new int[1];
             while (count < maxTokens) {
@@ -78,11 +83,16 @@ public final class Generator implements AutoCloseable {
                     break;
                 }
                 one[0] = token;
-                logits = model.forward(Batch.builder(pool.blockSize()).add(table.blocks(), position++, one, Batch.Logits.LAST).build(), kv,
+                logits = model.forward(
+                        Batch.builder(pool.blockSize())
+                                .add(table.blocks(), position++, one, Batch.Logits.LAST)
+                                .build(),
+                        kv,
                         topK);
             }
             long end = System.nanoTime();
-            return new Generation(Arrays.copyOf(out, count), finish, prompt.length, firstToken - start, end - firstToken);
+            return new Generation(
+                    Arrays.copyOf(out, count), finish, prompt.length, firstToken - start, end - firstToken);
         } finally {
             table.release();
         }

@@ -4,7 +4,7 @@ package com.llmserve.engine.generate;
 @FunctionalInterface
 public interface TokenSink {
 
-    TokenSink NONE = token -> { };
+    TokenSink NONE = token -> {};
 
     void accept(int token);
 }

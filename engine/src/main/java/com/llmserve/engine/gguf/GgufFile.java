@@ -39,7 +39,9 @@ public final class GgufFile implements AutoCloseable {
         Map<String, GgufTensor> byName = new LinkedHashMap<>();
         for (GgufParser.TensorInfo t : header.tensors()) {
             long offset = dataStart + t.relativeOffset();
-            byName.put(t.name(), new GgufTensor(t.name(), t.type(), t.shape(), offset, mapping.asSlice(offset, t.byteSize())));
+            byName.put(
+                    t.name(),
+                    new GgufTensor(t.name(), t.type(), t.shape(), offset, mapping.asSlice(offset, t.byteSize())));
         }
         this.tensors = Collections.unmodifiableMap(byName);
     }
@@ -111,6 +113,7 @@ public final class GgufFile implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "GgufFile[" + path + ", v" + version + ", " + tensors.size() + " tensors, " + metadata.keys().size() + " keys]";
+        return "GgufFile[" + path + ", v" + version + ", " + tensors.size() + " tensors, "
+                + metadata.keys().size() + " keys]";
     }
 }

@@ -1,7 +1,6 @@
 package com.llmserve.engine.gguf;
 
 import com.llmserve.engine.gguf.GgufValue.GgufArray;
-
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,8 +56,10 @@ public final class GgufMetadata {
         }
         long l = (Long) v.value();
         if (v.type() == GgufValueType.UINT64 && l < 0) {
-            throw new GgufFormatException(file, "metadata key '" + key + "' = " + Long.toUnsignedString(l)
-                    + " does not fit a signed 64-bit integer");
+            throw new GgufFormatException(
+                    file,
+                    "metadata key '" + key + "' = " + Long.toUnsignedString(l)
+                            + " does not fit a signed 64-bit integer");
         }
         return OptionalLong.of(l);
     }
@@ -126,20 +127,24 @@ public final class GgufMetadata {
                 }
                 yield f;
             }
-            default -> throw new GgufFormatException(file, "metadata key '" + key + "' is " + a + ", expected a float array");
+            default ->
+                throw new GgufFormatException(file, "metadata key '" + key + "' is " + a + ", expected a float array");
         });
     }
 
     /** An integer array of any width as {@code int[]}; unsigned 32-bit values above 2^31-1 are refused. */
     public Optional<int[]> findIntArray(String key) {
         return findArray(key).map(a -> {
-            int[] out = switch (a.values()) {
-                case int[] i -> a.elementType() == GgufValueType.UINT32 ? checkedUnsigned(key, i) : i;
-                case byte[] b -> widen(b, a.elementType() == GgufValueType.UINT8);
-                case short[] s -> widen(s, a.elementType() == GgufValueType.UINT16);
-                case long[] l -> narrow(key, l);
-                default -> throw new GgufFormatException(file, "metadata key '" + key + "' is " + a + ", expected an integer array");
-            };
+            int[] out =
+                    switch (a.values()) {
+                        case int[] i -> a.elementType() == GgufValueType.UINT32 ? checkedUnsigned(key, i) : i;
+                        case byte[] b -> widen(b, a.elementType() == GgufValueType.UINT8);
+                        case short[] s -> widen(s, a.elementType() == GgufValueType.UINT16);
+                        case long[] l -> narrow(key, l);
+                        default ->
+                            throw new GgufFormatException(
+                                    file, "metadata key '" + key + "' is " + a + ", expected an integer array");
+                    };
             return out;
         });
     }
@@ -147,8 +152,8 @@ public final class GgufMetadata {
     private int[] checkedUnsigned(String key, int[] values) {
         for (int v : values) {
             if (v < 0) {
-                throw new GgufFormatException(file, "metadata key '" + key + "' holds " + Integer.toUnsignedString(v)
-                        + ", out of range");
+                throw new GgufFormatException(
+                        file, "metadata key '" + key + "' holds " + Integer.toUnsignedString(v) + ", out of range");
             }
         }
         return values;
@@ -183,7 +188,8 @@ public final class GgufMetadata {
 
     private <T> T arrayOf(String key, GgufArray a, Class<T> type, String expected) {
         if (!type.isInstance(a.values())) {
-            throw new GgufFormatException(file, "metadata key '" + key + "' is " + a + ", expected array<" + expected + ">");
+            throw new GgufFormatException(
+                    file, "metadata key '" + key + "' is " + a + ", expected array<" + expected + ">");
         }
         return type.cast(a.values());
     }
@@ -196,7 +202,8 @@ public final class GgufMetadata {
     }
 
     private GgufFormatException wrongType(String key, GgufValue v, String expected) {
-        return new GgufFormatException(file, "metadata key '" + key + "' is " + v.type() + " (" + v + "), expected " + expected);
+        return new GgufFormatException(
+                file, "metadata key '" + key + "' is " + v.type() + " (" + v + "), expected " + expected);
     }
 
     private GgufFormatException missing(String key) {

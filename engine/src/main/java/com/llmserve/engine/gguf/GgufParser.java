@@ -1,7 +1,6 @@
 package com.llmserve.engine.gguf;
 
 import com.llmserve.engine.gguf.GgufValue.GgufArray;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -38,13 +37,12 @@ final class GgufParser {
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfDouble F64 =
+            ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    record TensorInfo(String name, GgmlType type, long[] shape, long relativeOffset, long byteSize) {
-    }
+    record TensorInfo(String name, GgmlType type, long[] shape, long relativeOffset, long byteSize) {}
 
-    record Header(int version, GgufMetadata metadata, List<TensorInfo> tensors, int alignment, long dataStart) {
-    }
+    record Header(int version, GgufMetadata metadata, List<TensorInfo> tensors, int alignment, long dataStart) {}
 
     private final Path file;
     private final MemorySegment seg;
@@ -119,14 +117,20 @@ final class GgufParser {
         String name = string("the name of tensor #" + index, MAX_NAME_BYTES);
         int dims = u32("the dimension count of tensor '" + name + "'");
         if (dims < 1 || dims > MAX_DIMS) {
-            throw fail(pos - 4, "tensor '" + name + "' has " + Integer.toUnsignedString(dims) + " dimensions (1 to " + MAX_DIMS + " allowed)");
+            throw fail(
+                    pos - 4,
+                    "tensor '" + name + "' has " + Integer.toUnsignedString(dims) + " dimensions (1 to " + MAX_DIMS
+                            + " allowed)");
         }
         long[] shape = new long[dims];
         long elements = 1;
         for (int d = 0; d < dims; d++) {
             shape[d] = u64("dimension " + d + " of tensor '" + name + "'");
             if (shape[d] < 0) {
-                throw fail(pos - 8, "tensor '" + name + "' dimension " + d + " = " + Long.toUnsignedString(shape[d]) + " is absurd");
+                throw fail(
+                        pos - 8,
+                        "tensor '" + name + "' dimension " + d + " = " + Long.toUnsignedString(shape[d])
+                                + " is absurd");
             }
             try {
                 elements = Math.multiplyExact(elements, shape[d]);
@@ -135,15 +139,23 @@ final class GgufParser {
             }
         }
         int typeId = u32("the type of tensor '" + name + "'");
-        GgmlType type = GgmlType.fromId(typeId).orElseThrow(() -> fail(pos - 4,
-                "tensor '" + name + "' has unknown ggml type " + Integer.toUnsignedString(typeId) + " (known: " + GgmlType.knownIds() + ")"));
+        GgmlType type = GgmlType.fromId(typeId)
+                .orElseThrow(() -> fail(
+                        pos - 4,
+                        "tensor '" + name + "' has unknown ggml type " + Integer.toUnsignedString(typeId) + " (known: "
+                                + GgmlType.knownIds() + ")"));
         if (shape[0] % type.blockSize() != 0) {
-            throw fail(pos - 4, "tensor '" + name + "' row length " + shape[0] + " is not a multiple of the " + type
-                    + " block size " + type.blockSize());
+            throw fail(
+                    pos - 4,
+                    "tensor '" + name + "' row length " + shape[0] + " is not a multiple of the " + type
+                            + " block size " + type.blockSize());
         }
         long offset = u64("the data offset of tensor '" + name + "'");
         if (offset < 0 || offset % alignment != 0) {
-            throw fail(pos - 8, "tensor '" + name + "' offset " + Long.toUnsignedString(offset) + " is not a multiple of the alignment " + alignment);
+            throw fail(
+                    pos - 8,
+                    "tensor '" + name + "' offset " + Long.toUnsignedString(offset)
+                            + " is not a multiple of the alignment " + alignment);
         }
         long bytes;
         try {
@@ -160,8 +172,10 @@ final class GgufParser {
             return;
         }
         if (dataStart > size) {
-            throw new GgufFormatException(file, "truncated: the tensor data section starts at byte " + dataStart
-                    + " but the file has only " + size + " bytes");
+            throw new GgufFormatException(
+                    file,
+                    "truncated: the tensor data section starts at byte " + dataStart + " but the file has only " + size
+                            + " bytes");
         }
         long available = size - dataStart;
         List<TensorInfo> byOffset = new ArrayList<>(tensors);
@@ -169,8 +183,10 @@ final class GgufParser {
         TensorInfo previous = null;
         for (TensorInfo t : byOffset) {
             if (t.relativeOffset() > available || t.byteSize() > available - t.relativeOffset()) {
-                throw new GgufFormatException(file, "tensor '" + t.name() + "' (" + t.byteSize() + " bytes at data offset "
-                        + t.relativeOffset() + ") ends past the end of the file (data section holds " + available + " bytes)");
+                throw new GgufFormatException(
+                        file,
+                        "tensor '" + t.name() + "' (" + t.byteSize() + " bytes at data offset " + t.relativeOffset()
+                                + ") ends past the end of the file (data section holds " + available + " bytes)");
             }
             if (previous != null && previous.relativeOffset() + previous.byteSize() > t.relativeOffset()) {
                 throw new GgufFormatException(file, "tensors '" + previous.name() + "' and '" + t.name() + "' overlap");
@@ -180,20 +196,21 @@ final class GgufParser {
     }
 
     private GgufValue value(GgufValueType type, String key, int depth) {
-        Object v = switch (type) {
-            case UINT8 -> (long) Byte.toUnsignedInt(bytes(1, key)[0]);
-            case INT8 -> (long) bytes(1, key)[0];
-            case UINT16 -> (long) Short.toUnsignedInt(u16(key));
-            case INT16 -> (long) u16(key);
-            case UINT32 -> Integer.toUnsignedLong(u32(key));
-            case INT32 -> (long) u32(key);
-            case UINT64, INT64 -> u64(key);
-            case FLOAT32 -> f32(key);
-            case FLOAT64 -> f64(key);
-            case BOOL -> bool(key);
-            case STRING -> string(key, Integer.MAX_VALUE - 16);
-            case ARRAY -> array(key, depth);
-        };
+        Object v =
+                switch (type) {
+                    case UINT8 -> (long) Byte.toUnsignedInt(bytes(1, key)[0]);
+                    case INT8 -> (long) bytes(1, key)[0];
+                    case UINT16 -> (long) Short.toUnsignedInt(u16(key));
+                    case INT16 -> (long) u16(key);
+                    case UINT32 -> Integer.toUnsignedLong(u32(key));
+                    case INT32 -> (long) u32(key);
+                    case UINT64, INT64 -> u64(key);
+                    case FLOAT32 -> f32(key);
+                    case FLOAT64 -> f64(key);
+                    case BOOL -> bool(key);
+                    case STRING -> string(key, Integer.MAX_VALUE - 16);
+                    case ARRAY -> array(key, depth);
+                };
         return new GgufValue(type, v);
     }
 
@@ -210,55 +227,56 @@ final class GgufParser {
         }
         int len = (int) n;
         String what = "array '" + key + "'";
-        Object values = switch (et) {
-            case UINT8, INT8 -> bytes(len, what);
-            case UINT16, INT16 -> {
-                short[] a = new short[len];
-                MemorySegment.copy(seg, U16, take(2L * len, what), a, 0, len);
-                yield a;
-            }
-            case UINT32, INT32 -> {
-                int[] a = new int[len];
-                MemorySegment.copy(seg, U32, take(4L * len, what), a, 0, len);
-                yield a;
-            }
-            case UINT64, INT64 -> {
-                long[] a = new long[len];
-                MemorySegment.copy(seg, U64, take(8L * len, what), a, 0, len);
-                yield a;
-            }
-            case FLOAT32 -> {
-                float[] a = new float[len];
-                MemorySegment.copy(seg, F32, take(4L * len, what), a, 0, len);
-                yield a;
-            }
-            case FLOAT64 -> {
-                double[] a = new double[len];
-                MemorySegment.copy(seg, F64, take(8L * len, what), a, 0, len);
-                yield a;
-            }
-            case BOOL -> {
-                boolean[] a = new boolean[len];
-                for (int i = 0; i < len; i++) {
-                    a[i] = bool(what);
-                }
-                yield a;
-            }
-            case STRING -> {
-                String[] a = new String[len];
-                for (int i = 0; i < len; i++) {
-                    a[i] = string(what + " element " + i, Integer.MAX_VALUE - 16);
-                }
-                yield a;
-            }
-            case ARRAY -> {
-                GgufArray[] a = new GgufArray[len];
-                for (int i = 0; i < len; i++) {
-                    a[i] = array(key + "[" + i + "]", depth + 1);
-                }
-                yield a;
-            }
-        };
+        Object values =
+                switch (et) {
+                    case UINT8, INT8 -> bytes(len, what);
+                    case UINT16, INT16 -> {
+                        short[] a = new short[len];
+                        MemorySegment.copy(seg, U16, take(2L * len, what), a, 0, len);
+                        yield a;
+                    }
+                    case UINT32, INT32 -> {
+                        int[] a = new int[len];
+                        MemorySegment.copy(seg, U32, take(4L * len, what), a, 0, len);
+                        yield a;
+                    }
+                    case UINT64, INT64 -> {
+                        long[] a = new long[len];
+                        MemorySegment.copy(seg, U64, take(8L * len, what), a, 0, len);
+                        yield a;
+                    }
+                    case FLOAT32 -> {
+                        float[] a = new float[len];
+                        MemorySegment.copy(seg, F32, take(4L * len, what), a, 0, len);
+                        yield a;
+                    }
+                    case FLOAT64 -> {
+                        double[] a = new double[len];
+                        MemorySegment.copy(seg, F64, take(8L * len, what), a, 0, len);
+                        yield a;
+                    }
+                    case BOOL -> {
+                        boolean[] a = new boolean[len];
+                        for (int i = 0; i < len; i++) {
+                            a[i] = bool(what);
+                        }
+                        yield a;
+                    }
+                    case STRING -> {
+                        String[] a = new String[len];
+                        for (int i = 0; i < len; i++) {
+                            a[i] = string(what + " element " + i, Integer.MAX_VALUE - 16);
+                        }
+                        yield a;
+                    }
+                    case ARRAY -> {
+                        GgufArray[] a = new GgufArray[len];
+                        for (int i = 0; i < len; i++) {
+                            a[i] = array(key + "[" + i + "]", depth + 1);
+                        }
+                        yield a;
+                    }
+                };
         return new GgufArray(et, values);
     }
 
@@ -267,8 +285,10 @@ final class GgufParser {
         long n = u64(what);
         long remaining = size - pos;
         if (n < 0 || (minItemBytes > 0 && n > remaining / minItemBytes)) {
-            throw fail(pos - 8, what + " is " + Long.toUnsignedString(n) + ", but only " + remaining
-                    + " bytes remain (at least " + minItemBytes + " per item)");
+            throw fail(
+                    pos - 8,
+                    what + " is " + Long.toUnsignedString(n) + ", but only " + remaining + " bytes remain (at least "
+                            + minItemBytes + " per item)");
         }
         return n;
     }
@@ -281,10 +301,12 @@ final class GgufParser {
         long at = take(n, what);
         ByteBuffer buf = seg.asSlice(at, n).asByteBuffer();
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPLACE)
                     .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                    .decode(buf).toString();
+                    .decode(buf)
+                    .toString();
         } catch (CharacterCodingException e) {
             throw fail(at, what + " is not UTF-8");
         }

@@ -64,7 +64,10 @@ public record GgufTensor(String name, GgmlType type, long[] shape, long offset, 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof GgufTensor t && t.name.equals(name) && t.type == type && Arrays.equals(t.shape, shape)
+        return o instanceof GgufTensor t
+                && t.name.equals(name)
+                && t.type == type
+                && Arrays.equals(t.shape, shape)
                 && t.offset == offset;
     }
 

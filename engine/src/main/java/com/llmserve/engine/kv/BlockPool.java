@@ -29,6 +29,7 @@ public final class BlockPool {
     private final LinkedHashSet<Integer> freeQueue;
     /** Content key of each cached block, or null. */
     private final BlockKey[] keyOf;
+
     private final Map<BlockKey, Integer> cached = new HashMap<>();
     private long cacheHits;
     private long cacheQueries;
@@ -172,7 +173,8 @@ public final class BlockPool {
 
     @Override
     public String toString() {
-        return "BlockPool[" + used() + " used, " + free() + " free, " + cached.size() + " cached, " + blockSize + " tokens per block]";
+        return "BlockPool[" + used() + " used, " + free() + " free, " + cached.size() + " cached, " + blockSize
+                + " tokens per block]";
     }
 
     /**

@@ -7,7 +7,6 @@ import com.llmserve.engine.model.llama.DecoderArchitecture;
 import com.llmserve.engine.model.llama.Llama;
 import com.llmserve.engine.model.llama.Mistral;
 import com.llmserve.engine.model.llama.Qwen2;
-
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -17,8 +16,9 @@ import java.util.stream.Stream;
 /** The model families this engine implements, chosen by {@code general.architecture}. */
 public final class Architectures {
 
-    private static final Map<String, DecoderArchitecture> DECODERS = List.of(new Llama(), new Mistral(), new Qwen2())
-            .stream().collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
+    private static final Map<String, DecoderArchitecture> DECODERS =
+            List.of(new Llama(), new Mistral(), new Qwen2()).stream()
+                    .collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
 
     /** How an embedding architecture is loaded. */
     @FunctionalInterface
@@ -28,8 +28,7 @@ public final class Architectures {
 
     private static final Map<String, EncoderLoader> ENCODERS = Map.of(Bert.NAME, Bert::load);
 
-    private Architectures() {
-    }
+    private Architectures() {}
 
     /** Names of the supported text-generation architectures, sorted. */
     public static List<String> languageModels() {
@@ -55,8 +54,12 @@ public final class Architectures {
         if (ENCODERS.containsKey(name)) {
             return ModelKind.EMBEDDING;
         }
-        throw new UnsupportedArchitectureException(file.path(), name,
-                Stream.concat(languageModels().stream(), embeddingModels().stream()).sorted().toList());
+        throw new UnsupportedArchitectureException(
+                file.path(),
+                name,
+                Stream.concat(languageModels().stream(), embeddingModels().stream())
+                        .sorted()
+                        .toList());
     }
 
     /**

@@ -10,7 +10,7 @@ import com.llmserve.engine.backend.Activations;
 @FunctionalInterface
 public interface ForwardProbe {
 
-    ForwardProbe NONE = (name, layer, activations, rows) -> { };
+    ForwardProbe NONE = (name, layer, activations, rows) -> {};
 
     /** Called with the first {@code rows} rows of {@code activations} valid; {@code layer} is -1 outside layers. */
     void tap(String name, int layer, Activations activations, int rows);

@@ -22,14 +22,16 @@ public final class Sampler {
     public Sampler(SamplingParams params, int vocabSize) {
         this.params = params;
         this.vocabSize = vocabSize;
-        this.random = params.seed().isPresent() ? new SplittableRandom(params.seed().getAsLong()) : new SplittableRandom();
+        this.random =
+                params.seed().isPresent() ? new SplittableRandom(params.seed().getAsLong()) : new SplittableRandom();
         this.work = new float[vocabSize];
         this.prob = new float[vocabSize];
         this.order = new int[vocabSize];
         this.heapStorage = new int[vocabSize];
         for (Integer id : params.logitBias().keySet()) {
             if (id < 0 || id >= vocabSize) {
-                throw new IllegalArgumentException("logit_bias token id " + id + " is outside the vocabulary of " + vocabSize);
+                throw new IllegalArgumentException(
+                        "logit_bias token id " + id + " is outside the vocabulary of " + vocabSize);
             }
         }
     }

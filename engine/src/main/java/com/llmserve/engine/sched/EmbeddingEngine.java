@@ -2,9 +2,6 @@ package com.llmserve.engine.sched;
 
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.InputTooLongException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +11,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Dynamic batching for an embedding model: a platform thread takes the oldest request, lets others
@@ -27,8 +26,7 @@ public final class EmbeddingEngine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingEngine.class);
 
-    private record Job(List<int[]> inputs, int tokens, CompletableFuture<float[][]> result) {
-    }
+    private record Job(List<int[]> inputs, int tokens, CompletableFuture<float[][]> result) {}
 
     private final String name;
     private final EmbeddingModel model;
@@ -48,7 +46,7 @@ public final class EmbeddingEngine implements AutoCloseable {
     /** Timings and sizes of the batches, for metrics. Called on the loop thread. */
     public interface EmbeddingObserver {
 
-        EmbeddingObserver NONE = (requests, inputs, tokens, elapsed) -> { };
+        EmbeddingObserver NONE = (requests, inputs, tokens, elapsed) -> {};
 
         void onBatch(int requests, int inputs, int tokens, Duration elapsed);
     }
@@ -58,11 +56,14 @@ public final class EmbeddingEngine implements AutoCloseable {
         this.model = model;
         this.options = options;
         this.observer = observer;
-        this.thread = Thread.ofPlatform().name("llmserve-embed-" + name).daemon(true).unstarted(this::loop);
+        this.thread =
+                Thread.ofPlatform().name("llmserve-embed-" + name).daemon(true).unstarted(this::loop);
     }
 
-    public static EmbeddingEngine start(String name, EmbeddingModel model, EmbeddingOptions options, EmbeddingObserver observer) {
-        EmbeddingEngine e = new EmbeddingEngine(name, model, options, observer == null ? EmbeddingObserver.NONE : observer);
+    public static EmbeddingEngine start(
+            String name, EmbeddingModel model, EmbeddingOptions options, EmbeddingObserver observer) {
+        EmbeddingEngine e =
+                new EmbeddingEngine(name, model, options, observer == null ? EmbeddingObserver.NONE : observer);
         e.thread.start();
         return e;
     }
@@ -95,12 +96,17 @@ public final class EmbeddingEngine implements AutoCloseable {
             tokens += n;
         }
         if (stopping) {
-            throw new AdmissionException(AdmissionException.Reason.STOPPED, "the embedding engine for " + name + " is stopped", Duration.ZERO);
+            throw new AdmissionException(
+                    AdmissionException.Reason.STOPPED,
+                    "the embedding engine for " + name + " is stopped",
+                    Duration.ZERO);
         }
         if (waiting.incrementAndGet() > options.maxWaiting()) {
             waiting.decrementAndGet();
-            throw new AdmissionException(AdmissionException.Reason.QUEUE_FULL,
-                    options.maxWaiting() + " embedding requests are already waiting for " + name, Duration.ofSeconds(1));
+            throw new AdmissionException(
+                    AdmissionException.Reason.QUEUE_FULL,
+                    options.maxWaiting() + " embedding requests are already waiting for " + name,
+                    Duration.ofSeconds(1));
         }
         Job job = new Job(List.copyOf(inputs), tokens, new CompletableFuture<>());
         queue.add(job);
@@ -140,7 +146,8 @@ public final class EmbeddingEngine implements AutoCloseable {
         }
         queue.drainTo(left);
         for (Job j : left) {
-            j.result().completeExceptionally(new CancellationException("the embedding engine for " + name + " stopped"));
+            j.result()
+                    .completeExceptionally(new CancellationException("the embedding engine for " + name + " stopped"));
         }
     }
 
@@ -154,7 +161,8 @@ public final class EmbeddingEngine implements AutoCloseable {
         }
         take(batch, first);
         int tokens = first.tokens();
-        long deadline = System.nanoTime() + (lastRequests > 1 ? options.maxWait().toNanos() : 0);
+        long deadline =
+                System.nanoTime() + (lastRequests > 1 ? options.maxWait().toNanos() : 0);
         while (tokens < options.maxBatchTokens()) {
             long left = deadline - System.nanoTime();
             Job next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();

@@ -15,8 +15,8 @@ public record EmbeddingOptions(int maxBatchTokens, Duration maxWait, int maxWait
 
     public EmbeddingOptions {
         if (maxBatchTokens < 1 || maxWaiting < 0 || maxWait == null || maxWait.isNegative()) {
-            throw new IllegalArgumentException("invalid embedding options: " + maxBatchTokens + " tokens, wait " + maxWait
-                    + ", " + maxWaiting + " waiting");
+            throw new IllegalArgumentException("invalid embedding options: " + maxBatchTokens + " tokens, wait "
+                    + maxWait + ", " + maxWaiting + " waiting");
         }
     }
 

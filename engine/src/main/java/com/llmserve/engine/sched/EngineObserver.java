@@ -8,22 +8,18 @@ import java.time.Duration;
  */
 public interface EngineObserver {
 
-    EngineObserver NONE = new EngineObserver() {
-    };
+    EngineObserver NONE = new EngineObserver() {};
 
     /** A forward pass ran {@code sequences} sequences and {@code tokens} tokens. */
-    default void onStep(int sequences, int tokens, Duration elapsed) {
-    }
+    default void onStep(int sequences, int tokens, Duration elapsed) {}
 
     /** A choice's first token came out, {@code ttft} after its request was submitted. */
-    default void onFirstToken(Duration ttft) {
-    }
+    default void onFirstToken(Duration ttft) {}
 
     /** A choice's next token came out {@code gap} after its previous one. */
-    default void onInterToken(Duration gap) {
-    }
+    default void onInterToken(Duration gap) {}
 
     /** A choice ended. {@code queued} is how long its request waited before its first step. */
-    default void onChoiceFinished(FinishReason reason, Duration total, Duration queued, int promptTokens, int generatedTokens) {
-    }
+    default void onChoiceFinished(
+            FinishReason reason, Duration total, Duration queued, int promptTokens, int generatedTokens) {}
 }

@@ -14,13 +14,19 @@ import java.time.Duration;
  * @param prefixCaching  reuse the KV blocks of earlier sequences with the same prefix
  * @param defaultTimeout the limit for requests that set none
  */
-public record EngineOptions(int kvBlocks, int blockSize, int maxBatchTokens, int maxRunning, int maxWaiting,
-                            boolean prefixCaching, Duration defaultTimeout) {
+public record EngineOptions(
+        int kvBlocks,
+        int blockSize,
+        int maxBatchTokens,
+        int maxRunning,
+        int maxWaiting,
+        boolean prefixCaching,
+        Duration defaultTimeout) {
 
     public EngineOptions {
         if (kvBlocks < 2 || blockSize < 1 || maxBatchTokens < 1 || maxRunning < 1 || maxWaiting < 0) {
-            throw new IllegalArgumentException("invalid engine options: " + kvBlocks + " blocks of " + blockSize
-                    + ", " + maxBatchTokens + " tokens per step, " + maxRunning + " running, " + maxWaiting + " waiting");
+            throw new IllegalArgumentException("invalid engine options: " + kvBlocks + " blocks of " + blockSize + ", "
+                    + maxBatchTokens + " tokens per step, " + maxRunning + " running, " + maxWaiting + " waiting");
         }
         if (defaultTimeout == null || defaultTimeout.isNegative() || defaultTimeout.isZero()) {
             throw new IllegalArgumentException("the default timeout must be positive: " + defaultTimeout);
@@ -33,7 +39,8 @@ public record EngineOptions(int kvBlocks, int blockSize, int maxBatchTokens, int
     }
 
     public EngineOptions withKvBlocks(int blocks) {
-        return new EngineOptions(blocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
+        return new EngineOptions(
+                blocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
     }
 
     public EngineOptions withMaxBatchTokens(int tokens) {
@@ -41,11 +48,13 @@ public record EngineOptions(int kvBlocks, int blockSize, int maxBatchTokens, int
     }
 
     public EngineOptions withMaxRunning(int running) {
-        return new EngineOptions(kvBlocks, blockSize, maxBatchTokens, running, maxWaiting, prefixCaching, defaultTimeout);
+        return new EngineOptions(
+                kvBlocks, blockSize, maxBatchTokens, running, maxWaiting, prefixCaching, defaultTimeout);
     }
 
     public EngineOptions withMaxWaiting(int waiting) {
-        return new EngineOptions(kvBlocks, blockSize, maxBatchTokens, maxRunning, waiting, prefixCaching, defaultTimeout);
+        return new EngineOptions(
+                kvBlocks, blockSize, maxBatchTokens, maxRunning, waiting, prefixCaching, defaultTimeout);
     }
 
     public EngineOptions withPrefixCaching(boolean on) {

@@ -14,7 +14,14 @@ package com.llmserve.engine.sched;
  * @param steps             forward passes since start
  * @param preemptions       sequences preempted (to be recomputed) since start
  */
-public record EngineStats(int waitingRequests, int runningSequences, int kvBlocksUsed, int kvBlocksTotal,
-                          long prefixCacheHits, long prefixCacheQueries, long promptTokens, long generatedTokens,
-                          long steps, long preemptions) {
-}
+public record EngineStats(
+        int waitingRequests,
+        int runningSequences,
+        int kvBlocksUsed,
+        int kvBlocksTotal,
+        long prefixCacheHits,
+        long prefixCacheQueries,
+        long promptTokens,
+        long generatedTokens,
+        long steps,
+        long preemptions) {}

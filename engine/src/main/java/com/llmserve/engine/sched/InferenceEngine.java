@@ -6,7 +6,6 @@ import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.sampling.TokenLogprobs;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,12 +58,15 @@ public final class InferenceEngine implements AutoCloseable {
         this.kv = model.newKvStorage(options.kvBlocks(), options.blockSize());
         this.scheduler = new Scheduler(pool, options.maxBatchTokens(), options.maxRunning(), options.prefixCaching());
         this.stats = snapshot();
-        this.thread = Thread.ofPlatform().name("llmserve-engine-" + name).daemon(true).unstarted(this::loop);
+        this.thread =
+                Thread.ofPlatform().name("llmserve-engine-" + name).daemon(true).unstarted(this::loop);
     }
 
     /** Starts the loop of a replica of {@code model}; {@code name} labels its thread and logs. */
-    public static InferenceEngine start(String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
-        InferenceEngine e = new InferenceEngine(name, model, options, observer == null ? EngineObserver.NONE : observer);
+    public static InferenceEngine start(
+            String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
+        InferenceEngine e =
+                new InferenceEngine(name, model, options, observer == null ? EngineObserver.NONE : observer);
         e.thread.start();
         return e;
     }
@@ -86,23 +88,36 @@ public final class InferenceEngine implements AutoCloseable {
      */
     public RequestHandle submit(InferenceRequest request, TokenListener listener) {
         if (stopping) {
-            throw new AdmissionException(AdmissionException.Reason.STOPPED, "the engine for " + name + " is stopped", Duration.ZERO);
+            throw new AdmissionException(
+                    AdmissionException.Reason.STOPPED, "the engine for " + name + " is stopped", Duration.ZERO);
         }
         int prompt = request.prompt().length;
         long room = Math.min(model.contextLength(), kvCapacityTokens()) - prompt;
         if (room < 1) {
-            throw new AdmissionException(AdmissionException.Reason.PROMPT_TOO_LONG, "the prompt has " + prompt
-                    + " tokens; this model takes at most " + (Math.min(model.contextLength(), kvCapacityTokens()) - 1), Duration.ZERO);
+            throw new AdmissionException(
+                    AdmissionException.Reason.PROMPT_TOO_LONG,
+                    "the prompt has " + prompt + " tokens; this model takes at most "
+                            + (Math.min(model.contextLength(), kvCapacityTokens()) - 1),
+                    Duration.ZERO);
         }
         if (queuedRequests.incrementAndGet() > options.maxWaiting()) {
             queuedRequests.decrementAndGet();
-            throw new AdmissionException(AdmissionException.Reason.QUEUE_FULL,
-                    options.maxWaiting() + " requests are already waiting for " + name, Duration.ofSeconds(1));
+            throw new AdmissionException(
+                    AdmissionException.Reason.QUEUE_FULL,
+                    options.maxWaiting() + " requests are already waiting for " + name,
+                    Duration.ofSeconds(1));
         }
         long now = System.nanoTime();
         Duration timeout = request.timeout() != null ? request.timeout() : options.defaultTimeout();
-        Request r = new Request(ids.incrementAndGet(), request, listener, (int) Math.min(request.maxTokens(), room), now,
-                now + timeout.toNanos(), pool, model.vocabSize());
+        Request r = new Request(
+                ids.incrementAndGet(),
+                request,
+                listener,
+                (int) Math.min(request.maxTokens(), room),
+                now,
+                now + timeout.toNanos(),
+                pool,
+                model.vocabSize());
         incoming.add(r);
         LockSupport.unpark(thread);
         return r;
@@ -183,7 +198,12 @@ public final class InferenceEngine implements AutoCloseable {
         for (int i = 0; i < scoring.length; i++) {
             StepPlan.Chunk c = plan.chunks().get(i);
             Sequence s = c.sequence();
-            b.add(s.table.blocks(), s.computed, s.tokens(), s.computed, c.count(),
+            b.add(
+                    s.table.blocks(),
+                    s.computed,
+                    s.tokens(),
+                    s.computed,
+                    c.count(),
                     scoring[i] ? Batch.Logits.ALL : c.sample() ? Batch.Logits.LAST : Batch.Logits.NONE);
         }
         return b.build();
@@ -200,7 +220,11 @@ public final class InferenceEngine implements AutoCloseable {
             if (position < s.promptScored || position >= s.promptLength) {
                 continue;
             }
-            TokenLogprobs lp = TokenLogprobs.of(logits.array(), logits.offset(row + i), logits.vocabSize(), s.tokens()[position],
+            TokenLogprobs lp = TokenLogprobs.of(
+                    logits.array(),
+                    logits.offset(row + i),
+                    logits.vocabSize(),
+                    s.tokens()[position],
                     r.spec.promptLogprobs());
             s.promptScored = position + 1;
             try {
@@ -237,13 +261,15 @@ public final class InferenceEngine implements AutoCloseable {
             finish(s, FinishReason.LENGTH); // the prompt was only to be scored
             return;
         }
-        int token = logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
+        int token =
+                logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
         long now = System.nanoTime();
         if (r.spec.stopTokens().contains(token)) {
             finish(s, FinishReason.STOP);
             return;
         }
-        TokenLogprobs lp = r.spec.topLogprobs() < 0 ? null
+        TokenLogprobs lp = r.spec.topLogprobs() < 0
+                ? null
                 : TokenLogprobs.of(logits.array(), logits.offset(row), logits.vocabSize(), token, r.spec.topLogprobs());
         s.append(token);
         generatedTokens++;
@@ -271,7 +297,8 @@ public final class InferenceEngine implements AutoCloseable {
     private void expireAndCancel() {
         long now = System.nanoTime();
         for (Request r : List.copyOf(active)) {
-            FinishReason reason = r.cancelRequested ? FinishReason.CANCELLED : now > r.deadlineNanos ? FinishReason.TIMEOUT : null;
+            FinishReason reason =
+                    r.cancelRequested ? FinishReason.CANCELLED : now > r.deadlineNanos ? FinishReason.TIMEOUT : null;
             if (reason != null) {
                 finishAll(r, reason);
                 continue;
@@ -310,9 +337,12 @@ public final class InferenceEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("listener of request {} failed", r.id, e);
         }
-        observer.onChoiceFinished(reason, Duration.ofNanos(now - r.submittedNanos),
+        observer.onChoiceFinished(
+                reason,
+                Duration.ofNanos(now - r.submittedNanos),
                 Duration.ofNanos(Math.max(0, (r.firstStepNanos > 0 ? r.firstStepNanos : now) - r.submittedNanos)),
-                s.promptLength, s.generated);
+                s.promptLength,
+                s.generated);
         if (r.done()) {
             active.remove(r);
         }
@@ -342,8 +372,17 @@ public final class InferenceEngine implements AutoCloseable {
     }
 
     private EngineStats snapshot() {
-        return new EngineStats(Math.max(0, queuedRequests.get()), scheduler.runningSequences(), pool.used(), pool.capacity() - 1,
-                pool.cacheHits(), pool.cacheQueries(), promptTokens, generatedTokens, steps, scheduler.preemptions());
+        return new EngineStats(
+                Math.max(0, queuedRequests.get()),
+                scheduler.runningSequences(),
+                pool.used(),
+                pool.capacity() - 1,
+                pool.cacheHits(),
+                pool.cacheQueries(),
+                promptTokens,
+                generatedTokens,
+                steps,
+                scheduler.preemptions());
     }
 
     /** Stops the loop; unfinished requests end with {@link FinishReason#CANCELLED}. */

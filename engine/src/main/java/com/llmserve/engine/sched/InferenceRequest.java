@@ -1,7 +1,6 @@
 package com.llmserve.engine.sched;
 
 import com.llmserve.engine.sampling.SamplingParams;
-
 import java.time.Duration;
 import java.util.Set;
 
@@ -21,8 +20,15 @@ import java.util.Set;
  *                    computed whole, without the prefix cache
  * @param timeout     how long the request may take from submission, or null for the engine's default
  */
-public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParams sampling, Set<Integer> stopTokens,
-                               int topLogprobs, int promptLogprobs, Duration timeout) {
+public record InferenceRequest(
+        int[] prompt,
+        int n,
+        int maxTokens,
+        SamplingParams sampling,
+        Set<Integer> stopTokens,
+        int topLogprobs,
+        int promptLogprobs,
+        Duration timeout) {
 
     public InferenceRequest {
         if (prompt == null || prompt.length == 0) {
@@ -32,10 +38,12 @@ public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParam
             throw new IllegalArgumentException("n must be at least 1: " + n);
         }
         if (maxTokens < (promptLogprobs >= 0 ? 0 : 1)) {
-            throw new IllegalArgumentException("max tokens must be at least 1 (0 only to score the prompt): " + maxTokens);
+            throw new IllegalArgumentException(
+                    "max tokens must be at least 1 (0 only to score the prompt): " + maxTokens);
         }
         if (topLogprobs < -1 || promptLogprobs < -1) {
-            throw new IllegalArgumentException("top and prompt logprobs must be -1 (none) or more: " + topLogprobs + ", " + promptLogprobs);
+            throw new IllegalArgumentException(
+                    "top and prompt logprobs must be -1 (none) or more: " + topLogprobs + ", " + promptLogprobs);
         }
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("timeout must be positive: " + timeout);
@@ -50,7 +58,8 @@ public record InferenceRequest(int[] prompt, int n, int maxTokens, SamplingParam
     }
 
     public InferenceRequest withN(int choices) {
-        return new InferenceRequest(prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout);
+        return new InferenceRequest(
+                prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout);
     }
 
     public InferenceRequest withSampling(SamplingParams s) {

@@ -2,7 +2,6 @@ package com.llmserve.engine.sched;
 
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.sampling.Sampler;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,13 +17,21 @@ final class Request implements RequestHandle {
     final List<Sequence> choices = new ArrayList<>();
     /** Choices after the first, admitted once the first has computed the shared prompt (so they find it cached). */
     final List<Sequence> deferred = new ArrayList<>();
+
     long firstStepNanos;
     int finished;
     volatile boolean cancelRequested;
     volatile int cachedPromptTokens;
 
-    Request(long id, InferenceRequest spec, TokenListener listener, int maxTokens, long submittedNanos, long deadlineNanos,
-            BlockPool pool, int vocabSize) {
+    Request(
+            long id,
+            InferenceRequest spec,
+            TokenListener listener,
+            int maxTokens,
+            long submittedNanos,
+            long deadlineNanos,
+            BlockPool pool,
+            int vocabSize) {
         this.id = id;
         this.spec = spec;
         this.listener = listener;
@@ -33,7 +40,8 @@ final class Request implements RequestHandle {
         this.deadlineNanos = deadlineNanos;
         for (int i = 0; i < spec.n(); i++) {
             var sampling = spec.sampling().seed().isPresent()
-                    ? spec.sampling().withSeed(spec.sampling().seed().getAsLong() + i) : spec.sampling();
+                    ? spec.sampling().withSeed(spec.sampling().seed().getAsLong() + i)
+                    : spec.sampling();
             Sequence s = new Sequence(this, i, pool, new Sampler(sampling, vocabSize));
             choices.add(s);
             if (i > 0) {

@@ -2,7 +2,6 @@ package com.llmserve.engine.sched;
 
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockPool.BlockKey;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,9 +23,11 @@ final class Scheduler {
     private final boolean prefixCaching;
     /** The most prompt tokens of a scored prompt per step. */
     static final int SCORED_CHUNK = 64;
+
     private final Deque<Sequence> waiting = new ArrayDeque<>();
     /** In admission order: the last is the first to be preempted. */
     private final List<Sequence> running = new ArrayList<>();
+
     private long preemptions;
 
     Scheduler(BlockPool pool, int budget, int maxRunning, boolean prefixCaching) {

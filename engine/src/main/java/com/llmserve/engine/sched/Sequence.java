@@ -5,7 +5,6 @@ import com.llmserve.engine.kv.BlockPool.BlockKey;
 import com.llmserve.engine.kv.BlockTable;
 import com.llmserve.engine.sampling.Sampler;
 import com.llmserve.engine.sampling.TokenHistory;
-
 import java.util.Arrays;
 
 /**
@@ -15,7 +14,9 @@ import java.util.Arrays;
 final class Sequence {
 
     enum State {
-        WAITING, RUNNING, FINISHED
+        WAITING,
+        RUNNING,
+        FINISHED
     }
 
     final Request request;
@@ -29,13 +30,16 @@ final class Sequence {
     private int length;
     /** Tokens whose keys and values are in the cache. */
     int computed;
+
     int generated;
     State state = State.WAITING;
     /** Full blocks registered in (or taken from) the prefix cache, and the key of the last of them. */
     int keyedBlocks;
+
     BlockKey lastKey;
     /** The next prompt position to score, when this choice scores its request's prompt. */
     int promptScored = 1;
+
     long firstTokenNanos;
     long lastTokenNanos;
     /** Set from any thread by {@link RequestHandle#stop}; acted on by the loop. */

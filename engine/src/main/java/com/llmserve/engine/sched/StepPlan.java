@@ -13,8 +13,7 @@ record StepPlan(List<Chunk> chunks, int tokens) {
      * @param sample whether the chunk reaches the end of the sequence, so its last row's logits
      *               give the next token
      */
-    record Chunk(Sequence sequence, int count, boolean sample) {
-    }
+    record Chunk(Sequence sequence, int count, boolean sample) {}
 
     boolean isEmpty() {
         return chunks.isEmpty();

@@ -19,13 +19,11 @@ public interface TokenListener {
      * Prompt token {@code position} (1 or more) scored from the logits of the positions before it,
      * when the request asked for prompt log-probabilities; in order, before the first token.
      */
-    default void onPromptToken(int position, TokenLogprobs logprobs) {
-    }
+    default void onPromptToken(int position, TokenLogprobs logprobs) {}
 
     /** Choice {@code choice} ended; nothing more comes for it. Called exactly once per choice. */
     void onFinish(int choice, FinishReason reason);
 
     /** The backend failed while computing this request; {@link #onFinish} with {@link FinishReason#ERROR} follows. */
-    default void onError(Throwable error) {
-    }
+    default void onError(Throwable error) {}
 }

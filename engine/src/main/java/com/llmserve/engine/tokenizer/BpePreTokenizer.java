@@ -15,20 +15,28 @@ import java.util.regex.Pattern;
  * world for the next expression: {@code $} and look-aheads see its end, not the text after it.
  */
 enum BpePreTokenizer {
-
-    DEFAULT(false, false,
-            "[\\p{P}\\$\\+<=>\\^~\\|]+", Re.GPT2, "\\p{N}+", "[0-9][0-9][0-9]"),
+    DEFAULT(false, false, "[\\p{P}\\$\\+<=>\\^~\\|]+", Re.GPT2, "\\p{N}+", "[0-9][0-9][0-9]"),
     LLAMA3(true, true, Re.LLAMA3),
-    DEEPSEEK_LLM(false, false,
+    DEEPSEEK_LLM(
+            false,
+            false,
             "[\r\n]",
             "\\s?[" + Re.DEEPSEEK_LETTERS + "]+",
             "\\s?[!-/:-~\\uFF01-\\uFF0F\\uFF1A-\\uFF5E\\u2018-\\u201F\\u3000-\\u3002]+",
             "\\s+\\z",
             "[\\u4E00-\\u9FA5\\u0800-\\u4E00\\uAC00-\\uD7FF]+",
             "\\p{N}+"),
-    DEEPSEEK_CODER(false, false,
-            "[\r\n]", "\\s?\\p{L}+", "\\s?\\p{P}+", "[\\u4E00-\\u9FA5\\u0800-\\u4E00\\uAC00-\\uD7FF]+", "\\p{N}"),
-    DEEPSEEK3_LLM(false, false,
+    DEEPSEEK_CODER(
+            false,
+            false,
+            "[\r\n]",
+            "\\s?\\p{L}+",
+            "\\s?\\p{P}+",
+            "[\\u4E00-\\u9FA5\\u0800-\\u4E00\\uAC00-\\uD7FF]+",
+            "\\p{N}"),
+    DEEPSEEK3_LLM(
+            false,
+            false,
             "\\p{N}{1,3}",
             "[\\u4E00-\\u9FA5\\u3040-\\u309F\\u30A0-\\u30FF]+",
             "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+"
@@ -42,14 +50,24 @@ enum BpePreTokenizer {
     CHATGLM4(false, false, Re.LLAMA3),
     PORO(false, false, Re.PORO),
     VIKING(false, false, Re.PORO, "\\p{N}"),
-    TEKKEN(true, true,
+    TEKKEN(
+            true,
+            true,
             "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+"
                     + "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*"
                     + "|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"),
-    CHAMELEON(false, true,
-            "<sentinel:[0-9]+>", "(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z", "([\\t\\n]|    |  )", "\\p{N}",
-            "[\\p{P}!-/:-@\\[-`{-~]", Re.GPT2),
-    GPT4O(false, false,
+    CHAMELEON(
+            false,
+            true,
+            "<sentinel:[0-9]+>",
+            "(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z",
+            "([\\t\\n]|    |  )",
+            "\\p{N}",
+            "[\\p{P}!-/:-@\\[-`{-~]",
+            Re.GPT2),
+    GPT4O(
+            false,
+            false,
             "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
                     + "|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?"
                     + "|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+");
@@ -117,8 +135,19 @@ enum BpePreTokenizer {
             case "deepseek-v3" -> DEEPSEEK3_LLM;
             case "falcon" -> FALCON;
             case "starcoder", "refact", "command-r", "smollm", "codeshell", "exaone", "minerva-7b" -> STARCODER;
-            case "gpt-2", "phi-2", "jina-es", "jina-de", "gigachat", "jina-v1-en", "jina-v2-es", "jina-v2-de",
-                 "jina-v2-code", "roberta-bpe", "mpt", "olmo", "jais" -> GPT2;
+            case "gpt-2",
+                    "phi-2",
+                    "jina-es",
+                    "jina-de",
+                    "gigachat",
+                    "jina-v1-en",
+                    "jina-v2-es",
+                    "jina-v2-de",
+                    "jina-v2-code",
+                    "roberta-bpe",
+                    "mpt",
+                    "olmo",
+                    "jais" -> GPT2;
             case "qwen2", "deepseek-r1-qwen", "megrez", "stablelm2" -> QWEN2;
             case "chatglm-bpe", "glm4" -> CHATGLM4;
             case "poro-chat", "bloom", "gpt3-finnish" -> PORO;
@@ -126,8 +155,8 @@ enum BpePreTokenizer {
             case "tekken" -> TEKKEN;
             case "chameleon" -> CHAMELEON;
             case "gpt-4o", "llama4" -> GPT4O;
-            default -> throw new TokenizerException("unsupported tokenizer.ggml.pre '" + pre
-                    + "'; supported: " + KNOWN_NAMES);
+            default ->
+                throw new TokenizerException("unsupported tokenizer.ggml.pre '" + pre + "'; supported: " + KNOWN_NAMES);
         };
     }
 

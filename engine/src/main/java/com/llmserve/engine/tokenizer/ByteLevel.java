@@ -25,8 +25,7 @@ final class ByteLevel {
         }
     }
 
-    private ByteLevel() {
-    }
+    private ByteLevel() {}
 
     static char charOf(int b) {
         return BYTE_TO_CHAR[b & 0xFF];

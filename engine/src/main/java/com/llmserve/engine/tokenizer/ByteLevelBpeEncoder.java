@@ -3,7 +3,6 @@ package com.llmserve.engine.tokenizer;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Fragment;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Text;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Token;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -88,8 +87,7 @@ final class ByteLevelBpeEncoder implements Encoder {
                 int slot = queue.poppedB;
                 // Skip a candidate whose symbols changed after it was queued. A live pair with
                 // the same pieces is the same merge, since a rank names exactly one pair.
-                if (piece[l] == DEAD || next[l] != r || piece[r] == DEAD
-                        || merges.find(piece[l], piece[r]) != slot) {
+                if (piece[l] == DEAD || next[l] != r || piece[r] == DEAD || merges.find(piece[l], piece[r]) != slot) {
                     continue;
                 }
                 piece[l] = merges.resultAt(slot);

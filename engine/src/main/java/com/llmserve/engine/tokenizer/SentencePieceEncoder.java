@@ -3,7 +3,6 @@ package com.llmserve.engine.tokenizer;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Fragment;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Text;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Token;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -14,14 +14,11 @@ import java.util.List;
 final class SpecialTokenSplitter {
 
     /** A piece of the input: text still to tokenize, or a token already decided. */
-    sealed interface Fragment permits Text, Token {
-    }
+    sealed interface Fragment permits Text, Token {}
 
-    record Text(String text) implements Fragment {
-    }
+    record Text(String text) implements Fragment {}
 
-    record Token(int id) implements Fragment {
-    }
+    record Token(int id) implements Fragment {}
 
     private final Vocabulary vocab;
 

@@ -19,8 +19,7 @@ final class TokenAttr {
     /** Whitespace after the token is dropped when it is split out of text. */
     static final int RSTRIP = 1 << 8;
 
-    private TokenAttr() {
-    }
+    private TokenAttr() {}
 
     /** Maps a GGUF token type (llama.cpp's {@code llama_token_type}) to attribute bits. */
     static int fromGgufType(int type) {

@@ -1,7 +1,6 @@
 package com.llmserve.engine.tokenizer;
 
 import com.llmserve.engine.gguf.GgufMetadata;
-
 import java.util.OptionalInt;
 
 /**

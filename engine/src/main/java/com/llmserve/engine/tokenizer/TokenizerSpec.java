@@ -2,7 +2,6 @@ package com.llmserve.engine.tokenizer;
 
 import com.llmserve.engine.gguf.GgufMetadata;
 import com.llmserve.engine.gguf.GgufValue.GgufArray;
-
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -66,8 +65,16 @@ record TokenizerSpec(
      * Special token ids as stored; a value may lie outside the vocabulary (files write
      * 4294967295 for "none"), which {@link Vocabulary} treats as llama.cpp does.
      */
-    record SpecialIds(OptionalLong bos, OptionalLong eos, OptionalLong eot, OptionalLong eom, OptionalLong unk,
-                      OptionalLong sep, OptionalLong pad, OptionalLong cls, OptionalLong mask) {
+    record SpecialIds(
+            OptionalLong bos,
+            OptionalLong eos,
+            OptionalLong eot,
+            OptionalLong eom,
+            OptionalLong unk,
+            OptionalLong sep,
+            OptionalLong pad,
+            OptionalLong cls,
+            OptionalLong mask) {
 
         static SpecialIds none() {
             OptionalLong e = OptionalLong.empty();
@@ -82,12 +89,12 @@ record TokenizerSpec(
             throw new TokenizerException(PREFIX + "tokens is empty");
         }
         if (scores != null && scores.length < tokens.length) {
-            throw new TokenizerException(PREFIX + "scores has " + scores.length + " entries for "
-                    + tokens.length + " tokens");
+            throw new TokenizerException(
+                    PREFIX + "scores has " + scores.length + " entries for " + tokens.length + " tokens");
         }
         if (tokenTypes != null && tokenTypes.length < tokens.length) {
-            throw new TokenizerException(PREFIX + "token_type has " + tokenTypes.length + " entries for "
-                    + tokens.length + " tokens");
+            throw new TokenizerException(
+                    PREFIX + "token_type has " + tokenTypes.length + " entries for " + tokens.length + " tokens");
         }
         if (kind == Kind.BPE && merges.length == 0) {
             throw new TokenizerException(PREFIX + "merges is missing or empty; a gpt2 tokenizer needs it");
@@ -125,8 +132,18 @@ record TokenizerSpec(
 
     /** Byte-level BPE from a plain token list and merge list (for vocabularies shipped as files). */
     static TokenizerSpec bpe(String[] tokens, String[] merges, String pre) {
-        return new TokenizerSpec(Kind.BPE, pre, "", tokens, null, null, merges, SpecialIds.none(),
-                Optional.empty(), Optional.empty(), Optional.empty());
+        return new TokenizerSpec(
+                Kind.BPE,
+                pre,
+                "",
+                tokens,
+                null,
+                null,
+                merges,
+                SpecialIds.none(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty());
     }
 
     // llama.cpp also accepts integer scores.

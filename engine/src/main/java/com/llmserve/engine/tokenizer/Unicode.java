@@ -3,17 +3,24 @@ package com.llmserve.engine.tokenizer;
 /** The few Unicode properties the tokenizers test, with llama.cpp's definitions. */
 final class Unicode {
 
-    private Unicode() {
-    }
+    private Unicode() {}
 
     /**
      * The White_Space property (PropList.txt), which llama.cpp uses for {@code \s}. Java's
      * {@link Character#isWhitespace} differs: it leaves out U+00A0 and U+202F and adds U+001C..1F.
      */
     static boolean isWhiteSpace(int cp) {
-        return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 || cp == 0xA0 || cp == 0x1680
-                || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F
-                || cp == 0x205F || cp == 0x3000;
+        return (cp >= 0x09 && cp <= 0x0D)
+                || cp == 0x20
+                || cp == 0x85
+                || cp == 0xA0
+                || cp == 0x1680
+                || (cp >= 0x2000 && cp <= 0x200A)
+                || cp == 0x2028
+                || cp == 0x2029
+                || cp == 0x202F
+                || cp == 0x205F
+                || cp == 0x3000;
     }
 
     /** General category C other than Cn: Cc, Cf, Co, Cs (llama.cpp's "control" flag). */
@@ -27,9 +34,13 @@ final class Unicode {
     /** General category P (Pc, Pd, Ps, Pe, Pi, Pf, Po). */
     static boolean isPunctuation(int cp) {
         return switch (Character.getType(cp)) {
-            case Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION, Character.START_PUNCTUATION,
-                 Character.END_PUNCTUATION, Character.INITIAL_QUOTE_PUNCTUATION,
-                 Character.FINAL_QUOTE_PUNCTUATION, Character.OTHER_PUNCTUATION -> true;
+            case Character.CONNECTOR_PUNCTUATION,
+                    Character.DASH_PUNCTUATION,
+                    Character.START_PUNCTUATION,
+                    Character.END_PUNCTUATION,
+                    Character.INITIAL_QUOTE_PUNCTUATION,
+                    Character.FINAL_QUOTE_PUNCTUATION,
+                    Character.OTHER_PUNCTUATION -> true;
             default -> false;
         };
     }
@@ -37,8 +48,8 @@ final class Unicode {
     /** General category S (Sm, Sc, Sk, So). */
     static boolean isSymbol(int cp) {
         return switch (Character.getType(cp)) {
-            case Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL,
-                 Character.OTHER_SYMBOL -> true;
+            case Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL, Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL ->
+                true;
             default -> false;
         };
     }

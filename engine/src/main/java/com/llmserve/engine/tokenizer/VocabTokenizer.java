@@ -17,11 +17,12 @@ final class VocabTokenizer implements Tokenizer {
 
     static VocabTokenizer create(TokenizerSpec spec) {
         Vocabulary vocab = new Vocabulary(spec);
-        Encoder encoder = switch (spec.kind()) {
-            case SPM -> new SentencePieceEncoder(vocab);
-            case BPE -> new ByteLevelBpeEncoder(vocab, spec.merges());
-            case WPM -> new WordPieceEncoder(vocab);
-        };
+        Encoder encoder =
+                switch (spec.kind()) {
+                    case SPM -> new SentencePieceEncoder(vocab);
+                    case BPE -> new ByteLevelBpeEncoder(vocab, spec.merges());
+                    case WPM -> new WordPieceEncoder(vocab);
+                };
         return new VocabTokenizer(vocab, encoder);
     }
 
@@ -97,14 +98,14 @@ final class VocabTokenizer implements Tokenizer {
 
     private void checkId(int token) {
         if (token < 0 || token >= vocab.size()) {
-            throw new IllegalArgumentException("token id " + token + " is outside the vocabulary (size "
-                    + vocab.size() + ")");
+            throw new IllegalArgumentException(
+                    "token id " + token + " is outside the vocabulary (size " + vocab.size() + ")");
         }
     }
 
     @Override
     public String toString() {
-        return "Tokenizer[" + vocab.kind + (vocab.preTokenizer != null ? "/" + vocab.preTokenizer : "")
-                + ", " + vocab.size() + " tokens]";
+        return "Tokenizer[" + vocab.kind + (vocab.preTokenizer != null ? "/" + vocab.preTokenizer : "") + ", "
+                + vocab.size() + " tokens]";
     }
 }

@@ -1,7 +1,6 @@
 package com.llmserve.engine.tokenizer;
 
 import com.llmserve.engine.tokenizer.TokenizerSpec.Kind;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -26,17 +25,35 @@ final class Vocabulary {
     private static final String SPACE_MARK = "\u2581"; // SentencePiece's visible space
 
     /** Texts llama.cpp treats as end-of-turn markers (its EOT auto-detection). */
-    private static final Set<String> EOT_TEXTS = Set.of("<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>",
-            "<|endoftext|>", "<|end_of_text|>", "<EOT>", "_<EOT>", "<\uFF5Cend\u2581of\u2581sentence\uFF5C>",
+    private static final Set<String> EOT_TEXTS = Set.of(
+            "<|eot_id|>",
+            "<|im_end|>",
+            "<|end|>",
+            "<end_of_turn>",
+            "<|endoftext|>",
+            "<|end_of_text|>",
+            "<EOT>",
+            "_<EOT>",
+            "<\uFF5Cend\u2581of\u2581sentence\uFF5C>",
             "<end_of_utterance>");
 
     /** Texts that end generation wherever they occur in a vocabulary (llama.cpp's EOG list). */
-    private static final Set<String> EOG_TEXTS = Set.of("<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>",
-            "<|endoftext|>", "<|eom_id|>", "<EOT>", "_<EOT>", "<|end_of_text|>", "<end_of_utterance>");
+    private static final Set<String> EOG_TEXTS = Set.of(
+            "<|eot_id|>",
+            "<|im_end|>",
+            "<|end|>",
+            "<end_of_turn>",
+            "<|endoftext|>",
+            "<|eom_id|>",
+            "<EOT>",
+            "_<EOT>",
+            "<|end_of_text|>",
+            "<end_of_utterance>");
 
     final Kind kind;
     /** The BPE pre-tokenizer; {@code null} for other kinds. */
     final BpePreTokenizer preTokenizer;
+
     private final String[] text;
     private final float[] score;
     private final int[] attr;
@@ -55,6 +72,7 @@ final class Vocabulary {
     private final BitSet endOfGeneration = new BitSet();
     /** Tokens split out of text before the tokenizer runs, longest text first. */
     private final int[] splitTokens;
+
     private final byte[][] pieces;
     /** SentencePiece byte-fallback tokens by byte value, {@link #NONE} where the vocabulary has none. */
     private final int[] byteTokens = new int[256];
@@ -315,8 +333,8 @@ final class Vocabulary {
         int id = byteTokens[b & 0xFF];
         if (id == NONE) {
             if (unk == NONE) {
-                throw new TokenizerException("the vocabulary has no token for byte 0x"
-                        + Integer.toHexString(b) + " and no unknown token");
+                throw new TokenizerException(
+                        "the vocabulary has no token for byte 0x" + Integer.toHexString(b) + " and no unknown token");
             }
             id = unk;
         }

@@ -3,7 +3,6 @@ package com.llmserve.engine.tokenizer;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Fragment;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Text;
 import com.llmserve.engine.tokenizer.SpecialTokenSplitter.Token;
-
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +85,9 @@ final class WordPieceEncoder implements Encoder {
                 flush(word, words);
                 continue;
             }
-            if (cp == 0 || cp == 0xFFFD || Unicode.isControl(cp)
+            if (cp == 0
+                    || cp == 0xFFFD
+                    || Unicode.isControl(cp)
                     || Character.getType(cp) == Character.NON_SPACING_MARK) {
                 continue; // the accent of an NFD-decomposed letter, or a character BERT drops
             }

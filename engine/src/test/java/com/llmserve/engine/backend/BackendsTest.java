@@ -1,13 +1,13 @@
 package com.llmserve.engine.backend;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The {@code backend} setting: {@code cpu}, {@code gpu} or {@code auto}, on hosts with and without a GPU. */
 class BackendsTest {

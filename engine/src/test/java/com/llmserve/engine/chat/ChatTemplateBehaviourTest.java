@@ -1,15 +1,5 @@
 package com.llmserve.engine.chat;
 
-import com.llmserve.engine.TestData;
-import com.llmserve.engine.gguf.GgufFile;
-import com.llmserve.engine.tokenizer.Tokenizer;
-import org.junit.jupiter.api.Test;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.util.List;
-import java.util.Map;
-
 import static com.llmserve.engine.chat.ChatTemplateRenderingTest.ANSWER;
 import static com.llmserve.engine.chat.ChatTemplateRenderingTest.HELLO;
 import static com.llmserve.engine.chat.ChatTemplateRenderingTest.MARCH_4_2025;
@@ -18,6 +8,15 @@ import static com.llmserve.engine.chat.ChatTemplateRenderingTest.SYSTEM;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.llmserve.engine.TestData;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** Errors, context and Jinja2 semantics of {@link ChatTemplate}. */
 class ChatTemplateBehaviourTest {
@@ -65,8 +64,7 @@ class ChatTemplateBehaviourTest {
                 .hasMessageContaining("endfor")
                 .extracting(e -> ((ChatTemplateException) e).reason())
                 .isEqualTo(ChatTemplateException.Reason.INVALID_TEMPLATE);
-        assertThatThrownBy(() -> ChatTemplate.of("{% frobnicate %}", "", ""))
-                .hasMessageContaining("frobnicate");
+        assertThatThrownBy(() -> ChatTemplate.of("{% frobnicate %}", "", "")).hasMessageContaining("frobnicate");
     }
 
     @Test
@@ -86,7 +84,7 @@ class ChatTemplateBehaviourTest {
         assertThat(render("{{ tools is defined }}|{{ extra.k }}|{{ extra.l[1] }}", List.of(HELLO)))
                 .isEqualTo("false||");
         assertThat(ChatTemplate.of("{{ extra.k }}|{{ extra.l[1] }}|{{ extra.l | length }}", "", "")
-                .render(List.of(HELLO), false, Map.of("extra", Map.of("k", "v", "l", List.of(1, 2)))))
+                        .render(List.of(HELLO), false, Map.of("extra", Map.of("k", "v", "l", List.of(1, 2)))))
                 .isEqualTo("v|2|2");
     }
 
@@ -99,7 +97,7 @@ class ChatTemplateBehaviourTest {
     @Test
     void notBindsLooserThanTestsAndComparisonsAsInJinja2() {
         assertThat(render("{{ not add_generation_prompt is defined }}|{{ not 1 == 2 }}|{{ not messages | length }}"
-                + "|{{ not 'x' in 'abc' }}|{% if not messages[0].tool_calls %}no calls{% endif %}"))
+                        + "|{{ not 'x' in 'abc' }}|{% if not messages[0].tool_calls %}no calls{% endif %}"))
                 .isEqualTo("false|true|false|true|no calls");
     }
 
@@ -111,11 +109,11 @@ class ChatTemplateBehaviourTest {
     @Test
     void pythonStringMethodsBehaveAsInPython() {
         assertThat(render("{{ '  a b  '.strip() }}|{{ '  a b  '.lstrip() }}|{{ '  a b  '.rstrip() }}"
-                + "|{{ 'xxaxx'.strip('x') }}|{{ 'a.b..c'.split('.') }}|{{ ' a  b '.split() }}"
-                + "|{{ 'a/b/c'.split('/')[-1] }}|{{ 'a/b/c'.rsplit('/', 1)[0] }}|{{ 'abc'.startswith('ab') }}"
-                + "|{{ 'abc'.endswith(('x', 'c')) }}|{{ 'Ab'.upper() }}{{ 'Ab'.lower() }}|{{ 'hello world'.title() }}"
-                + "|{{ 'aaa'.replace('a', 'b', 2) }}|{{ ', '.join(['x', 'y']) }}|{{ 'abcabc'.count('bc') }}"
-                + "|{{ 'abc'.find('c') }}"))
+                        + "|{{ 'xxaxx'.strip('x') }}|{{ 'a.b..c'.split('.') }}|{{ ' a  b '.split() }}"
+                        + "|{{ 'a/b/c'.split('/')[-1] }}|{{ 'a/b/c'.rsplit('/', 1)[0] }}|{{ 'abc'.startswith('ab') }}"
+                        + "|{{ 'abc'.endswith(('x', 'c')) }}|{{ 'Ab'.upper() }}{{ 'Ab'.lower() }}|{{ 'hello world'.title() }}"
+                        + "|{{ 'aaa'.replace('a', 'b', 2) }}|{{ ', '.join(['x', 'y']) }}|{{ 'abcabc'.count('bc') }}"
+                        + "|{{ 'abc'.find('c') }}"))
                 .isEqualTo("a b|a b  |  a b|a|['a', 'b', '', 'c']|['a', 'b']|c|a/b|true|true|ABab|Hello World"
                         + "|bba|x, y|2|2");
     }
@@ -123,29 +121,32 @@ class ChatTemplateBehaviourTest {
     @Test
     void dictionaryMethodsAndLoopsBehaveAsInPython() {
         assertThat(render("{% set d = {'b': 1, 'a': 2} %}{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}"
-                + "|{% for k in d %}{{ k }}{% endfor %}|{{ d.get('a') }}{{ d.get('z', 9) }}{{ d.get('z') }}"
-                + "|{{ 'a' in d }}|{{ d.keys() | list }}"))
+                        + "|{% for k in d %}{{ k }}{% endfor %}|{{ d.get('a') }}{{ d.get('z', 9) }}{{ d.get('z') }}"
+                        + "|{{ 'a' in d }}|{{ d.keys() | list }}"))
                 .isEqualTo("b=1;a=2;|ba|29|true|['b', 'a']");
     }
 
     @Test
     void namespacesLoopControlsAndBlocksWork() {
         assertThat(render("{% set ns = namespace(n=0, last='') %}"
-                + "{% for m in messages %}{% set ns.n = ns.n + 1 %}{% set ns.last = m.role %}{% endfor %}"
-                + "{{ ns.n }} {{ ns.last }}|"
-                + "{% for i in [1, 2, 3, 4] %}{% if i == 2 %}{% continue %}{% endif %}{% if i == 4 %}{% break %}{% endif %}"
-                + "{{ loop.index0 }}{{ i }}{% if loop.first %}F{% endif %}{% endfor %}|"
-                + "{% filter upper %}{{ messages[0].content }}{% endfilter %}|"
-                + "{% generation %}kept{% endgeneration %}|"
-                + "{{ messages[1:] | map(attribute='role') | join(',') }}|{{ messages[-1].content }}|"
-                + "{{ 'ab' * 2 }}|{{ messages | selectattr('role', 'equalto', 'user') | list | length }}"))
+                        + "{% for m in messages %}{% set ns.n = ns.n + 1 %}{% set ns.last = m.role %}{% endfor %}"
+                        + "{{ ns.n }} {{ ns.last }}|"
+                        + "{% for i in [1, 2, 3, 4] %}{% if i == 2 %}{% continue %}{% endif %}{% if i == 4 %}{% break %}{% endif %}"
+                        + "{{ loop.index0 }}{{ i }}{% if loop.first %}F{% endif %}{% endfor %}|"
+                        + "{% filter upper %}{{ messages[0].content }}{% endfilter %}|"
+                        + "{% generation %}kept{% endgeneration %}|"
+                        + "{{ messages[1:] | map(attribute='role') | join(',') }}|{{ messages[-1].content }}|"
+                        + "{{ 'ab' * 2 }}|{{ messages | selectattr('role', 'equalto', 'user') | list | length }}"))
                 .isEqualTo("2 assistant|01F23|HELLO!|kept|assistant|Hi! How can I help?|abab|1");
     }
 
     @Test
     void tojsonWritesJsonAsPythonDoes() {
-        assertThat(render("{{ {'s': 'q\"é\\n', 'f': 0.5, 'g': 1e20, 'i': 3, 'b': true, 'n': none, 'l': [1, 'x']} | tojson }}"))
-                .isEqualTo("{\"s\": \"q\\\"é\\n\", \"f\": 0.5, \"g\": 1e+20, \"i\": 3, \"b\": true, \"n\": null, \"l\": [1, \"x\"]}");
+        assertThat(
+                        render(
+                                "{{ {'s': 'q\"é\\n', 'f': 0.5, 'g': 1e20, 'i': 3, 'b': true, 'n': none, 'l': [1, 'x']} | tojson }}"))
+                .isEqualTo(
+                        "{\"s\": \"q\\\"é\\n\", \"f\": 0.5, \"g\": 1e+20, \"i\": 3, \"b\": true, \"n\": null, \"l\": [1, \"x\"]}");
         assertThat(render("{{ {'a': [1, {'b': []}]} | tojson(indent=2) }}"))
                 .isEqualTo("{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ]\n}");
         assertThat(render("{{ {'b': 1, 'a': 2} | tojson(sort_keys=true) }}")).isEqualTo("{\"a\": 2, \"b\": 1}");
@@ -166,7 +167,8 @@ class ChatTemplateBehaviourTest {
     void onlyOneTrailingNewlineOfTheSourceIsDropped() {
         assertThat(ChatTemplate.of("x\n", "", "").render(List.of(), false)).isEqualTo("x");
         assertThat(ChatTemplate.of("x\n\n", "", "").render(List.of(), false)).isEqualTo("x\n");
-        assertThat(ChatTemplate.of("{{ 'x\\n' }}", "", "").render(List.of(), false)).isEqualTo("x\n");
+        assertThat(ChatTemplate.of("{{ 'x\\n' }}", "", "").render(List.of(), false))
+                .isEqualTo("x\n");
     }
 
     @Test
@@ -181,16 +183,19 @@ class ChatTemplateBehaviourTest {
     void aModelWithoutTemplateGetsTheFallbackAndOneWithATemplateGetsItsOwn() throws IOException {
         try (GgufFile stories = GgufFile.open(TestData.model("stories260K.gguf"))) {
             Tokenizer tokenizer = Tokenizer.fromGguf(stories.metadata());
-            assertThat(ChatTemplate.fromGguf(stories.metadata(), tokenizer).isFallback()).isTrue();
+            assertThat(ChatTemplate.fromGguf(stories.metadata(), tokenizer).isFallback())
+                    .isTrue();
         }
-        try (GgufFile phi3 = GgufFile.open(TestData.shared().resolve("tokenizers/llama.cpp-vocab/ggml-vocab-phi-3.gguf"))) {
+        try (GgufFile phi3 =
+                GgufFile.open(TestData.shared().resolve("tokenizers/llama.cpp-vocab/ggml-vocab-phi-3.gguf"))) {
             Tokenizer tokenizer = Tokenizer.fromGguf(phi3.metadata());
             ChatTemplate template = ChatTemplate.fromGguf(phi3.metadata(), tokenizer);
             assertThat(template.isFallback()).isFalse();
             String prompt = template.render(List.of(SYSTEM, HELLO, ANSWER, QUESTION), true);
             // Phi-3 mini's own template drops the system turn and opens each answer after the question.
-            assertThat(prompt).isEqualTo("<s><|user|>\nHello!<|end|>\n<|assistant|>\nHi! How can I help?<|end|>\n"
-                    + "<|user|>\nWhat is 2+2?<|end|>\n<|assistant|>\n");
+            assertThat(prompt)
+                    .isEqualTo("<s><|user|>\nHello!<|end|>\n<|assistant|>\nHi! How can I help?<|end|>\n"
+                            + "<|user|>\nWhat is 2+2?<|end|>\n<|assistant|>\n");
             // The rendered markers become the control tokens when encoded with special tokens parsed.
             int[] ids = tokenizer.encode(prompt, false, true);
             assertThat(ids[0]).isEqualTo(1); // <s>
@@ -206,8 +211,8 @@ class ChatTemplateBehaviourTest {
 
     @Test
     void templatesAreSafeToShareBetweenThreads() throws Exception {
-        ChatTemplate qwen = ChatTemplate.of(Files.readString(
-                ChatTemplateRenderingTest.templateFile("Qwen-Qwen2.5-7B-Instruct")), "", "<|im_end|>");
+        ChatTemplate qwen = ChatTemplate.of(
+                Files.readString(ChatTemplateRenderingTest.templateFile("Qwen-Qwen2.5-7B-Instruct")), "", "<|im_end|>");
         String expected = qwen.render(List.of(HELLO), true);
         try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             var futures = new java.util.ArrayList<java.util.concurrent.Future<String>>();

@@ -1,9 +1,8 @@
 package com.llmserve.engine.chat;
 
-import com.llmserve.engine.TestData;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.llmserve.engine.TestData;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * The Hugging Face chat templates in {@code shared/tokenizers/chat-templates} render fixed
@@ -98,7 +97,8 @@ class ChatTemplateRenderingTest {
 
     @TestFactory
     Stream<DynamicTest> everyTemplateRendersTheExpectedText() throws IOException, URISyntaxException {
-        Path root = Path.of(ChatTemplateRenderingTest.class.getResource("expected").toURI());
+        Path root =
+                Path.of(ChatTemplateRenderingTest.class.getResource("expected").toURI());
         List<DynamicTest> tests = new ArrayList<>();
         List<Path> dirs;
         try (Stream<Path> list = Files.list(root)) {
@@ -116,8 +116,11 @@ class ChatTemplateRenderingTest {
                 boolean generationPrompt = caseName.endsWith(".gen");
                 tests.add(DynamicTest.dynamicTest(name + " " + caseName, () -> {
                     String expected = Files.readString(file, StandardCharsets.UTF_8);
-                    String rendered = template(name).render(CONVERSATIONS.get(conversation), generationPrompt,
-                            model(name).variables());
+                    String rendered = template(name)
+                            .render(
+                                    CONVERSATIONS.get(conversation),
+                                    generationPrompt,
+                                    model(name).variables());
                     assertThat(rendered).isEqualTo(expected);
                 }));
             }
@@ -125,7 +128,9 @@ class ChatTemplateRenderingTest {
         // Every template in the shared folder has expectations.
         try (Stream<Path> templates = Files.list(templateFile("x").getParent())) {
             assertThat(dirs.stream().map(d -> d.getFileName().toString()))
-                    .containsAll(templates.map(p -> p.getFileName().toString().replace(".jinja", "")).toList());
+                    .containsAll(templates
+                            .map(p -> p.getFileName().toString().replace(".jinja", ""))
+                            .toList());
         }
         return tests.stream();
     }

@@ -87,7 +87,8 @@ public final class GgufBuilder {
         return tensorInfo(name, shape.length, shape, type.id(), offset, data, offset);
     }
 
-    public GgufBuilder tensorInfo(String name, int dims, long[] shape, int typeId, long offset, byte[] data, long writeAt) {
+    public GgufBuilder tensorInfo(
+            String name, int dims, long[] shape, int typeId, long offset, byte[] data, long writeAt) {
         ByteArrayOutputStream info = new ByteArrayOutputStream();
         write(info, str(name));
         write(info, le(4).putInt(dims));

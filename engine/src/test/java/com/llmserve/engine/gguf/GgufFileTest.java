@@ -1,21 +1,20 @@
 package com.llmserve.engine.gguf;
 
+import static com.llmserve.engine.gguf.GgufBuilder.le;
+import static com.llmserve.engine.gguf.GgufBuilder.str;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.gguf.GgufValue.GgufArray;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
-
-import static com.llmserve.engine.gguf.GgufBuilder.le;
-import static com.llmserve.engine.gguf.GgufBuilder.str;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GgufFileTest {
 
@@ -29,8 +28,12 @@ class GgufFileTest {
             assertThat(f.metadata().getString("general.architecture")).isEqualTo("llama");
             assertThat(f.metadata().getInt("llama.block_count")).isEqualTo(5);
             assertThat(f.metadata().getInt("llama.embedding_length")).isEqualTo(64);
-            assertThat(f.metadata().findStringArray("tokenizer.ggml.tokens")).get().satisfies(t -> assertThat(t).hasSize(512));
-            assertThat(f.metadata().findFloatArray("tokenizer.ggml.scores")).get().satisfies(s -> assertThat(s).hasSize(512));
+            assertThat(f.metadata().findStringArray("tokenizer.ggml.tokens"))
+                    .get()
+                    .satisfies(t -> assertThat(t).hasSize(512));
+            assertThat(f.metadata().findFloatArray("tokenizer.ggml.scores"))
+                    .get()
+                    .satisfies(s -> assertThat(s).hasSize(512));
             assertThat(f.tensors()).hasSize(48);
             GgufTensor q = f.tensor("blk.0.attn_q.weight");
             assertThat(q.type()).isEqualTo(GgmlType.F32);
@@ -49,7 +52,8 @@ class GgufFileTest {
             for (Path p : files.filter(x -> x.toString().endsWith(".gguf")).toList()) {
                 try (GgufFile f = GgufFile.open(p)) {
                     assertThat(f.tensors()).as(p.toString()).isNotEmpty();
-                    long covered = f.tensors().stream().mapToLong(GgufTensor::byteSize).sum();
+                    long covered =
+                            f.tensors().stream().mapToLong(GgufTensor::byteSize).sum();
                     assertThat(f.dataStart() + covered).as(p.toString()).isLessThanOrEqualTo(f.fileSize());
                 }
             }
@@ -71,15 +75,41 @@ class GgufFileTest {
                 .kv("u64", GgufValueType.UINT64, le(8).putLong(1L << 40))
                 .kv("i64", GgufValueType.INT64, le(8).putLong(-(1L << 40)))
                 .kv("f64", GgufValueType.FLOAT64, le(8).putDouble(2.25))
-                .kv("arr.i32", GgufValueType.ARRAY, le(4 + 8 + 12).putInt(5).putLong(3).putInt(1).putInt(-2).putInt(3))
-                .kv("arr.u8", GgufValueType.ARRAY, le(4 + 8 + 2).putInt(0).putLong(2).put((byte) 255).put((byte) 1))
-                .kv("arr.f32", GgufValueType.ARRAY, le(4 + 8 + 8).putInt(6).putLong(2).putFloat(0.5f).putFloat(-1f))
+                .kv(
+                        "arr.i32",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 12).putInt(5).putLong(3).putInt(1).putInt(-2).putInt(3))
+                .kv(
+                        "arr.u8",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 2).putInt(0).putLong(2).put((byte) 255).put((byte) 1))
+                .kv(
+                        "arr.f32",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 8).putInt(6).putLong(2).putFloat(0.5f).putFloat(-1f))
                 .kv("arr.str", GgufValueType.ARRAY, concat(le(12).putInt(8).putLong(2), str("a"), str("bc")))
-                .kv("arr.bool", GgufValueType.ARRAY, le(4 + 8 + 2).putInt(7).putLong(2).put((byte) 0).put((byte) 1))
-                .kv("arr.f64", GgufValueType.ARRAY, le(4 + 8 + 8).putInt(12).putLong(1).putDouble(3.5))
-                .kv("arr.i64", GgufValueType.ARRAY, le(4 + 8 + 8).putInt(11).putLong(1).putLong(-9))
-                .kv("arr.i16", GgufValueType.ARRAY, le(4 + 8 + 4).putInt(3).putLong(2).putShort((short) -1).putShort((short) 7))
-                .kv("arr.nested", GgufValueType.ARRAY, concat(le(12).putInt(9).putLong(1), le(12 + 4).putInt(4).putLong(1).putInt(42)));
+                .kv(
+                        "arr.bool",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 2).putInt(7).putLong(2).put((byte) 0).put((byte) 1))
+                .kv(
+                        "arr.f64",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 8).putInt(12).putLong(1).putDouble(3.5))
+                .kv(
+                        "arr.i64",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 8).putInt(11).putLong(1).putLong(-9))
+                .kv(
+                        "arr.i16",
+                        GgufValueType.ARRAY,
+                        le(4 + 8 + 4).putInt(3).putLong(2).putShort((short) -1).putShort((short) 7))
+                .kv(
+                        "arr.nested",
+                        GgufValueType.ARRAY,
+                        concat(
+                                le(12).putInt(9).putLong(1),
+                                le(12 + 4).putInt(4).putLong(1).putInt(42)));
         try (GgufFile f = GgufFile.open(b.writeTo(dir, "types.gguf"))) {
             GgufMetadata m = f.metadata();
             assertThat(m.getInt("u8")).isEqualTo(200);
@@ -101,14 +131,22 @@ class GgufFileTest {
             assertThat(m.findFloatArray("arr.f32")).get().isEqualTo(new float[] {0.5f, -1f});
             assertThat(m.findFloatArray("arr.f64")).get().isEqualTo(new float[] {3.5f});
             assertThat(m.findStringArray("arr.str")).get().isEqualTo(new String[] {"a", "bc"});
-            assertThat((boolean[]) m.findArray("arr.bool").orElseThrow().values()).containsExactly(false, true);
-            GgufArray nested = ((GgufArray[]) m.findArray("arr.nested").orElseThrow().values())[0];
+            assertThat((boolean[]) m.findArray("arr.bool").orElseThrow().values())
+                    .containsExactly(false, true);
+            GgufArray nested =
+                    ((GgufArray[]) m.findArray("arr.nested").orElseThrow().values())[0];
             assertThat((int[]) nested.values()).containsExactly(42);
             assertThat(m.getInt("i32")).isEqualTo(-70000);
-            assertThatThrownBy(() -> m.getString("u32")).isInstanceOf(GgufFormatException.class)
-                    .hasMessageContaining("'u32'").hasMessageContaining("expected STRING");
-            assertThatThrownBy(() -> m.getInt("u32")).isInstanceOf(GgufFormatException.class).hasMessageContaining("out of range");
-            assertThatThrownBy(() -> m.getInt("missing")).isInstanceOf(GgufFormatException.class).hasMessageContaining("missing");
+            assertThatThrownBy(() -> m.getString("u32"))
+                    .isInstanceOf(GgufFormatException.class)
+                    .hasMessageContaining("'u32'")
+                    .hasMessageContaining("expected STRING");
+            assertThatThrownBy(() -> m.getInt("u32"))
+                    .isInstanceOf(GgufFormatException.class)
+                    .hasMessageContaining("out of range");
+            assertThatThrownBy(() -> m.getInt("missing"))
+                    .isInstanceOf(GgufFormatException.class)
+                    .hasMessageContaining("missing");
         }
     }
 
@@ -125,7 +163,8 @@ class GgufFileTest {
 
     @Test
     void tensorsHonourCustomAlignment() throws IOException {
-        Path p = new GgufBuilder().alignment(64)
+        Path p = new GgufBuilder()
+                .alignment(64)
                 .tensor("a", GgmlType.F32, new long[] {3}, new byte[12])
                 .tensor("b", GgmlType.F32, new long[] {2, 2}, bytes(16, 7))
                 .writeTo(dir, "aligned.gguf");
@@ -133,7 +172,8 @@ class GgufFileTest {
             assertThat(f.alignment()).isEqualTo(64);
             assertThat(f.dataStart() % 64).isZero();
             assertThat(f.tensor("b").offset() - f.dataStart()).isEqualTo(64);
-            assertThat(f.tensor("b").data().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) 7);
+            assertThat(f.tensor("b").data().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0))
+                    .isEqualTo((byte) 7);
         }
     }
 
@@ -157,14 +197,25 @@ class GgufFileTest {
 
     @Test
     void rejectsAbsurdLengths() {
-        assertRejected(new GgufBuilder().kvRaw(concat(le(8).putLong(Long.MAX_VALUE), le(64)).array()), "absurd length");
-        assertRejected(new GgufBuilder().kvRaw(concat(str("k"), le(4).putInt(8), le(8).putLong(1L << 40)).array()),
+        assertRejected(
+                new GgufBuilder()
+                        .kvRaw(concat(le(8).putLong(Long.MAX_VALUE), le(64)).array()),
+                "absurd length");
+        assertRejected(
+                new GgufBuilder()
+                        .kvRaw(concat(str("k"), le(4).putInt(8), le(8).putLong(1L << 40))
+                                .array()),
                 "absurd length 1099511627776");
-        assertRejected(new GgufBuilder().kvRaw(concat(str("k"), le(4).putInt(8), le(8).putLong(1000)).array()),
+        assertRejected(
+                new GgufBuilder()
+                        .kvRaw(concat(str("k"), le(4).putInt(8), le(8).putLong(1000))
+                                .array()),
                 "k needs 1000 bytes");
-        assertRejected(new GgufBuilder().kv("a", GgufValueType.ARRAY, le(12).putInt(4).putLong(1L << 62)),
+        assertRejected(
+                new GgufBuilder().kv("a", GgufValueType.ARRAY, le(12).putInt(4).putLong(1L << 62)),
                 "length of array 'a'");
-        assertRejected(new GgufBuilder().kv("a", GgufValueType.ARRAY, le(12).putInt(8).putLong(Long.MAX_VALUE / 2)),
+        assertRejected(
+                new GgufBuilder().kv("a", GgufValueType.ARRAY, le(12).putInt(8).putLong(Long.MAX_VALUE / 2)),
                 "length of array 'a'");
     }
 
@@ -179,36 +230,58 @@ class GgufFileTest {
 
     @Test
     void rejectsUnknownTypes() {
-        assertRejected(new GgufBuilder().kv("x", GgufValueType.UINT8, le(1).put((byte) 1))
-                .kvRaw(concat(str("bad"), le(4).putInt(99)).array()), "unknown value type 99");
-        assertRejected(new GgufBuilder().tensorInfo("t", 1, new long[] {32}, 77, 0, new byte[64], 0), "unknown ggml type 77");
+        assertRejected(
+                new GgufBuilder()
+                        .kv("x", GgufValueType.UINT8, le(1).put((byte) 1))
+                        .kvRaw(concat(str("bad"), le(4).putInt(99)).array()),
+                "unknown value type 99");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 1, new long[] {32}, 77, 0, new byte[64], 0), "unknown ggml type 77");
     }
 
     @Test
     void rejectsBadTensorInfos() {
-        assertRejected(new GgufBuilder().tensorInfo("t", 5, new long[] {1, 1, 1, 1, 1}, 0, 0, new byte[4], 0), "5 dimensions");
-        assertRejected(new GgufBuilder().tensorInfo("t", 2, new long[] {1L << 40, 1L << 40}, 0, 0, new byte[4], 0), "more elements");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 5, new long[] {1, 1, 1, 1, 1}, 0, 0, new byte[4], 0), "5 dimensions");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 2, new long[] {1L << 40, 1L << 40}, 0, 0, new byte[4], 0),
+                "more elements");
         assertRejected(new GgufBuilder().tensorInfo("t", 1, new long[] {-4}, 0, 0, new byte[4], 0), "is absurd");
-        assertRejected(new GgufBuilder().tensor("t", GgmlType.Q8_0, new long[] {31}, new byte[34]), "not a multiple of the Q8_0 block size");
-        assertRejected(new GgufBuilder().tensorAt("t", GgmlType.F32, new long[] {1}, 3, new byte[4]), "not a multiple of the alignment");
-        assertRejected(new GgufBuilder().tensor("t", GgmlType.F32, new long[] {1}, new byte[4])
-                .tensor("t", GgmlType.F32, new long[] {1}, new byte[4]), "duplicate tensor name 't'");
+        assertRejected(
+                new GgufBuilder().tensor("t", GgmlType.Q8_0, new long[] {31}, new byte[34]),
+                "not a multiple of the Q8_0 block size");
+        assertRejected(
+                new GgufBuilder().tensorAt("t", GgmlType.F32, new long[] {1}, 3, new byte[4]),
+                "not a multiple of the alignment");
+        assertRejected(
+                new GgufBuilder()
+                        .tensor("t", GgmlType.F32, new long[] {1}, new byte[4])
+                        .tensor("t", GgmlType.F32, new long[] {1}, new byte[4]),
+                "duplicate tensor name 't'");
         assertRejected(new GgufBuilder().kvU32("k", 1).kvU32("k", 2), "duplicate metadata key 'k'");
         assertRejected(new GgufBuilder().alignment(24), "not a power of two");
     }
 
     @Test
     void rejectsTensorsPastTheEndOfTheFile() {
-        assertRejected(new GgufBuilder().tensorInfo("t", 1, new long[] {64}, 0, 0, new byte[4], 0), "ends past the end of the file");
-        assertRejected(new GgufBuilder().tensorInfo("t", 1, new long[] {1}, 0, 1L << 50, null, 0), "ends past the end of the file");
-        assertRejected(new GgufBuilder().tensorInfo("t", 1, new long[] {1}, 0, Long.MAX_VALUE & ~31L, null, 0), "ends past the end");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 1, new long[] {64}, 0, 0, new byte[4], 0),
+                "ends past the end of the file");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 1, new long[] {1}, 0, 1L << 50, null, 0),
+                "ends past the end of the file");
+        assertRejected(
+                new GgufBuilder().tensorInfo("t", 1, new long[] {1}, 0, Long.MAX_VALUE & ~31L, null, 0),
+                "ends past the end");
     }
 
     @Test
     void rejectsOverlappingTensors() {
-        assertRejected(new GgufBuilder()
-                .tensorAt("a", GgmlType.F32, new long[] {16}, 0, new byte[64])
-                .tensorAt("b", GgmlType.F32, new long[] {16}, 32, new byte[64]), "'a' and 'b' overlap");
+        assertRejected(
+                new GgufBuilder()
+                        .tensorAt("a", GgmlType.F32, new long[] {16}, 0, new byte[64])
+                        .tensorAt("b", GgmlType.F32, new long[] {16}, 32, new byte[64]),
+                "'a' and 'b' overlap");
     }
 
     @Test
@@ -216,7 +289,8 @@ class GgufFileTest {
         byte[] full = tensorFile().kvString("general.name", "truncate me").build();
         for (int len = 0; len < full.length; len++) {
             Path p = Files.write(dir.resolve("t.gguf"), Arrays.copyOf(full, len));
-            assertThatThrownBy(() -> GgufFile.open(p).close()).as("length " + len)
+            assertThatThrownBy(() -> GgufFile.open(p).close())
+                    .as("length " + len)
                     .isInstanceOf(GgufFormatException.class);
         }
     }
@@ -245,7 +319,8 @@ class GgufFileTest {
     }
 
     private static GgufBuilder tensorFile() {
-        return new GgufBuilder().kvString("general.architecture", "llama")
+        return new GgufBuilder()
+                .kvString("general.architecture", "llama")
                 .tensor("w", GgmlType.Q8_0, new long[] {32, 1}, bytes(34, 1));
     }
 

@@ -1,15 +1,14 @@
 package com.llmserve.engine.kv;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class BlockPoolTest {
 
@@ -21,7 +20,9 @@ class BlockPoolTest {
             got.add(pool.allocate());
         }
         assertThat(got).containsExactlyInAnyOrder(1, 2, 3, 4);
-        assertThatThrownBy(pool::allocate).isInstanceOf(OutOfBlocksException.class).hasMessageContaining("all 4");
+        assertThatThrownBy(pool::allocate)
+                .isInstanceOf(OutOfBlocksException.class)
+                .hasMessageContaining("all 4");
     }
 
     @Test

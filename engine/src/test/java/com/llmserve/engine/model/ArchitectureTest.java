@@ -1,5 +1,8 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
@@ -9,16 +12,12 @@ import com.llmserve.engine.gguf.GgufBuilder;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
+import java.io.IOException;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Each llama-family variant against the float64 reference decoder; loading errors by name. */
 class ArchitectureTest {
@@ -65,7 +64,8 @@ class ArchitectureTest {
 
     @Test
     void qwen2AddsQkvBiasAndRotatesNeoxPairs() throws IOException {
-        assertMatchesReference(SyntheticModel.Spec.llama().arch("qwen2").withBias().tiedEmbeddings(), true);
+        assertMatchesReference(
+                SyntheticModel.Spec.llama().arch("qwen2").withBias().tiedEmbeddings(), true);
     }
 
     @Test
@@ -74,7 +74,7 @@ class ArchitectureTest {
         assertMatchesReference(spec, false);
         // and the window matters: without it the late positions differ
         try (GgufFile windowed = GgufFile.open(SyntheticModel.write(dir, "w.gguf", spec));
-             GgufFile full = GgufFile.open(SyntheticModel.write(dir, "f.gguf", spec.window(0)))) {
+                GgufFile full = GgufFile.open(SyntheticModel.write(dir, "f.gguf", spec.window(0)))) {
             double[][] a = new ReferenceDecoder(windowed, false).logits(TOKENS);
             double[][] b = new ReferenceDecoder(full, false).logits(TOKENS);
             assertThat(maxDiff(a[3], b[3])).isLessThan(1e-9);
@@ -95,8 +95,11 @@ class ArchitectureTest {
 
     @Test
     void aTensorOfTheWrongShapeIsNamed() throws IOException {
-        Path p = new GgufBuilder().kvString("general.architecture", "llama")
-                .kvU32("llama.embedding_length", 8).kvU32("llama.block_count", 1).kvU32("llama.feed_forward_length", 16)
+        Path p = new GgufBuilder()
+                .kvString("general.architecture", "llama")
+                .kvU32("llama.embedding_length", 8)
+                .kvU32("llama.block_count", 1)
+                .kvU32("llama.feed_forward_length", 16)
                 .kvU32("llama.attention.head_count", 2)
                 .tensor("token_embd.weight", GgmlType.F32, new long[] {8, 10}, new byte[320])
                 .tensor("output_norm.weight", GgmlType.F32, new long[] {8}, new byte[32])
@@ -105,21 +108,27 @@ class ArchitectureTest {
         try (GgufFile f = GgufFile.open(p)) {
             assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
                     .isInstanceOf(InvalidModelException.class)
-                    .hasMessageContaining("blk.0.attn_q.weight").hasMessageContaining("[8, 6]").hasMessageContaining("[8, 8]");
+                    .hasMessageContaining("blk.0.attn_q.weight")
+                    .hasMessageContaining("[8, 6]")
+                    .hasMessageContaining("[8, 8]");
         }
     }
 
     private void assertMatchesReference(SyntheticModel.Spec spec, boolean neox) throws IOException {
         Path p = SyntheticModel.write(dir, spec.arch() + ".gguf", spec);
         try (GgufFile f = GgufFile.open(p);
-             LanguageModel model = Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT)) {
+                LanguageModel model = Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT)) {
             assertThat(model.architecture()).isEqualTo(spec.arch());
             double[][] expected = new ReferenceDecoder(f, neox).logits(TOKENS);
             BlockPool pool = new BlockPool(8, 4);
             try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
                 BlockTable table = new BlockTable(pool);
                 table.ensureCapacity(TOKENS.length);
-                Logits logits = model.forward(Batch.builder(4).add(table.blocks(), 0, TOKENS, Batch.Logits.ALL).build(), kv);
+                Logits logits = model.forward(
+                        Batch.builder(4)
+                                .add(table.blocks(), 0, TOKENS, Batch.Logits.ALL)
+                                .build(),
+                        kv);
                 for (int t = 0; t < TOKENS.length; t++) {
                     float[] row = logits.row(t);
                     double scale = 0;
@@ -127,7 +136,8 @@ class ArchitectureTest {
                         scale = Math.max(scale, Math.abs(v));
                     }
                     for (int i = 0; i < row.length; i++) {
-                        assertThat((double) row[i]).as("%s position %d token %d", spec.arch(), t, i)
+                        assertThat((double) row[i])
+                                .as("%s position %d token %d", spec.arch(), t, i)
                                 .isCloseTo(expected[t][i], org.assertj.core.data.Offset.offset(1e-4 * scale + 1e-5));
                     }
                 }

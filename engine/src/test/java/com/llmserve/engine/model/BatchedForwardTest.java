@@ -1,5 +1,9 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
@@ -8,18 +12,13 @@ import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * Batching must not change results: sequences prefilled and decoded together, at different
@@ -65,7 +64,9 @@ class BatchedForwardTest {
                     float[] a = solo.get(s * (steps + 1) + k);
                     float[] b = together.get(k * prompts.length + s);
                     for (int i = 0; i < a.length; i++) {
-                        assertThat(b[i]).as("sequence %d step %d token %d", s, k, i).isCloseTo(a[i], within(5e-3f));
+                        assertThat(b[i])
+                                .as("sequence %d step %d token %d", s, k, i)
+                                .isCloseTo(a[i], within(5e-3f));
                     }
                 }
             }
@@ -76,12 +77,14 @@ class BatchedForwardTest {
     void aBatchLargerThanTheScratchRunsInChunksWithTheSameResult() {
         int[] tokens = {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44, 300, 301, 302};
         try (LanguageModel whole = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT);
-             LanguageModel chunked = Architectures.loadLanguageModel(file, backend, new ModelOptions(3, 0))) {
+                LanguageModel chunked = Architectures.loadLanguageModel(file, backend, new ModelOptions(3, 0))) {
             float[] a = allLogits(whole, tokens);
             float[] b = allLogits(chunked, tokens);
             assertThat(b).hasSameSizeAs(a);
             for (int i = 0; i < a.length; i++) {
-                assertThat(b[i]).as("row %d token %d", i / whole.vocabSize(), i % whole.vocabSize()).isCloseTo(a[i], within(5e-3f));
+                assertThat(b[i])
+                        .as("row %d token %d", i / whole.vocabSize(), i % whole.vocabSize())
+                        .isCloseTo(a[i], within(5e-3f));
             }
         }
     }
@@ -98,22 +101,37 @@ class BatchedForwardTest {
             try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
                 BlockTable t = new BlockTable(pool);
                 t.ensureCapacity(tokens.length);
-                Logits top = model.forward(Batch.builder(4).add(t.blocks(), 0, tokens, Batch.Logits.ALL).build(), kv, k);
+                Logits top = model.forward(
+                        Batch.builder(4)
+                                .add(t.blocks(), 0, tokens, Batch.Logits.ALL)
+                                .build(),
+                        kv,
+                        k);
                 assertThat(top.topK()).isEqualTo(k);
                 assertThat(top.rows()).isEqualTo(tokens.length);
                 for (int r = 0; r < tokens.length; r++) {
                     float[] row = java.util.Arrays.copyOfRange(whole, r * vocab, (r + 1) * vocab);
-                    int[] order = java.util.stream.IntStream.range(0, vocab).boxed()
-                            .sorted((i, j) -> Float.compare(row[j], row[i])).mapToInt(Integer::intValue).toArray();
+                    int[] order = java.util.stream.IntStream.range(0, vocab)
+                            .boxed()
+                            .sorted((i, j) -> Float.compare(row[j], row[i]))
+                            .mapToInt(Integer::intValue)
+                            .toArray();
                     assertThat(top.best(r)).as("row %d", r).isEqualTo(argmax(row));
                     for (int j = 0; j < k; j++) {
-                        assertThat(top.topIds()[r * k + j]).as("row %d rank %d", r, j).isEqualTo(order[j]);
+                        assertThat(top.topIds()[r * k + j])
+                                .as("row %d rank %d", r, j)
+                                .isEqualTo(order[j]);
                         assertThat(top.topValues()[r * k + j]).isCloseTo(row[order[j]], within(5e-3f));
                     }
                 }
                 assertThatThrownBy(top::array).isInstanceOf(IllegalStateException.class);
-                assertThatThrownBy(() -> model.forward(Batch.builder(4).add(t.blocks(), 0, new int[] {1}, Batch.Logits.LAST).build(),
-                        kv, Backend.MAX_TOP_K + 1)).hasMessageContaining("topK must be in [0, " + Backend.MAX_TOP_K + "]");
+                assertThatThrownBy(() -> model.forward(
+                                Batch.builder(4)
+                                        .add(t.blocks(), 0, new int[] {1}, Batch.Logits.LAST)
+                                        .build(),
+                                kv,
+                                Backend.MAX_TOP_K + 1))
+                        .hasMessageContaining("topK must be in [0, " + Backend.MAX_TOP_K + "]");
             }
         }
     }
@@ -123,7 +141,11 @@ class BatchedForwardTest {
         try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
             BlockTable t = new BlockTable(pool);
             t.ensureCapacity(tokens.length);
-            Logits l = model.forward(Batch.builder(4).add(t.blocks(), 0, tokens, Batch.Logits.ALL).build(), kv);
+            Logits l = model.forward(
+                    Batch.builder(4)
+                            .add(t.blocks(), 0, tokens, Batch.Logits.ALL)
+                            .build(),
+                    kv);
             return java.util.Arrays.copyOf(l.array(), l.rows() * l.vocabSize());
         }
     }

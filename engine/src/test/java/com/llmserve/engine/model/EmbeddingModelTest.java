@@ -1,23 +1,22 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /** How a caller sees an embedding model: many inputs per call, any grouping, clear refusals. */
 class EmbeddingModelTest {
@@ -31,7 +30,10 @@ class EmbeddingModelTest {
         backend = new CpuBackend(2);
         file = GgufFile.open(TestData.model("all-MiniLM-L6-v2-q8_0.gguf"));
         Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
-        JsonNode inputs = JsonMapper.builder().build().readTree(TestData.golden("inputs.json").toFile()).get("embeddings");
+        JsonNode inputs = JsonMapper.builder()
+                .build()
+                .readTree(TestData.golden("inputs.json").toFile())
+                .get("embeddings");
         texts = new ArrayList<>();
         for (JsonNode text : inputs) {
             texts.add(tokenizer.encode(text.asString(), true, false));
@@ -70,7 +72,7 @@ class EmbeddingModelTest {
         ModelOptions small = new ModelOptions(16, longest);
         assertThat(longest).isLessThan(total);
         try (EmbeddingModel one = Architectures.loadEmbeddingModel(file, backend, ModelOptions.DEFAULT);
-             EmbeddingModel several = Architectures.loadEmbeddingModel(file, backend, small)) {
+                EmbeddingModel several = Architectures.loadEmbeddingModel(file, backend, small)) {
             float[][] expected = one.embed(texts);
             List<int[]> many = new ArrayList<>();
             for (int repeat = 0; repeat < 5; repeat++) {
@@ -102,8 +104,10 @@ class EmbeddingModelTest {
         // a shorter context asked for at load time is the limit
         try (EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, new ModelOptions(512, 100))) {
             int paragraph = texts.stream().mapToInt(t -> t.length).max().orElseThrow();
-            assertThatThrownBy(() -> model.embed(texts)).isInstanceOf(InputTooLongException.class)
-                    .hasMessageContaining(paragraph + " tokens").hasMessageContaining("context of 100");
+            assertThatThrownBy(() -> model.embed(texts))
+                    .isInstanceOf(InputTooLongException.class)
+                    .hasMessageContaining(paragraph + " tokens")
+                    .hasMessageContaining("context of 100");
         }
     }
 
@@ -112,9 +116,11 @@ class EmbeddingModelTest {
         try (EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, ModelOptions.DEFAULT)) {
             assertThat(model.embed(List.of())).isEmpty();
             assertThatThrownBy(() -> model.embed(List.of(texts.get(0), new int[0])))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessage("input 1 has no tokens");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("input 1 has no tokens");
             assertThatThrownBy(() -> model.embed(List.of(new int[] {101, 30522, 102})))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token id 30522");
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("token id 30522");
         }
     }
 

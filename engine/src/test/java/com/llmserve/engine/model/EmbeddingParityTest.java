@@ -1,29 +1,26 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.tokenizer.Tokenizer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Embeddings against llama.cpp's on every embedding golden of {@code ../shared/golden}: the texts
@@ -35,8 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EmbeddingParityTest {
 
     /** Per-model tolerances from {@code shared/golden/README.md}. */
-    record Tolerance(double maxAbs, double minCosine) {
-    }
+    record Tolerance(double maxAbs, double minCosine) {}
 
     private Backend backend;
 
@@ -59,8 +55,12 @@ class EmbeddingParityTest {
 
     static Stream<Arguments> goldens() throws IOException {
         try (var files = Files.list(TestData.golden("embeddings"))) {
-            return files.filter(p -> p.toString().endsWith(".json")).sorted()
-                    .map(p -> Arguments.of(p.getFileName().toString(), p)).toList().stream();
+            return files
+                    .filter(p -> p.toString().endsWith(".json"))
+                    .sorted()
+                    .map(p -> Arguments.of(p.getFileName().toString(), p))
+                    .toList()
+                    .stream();
         }
     }
 
@@ -75,7 +75,7 @@ class EmbeddingParityTest {
         String modelFile = root.get("model").asString();
         Tolerance tol = tolerance(modelFile);
         try (GgufFile file = GgufFile.open(TestData.model(modelFile));
-             EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, ModelOptions.DEFAULT)) {
+                EmbeddingModel model = Architectures.loadEmbeddingModel(file, backend, ModelOptions.DEFAULT)) {
             assertThat(Architectures.kindOf(file)).isEqualTo(ModelKind.EMBEDDING);
             assertThat(model.dimensions()).isEqualTo(root.get("n_embd").asInt());
             Tokenizer tokenizer = Tokenizer.fromGguf(file.metadata());
@@ -112,7 +112,8 @@ class EmbeddingParityTest {
                     failures.add("\"" + c.get("text").asString() + "\": max |d| " + maxAbs + ", cosine " + cosine);
                 }
             }
-            System.out.printf("embedding parity %-4s %-28s max|d| %.3g (tol %.0e)  min cosine %.9f (tol %s)%n",
+            System.out.printf(
+                    "embedding parity %-4s %-28s max|d| %.3g (tol %.0e)  min cosine %.9f (tol %s)%n",
                     backend.name(), modelFile, worstAbs, tol.maxAbs(), worstCosine, tol.minCosine());
             assertThat(failures).as(modelFile).isEmpty();
         }

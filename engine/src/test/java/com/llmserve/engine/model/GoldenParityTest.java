@@ -1,5 +1,7 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
@@ -8,6 +10,12 @@ import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -16,15 +24,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Teacher-forced parity with llama.cpp on every generation golden of {@code ../shared/golden}:
@@ -36,8 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GoldenParityTest {
 
     /** Tolerances per model family, from {@code shared/golden/README.md}. */
-    record Tolerance(double tokenMargin, double logprob, double prob) {
-    }
+    record Tolerance(double tokenMargin, double logprob, double prob) {}
 
     private Backend backend;
 
@@ -60,8 +58,12 @@ class GoldenParityTest {
 
     static Stream<Arguments> goldens() throws IOException {
         try (var files = Files.list(TestData.golden("generation"))) {
-            return files.filter(p -> p.toString().endsWith(".json")).sorted()
-                    .map(p -> Arguments.of(p.getFileName().toString(), p)).toList().stream();
+            return files
+                    .filter(p -> p.toString().endsWith(".json"))
+                    .sorted()
+                    .map(p -> Arguments.of(p.getFileName().toString(), p))
+                    .toList()
+                    .stream();
         }
     }
 
@@ -80,7 +82,8 @@ class GoldenParityTest {
 
     /** How the golden tokens are fed: all in one batch (prefill kernels), or one per step (decode kernels). */
     enum Mode {
-        BATCH, DECODE
+        BATCH,
+        DECODE
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -91,7 +94,7 @@ class GoldenParityTest {
         Tolerance tol = tolerance(modelFile);
         Comparison cmp = new Comparison(tol);
         try (GgufFile file = GgufFile.open(TestData.model(modelFile));
-             LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT)) {
+                LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT)) {
             BlockPool pool = new BlockPool(64, 16);
             try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
                 for (JsonNode c : root.get("cases")) {
@@ -106,20 +109,33 @@ class GoldenParityTest {
                     assertThat(table.ensureCapacity(tokens.length)).isTrue();
                     String where = "\"" + c.get("prompt").asString() + "\" step ";
                     if (mode == Mode.BATCH) {
-                        Logits logits = model.forward(Batch.builder(pool.blockSize())
-                                .add(table.blocks(), 0, tokens, Batch.Logits.ALL).build(), kv);
+                        Logits logits = model.forward(
+                                Batch.builder(pool.blockSize())
+                                        .add(table.blocks(), 0, tokens, Batch.Logits.ALL)
+                                        .build(),
+                                kv);
                         for (int k = 0; k < steps.size(); k++) {
                             cmp.step(where + k, steps.get(k), logSoftmax(logits, prompt.length - 1 + k));
                         }
                     } else {
-                        Logits logits = model.forward(Batch.builder(pool.blockSize())
-                                .add(table.blocks(), 0, prompt, Batch.Logits.LAST).build(), kv);
+                        Logits logits = model.forward(
+                                Batch.builder(pool.blockSize())
+                                        .add(table.blocks(), 0, prompt, Batch.Logits.LAST)
+                                        .build(),
+                                kv);
                         for (int k = 0; k < steps.size(); k++) {
                             cmp.step(where + k, steps.get(k), logSoftmax(logits, 0));
                             if (k + 1 < steps.size()) {
                                 int position = prompt.length + k;
-                                logits = model.forward(Batch.builder(pool.blockSize())
-                                        .add(table.blocks(), position, new int[] {tokens[position]}, Batch.Logits.LAST).build(), kv);
+                                logits = model.forward(
+                                        Batch.builder(pool.blockSize())
+                                                .add(
+                                                        table.blocks(),
+                                                        position,
+                                                        new int[] {tokens[position]},
+                                                        Batch.Logits.LAST)
+                                                .build(),
+                                        kv);
                             }
                         }
                     }
@@ -128,8 +144,16 @@ class GoldenParityTest {
             }
             assertThat(pool.used()).isZero();
         }
-        System.out.printf("parity %-4s %-28s %-6s max|dlogprob| %.5f (tol %.3f) median %.2g  max|dp| %.5f  token checks %d%n",
-                backend.name(), modelFile, mode, cmp.worstLogprob, tol.logprob(), cmp.median(), cmp.worstProb, cmp.tokenChecks);
+        System.out.printf(
+                "parity %-4s %-28s %-6s max|dlogprob| %.5f (tol %.3f) median %.2g  max|dp| %.5f  token checks %d%n",
+                backend.name(),
+                modelFile,
+                mode,
+                cmp.worstLogprob,
+                tol.logprob(),
+                cmp.median(),
+                cmp.worstProb,
+                cmp.tokenChecks);
         assertThat(cmp.failures).as(modelFile).isEmpty();
     }
 
@@ -160,8 +184,9 @@ class GoldenParityTest {
                 tokenChecks++;
                 int argmax = argmax(logprobs);
                 if (argmax != step.get("token").asInt()) {
-                    failures.add(where + ": argmax " + argmax + " but llama.cpp chose " + step.get("token").asInt()
-                            + " (margin " + step.get("logit_margin").asDouble() + ")");
+                    failures.add(where + ": argmax " + argmax + " but llama.cpp chose "
+                            + step.get("token").asInt() + " (margin "
+                            + step.get("logit_margin").asDouble() + ")");
                 }
             }
             JsonNode top = step.get("top");

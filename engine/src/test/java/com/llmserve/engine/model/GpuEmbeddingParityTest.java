@@ -1,13 +1,13 @@
 package com.llmserve.engine.model;
 
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
 import org.junit.jupiter.api.Tag;
-
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** {@link EmbeddingParityTest}'s llama.cpp embedding goldens on the GPU backend; skipped where no GPU answers. */
 @Tag("gpu")

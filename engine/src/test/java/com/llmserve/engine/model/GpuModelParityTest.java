@@ -1,5 +1,9 @@
 package com.llmserve.engine.model;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
@@ -12,20 +16,15 @@ import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * The GPU backend against the CPU backend on every llama-family model of {@code ../shared/models}:
@@ -62,9 +61,24 @@ class GpuModelParityTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"stories260K.gguf", "stories260K-q8_0.gguf", "stories260K-q4_0.gguf", "llama-2-tiny-random.gguf",
-            "tiny-F16.gguf", "tiny-Q8_0.gguf", "tiny-Q6_K.gguf", "tiny-Q5_K_M.gguf", "tiny-Q5_1.gguf", "tiny-Q5_0.gguf",
-            "tiny-Q4_K_M.gguf", "tiny-Q4_1.gguf", "tiny-Q4_0.gguf", "tiny-Q3_K_M.gguf", "tiny-Q2_K.gguf"})
+    @ValueSource(
+            strings = {
+                "stories260K.gguf",
+                "stories260K-q8_0.gguf",
+                "stories260K-q4_0.gguf",
+                "llama-2-tiny-random.gguf",
+                "tiny-F16.gguf",
+                "tiny-Q8_0.gguf",
+                "tiny-Q6_K.gguf",
+                "tiny-Q5_K_M.gguf",
+                "tiny-Q5_1.gguf",
+                "tiny-Q5_0.gguf",
+                "tiny-Q4_K_M.gguf",
+                "tiny-Q4_1.gguf",
+                "tiny-Q4_0.gguf",
+                "tiny-Q3_K_M.gguf",
+                "tiny-Q2_K.gguf"
+            })
     void greedyDecodingAgreesWithTheCpuBackend(String modelFile) throws IOException {
         // 40 tokens: the prompt takes the BLAS products and the tiled attention, the steps after it
         // the GEMV kernels, per-row attention and graphs
@@ -74,7 +88,7 @@ class GpuModelParityTest {
             prompt[i] = 100 + (i * 37) % 400;
         }
         try (GgufFile file = GgufFile.open(TestData.model(modelFile));
-             GpuBackend gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults())) {
+                GpuBackend gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults())) {
             Run ref = decode(file, cpu, prompt, null);
             Run got = decode(file, gpu, prompt, ref.tokens);
             Run free = decode(file, gpu, prompt, null);
@@ -100,8 +114,9 @@ class GpuModelParityTest {
             while (same < STEPS && free.tokens[same] == ref.tokens[same]) {
                 same++;
             }
-            System.out.printf("[gpu-report] model parity %-26s greedy agreement %2d/%2d clear-margin steps, max |dlogit| %.5f"
-                    + " (max |logit| %.2f), free-running identical tokens %d/%d, %s%n",
+            System.out.printf(
+                    "[gpu-report] model parity %-26s greedy agreement %2d/%2d clear-margin steps, max |dlogit| %.5f"
+                            + " (max |logit| %.2f), free-running identical tokens %d/%d, %s%n",
                     modelFile, agree, clear, maxDiff, maxLogit, same, STEPS, gpu.stats());
             assertThat(agree).as(modelFile + " greedy agreement").isEqualTo(clear);
             assertThat(maxDiff).as(modelFile + " max logit difference").isLessThan(0.05 * Math.max(1, maxLogit));
@@ -112,8 +127,9 @@ class GpuModelParityTest {
     void graphReplayGivesTheLogitsOfPlainLaunches() throws IOException {
         int[] prompt = {1, 403, 407, 261, 378};
         try (GgufFile file = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
-             GpuBackend graphs = GpuBackend.open(pool.device(0), GpuOptions.defaults());
-             GpuBackend plain = GpuBackend.open(pool.device(0), GpuOptions.defaults().withGraphs(false))) {
+                GpuBackend graphs = GpuBackend.open(pool.device(0), GpuOptions.defaults());
+                GpuBackend plain =
+                        GpuBackend.open(pool.device(0), GpuOptions.defaults().withGraphs(false))) {
             Run a = decode(file, graphs, prompt, null);
             Run b = decode(file, plain, prompt, a.tokens);
             for (int s = 0; s < STEPS; s++) {
@@ -122,23 +138,31 @@ class GpuModelParityTest {
             }
             assertThat(graphs.stats().graphReplays()).isGreaterThanOrEqualTo(STEPS);
             assertThat(plain.stats().graphReplays()).isZero();
-            System.out.printf("[gpu-report] graph replay equals plain launches over %d steps: %s%n", STEPS, graphs.stats());
+            System.out.printf(
+                    "[gpu-report] graph replay equals plain launches over %d steps: %s%n", STEPS, graphs.stats());
         }
     }
 
     @Test
     void sequencesBatchedOnTheGpuMatchTheirSoloRuns() throws IOException {
-        int[][] prompts = {{1, 403, 407, 261, 378}, {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44}, {1, 400}};
+        int[][] prompts = {
+            {1, 403, 407, 261, 378}, {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44}, {1, 400}
+        };
         try (GgufFile file = GgufFile.open(TestData.model("tiny-Q8_0.gguf"));
-             GpuBackend gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
-             LanguageModel model = Architectures.loadLanguageModel(file, gpu, ModelOptions.DEFAULT)) {
+                GpuBackend gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
+                LanguageModel model = Architectures.loadLanguageModel(file, gpu, ModelOptions.DEFAULT)) {
             BlockPool blocks = new BlockPool(64, 16);
             try (KvStorage kv = model.newKvStorage(blocks.capacity(), blocks.blockSize())) {
                 List<float[]> solo = new ArrayList<>();
                 for (int[] p : prompts) {
                     BlockTable t = new BlockTable(blocks);
                     t.ensureCapacity(p.length);
-                    solo.add(model.forward(Batch.builder(16).add(t.blocks(), 0, p, Batch.Logits.LAST).build(), kv).row(0));
+                    solo.add(model.forward(
+                                    Batch.builder(16)
+                                            .add(t.blocks(), 0, p, Batch.Logits.LAST)
+                                            .build(),
+                                    kv)
+                            .row(0));
                     t.release();
                 }
                 Batch.Builder together = Batch.builder(16);
@@ -166,8 +190,7 @@ class GpuModelParityTest {
     }
 
     /** Tokens and per-step logits of a greedy decode, or of a teacher-forced one when {@code forced} is given. */
-    private record Run(int[] tokens, List<float[]> logits) {
-    }
+    private record Run(int[] tokens, List<float[]> logits) {}
 
     private static Run decode(GgufFile file, Backend be, int[] prompt, int[] forced) {
         try (LanguageModel model = Architectures.loadLanguageModel(file, be, ModelOptions.DEFAULT)) {
@@ -177,14 +200,25 @@ class GpuModelParityTest {
                 assertThat(table.ensureCapacity(prompt.length + STEPS)).isTrue();
                 int[] tokens = new int[STEPS];
                 List<float[]> logits = new ArrayList<>();
-                Logits l = model.forward(Batch.builder(16).add(table.blocks(), 0, prompt, Batch.Logits.LAST).build(), kv);
+                Logits l = model.forward(
+                        Batch.builder(16)
+                                .add(table.blocks(), 0, prompt, Batch.Logits.LAST)
+                                .build(),
+                        kv);
                 for (int s = 0; s < STEPS; s++) {
                     float[] row = l.row(0);
                     logits.add(row);
                     tokens[s] = forced != null ? forced[s] : argmax(row);
                     if (s + 1 < STEPS) {
-                        l = model.forward(Batch.builder(16).add(table.blocks(), prompt.length + s, new int[] {tokens[s]},
-                                Batch.Logits.LAST).build(), kv);
+                        l = model.forward(
+                                Batch.builder(16)
+                                        .add(
+                                                table.blocks(),
+                                                prompt.length + s,
+                                                new int[] {tokens[s]},
+                                                Batch.Logits.LAST)
+                                        .build(),
+                                kv);
                     }
                 }
                 table.release();

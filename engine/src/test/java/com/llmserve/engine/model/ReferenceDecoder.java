@@ -3,7 +3,6 @@ package com.llmserve.engine.model;
 import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.util.Optional;
 
 /**
@@ -195,7 +194,8 @@ final class ReferenceDecoder {
         if (t.isEmpty()) {
             return null;
         }
-        CpuTensor c = CpuTensor.of(t.get().name(), t.get().type(), t.get().data(), 1, (int) t.get().elementCount());
+        CpuTensor c = CpuTensor.of(
+                t.get().name(), t.get().type(), t.get().data(), 1, (int) t.get().elementCount());
         float[] row = new float[c.cols()];
         c.dequantizeRowScalar(0, row, 0);
         double[] out = new double[row.length];

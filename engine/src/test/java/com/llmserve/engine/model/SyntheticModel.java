@@ -2,7 +2,6 @@ package com.llmserve.engine.model;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufBuilder;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,8 +11,19 @@ import java.util.Random;
 /** Writes small llama-family GGUF files with random F32 weights, to exercise each architecture's variant. */
 final class SyntheticModel {
 
-    record Spec(String arch, int embd, int layers, int ff, int heads, int kvHeads, int vocab, float ropeBase,
-                boolean qkvBias, boolean tied, int slidingWindow, long seed) {
+    record Spec(
+            String arch,
+            int embd,
+            int layers,
+            int ff,
+            int heads,
+            int kvHeads,
+            int vocab,
+            float ropeBase,
+            boolean qkvBias,
+            boolean tied,
+            int slidingWindow,
+            long seed) {
 
         static Spec llama() {
             return new Spec("llama", 64, 2, 96, 4, 2, 80, 10000f, false, false, 0, 1);
@@ -28,7 +38,8 @@ final class SyntheticModel {
         }
 
         Spec tiedEmbeddings() {
-            return new Spec(arch, embd, layers, ff, heads, kvHeads, vocab, ropeBase, qkvBias, true, slidingWindow, seed);
+            return new Spec(
+                    arch, embd, layers, ff, heads, kvHeads, vocab, ropeBase, qkvBias, true, slidingWindow, seed);
         }
 
         Spec window(int w) {
@@ -36,8 +47,7 @@ final class SyntheticModel {
         }
     }
 
-    private SyntheticModel() {
-    }
+    private SyntheticModel() {}
 
     static Path write(Path dir, String file, Spec s) throws IOException {
         Random r = new Random(s.seed());

@@ -1,12 +1,11 @@
 package com.llmserve.engine.sampling;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class SamplerTest {
 
@@ -43,15 +42,20 @@ class SamplerTest {
 
     @Test
     void lowTemperatureSharpensAndHighTemperatureFlattens() {
-        int[] cold = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(0.1f).withSeed(1), 6), 20_000);
-        int[] hot = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(10f).withSeed(1), 6), 20_000);
+        int[] cold = frequencies(
+                new Sampler(SamplingParams.GREEDY.withTemperature(0.1f).withSeed(1), 6), 20_000);
+        int[] hot = frequencies(
+                new Sampler(SamplingParams.GREEDY.withTemperature(10f).withSeed(1), 6), 20_000);
         assertThat(cold[1] + cold[3]).isGreaterThan(19_900);
         assertThat(hot[4]).isGreaterThan(2_000);
     }
 
     @Test
     void topKKeepsOnlyTheKMostLikely() {
-        int[] counts = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(1f).withTopK(3).withSeed(2), 6), 20_000);
+        int[] counts = frequencies(
+                new Sampler(
+                        SamplingParams.GREEDY.withTemperature(1f).withTopK(3).withSeed(2), 6),
+                20_000);
         assertThat(counts[0]).isZero();
         assertThat(counts[4]).isZero();
         assertThat(counts[5]).isZero();
@@ -61,10 +65,16 @@ class SamplerTest {
     @Test
     void topPKeepsTheSmallestSetThatReachesP() {
         // softmax of LOGITS: ids 1 and 3 hold 0.384 each, id 2 0.141: p = 0.6 needs ids 1 and 3 only, 0.8 adds id 2
-        int[] counts = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(1f).withTopP(0.6f).withSeed(3), 6), 20_000);
+        int[] counts = frequencies(
+                new Sampler(
+                        SamplingParams.GREEDY.withTemperature(1f).withTopP(0.6f).withSeed(3), 6),
+                20_000);
         assertThat(counts[1] + counts[3]).isEqualTo(20_000);
         assertThat(counts[1]).isBetween(9_500, 10_500);
-        int[] wider = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(1f).withTopP(0.8f).withSeed(3), 6), 20_000);
+        int[] wider = frequencies(
+                new Sampler(
+                        SamplingParams.GREEDY.withTemperature(1f).withTopP(0.8f).withSeed(3), 6),
+                20_000);
         assertThat(wider[2]).isGreaterThan(2_000);
         assertThat(wider[0] + wider[4] + wider[5]).isZero();
     }
@@ -72,7 +82,10 @@ class SamplerTest {
     @Test
     void minPDropsTokensFarLessLikelyThanTheBest() {
         // p(id 2) / p(id 1) = e^-1 = 0.37; p(id 0)/p(id 1) = e^-2 = 0.135
-        int[] counts = frequencies(new Sampler(SamplingParams.GREEDY.withTemperature(1f).withMinP(0.2f).withSeed(4), 6), 20_000);
+        int[] counts = frequencies(
+                new Sampler(
+                        SamplingParams.GREEDY.withTemperature(1f).withMinP(0.2f).withSeed(4), 6),
+                20_000);
         assertThat(counts[2]).isPositive();
         assertThat(counts[0] + counts[4] + counts[5]).isZero();
     }
@@ -91,7 +104,8 @@ class SamplerTest {
         // a negative logit is multiplied: id 4 at -1 seen becomes -2
         float[] neg = {-1f, -1.5f};
         TokenHistory seen0 = new TokenHistory(new int[] {0});
-        assertThat(new Sampler(SamplingParams.GREEDY.withPenalties(2f, 0f, 0f), 2).sample(neg, 0, seen0)).isEqualTo(1);
+        assertThat(new Sampler(SamplingParams.GREEDY.withPenalties(2f, 0f, 0f), 2).sample(neg, 0, seen0))
+                .isEqualTo(1);
     }
 
     @Test
@@ -102,7 +116,11 @@ class SamplerTest {
 
     @Test
     void theSameSeedGivesTheSameTokens() {
-        SamplingParams p = SamplingParams.GREEDY.withTemperature(0.9f).withTopP(0.95f).withTopK(5).withSeed(1234);
+        SamplingParams p = SamplingParams.GREEDY
+                .withTemperature(0.9f)
+                .withTopP(0.95f)
+                .withTopK(5)
+                .withSeed(1234);
         int[] a = sequence(new Sampler(p, 6));
         int[] b = sequence(new Sampler(p, 6));
         int[] c = sequence(new Sampler(p.withSeed(99), 6));

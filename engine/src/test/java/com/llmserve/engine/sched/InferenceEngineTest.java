@@ -1,5 +1,9 @@
 package com.llmserve.engine.sched;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.generate.Generation;
@@ -13,10 +17,6 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.Tokenizer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,10 +29,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 class InferenceEngineTest {
 
@@ -125,7 +124,8 @@ class InferenceEngineTest {
 
     @Test
     void repeatedPromptsReuseCachedBlocks() {
-        int[] prompt = encode("Once upon a time, there was a little girl named Lily. She loved to play outside in the park.");
+        int[] prompt =
+                encode("Once upon a time, there was a little girl named Lily. She loved to play outside in the park.");
         try (InferenceEngine engine = start(EngineOptions.defaults())) {
             Collector first = new Collector(1);
             engine.submit(InferenceRequest.greedy(prompt, 10), first);
@@ -155,7 +155,9 @@ class InferenceEngineTest {
             engine.submit(InferenceRequest.greedy(prompt, 25).withN(4).withSampling(sampling), b);
             b.await();
             for (int i = 0; i < 4; i++) {
-                assertThat(b.tokens(i)).as("choice %d repeats with the same seed", i).containsExactly(a.tokens(i));
+                assertThat(b.tokens(i))
+                        .as("choice %d repeats with the same seed", i)
+                        .containsExactly(a.tokens(i));
             }
             assertThat(a.tokens(0)).isNotEqualTo(a.tokens(1));
             assertThat(engine.stats().prefixCacheHits()).isPositive();
@@ -203,8 +205,8 @@ class InferenceEngineTest {
             int[] huge = new int[model.contextLength()];
             Arrays.fill(huge, 300);
             assertThatThrownBy(() -> engine.submit(InferenceRequest.greedy(huge, 5), new Collector(1)))
-                    .isInstanceOfSatisfying(AdmissionException.class,
-                            e -> assertThat(e.reason()).isEqualTo(AdmissionException.Reason.PROMPT_TOO_LONG));
+                    .isInstanceOfSatisfying(AdmissionException.class, e -> assertThat(e.reason())
+                            .isEqualTo(AdmissionException.Reason.PROMPT_TOO_LONG));
             assertThat(engine.stats().steps()).isZero();
         }
     }
@@ -217,7 +219,9 @@ class InferenceEngineTest {
             RequestHandle h = engine.submit(InferenceRequest.greedy(encode("Once upon a time"), 500), cancelled);
             cancelled.handle = h;
             Collector timedOut = new Collector(1);
-            engine.submit(InferenceRequest.greedy(encode("The little dog"), 500).withTimeout(Duration.ofMillis(30)), timedOut);
+            engine.submit(
+                    InferenceRequest.greedy(encode("The little dog"), 500).withTimeout(Duration.ofMillis(30)),
+                    timedOut);
             cancelled.await();
             timedOut.await();
             assertThat(cancelled.reasons.get(0)).isEqualTo(FinishReason.CANCELLED);
@@ -260,13 +264,17 @@ class InferenceEngineTest {
     void aSoakOfRandomCancelsAndTimeoutsLeavesNoBlocksAndNoThreads() throws InterruptedException {
         Random random = new Random(3);
         int requests = 2000;
-        long threadsBefore = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("llmserve-engine")).count();
-        try (InferenceEngine engine = start(EngineOptions.defaults().withKvBlocks(129).withMaxWaiting(requests))) {
+        long threadsBefore = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("llmserve-engine"))
+                .count();
+        try (InferenceEngine engine =
+                start(EngineOptions.defaults().withKvBlocks(129).withMaxWaiting(requests))) {
             List<Collector> all = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 Collector c = new Collector(1 + random.nextInt(2));
                 int mode = random.nextInt(4);
-                InferenceRequest r = InferenceRequest.greedy(encode(PROMPTS[random.nextInt(PROMPTS.length)]), 1 + random.nextInt(12))
+                InferenceRequest r = InferenceRequest.greedy(
+                                encode(PROMPTS[random.nextInt(PROMPTS.length)]), 1 + random.nextInt(12))
                         .withN(c.choices);
                 if (mode == 1) {
                     r = r.withTimeout(Duration.ofMillis(1 + random.nextInt(5)));
@@ -289,7 +297,9 @@ class InferenceEngineTest {
             assertThat(engine.stats().waitingRequests()).isZero();
         }
         Thread.sleep(50);
-        long threadsAfter = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("llmserve-engine")).count();
+        long threadsAfter = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("llmserve-engine"))
+                .count();
         assertThat(threadsAfter).isEqualTo(threadsBefore);
     }
 
@@ -329,8 +339,11 @@ class InferenceEngineTest {
             Collector c = new Collector(2);
             engine.submit(InferenceRequest.greedy(prompt, 3).withN(2).withPromptLogprobs(2), c);
             c.await();
-            assertThat(c.prompt.keySet()).as("every prompt position but the first, once").containsExactlyElementsOf(
-                    java.util.stream.IntStream.range(1, prompt.length).boxed().toList());
+            assertThat(c.prompt.keySet())
+                    .as("every prompt position but the first, once")
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(1, prompt.length)
+                            .boxed()
+                            .toList());
             for (int p = 1; p < prompt.length; p++) {
                 TokenLogprobs lp = c.prompt.get(p);
                 float[] row = reference[p - 1];
@@ -339,7 +352,9 @@ class InferenceEngineTest {
                 assertThat(lp.topTokens()).hasSize(2);
                 assertThat(lp.topTokens()[0]).isEqualTo(argmax(row));
             }
-            assertThat(c.tokens(0)).as("generation goes on after a scored prompt").hasSize(3);
+            assertThat(c.tokens(0))
+                    .as("generation goes on after a scored prompt")
+                    .hasSize(3);
             assertThat(c.tokens(1)).as("greedy choices agree").containsExactly(c.tokens(0));
             assertThat(engine.stats().kvBlocksUsed()).isZero();
         }
@@ -366,8 +381,11 @@ class InferenceEngineTest {
         try (var kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
             var table = new com.llmserve.engine.kv.BlockTable(pool);
             table.ensureCapacity(prompt.length);
-            var logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
-                    .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.ALL).build(), kv);
+            var logits = model.forward(
+                    com.llmserve.engine.backend.Batch.builder(16)
+                            .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.ALL)
+                            .build(),
+                    kv);
             float[][] rows = new float[prompt.length][];
             for (int i = 0; i < prompt.length; i++) {
                 rows[i] = logits.row(i);
@@ -409,14 +427,13 @@ class InferenceEngineTest {
 
     private static int[] alone(int[] prompt, int n) {
         try (Generator g = new Generator(model, new BlockPool(64, 16))) {
-            Generation out = g.generate(new GenerationRequest(prompt, n, SamplingParams.GREEDY, Set.of()), t -> { });
+            Generation out = g.generate(new GenerationRequest(prompt, n, SamplingParams.GREEDY, Set.of()), t -> {});
             return out.tokens();
         }
     }
 
     /** A sequence decoded alone, one token per step, with each step's top-1/top-2 logit margin. */
-    record Reference(int[] tokens, float[] margins) {
-    }
+    record Reference(int[] tokens, float[] margins) {}
 
     private static Reference aloneWithMargins(int[] prompt, int n) {
         BlockPool pool = new BlockPool(64, 16);
@@ -425,8 +442,11 @@ class InferenceEngineTest {
             table.ensureCapacity(prompt.length + n);
             int[] tokens = new int[n];
             float[] margins = new float[n];
-            var logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
-                    .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.LAST).build(), kv);
+            var logits = model.forward(
+                    com.llmserve.engine.backend.Batch.builder(16)
+                            .add(table.blocks(), 0, prompt, com.llmserve.engine.backend.Batch.Logits.LAST)
+                            .build(),
+                    kv);
             for (int k = 0; k < n; k++) {
                 float[] row = logits.row(0);
                 int best = 0;
@@ -444,9 +464,15 @@ class InferenceEngineTest {
                 tokens[k] = best;
                 margins[k] = row[best] - second;
                 if (k + 1 < n) {
-                    logits = model.forward(com.llmserve.engine.backend.Batch.builder(16)
-                            .add(table.blocks(), prompt.length + k, new int[] {best}, com.llmserve.engine.backend.Batch.Logits.LAST)
-                            .build(), kv);
+                    logits = model.forward(
+                            com.llmserve.engine.backend.Batch.builder(16)
+                                    .add(
+                                            table.blocks(),
+                                            prompt.length + k,
+                                            new int[] {best},
+                                            com.llmserve.engine.backend.Batch.Logits.LAST)
+                                    .build(),
+                            kv);
                 }
             }
             table.release();
@@ -468,9 +494,14 @@ class InferenceEngineTest {
         if (k == expected.tokens().length && actual.length == k) {
             return;
         }
-        assertThat(k).as("%s: first difference at step %d, where the lone run's margin was %s", what, k,
-                k < expected.margins().length ? expected.margins()[k] : "n/a").isLessThan(expected.tokens().length);
-        assertThat(expected.margins()[k]).as("%s: step %d differs though its margin is clear", what, k).isLessThan(NEAR_TIE);
+        assertThat(k)
+                .as(
+                        "%s: first difference at step %d, where the lone run's margin was %s",
+                        what, k, k < expected.margins().length ? expected.margins()[k] : "n/a")
+                .isLessThan(expected.tokens().length);
+        assertThat(expected.margins()[k])
+                .as("%s: step %d differs though its margin is clear", what, k)
+                .isLessThan(NEAR_TIE);
     }
 
     private static final float NEAR_TIE = 1e-3f;
@@ -516,7 +547,9 @@ class InferenceEngineTest {
 
         @Override
         public void onPromptToken(int position, TokenLogprobs lp) {
-            assertThat(prompt.put(position, lp)).as("position %d scored once", position).isNull();
+            assertThat(prompt.put(position, lp))
+                    .as("position %d scored once", position)
+                    .isNull();
         }
 
         @Override
@@ -526,12 +559,16 @@ class InferenceEngineTest {
         }
 
         int[] tokens(int choice) {
-            return tokens.getOrDefault(choice, List.of()).stream().mapToInt(Integer::intValue).toArray();
+            return tokens.getOrDefault(choice, List.of()).stream()
+                    .mapToInt(Integer::intValue)
+                    .toArray();
         }
 
         void await() {
             try {
-                assertThat(done.await(60, TimeUnit.SECONDS)).as("all choices finished").isTrue();
+                assertThat(done.await(60, TimeUnit.SECONDS))
+                        .as("all choices finished")
+                        .isTrue();
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
             }

@@ -1,11 +1,10 @@
 package com.llmserve.engine.tokenizer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Byte-level BPE vocabularies from {@code shared/tokenizers/llama.cpp-vocab}. */
 class ByteLevelBpeTokenizerTest {

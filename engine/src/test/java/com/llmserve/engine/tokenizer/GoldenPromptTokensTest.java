@@ -1,19 +1,18 @@
 package com.llmserve.engine.tokenizer;
 
-import com.llmserve.engine.TestData;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.llmserve.engine.TestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The token ids llama-server evaluated for the golden prompts ({@code /tokenize} with
@@ -40,16 +39,17 @@ class GoldenPromptTokensTest {
             JsonNode golden = JSON.readTree(file.toFile());
             Tokenizer tokenizer = VocabFixtures.model(golden.get("model").asString());
             for (JsonNode c : golden.get("cases")) {
-                tests.add(DynamicTest.dynamicTest(file.getFileName() + " " + c.get("text").asString(), () -> {
-                    List<String> pieces = new ArrayList<>();
-                    for (JsonNode id : c.get("tokens")) {
-                        // llama-server's pieces are the vocabulary text with U+2581 shown as a space.
-                        pieces.add(tokenizer.tokenText(id.asInt()).replace('\u2581', ' '));
-                    }
-                    List<String> expected = new ArrayList<>();
-                    c.get("pieces").forEach(p -> expected.add(p.asString()));
-                    assertThat(pieces).isEqualTo(expected);
-                }));
+                tests.add(DynamicTest.dynamicTest(
+                        file.getFileName() + " " + c.get("text").asString(), () -> {
+                            List<String> pieces = new ArrayList<>();
+                            for (JsonNode id : c.get("tokens")) {
+                                // llama-server's pieces are the vocabulary text with U+2581 shown as a space.
+                                pieces.add(tokenizer.tokenText(id.asInt()).replace('\u2581', ' '));
+                            }
+                            List<String> expected = new ArrayList<>();
+                            c.get("pieces").forEach(p -> expected.add(p.asString()));
+                            assertThat(pieces).isEqualTo(expected);
+                        }));
             }
         }
         return tests.stream();
@@ -63,10 +63,10 @@ class GoldenPromptTokensTest {
             for (JsonNode c : golden.get("cases")) {
                 String text = c.get(textField).asString();
                 int[] expected = ids(c.get(tokensField));
-                tests.add(DynamicTest.dynamicTest(file.getFileName() + " '" + text + "'",
-                        () -> assertThat(VocabFixtures.model(model).encode(text, true, false))
-                                .as("%s: %s", model, text)
-                                .containsExactly(expected)));
+                tests.add(DynamicTest.dynamicTest(file.getFileName() + " '" + text + "'", () -> assertThat(
+                                VocabFixtures.model(model).encode(text, true, false))
+                        .as("%s: %s", model, text)
+                        .containsExactly(expected)));
             }
         }
         assertThat(tests).isNotEmpty();

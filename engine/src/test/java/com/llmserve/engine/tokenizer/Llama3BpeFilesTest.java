@@ -1,13 +1,8 @@
 package com.llmserve.engine.tokenizer;
 
-import com.llmserve.engine.TestData;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.llmserve.engine.TestData;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,8 +10,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The Llama 3 vocabulary has no GGUF here, only its Hugging Face files ({@code encoder.json},
@@ -32,13 +31,16 @@ class Llama3BpeFilesTest {
     @BeforeAll
     static void loadFromFiles() throws IOException {
         Path dir = TestData.shared().resolve("tokenizers").resolve("llama3-bpe");
-        JsonNode encoder = new ObjectMapper().readTree(dir.resolve("encoder.json").toFile());
+        JsonNode encoder =
+                new ObjectMapper().readTree(dir.resolve("encoder.json").toFile());
         tokens = new String[encoder.size()];
         for (Map.Entry<String, JsonNode> e : encoder.properties()) {
             tokens[e.getValue().asInt()] = e.getKey();
         }
         List<String> lines = Files.readAllLines(dir.resolve("vocab.bpe"), StandardCharsets.UTF_8);
-        merges = lines.stream().filter(l -> !l.startsWith("#version") && !l.isEmpty()).toArray(String[]::new);
+        merges = lines.stream()
+                .filter(l -> !l.startsWith("#version") && !l.isEmpty())
+                .toArray(String[]::new);
         llama3 = VocabTokenizer.create(TokenizerSpec.bpe(tokens, merges, "llama-bpe"));
     }
 
@@ -47,13 +49,16 @@ class Llama3BpeFilesTest {
         Path inp = VocabFixtures.vocabDir().resolve("ggml-vocab-llama-bpe.gguf.inp");
         List<VocabFixtures.Vector> vectors = VocabFixtures.vectors(inp);
         assertThat(vectors).hasSize(46);
-        return vectors.stream().map(v -> DynamicTest.dynamicTest(v.toString(),
-                () -> assertThat(llama3.encode(v.text(), false, false)).as(v.toString()).containsExactly(v.expected())));
+        return vectors.stream()
+                .map(v -> DynamicTest.dynamicTest(v.toString(), () -> assertThat(llama3.encode(v.text(), false, false))
+                        .as(v.toString())
+                        .containsExactly(v.expected())));
     }
 
     @Test
     void decodingReassemblesTheBytesOfEveryVector() {
-        for (VocabFixtures.Vector v : VocabFixtures.vectors(VocabFixtures.vocabDir().resolve("ggml-vocab-llama-bpe.gguf.inp"))) {
+        for (VocabFixtures.Vector v :
+                VocabFixtures.vectors(VocabFixtures.vocabDir().resolve("ggml-vocab-llama-bpe.gguf.inp"))) {
             assertThat(llama3.decode(v.expected())).as(v.toString()).isEqualTo(v.text());
         }
     }

@@ -1,12 +1,11 @@
 package com.llmserve.engine.tokenizer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The 32k Llama 2 SentencePiece vocabulary of {@code llama-2-tiny-random.gguf}. */
 class SentencePieceTokenizerTest {
@@ -37,8 +36,18 @@ class SentencePieceTokenizerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Hello world", "  two  spaces ", "line\nbreak\ttab", "naïve café — ½",
-            "🦙 llamas 🚀", "我想在apple工作1314151天～", "нещо на Български", "कान्तिपुर", "\u0000\u0001 control"})
+    @ValueSource(
+            strings = {
+                "Hello world",
+                "  two  spaces ",
+                "line\nbreak\ttab",
+                "naïve café — ½",
+                "🦙 llamas 🚀",
+                "我想在apple工作1314151天～",
+                "нещо на Български",
+                "कान्तिपुर",
+                "\u0000\u0001 control"
+            })
     void roundTripsTextBehindTheDummyPrefixSpace(String text) {
         int[] ids = llama2().encode(text, false, false);
         // decode() shows the space that encoding put in front, as a streamed completion would.

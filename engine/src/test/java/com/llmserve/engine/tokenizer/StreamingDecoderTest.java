@@ -1,12 +1,11 @@
 package com.llmserve.engine.tokenizer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Incremental detokenization never splits a character and agrees with {@link Tokenizer#decode}. */
 class StreamingDecoderTest {
@@ -39,15 +38,19 @@ class StreamingDecoderTest {
         for (String chunk : chunks) {
             assertThat(chunk).doesNotContain("\uFFFD");
             // Every chunk is whole text: no unpaired surrogate, and it re-encodes losslessly.
-            assertThat(new String(chunk.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(chunk);
+            assertThat(new String(chunk.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
+                    .isEqualTo(chunk);
         }
         for (int id : ids) {
             byte[] bytes = gpt2.tokenBytes(id);
-            if (!new String(bytes, StandardCharsets.UTF_8).equals(new String(bytes, StandardCharsets.UTF_8).replace("\uFFFD", ""))) {
+            if (!new String(bytes, StandardCharsets.UTF_8)
+                    .equals(new String(bytes, StandardCharsets.UTF_8).replace("\uFFFD", ""))) {
                 someTokenEndedMidCharacter = true;
             }
         }
-        assertThat(someTokenEndedMidCharacter).as("the text exercises split characters").isTrue();
+        assertThat(someTokenEndedMidCharacter)
+                .as("the text exercises split characters")
+                .isTrue();
         assertThat(chunks).contains("");
     }
 
@@ -64,7 +67,8 @@ class StreamingDecoderTest {
         assertThat(acc.append(new byte[] {(byte) 0xF0, (byte) 0x9F})).isEmpty();
         assertThat(acc.append(new byte[] {(byte) 0xA6})).isEmpty();
         assertThat(acc.append(new byte[] {(byte) 0x99})).isEqualTo("🦙");
-        assertThat(acc.append(new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0xA6})).isEmpty();
+        assertThat(acc.append(new byte[] {(byte) 0xF0, (byte) 0x9F, (byte) 0xA6}))
+                .isEmpty();
         assertThat(acc.finish()).isEqualTo("\uFFFD"); // the stream ended inside a character
         assertThat(acc.hasPending()).isFalse();
     }

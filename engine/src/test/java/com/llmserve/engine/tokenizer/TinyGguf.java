@@ -2,7 +2,6 @@ package com.llmserve.engine.tokenizer;
 
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufMetadata;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

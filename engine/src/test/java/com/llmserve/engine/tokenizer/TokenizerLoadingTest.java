@@ -1,9 +1,9 @@
 package com.llmserve.engine.tokenizer;
 
-import com.llmserve.engine.gguf.GgufMetadata;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.llmserve.engine.gguf.GgufMetadata;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Building tokenizers from GGUF metadata: which vocabularies load, and how bad ones fail. */
 class TokenizerLoadingTest {
@@ -26,21 +25,23 @@ class TokenizerLoadingTest {
         Map<String, Integer> sizes;
         try (Stream<Path> files = Files.list(VocabFixtures.vocabDir())) {
             sizes = files.filter(p -> p.toString().endsWith(".gguf"))
-                    .collect(Collectors.toMap(p -> p.getFileName().toString(), p -> VocabFixtures.load(p).vocabSize()));
+                    .collect(Collectors.toMap(p -> p.getFileName().toString(), p -> VocabFixtures.load(p)
+                            .vocabSize()));
         }
-        assertThat(sizes).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
-                Map.entry("ggml-vocab-baichuan.gguf", 64000),
-                Map.entry("ggml-vocab-bert-bge.gguf", 30522),
-                Map.entry("ggml-vocab-deepseek-coder.gguf", 32256),
-                Map.entry("ggml-vocab-deepseek-llm.gguf", 102400),
-                Map.entry("ggml-vocab-falcon.gguf", 65024),
-                Map.entry("ggml-vocab-gpt-2.gguf", 50257),
-                Map.entry("ggml-vocab-gpt-neox.gguf", 50432),
-                Map.entry("ggml-vocab-llama-spm.gguf", 32000),
-                Map.entry("ggml-vocab-mpt.gguf", 50432),
-                Map.entry("ggml-vocab-phi-3.gguf", 32064),
-                Map.entry("ggml-vocab-refact.gguf", 49216),
-                Map.entry("ggml-vocab-starcoder.gguf", 49152)));
+        assertThat(sizes)
+                .containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                        Map.entry("ggml-vocab-baichuan.gguf", 64000),
+                        Map.entry("ggml-vocab-bert-bge.gguf", 30522),
+                        Map.entry("ggml-vocab-deepseek-coder.gguf", 32256),
+                        Map.entry("ggml-vocab-deepseek-llm.gguf", 102400),
+                        Map.entry("ggml-vocab-falcon.gguf", 65024),
+                        Map.entry("ggml-vocab-gpt-2.gguf", 50257),
+                        Map.entry("ggml-vocab-gpt-neox.gguf", 50432),
+                        Map.entry("ggml-vocab-llama-spm.gguf", 32000),
+                        Map.entry("ggml-vocab-mpt.gguf", 50432),
+                        Map.entry("ggml-vocab-phi-3.gguf", 32064),
+                        Map.entry("ggml-vocab-refact.gguf", 49216),
+                        Map.entry("ggml-vocab-starcoder.gguf", 49152)));
     }
 
     @Test
@@ -105,7 +106,9 @@ class TokenizerLoadingTest {
         assertThat(t.encode("abd", false, false)).containsExactly(256, 'd');
         int imEnd = 258;
         assertThat(t.isEndOfGeneration(imEnd)).isTrue();
-        assertThat(t.isControl(imEnd)).as("llama.cpp turns end-of-turn markers into control tokens").isTrue();
+        assertThat(t.isControl(imEnd))
+                .as("llama.cpp turns end-of-turn markers into control tokens")
+                .isTrue();
         assertThat(t.encode("x<|im_end|>", false, true)).containsExactly('x', imEnd);
         assertThat(t.decode(new int[] {'x', imEnd})).isEqualTo("x");
     }

@@ -2,7 +2,6 @@ package com.llmserve.engine.tokenizer;
 
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.gguf.GgufFile;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +17,7 @@ final class VocabFixtures {
 
     private static final ConcurrentHashMap<Path, Tokenizer> CACHE = new ConcurrentHashMap<>();
 
-    private VocabFixtures() {
-    }
+    private VocabFixtures() {}
 
     static Path vocabDir() {
         return TestData.shared().resolve("tokenizers").resolve("llama.cpp-vocab");
@@ -63,13 +61,17 @@ final class VocabFixtures {
             }
             String[] texts = input.split(Pattern.quote(separator), -1);
             if (texts.length != lines.size()) {
-                throw new IllegalStateException(inp + ": " + texts.length + " strings but " + lines.size() + " id lines");
+                throw new IllegalStateException(
+                        inp + ": " + texts.length + " strings but " + lines.size() + " id lines");
             }
             Vector[] vectors = new Vector[texts.length];
             for (int i = 0; i < texts.length; i++) {
                 String line = lines.get(i).strip();
-                int[] ids = line.isEmpty() ? new int[0]
-                        : Arrays.stream(line.split(" ")).mapToInt(Integer::parseInt).toArray();
+                int[] ids = line.isEmpty()
+                        ? new int[0]
+                        : Arrays.stream(line.split(" "))
+                                .mapToInt(Integer::parseInt)
+                                .toArray();
                 vectors[i] = new Vector(i, texts[i], ids);
             }
             return List.of(vectors);

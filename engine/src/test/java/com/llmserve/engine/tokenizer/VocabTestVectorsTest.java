@@ -1,16 +1,15 @@
 package com.llmserve.engine.tokenizer;
 
-import org.junit.jupiter.api.DynamicContainer;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * llama.cpp's tokenizer test vectors: for every vocabulary GGUF that has {@code .inp}/{@code .out}
@@ -29,10 +28,13 @@ class VocabTestVectorsTest {
                     .toList();
         }
         assertThat(ggufs).hasSize(10);
-        return ggufs.stream().map(gguf -> DynamicContainer.dynamicContainer(gguf.getFileName().toString(),
-                VocabFixtures.vectors(Path.of(gguf + ".inp")).stream().map(v -> DynamicTest.dynamicTest(v.toString(),
-                        () -> assertThat(VocabFixtures.load(gguf).encode(v.text(), false, false))
-                                .as("%s %s", gguf.getFileName(), v)
-                                .containsExactly(v.expected())))));
+        return ggufs.stream()
+                .map(gguf -> DynamicContainer.dynamicContainer(
+                        gguf.getFileName().toString(),
+                        VocabFixtures.vectors(Path.of(gguf + ".inp")).stream()
+                                .map(v -> DynamicTest.dynamicTest(v.toString(), () -> assertThat(
+                                                VocabFixtures.load(gguf).encode(v.text(), false, false))
+                                        .as("%s %s", gguf.getFileName(), v)
+                                        .containsExactly(v.expected())))));
     }
 }

@@ -1,10 +1,9 @@
 package com.llmserve.engine.tokenizer;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The uncased BERT WordPiece vocabulary of the embedding models. */
 class WordPieceTokenizerTest {
@@ -19,8 +18,7 @@ class WordPieceTokenizerTest {
 
     @Test
     void lowerCasesStripsAccentsAndSplitsPunctuation() {
-        assertThat(pieces(bert().encode("Café crème brûlée!", false, false)))
-                .isEqualTo("▁cafe|▁cr|eme|▁br|ule|e|▁!");
+        assertThat(pieces(bert().encode("Café crème brûlée!", false, false))).isEqualTo("▁cafe|▁cr|eme|▁br|ule|e|▁!");
     }
 
     @Test

@@ -16,543 +16,568 @@ import java.lang.invoke.MethodHandle;
  */
 public final class cuda_h {
 
-  private cuda_h() {}
+    private cuda_h() {}
 
-  /** The header these declarations mirror; the binding checks compile against it. */
-  public static final String HEADER = "cuda.h";
+    /** The header these declarations mirror; the binding checks compile against it. */
+    public static final String HEADER = "cuda.h";
 
-  /** The driver library; it comes with the kernel driver, not the toolkit. */
-  public static final NativeLibrary LIBRARY = NativeLibrary.load("libcuda.so.1");
+    /** The driver library; it comes with the kernel driver, not the toolkit. */
+    public static final NativeLibrary LIBRARY = NativeLibrary.load("libcuda.so.1");
 
-  public static final int CUDA_SUCCESS = 0;
-  public static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
-  public static final int CUDA_ERROR_NO_DEVICE = 100;
-  public static final int CUDA_ERROR_NOT_READY = 600;
-  public static final int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
-  public static final int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
-  public static final int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
-  public static final int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
-  public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
-  public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
-  public static final int CU_STREAM_NON_BLOCKING = 1;
-  public static final int CU_EVENT_DEFAULT = 0;
-  public static final int CU_EVENT_DISABLE_TIMING = 2;
-  public static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+    public static final int CUDA_SUCCESS = 0;
+    public static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
+    public static final int CUDA_ERROR_NO_DEVICE = 100;
+    public static final int CUDA_ERROR_NOT_READY = 600;
+    public static final int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+    public static final int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
+    public static final int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
+    public static final int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+    public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+    public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+    public static final int CU_STREAM_NON_BLOCKING = 1;
+    public static final int CU_EVENT_DEFAULT = 0;
+    public static final int CU_EVENT_DISABLE_TIMING = 2;
+    public static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 
-  private static final MethodHandle cuInit$MH =
-      LIBRARY.downcall("cuInit", FunctionDescriptor.of(C_INT, C_INT));
+    private static final MethodHandle cuInit$MH = LIBRARY.downcall("cuInit", FunctionDescriptor.of(C_INT, C_INT));
 
-  /** {@code CUresult cuInit(unsigned int Flags)} */
-  public static int cuInit(int Flags) {
-    try {
-      return (int) cuInit$MH.invokeExact(Flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuInit(unsigned int Flags)} */
+    public static int cuInit(int Flags) {
+        try {
+            return (int) cuInit$MH.invokeExact(Flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDriverGetVersion$MH =
-      LIBRARY.downcall("cuDriverGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuDriverGetVersion$MH =
+            LIBRARY.downcall("cuDriverGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuDriverGetVersion(int* driverVersion)} */
-  public static int cuDriverGetVersion(MemorySegment driverVersion) {
-    try {
-      return (int) cuDriverGetVersion$MH.invokeExact(driverVersion);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDriverGetVersion(int* driverVersion)} */
+    public static int cuDriverGetVersion(MemorySegment driverVersion) {
+        try {
+            return (int) cuDriverGetVersion$MH.invokeExact(driverVersion);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceGetCount$MH =
-      LIBRARY.downcall("cuDeviceGetCount", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuDeviceGetCount$MH =
+            LIBRARY.downcall("cuDeviceGetCount", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuDeviceGetCount(int* count)} */
-  public static int cuDeviceGetCount(MemorySegment count) {
-    try {
-      return (int) cuDeviceGetCount$MH.invokeExact(count);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceGetCount(int* count)} */
+    public static int cuDeviceGetCount(MemorySegment count) {
+        try {
+            return (int) cuDeviceGetCount$MH.invokeExact(count);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceGet$MH =
-      LIBRARY.downcall("cuDeviceGet", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuDeviceGet$MH =
+            LIBRARY.downcall("cuDeviceGet", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuDeviceGet(CUdevice* device, int ordinal)} */
-  public static int cuDeviceGet(MemorySegment device, int ordinal) {
-    try {
-      return (int) cuDeviceGet$MH.invokeExact(device, ordinal);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceGet(CUdevice* device, int ordinal)} */
+    public static int cuDeviceGet(MemorySegment device, int ordinal) {
+        try {
+            return (int) cuDeviceGet$MH.invokeExact(device, ordinal);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceGetName$MH =
-      LIBRARY.downcall("cuDeviceGetName", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+    private static final MethodHandle cuDeviceGetName$MH =
+            LIBRARY.downcall("cuDeviceGetName", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
 
-  /** {@code CUresult cuDeviceGetName(char* name, int len, CUdevice dev)} */
-  public static int cuDeviceGetName(MemorySegment name, int len, int dev) {
-    try {
-      return (int) cuDeviceGetName$MH.invokeExact(name, len, dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceGetName(char* name, int len, CUdevice dev)} */
+    public static int cuDeviceGetName(MemorySegment name, int len, int dev) {
+        try {
+            return (int) cuDeviceGetName$MH.invokeExact(name, len, dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceGetAttribute$MH =
-      LIBRARY.downcall("cuDeviceGetAttribute", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+    private static final MethodHandle cuDeviceGetAttribute$MH =
+            LIBRARY.downcall("cuDeviceGetAttribute", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
 
-  /** {@code CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)} */
-  public static int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
-    try {
-      return (int) cuDeviceGetAttribute$MH.invokeExact(pi, attrib, dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceGetAttribute(int* pi, CUdevice_attribute attrib, CUdevice dev)} */
+    public static int cuDeviceGetAttribute(MemorySegment pi, int attrib, int dev) {
+        try {
+            return (int) cuDeviceGetAttribute$MH.invokeExact(pi, attrib, dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceTotalMem_v2$MH =
-      LIBRARY.downcall("cuDeviceTotalMem_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuDeviceTotalMem_v2$MH =
+            LIBRARY.downcall("cuDeviceTotalMem_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev)} */
-  public static int cuDeviceTotalMem_v2(MemorySegment bytes, int dev) {
-    try {
-      return (int) cuDeviceTotalMem_v2$MH.invokeExact(bytes, dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice dev)} */
+    public static int cuDeviceTotalMem_v2(MemorySegment bytes, int dev) {
+        try {
+            return (int) cuDeviceTotalMem_v2$MH.invokeExact(bytes, dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDeviceGetPCIBusId$MH =
-      LIBRARY.downcall("cuDeviceGetPCIBusId", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+    private static final MethodHandle cuDeviceGetPCIBusId$MH =
+            LIBRARY.downcall("cuDeviceGetPCIBusId", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
 
-  /** {@code CUresult cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev)} */
-  public static int cuDeviceGetPCIBusId(MemorySegment pciBusId, int len, int dev) {
-    try {
-      return (int) cuDeviceGetPCIBusId$MH.invokeExact(pciBusId, len, dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDeviceGetPCIBusId(char* pciBusId, int len, CUdevice dev)} */
+    public static int cuDeviceGetPCIBusId(MemorySegment pciBusId, int len, int dev) {
+        try {
+            return (int) cuDeviceGetPCIBusId$MH.invokeExact(pciBusId, len, dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDevicePrimaryCtxRetain$MH =
-      LIBRARY.downcall("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuDevicePrimaryCtxRetain$MH =
+            LIBRARY.downcall("cuDevicePrimaryCtxRetain", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev)} */
-  public static int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
-    try {
-      return (int) cuDevicePrimaryCtxRetain$MH.invokeExact(pctx, dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev)} */
+    public static int cuDevicePrimaryCtxRetain(MemorySegment pctx, int dev) {
+        try {
+            return (int) cuDevicePrimaryCtxRetain$MH.invokeExact(pctx, dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuDevicePrimaryCtxRelease_v2$MH =
-      LIBRARY.downcall("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(C_INT, C_INT));
+    private static final MethodHandle cuDevicePrimaryCtxRelease_v2$MH =
+            LIBRARY.downcall("cuDevicePrimaryCtxRelease_v2", FunctionDescriptor.of(C_INT, C_INT));
 
-  /** {@code CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)} */
-  public static int cuDevicePrimaryCtxRelease_v2(int dev) {
-    try {
-      return (int) cuDevicePrimaryCtxRelease_v2$MH.invokeExact(dev);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)} */
+    public static int cuDevicePrimaryCtxRelease_v2(int dev) {
+        try {
+            return (int) cuDevicePrimaryCtxRelease_v2$MH.invokeExact(dev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuCtxSetCurrent$MH =
-      LIBRARY.downcall("cuCtxSetCurrent", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuCtxSetCurrent$MH =
+            LIBRARY.downcall("cuCtxSetCurrent", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuCtxSetCurrent(CUcontext ctx)} */
-  public static int cuCtxSetCurrent(MemorySegment ctx) {
-    try {
-      return (int) cuCtxSetCurrent$MH.invokeExact(ctx);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuCtxSetCurrent(CUcontext ctx)} */
+    public static int cuCtxSetCurrent(MemorySegment ctx) {
+        try {
+            return (int) cuCtxSetCurrent$MH.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuCtxSynchronize$MH =
-      LIBRARY.downcall("cuCtxSynchronize", FunctionDescriptor.of(C_INT));
+    private static final MethodHandle cuCtxSynchronize$MH =
+            LIBRARY.downcall("cuCtxSynchronize", FunctionDescriptor.of(C_INT));
 
-  /** {@code CUresult cuCtxSynchronize(void)} */
-  public static int cuCtxSynchronize() {
-    try {
-      return (int) cuCtxSynchronize$MH.invokeExact();
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuCtxSynchronize(void)} */
+    public static int cuCtxSynchronize() {
+        try {
+            return (int) cuCtxSynchronize$MH.invokeExact();
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemGetInfo_v2$MH =
-      LIBRARY.downcall("cuMemGetInfo_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle cuMemGetInfo_v2$MH =
+            LIBRARY.downcall("cuMemGetInfo_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuMemGetInfo_v2(size_t* free, size_t* total)} */
-  public static int cuMemGetInfo_v2(MemorySegment free, MemorySegment total) {
-    try {
-      return (int) cuMemGetInfo_v2$MH.invokeExact(free, total);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemGetInfo_v2(size_t* free, size_t* total)} */
+    public static int cuMemGetInfo_v2(MemorySegment free, MemorySegment total) {
+        try {
+            return (int) cuMemGetInfo_v2$MH.invokeExact(free, total);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemAlloc_v2$MH =
-      LIBRARY.downcall("cuMemAlloc_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+    private static final MethodHandle cuMemAlloc_v2$MH =
+            LIBRARY.downcall("cuMemAlloc_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
 
-  /** {@code CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize)} */
-  public static int cuMemAlloc_v2(MemorySegment dptr, long bytesize) {
-    try {
-      return (int) cuMemAlloc_v2$MH.invokeExact(dptr, bytesize);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize)} */
+    public static int cuMemAlloc_v2(MemorySegment dptr, long bytesize) {
+        try {
+            return (int) cuMemAlloc_v2$MH.invokeExact(dptr, bytesize);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemFree_v2$MH =
-      LIBRARY.downcall("cuMemFree_v2", FunctionDescriptor.of(C_INT, C_LONG));
+    private static final MethodHandle cuMemFree_v2$MH =
+            LIBRARY.downcall("cuMemFree_v2", FunctionDescriptor.of(C_INT, C_LONG));
 
-  /** {@code CUresult cuMemFree_v2(CUdeviceptr dptr)} */
-  public static int cuMemFree_v2(long dptr) {
-    try {
-      return (int) cuMemFree_v2$MH.invokeExact(dptr);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemFree_v2(CUdeviceptr dptr)} */
+    public static int cuMemFree_v2(long dptr) {
+        try {
+            return (int) cuMemFree_v2$MH.invokeExact(dptr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemAllocHost_v2$MH =
-      LIBRARY.downcall("cuMemAllocHost_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+    private static final MethodHandle cuMemAllocHost_v2$MH =
+            LIBRARY.downcall("cuMemAllocHost_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
 
-  /** {@code CUresult cuMemAllocHost_v2(void** pp, size_t bytesize)} */
-  public static int cuMemAllocHost_v2(MemorySegment pp, long bytesize) {
-    try {
-      return (int) cuMemAllocHost_v2$MH.invokeExact(pp, bytesize);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemAllocHost_v2(void** pp, size_t bytesize)} */
+    public static int cuMemAllocHost_v2(MemorySegment pp, long bytesize) {
+        try {
+            return (int) cuMemAllocHost_v2$MH.invokeExact(pp, bytesize);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemFreeHost$MH =
-      LIBRARY.downcall("cuMemFreeHost", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuMemFreeHost$MH =
+            LIBRARY.downcall("cuMemFreeHost", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuMemFreeHost(void* p)} */
-  public static int cuMemFreeHost(MemorySegment p) {
-    try {
-      return (int) cuMemFreeHost$MH.invokeExact(p);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemFreeHost(void* p)} */
+    public static int cuMemFreeHost(MemorySegment p) {
+        try {
+            return (int) cuMemFreeHost$MH.invokeExact(p);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemcpyHtoDAsync_v2$MH =
-      LIBRARY.downcall("cuMemcpyHtoDAsync_v2", FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG, C_POINTER));
+    private static final MethodHandle cuMemcpyHtoDAsync_v2$MH = LIBRARY.downcall(
+            "cuMemcpyHtoDAsync_v2", FunctionDescriptor.of(C_INT, C_LONG, C_POINTER, C_LONG, C_POINTER));
 
-  /** {@code CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)} */
-  public static int cuMemcpyHtoDAsync_v2(long dstDevice, MemorySegment srcHost, long ByteCount, MemorySegment hStream) {
-    try {
-      return (int) cuMemcpyHtoDAsync_v2$MH.invokeExact(dstDevice, srcHost, ByteCount, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)} */
+    public static int cuMemcpyHtoDAsync_v2(
+            long dstDevice, MemorySegment srcHost, long ByteCount, MemorySegment hStream) {
+        try {
+            return (int) cuMemcpyHtoDAsync_v2$MH.invokeExact(dstDevice, srcHost, ByteCount, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemcpyDtoHAsync_v2$MH =
-      LIBRARY.downcall("cuMemcpyDtoHAsync_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER));
+    private static final MethodHandle cuMemcpyDtoHAsync_v2$MH = LIBRARY.downcall(
+            "cuMemcpyDtoHAsync_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_LONG, C_POINTER));
 
-  /** {@code CUresult cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)} */
-  public static int cuMemcpyDtoHAsync_v2(MemorySegment dstHost, long srcDevice, long ByteCount, MemorySegment hStream) {
-    try {
-      return (int) cuMemcpyDtoHAsync_v2$MH.invokeExact(dstHost, srcDevice, ByteCount, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)} */
+    public static int cuMemcpyDtoHAsync_v2(
+            MemorySegment dstHost, long srcDevice, long ByteCount, MemorySegment hStream) {
+        try {
+            return (int) cuMemcpyDtoHAsync_v2$MH.invokeExact(dstHost, srcDevice, ByteCount, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemcpyDtoDAsync_v2$MH =
-      LIBRARY.downcall("cuMemcpyDtoDAsync_v2", FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_LONG, C_POINTER));
+    private static final MethodHandle cuMemcpyDtoDAsync_v2$MH =
+            LIBRARY.downcall("cuMemcpyDtoDAsync_v2", FunctionDescriptor.of(C_INT, C_LONG, C_LONG, C_LONG, C_POINTER));
 
-  /** {@code CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)} */
-  public static int cuMemcpyDtoDAsync_v2(long dstDevice, long srcDevice, long ByteCount, MemorySegment hStream) {
-    try {
-      return (int) cuMemcpyDtoDAsync_v2$MH.invokeExact(dstDevice, srcDevice, ByteCount, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)} */
+    public static int cuMemcpyDtoDAsync_v2(long dstDevice, long srcDevice, long ByteCount, MemorySegment hStream) {
+        try {
+            return (int) cuMemcpyDtoDAsync_v2$MH.invokeExact(dstDevice, srcDevice, ByteCount, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuMemsetD8Async$MH =
-      LIBRARY.downcall("cuMemsetD8Async", FunctionDescriptor.of(C_INT, C_LONG, C_CHAR, C_LONG, C_POINTER));
+    private static final MethodHandle cuMemsetD8Async$MH =
+            LIBRARY.downcall("cuMemsetD8Async", FunctionDescriptor.of(C_INT, C_LONG, C_CHAR, C_LONG, C_POINTER));
 
-  /** {@code CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)} */
-  public static int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
-    try {
-      return (int) cuMemsetD8Async$MH.invokeExact(dstDevice, uc, N, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)} */
+    public static int cuMemsetD8Async(long dstDevice, byte uc, long N, MemorySegment hStream) {
+        try {
+            return (int) cuMemsetD8Async$MH.invokeExact(dstDevice, uc, N, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamCreate$MH =
-      LIBRARY.downcall("cuStreamCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuStreamCreate$MH =
+            LIBRARY.downcall("cuStreamCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)} */
-  public static int cuStreamCreate(MemorySegment phStream, int Flags) {
-    try {
-      return (int) cuStreamCreate$MH.invokeExact(phStream, Flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)} */
+    public static int cuStreamCreate(MemorySegment phStream, int Flags) {
+        try {
+            return (int) cuStreamCreate$MH.invokeExact(phStream, Flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamDestroy_v2$MH =
-      LIBRARY.downcall("cuStreamDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuStreamDestroy_v2$MH =
+            LIBRARY.downcall("cuStreamDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuStreamDestroy_v2(CUstream hStream)} */
-  public static int cuStreamDestroy_v2(MemorySegment hStream) {
-    try {
-      return (int) cuStreamDestroy_v2$MH.invokeExact(hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamDestroy_v2(CUstream hStream)} */
+    public static int cuStreamDestroy_v2(MemorySegment hStream) {
+        try {
+            return (int) cuStreamDestroy_v2$MH.invokeExact(hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamSynchronize$MH =
-      LIBRARY.downcall("cuStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuStreamSynchronize$MH =
+            LIBRARY.downcall("cuStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuStreamSynchronize(CUstream hStream)} */
-  public static int cuStreamSynchronize(MemorySegment hStream) {
-    try {
-      return (int) cuStreamSynchronize$MH.invokeExact(hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamSynchronize(CUstream hStream)} */
+    public static int cuStreamSynchronize(MemorySegment hStream) {
+        try {
+            return (int) cuStreamSynchronize$MH.invokeExact(hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamWaitEvent$MH =
-      LIBRARY.downcall("cuStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
+    private static final MethodHandle cuStreamWaitEvent$MH =
+            LIBRARY.downcall("cuStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
 
-  /** {@code CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)} */
-  public static int cuStreamWaitEvent(MemorySegment hStream, MemorySegment hEvent, int Flags) {
-    try {
-      return (int) cuStreamWaitEvent$MH.invokeExact(hStream, hEvent, Flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)} */
+    public static int cuStreamWaitEvent(MemorySegment hStream, MemorySegment hEvent, int Flags) {
+        try {
+            return (int) cuStreamWaitEvent$MH.invokeExact(hStream, hEvent, Flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventCreate$MH =
-      LIBRARY.downcall("cuEventCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuEventCreate$MH =
+            LIBRARY.downcall("cuEventCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags)} */
-  public static int cuEventCreate(MemorySegment phEvent, int Flags) {
-    try {
-      return (int) cuEventCreate$MH.invokeExact(phEvent, Flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags)} */
+    public static int cuEventCreate(MemorySegment phEvent, int Flags) {
+        try {
+            return (int) cuEventCreate$MH.invokeExact(phEvent, Flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventDestroy_v2$MH =
-      LIBRARY.downcall("cuEventDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuEventDestroy_v2$MH =
+            LIBRARY.downcall("cuEventDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuEventDestroy_v2(CUevent hEvent)} */
-  public static int cuEventDestroy_v2(MemorySegment hEvent) {
-    try {
-      return (int) cuEventDestroy_v2$MH.invokeExact(hEvent);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventDestroy_v2(CUevent hEvent)} */
+    public static int cuEventDestroy_v2(MemorySegment hEvent) {
+        try {
+            return (int) cuEventDestroy_v2$MH.invokeExact(hEvent);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventRecord$MH =
-      LIBRARY.downcall("cuEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle cuEventRecord$MH =
+            LIBRARY.downcall("cuEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuEventRecord(CUevent hEvent, CUstream hStream)} */
-  public static int cuEventRecord(MemorySegment hEvent, MemorySegment hStream) {
-    try {
-      return (int) cuEventRecord$MH.invokeExact(hEvent, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventRecord(CUevent hEvent, CUstream hStream)} */
+    public static int cuEventRecord(MemorySegment hEvent, MemorySegment hStream) {
+        try {
+            return (int) cuEventRecord$MH.invokeExact(hEvent, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventSynchronize$MH =
-      LIBRARY.downcall("cuEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuEventSynchronize$MH =
+            LIBRARY.downcall("cuEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuEventSynchronize(CUevent hEvent)} */
-  public static int cuEventSynchronize(MemorySegment hEvent) {
-    try {
-      return (int) cuEventSynchronize$MH.invokeExact(hEvent);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventSynchronize(CUevent hEvent)} */
+    public static int cuEventSynchronize(MemorySegment hEvent) {
+        try {
+            return (int) cuEventSynchronize$MH.invokeExact(hEvent);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventQuery$MH =
-      LIBRARY.downcall("cuEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuEventQuery$MH =
+            LIBRARY.downcall("cuEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuEventQuery(CUevent hEvent)} */
-  public static int cuEventQuery(MemorySegment hEvent) {
-    try {
-      return (int) cuEventQuery$MH.invokeExact(hEvent);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventQuery(CUevent hEvent)} */
+    public static int cuEventQuery(MemorySegment hEvent) {
+        try {
+            return (int) cuEventQuery$MH.invokeExact(hEvent);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuEventElapsedTime_v2$MH =
-      LIBRARY.downcall("cuEventElapsedTime_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle cuEventElapsedTime_v2$MH =
+            LIBRARY.downcall("cuEventElapsedTime_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd)} */
-  public static int cuEventElapsedTime_v2(MemorySegment pMilliseconds, MemorySegment hStart, MemorySegment hEnd) {
-    try {
-      return (int) cuEventElapsedTime_v2$MH.invokeExact(pMilliseconds, hStart, hEnd);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd)} */
+    public static int cuEventElapsedTime_v2(MemorySegment pMilliseconds, MemorySegment hStart, MemorySegment hEnd) {
+        try {
+            return (int) cuEventElapsedTime_v2$MH.invokeExact(pMilliseconds, hStart, hEnd);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuModuleLoadData$MH =
-      LIBRARY.downcall("cuModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle cuModuleLoadData$MH =
+            LIBRARY.downcall("cuModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuModuleLoadData(CUmodule* module, const void* image)} */
-  public static int cuModuleLoadData(MemorySegment module, MemorySegment image) {
-    try {
-      return (int) cuModuleLoadData$MH.invokeExact(module, image);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuModuleLoadData(CUmodule* module, const void* image)} */
+    public static int cuModuleLoadData(MemorySegment module, MemorySegment image) {
+        try {
+            return (int) cuModuleLoadData$MH.invokeExact(module, image);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuModuleUnload$MH =
-      LIBRARY.downcall("cuModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuModuleUnload$MH =
+            LIBRARY.downcall("cuModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuModuleUnload(CUmodule hmod)} */
-  public static int cuModuleUnload(MemorySegment hmod) {
-    try {
-      return (int) cuModuleUnload$MH.invokeExact(hmod);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuModuleUnload(CUmodule hmod)} */
+    public static int cuModuleUnload(MemorySegment hmod) {
+        try {
+            return (int) cuModuleUnload$MH.invokeExact(hmod);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuModuleGetFunction$MH =
-      LIBRARY.downcall("cuModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle cuModuleGetFunction$MH =
+            LIBRARY.downcall("cuModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)} */
-  public static int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
-    try {
-      return (int) cuModuleGetFunction$MH.invokeExact(hfunc, hmod, name);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)} */
+    public static int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
+        try {
+            return (int) cuModuleGetFunction$MH.invokeExact(hfunc, hmod, name);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuLaunchKernel$MH =
-      LIBRARY.downcall("cuLaunchKernel", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle cuLaunchKernel$MH = LIBRARY.downcall(
+            "cuLaunchKernel",
+            FunctionDescriptor.of(
+                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER,
+                    C_POINTER));
 
-  /** {@code CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, ..., unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)} */
-  public static int cuLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ, int sharedMemBytes, MemorySegment hStream, MemorySegment kernelParams, MemorySegment extra) {
-    try {
-      return (int) cuLaunchKernel$MH.invokeExact(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, ..., unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)} */
+    public static int cuLaunchKernel(
+            MemorySegment f,
+            int gridDimX,
+            int gridDimY,
+            int gridDimZ,
+            int blockDimX,
+            int blockDimY,
+            int blockDimZ,
+            int sharedMemBytes,
+            MemorySegment hStream,
+            MemorySegment kernelParams,
+            MemorySegment extra) {
+        try {
+            return (int) cuLaunchKernel$MH.invokeExact(
+                    f,
+                    gridDimX,
+                    gridDimY,
+                    gridDimZ,
+                    blockDimX,
+                    blockDimY,
+                    blockDimZ,
+                    sharedMemBytes,
+                    hStream,
+                    kernelParams,
+                    extra);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamBeginCapture_v2$MH =
-      LIBRARY.downcall("cuStreamBeginCapture_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle cuStreamBeginCapture_v2$MH =
+            LIBRARY.downcall("cuStreamBeginCapture_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)} */
-  public static int cuStreamBeginCapture_v2(MemorySegment hStream, int mode) {
-    try {
-      return (int) cuStreamBeginCapture_v2$MH.invokeExact(hStream, mode);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)} */
+    public static int cuStreamBeginCapture_v2(MemorySegment hStream, int mode) {
+        try {
+            return (int) cuStreamBeginCapture_v2$MH.invokeExact(hStream, mode);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuStreamEndCapture$MH =
-      LIBRARY.downcall("cuStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle cuStreamEndCapture$MH =
+            LIBRARY.downcall("cuStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuStreamEndCapture(CUstream hStream, CUgraph* phGraph)} */
-  public static int cuStreamEndCapture(MemorySegment hStream, MemorySegment phGraph) {
-    try {
-      return (int) cuStreamEndCapture$MH.invokeExact(hStream, phGraph);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuStreamEndCapture(CUstream hStream, CUgraph* phGraph)} */
+    public static int cuStreamEndCapture(MemorySegment hStream, MemorySegment phGraph) {
+        try {
+            return (int) cuStreamEndCapture$MH.invokeExact(hStream, phGraph);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGraphInstantiateWithFlags$MH =
-      LIBRARY.downcall("cuGraphInstantiateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG));
+    private static final MethodHandle cuGraphInstantiateWithFlags$MH =
+            LIBRARY.downcall("cuGraphInstantiateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG));
 
-  /** {@code CUresult cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph hGraph, unsigned long long flags)} */
-  public static int cuGraphInstantiateWithFlags(MemorySegment phGraphExec, MemorySegment hGraph, long flags) {
-    try {
-      return (int) cuGraphInstantiateWithFlags$MH.invokeExact(phGraphExec, hGraph, flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGraphInstantiateWithFlags(CUgraphExec* phGraphExec, CUgraph hGraph, unsigned long long flags)} */
+    public static int cuGraphInstantiateWithFlags(MemorySegment phGraphExec, MemorySegment hGraph, long flags) {
+        try {
+            return (int) cuGraphInstantiateWithFlags$MH.invokeExact(phGraphExec, hGraph, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGraphLaunch$MH =
-      LIBRARY.downcall("cuGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle cuGraphLaunch$MH =
+            LIBRARY.downcall("cuGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)} */
-  public static int cuGraphLaunch(MemorySegment hGraphExec, MemorySegment hStream) {
-    try {
-      return (int) cuGraphLaunch$MH.invokeExact(hGraphExec, hStream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)} */
+    public static int cuGraphLaunch(MemorySegment hGraphExec, MemorySegment hStream) {
+        try {
+            return (int) cuGraphLaunch$MH.invokeExact(hGraphExec, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGraphExecDestroy$MH =
-      LIBRARY.downcall("cuGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuGraphExecDestroy$MH =
+            LIBRARY.downcall("cuGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)} */
-  public static int cuGraphExecDestroy(MemorySegment hGraphExec) {
-    try {
-      return (int) cuGraphExecDestroy$MH.invokeExact(hGraphExec);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)} */
+    public static int cuGraphExecDestroy(MemorySegment hGraphExec) {
+        try {
+            return (int) cuGraphExecDestroy$MH.invokeExact(hGraphExec);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGraphDestroy$MH =
-      LIBRARY.downcall("cuGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle cuGraphDestroy$MH =
+            LIBRARY.downcall("cuGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code CUresult cuGraphDestroy(CUgraph hGraph)} */
-  public static int cuGraphDestroy(MemorySegment hGraph) {
-    try {
-      return (int) cuGraphDestroy$MH.invokeExact(hGraph);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGraphDestroy(CUgraph hGraph)} */
+    public static int cuGraphDestroy(MemorySegment hGraph) {
+        try {
+            return (int) cuGraphDestroy$MH.invokeExact(hGraph);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGetErrorName$MH =
-      LIBRARY.downcall("cuGetErrorName", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
+    private static final MethodHandle cuGetErrorName$MH =
+            LIBRARY.downcall("cuGetErrorName", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
 
-  /** {@code CUresult cuGetErrorName(CUresult error, const char** pStr)} */
-  public static int cuGetErrorName(int error, MemorySegment pStr) {
-    try {
-      return (int) cuGetErrorName$MH.invokeExact(error, pStr);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGetErrorName(CUresult error, const char** pStr)} */
+    public static int cuGetErrorName(int error, MemorySegment pStr) {
+        try {
+            return (int) cuGetErrorName$MH.invokeExact(error, pStr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle cuGetErrorString$MH =
-      LIBRARY.downcall("cuGetErrorString", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
+    private static final MethodHandle cuGetErrorString$MH =
+            LIBRARY.downcall("cuGetErrorString", FunctionDescriptor.of(C_INT, C_INT, C_POINTER));
 
-  /** {@code CUresult cuGetErrorString(CUresult error, const char** pStr)} */
-  public static int cuGetErrorString(int error, MemorySegment pStr) {
-    try {
-      return (int) cuGetErrorString$MH.invokeExact(error, pStr);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code CUresult cuGetErrorString(CUresult error, const char** pStr)} */
+    public static int cuGetErrorString(int error, MemorySegment pStr) {
+        try {
+            return (int) cuGetErrorString$MH.invokeExact(error, pStr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
-
 }

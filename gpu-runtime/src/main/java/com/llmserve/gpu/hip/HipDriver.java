@@ -7,43 +7,43 @@ import com.llmserve.gpu.spi.Driver;
 /** The loaded HIP runtime; owns the rocm-smi session its devices read telemetry from. */
 final class HipDriver implements Driver {
 
-  private final int deviceCount;
-  private final int runtimeVersion;
-  private final RocmSmi smi;
+    private final int deviceCount;
+    private final int runtimeVersion;
+    private final RocmSmi smi;
 
-  HipDriver(int deviceCount, int runtimeVersion) {
-    this.deviceCount = deviceCount;
-    this.runtimeVersion = runtimeVersion;
-    this.smi = RocmSmi.open();
-  }
+    HipDriver(int deviceCount, int runtimeVersion) {
+        this.deviceCount = deviceCount;
+        this.runtimeVersion = runtimeVersion;
+        this.smi = RocmSmi.open();
+    }
 
-  /** HIP encodes versions as major * 10^7 + minor * 10^5 + patch. */
-  static String describe(int version) {
-    return version / 10_000_000 + "." + version / 100_000 % 100 + "." + version % 100_000;
-  }
+    /** HIP encodes versions as major * 10^7 + minor * 10^5 + patch. */
+    static String describe(int version) {
+        return version / 10_000_000 + "." + version / 100_000 % 100 + "." + version % 100_000;
+    }
 
-  @Override
-  public Vendor vendor() {
-    return Vendor.AMD;
-  }
+    @Override
+    public Vendor vendor() {
+        return Vendor.AMD;
+    }
 
-  @Override
-  public String version() {
-    return "HIP runtime " + describe(runtimeVersion) + (smi.available() ? ", rocm-smi" : ", rocm-smi unavailable");
-  }
+    @Override
+    public String version() {
+        return "HIP runtime " + describe(runtimeVersion) + (smi.available() ? ", rocm-smi" : ", rocm-smi unavailable");
+    }
 
-  @Override
-  public int deviceCount() {
-    return deviceCount;
-  }
+    @Override
+    public int deviceCount() {
+        return deviceCount;
+    }
 
-  @Override
-  public DeviceDriver openDevice(int ordinal) {
-    return new HipDevice(ordinal, smi);
-  }
+    @Override
+    public DeviceDriver openDevice(int ordinal) {
+        return new HipDevice(ordinal, smi);
+    }
 
-  @Override
-  public void close() {
-    smi.close();
-  }
+    @Override
+    public void close() {
+        smi.close();
+    }
 }

@@ -15,88 +15,110 @@ import java.lang.foreign.ValueLayout;
  */
 final class Miopen implements DnnDriver {
 
-  private final Runnable select;
-  private final MemorySegment handle;
-  private final Arena arena = Arena.ofShared();
-  private final MemorySegment one = arena.allocate(ValueLayout.JAVA_FLOAT);
-  private final MemorySegment zero = arena.allocate(ValueLayout.JAVA_FLOAT);
+    private final Runnable select;
+    private final MemorySegment handle;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment one = arena.allocate(ValueLayout.JAVA_FLOAT);
+    private final MemorySegment zero = arena.allocate(ValueLayout.JAVA_FLOAT);
 
-  private Miopen(Runnable select, MemorySegment handle) {
-    this.select = select;
-    this.handle = handle;
-    one.set(ValueLayout.JAVA_FLOAT, 0, 1f);
-    zero.set(ValueLayout.JAVA_FLOAT, 0, 0f);
-  }
-
-  static Miopen create(Runnable select, MemorySegment stream) {
-    select.run();
-    try (Arena arena = Arena.ofConfined()) {
-      MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
-      MIOPEN.check(miopenCreateWithStream(out, stream), "miopenCreateWithStream");
-      return new Miopen(select, out.get(ValueLayout.ADDRESS, 0));
+    private Miopen(Runnable select, MemorySegment handle) {
+        this.select = select;
+        this.handle = handle;
+        one.set(ValueLayout.JAVA_FLOAT, 0, 1f);
+        zero.set(ValueLayout.JAVA_FLOAT, 0, 0f);
     }
-  }
 
-  @Override
-  public void softmax(long x, long y, int rows, int cols) {
-    select.run();
-    MemorySegment desc = tensor(rows, cols);
-    try {
-      MIOPEN.check(miopenSoftmaxForward_V2(handle, one, desc, MemorySegment.ofAddress(x), zero, desc,
-          MemorySegment.ofAddress(y), MIOPEN_SOFTMAX_ACCURATE, MIOPEN_SOFTMAX_MODE_CHANNEL), "miopenSoftmaxForward_V2");
-    } finally {
-      MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
+    static Miopen create(Runnable select, MemorySegment stream) {
+        select.run();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            MIOPEN.check(miopenCreateWithStream(out, stream), "miopenCreateWithStream");
+            return new Miopen(select, out.get(ValueLayout.ADDRESS, 0));
+        }
     }
-  }
 
-  @Override
-  public void activation(Activation activation, long x, long y, int count) {
-    select.run();
-    MemorySegment desc = tensor(1, count);
-    try (Arena a = Arena.ofConfined()) {
-      MemorySegment out = a.allocate(ValueLayout.ADDRESS);
-      MIOPEN.check(miopenCreateActivationDescriptor(out), "miopenCreateActivationDescriptor");
-      MemorySegment act = out.get(ValueLayout.ADDRESS, 0);
-      try {
-        int mode = switch (activation) {
-          case RELU -> miopenActivationRELU;
-          case TANH -> miopenActivationTANH;
-          case LOGISTIC -> miopenActivationLOGISTIC;
-        };
-        // tanh in MIOpen is beta * tanh(alpha * x): alpha = beta = 1 gives plain tanh.
-        MIOPEN.check(miopenSetActivationDescriptor(act, mode, 1.0, 1.0, 0.0), "miopenSetActivationDescriptor");
-        MIOPEN.check(miopenActivationForward(handle, act, one, desc, MemorySegment.ofAddress(x), zero, desc,
-            MemorySegment.ofAddress(y)), "miopenActivationForward");
-      } finally {
-        MIOPEN.check(miopenDestroyActivationDescriptor(act), "miopenDestroyActivationDescriptor");
-      }
-    } finally {
-      MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
+    @Override
+    public void softmax(long x, long y, int rows, int cols) {
+        select.run();
+        MemorySegment desc = tensor(rows, cols);
+        try {
+            MIOPEN.check(
+                    miopenSoftmaxForward_V2(
+                            handle,
+                            one,
+                            desc,
+                            MemorySegment.ofAddress(x),
+                            zero,
+                            desc,
+                            MemorySegment.ofAddress(y),
+                            MIOPEN_SOFTMAX_ACCURATE,
+                            MIOPEN_SOFTMAX_MODE_CHANNEL),
+                    "miopenSoftmaxForward_V2");
+        } finally {
+            MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
+        }
     }
-  }
 
-  private static MemorySegment tensor(int rows, int cols) {
-    try (Arena a = Arena.ofConfined()) {
-      MemorySegment out = a.allocate(ValueLayout.ADDRESS);
-      MIOPEN.check(miopenCreateTensorDescriptor(out), "miopenCreateTensorDescriptor");
-      MemorySegment desc = out.get(ValueLayout.ADDRESS, 0);
-      try {
-        MIOPEN.check(miopenSet4dTensorDescriptor(desc, miopenFloat, rows, cols, 1, 1), "miopenSet4dTensorDescriptor");
-      } catch (RuntimeException e) {
-        miopenDestroyTensorDescriptor(desc);
-        throw e;
-      }
-      return desc;
+    @Override
+    public void activation(Activation activation, long x, long y, int count) {
+        select.run();
+        MemorySegment desc = tensor(1, count);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ValueLayout.ADDRESS);
+            MIOPEN.check(miopenCreateActivationDescriptor(out), "miopenCreateActivationDescriptor");
+            MemorySegment act = out.get(ValueLayout.ADDRESS, 0);
+            try {
+                int mode =
+                        switch (activation) {
+                            case RELU -> miopenActivationRELU;
+                            case TANH -> miopenActivationTANH;
+                            case LOGISTIC -> miopenActivationLOGISTIC;
+                        };
+                // tanh in MIOpen is beta * tanh(alpha * x): alpha = beta = 1 gives plain tanh.
+                MIOPEN.check(miopenSetActivationDescriptor(act, mode, 1.0, 1.0, 0.0), "miopenSetActivationDescriptor");
+                MIOPEN.check(
+                        miopenActivationForward(
+                                handle,
+                                act,
+                                one,
+                                desc,
+                                MemorySegment.ofAddress(x),
+                                zero,
+                                desc,
+                                MemorySegment.ofAddress(y)),
+                        "miopenActivationForward");
+            } finally {
+                MIOPEN.check(miopenDestroyActivationDescriptor(act), "miopenDestroyActivationDescriptor");
+            }
+        } finally {
+            MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
+        }
     }
-  }
 
-  @Override
-  public void close() {
-    try {
-      select.run();
-      MIOPEN.check(miopenDestroy(handle), "miopenDestroy");
-    } finally {
-      arena.close();
+    private static MemorySegment tensor(int rows, int cols) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment out = a.allocate(ValueLayout.ADDRESS);
+            MIOPEN.check(miopenCreateTensorDescriptor(out), "miopenCreateTensorDescriptor");
+            MemorySegment desc = out.get(ValueLayout.ADDRESS, 0);
+            try {
+                MIOPEN.check(
+                        miopenSet4dTensorDescriptor(desc, miopenFloat, rows, cols, 1, 1),
+                        "miopenSet4dTensorDescriptor");
+            } catch (RuntimeException e) {
+                miopenDestroyTensorDescriptor(desc);
+                throw e;
+            }
+            return desc;
+        }
     }
-  }
+
+    @Override
+    public void close() {
+        try {
+            select.run();
+            MIOPEN.check(miopenDestroy(handle), "miopenDestroy");
+        } finally {
+            arena.close();
+        }
+    }
 }

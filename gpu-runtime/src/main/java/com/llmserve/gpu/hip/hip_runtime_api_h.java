@@ -4,8 +4,8 @@ import static com.llmserve.gpu.spi.CTypes.*;
 
 import com.llmserve.gpu.spi.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -16,488 +16,517 @@ import java.lang.invoke.MethodHandle;
  */
 public final class hip_runtime_api_h {
 
-  private hip_runtime_api_h() {}
+    private hip_runtime_api_h() {}
 
-  /** The header these declarations mirror; the binding checks compile against it. */
-  public static final String HEADER = "hip/hip_runtime_api.h";
+    /** The header these declarations mirror; the binding checks compile against it. */
+    public static final String HEADER = "hip/hip_runtime_api.h";
 
-  /** ROCm 6 first; ROCm 5 (Debian bookworm) still answers the probe calls, which is what CI loads. */
-  public static final NativeLibrary LIBRARY = NativeLibrary.load("libamdhip64.so.6", "libamdhip64.so.5");
+    /** ROCm 6 first; ROCm 5 (Debian bookworm) still answers the probe calls, which is what CI loads. */
+    public static final NativeLibrary LIBRARY = NativeLibrary.load("libamdhip64.so.6", "libamdhip64.so.5");
 
-  public static final int hipSuccess = 0;
-  public static final int hipErrorOutOfMemory = 2;
-  public static final int hipErrorNoDevice = 100;
-  public static final int hipErrorNotReady = 600;
-  public static final int hipMemcpyHostToDevice = 1;
-  public static final int hipMemcpyDeviceToHost = 2;
-  public static final int hipMemcpyDeviceToDevice = 3;
-  public static final int hipStreamNonBlocking = 1;
-  public static final int hipEventDefault = 0;
-  public static final int hipEventDisableTiming = 2;
-  public static final int hipHostMallocDefault = 0;
-  public static final int hipStreamCaptureModeRelaxed = 2;
+    public static final int hipSuccess = 0;
+    public static final int hipErrorOutOfMemory = 2;
+    public static final int hipErrorNoDevice = 100;
+    public static final int hipErrorNotReady = 600;
+    public static final int hipMemcpyHostToDevice = 1;
+    public static final int hipMemcpyDeviceToHost = 2;
+    public static final int hipMemcpyDeviceToDevice = 3;
+    public static final int hipStreamNonBlocking = 1;
+    public static final int hipEventDefault = 0;
+    public static final int hipEventDisableTiming = 2;
+    public static final int hipHostMallocDefault = 0;
+    public static final int hipStreamCaptureModeRelaxed = 2;
 
-  /**
-   * {@code hipDeviceProp_tR0600}, the properties struct of HIP 6 ({@code hipGetDeviceProperties} is a
-   * macro for {@code hipGetDevicePropertiesR0600}). Only the members we read are named; the rest is
-   * padding at the offsets the ROCm 6.4 header gives, which the binding checks assert.
-   */
-  public static final StructLayout hipDeviceProp_tR0600 = MemoryLayout.structLayout(
-      MemoryLayout.sequenceLayout(256, C_CHAR).withName("name"),
-      MemoryLayout.paddingLayout(32),
-      C_SIZE_T.withName("totalGlobalMem"),
-      C_SIZE_T.withName("sharedMemPerBlock"),
-      MemoryLayout.paddingLayout(4),
-      C_INT.withName("warpSize"),
-      MemoryLayout.paddingLayout(8),
-      C_INT.withName("maxThreadsPerBlock"),
-      MemoryLayout.paddingLayout(36),
-      C_INT.withName("major"),
-      C_INT.withName("minor"),
-      MemoryLayout.paddingLayout(20),
-      C_INT.withName("multiProcessorCount"),
-      MemoryLayout.paddingLayout(192),
-      C_INT.withName("pciBusID"),
-      C_INT.withName("pciDeviceID"),
-      C_INT.withName("pciDomainID"),
-      MemoryLayout.paddingLayout(16),
-      C_INT.withName("memoryBusWidth"),
-      C_INT.withName("l2CacheSize"),
-      MemoryLayout.paddingLayout(540),
-      MemoryLayout.sequenceLayout(256, C_CHAR).withName("gcnArchName"),
-      MemoryLayout.paddingLayout(56))
-      .withName("hipDeviceProp_tR0600");
+    /**
+     * {@code hipDeviceProp_tR0600}, the properties struct of HIP 6 ({@code hipGetDeviceProperties} is a
+     * macro for {@code hipGetDevicePropertiesR0600}). Only the members we read are named; the rest is
+     * padding at the offsets the ROCm 6.4 header gives, which the binding checks assert.
+     */
+    public static final StructLayout hipDeviceProp_tR0600 = MemoryLayout.structLayout(
+                    MemoryLayout.sequenceLayout(256, C_CHAR).withName("name"),
+                    MemoryLayout.paddingLayout(32),
+                    C_SIZE_T.withName("totalGlobalMem"),
+                    C_SIZE_T.withName("sharedMemPerBlock"),
+                    MemoryLayout.paddingLayout(4),
+                    C_INT.withName("warpSize"),
+                    MemoryLayout.paddingLayout(8),
+                    C_INT.withName("maxThreadsPerBlock"),
+                    MemoryLayout.paddingLayout(36),
+                    C_INT.withName("major"),
+                    C_INT.withName("minor"),
+                    MemoryLayout.paddingLayout(20),
+                    C_INT.withName("multiProcessorCount"),
+                    MemoryLayout.paddingLayout(192),
+                    C_INT.withName("pciBusID"),
+                    C_INT.withName("pciDeviceID"),
+                    C_INT.withName("pciDomainID"),
+                    MemoryLayout.paddingLayout(16),
+                    C_INT.withName("memoryBusWidth"),
+                    C_INT.withName("l2CacheSize"),
+                    MemoryLayout.paddingLayout(540),
+                    MemoryLayout.sequenceLayout(256, C_CHAR).withName("gcnArchName"),
+                    MemoryLayout.paddingLayout(56))
+            .withName("hipDeviceProp_tR0600");
 
-  private static final MethodHandle hipGetDeviceCount$MH =
-      LIBRARY.downcall("hipGetDeviceCount", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipGetDeviceCount$MH =
+            LIBRARY.downcall("hipGetDeviceCount", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipGetDeviceCount(int* count)} */
-  public static int hipGetDeviceCount(MemorySegment count) {
-    try {
-      return (int) hipGetDeviceCount$MH.invokeExact(count);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGetDeviceCount(int* count)} */
+    public static int hipGetDeviceCount(MemorySegment count) {
+        try {
+            return (int) hipGetDeviceCount$MH.invokeExact(count);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipRuntimeGetVersion$MH =
-      LIBRARY.downcall("hipRuntimeGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipRuntimeGetVersion$MH =
+            LIBRARY.downcall("hipRuntimeGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipRuntimeGetVersion(int* runtimeVersion)} */
-  public static int hipRuntimeGetVersion(MemorySegment runtimeVersion) {
-    try {
-      return (int) hipRuntimeGetVersion$MH.invokeExact(runtimeVersion);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipRuntimeGetVersion(int* runtimeVersion)} */
+    public static int hipRuntimeGetVersion(MemorySegment runtimeVersion) {
+        try {
+            return (int) hipRuntimeGetVersion$MH.invokeExact(runtimeVersion);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipDriverGetVersion$MH =
-      LIBRARY.downcall("hipDriverGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipDriverGetVersion$MH =
+            LIBRARY.downcall("hipDriverGetVersion", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipDriverGetVersion(int* driverVersion)} */
-  public static int hipDriverGetVersion(MemorySegment driverVersion) {
-    try {
-      return (int) hipDriverGetVersion$MH.invokeExact(driverVersion);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipDriverGetVersion(int* driverVersion)} */
+    public static int hipDriverGetVersion(MemorySegment driverVersion) {
+        try {
+            return (int) hipDriverGetVersion$MH.invokeExact(driverVersion);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipSetDevice$MH =
-      LIBRARY.downcall("hipSetDevice", FunctionDescriptor.of(C_INT, C_INT));
+    private static final MethodHandle hipSetDevice$MH =
+            LIBRARY.downcall("hipSetDevice", FunctionDescriptor.of(C_INT, C_INT));
 
-  /** {@code hipError_t hipSetDevice(int deviceId)} */
-  public static int hipSetDevice(int deviceId) {
-    try {
-      return (int) hipSetDevice$MH.invokeExact(deviceId);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipSetDevice(int deviceId)} */
+    public static int hipSetDevice(int deviceId) {
+        try {
+            return (int) hipSetDevice$MH.invokeExact(deviceId);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGetDevicePropertiesR0600$MH =
-      LIBRARY.downcall("hipGetDevicePropertiesR0600", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle hipGetDevicePropertiesR0600$MH =
+            LIBRARY.downcall("hipGetDevicePropertiesR0600", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* prop, int deviceId)} */
-  public static int hipGetDevicePropertiesR0600(MemorySegment prop, int deviceId) {
-    try {
-      return (int) hipGetDevicePropertiesR0600$MH.invokeExact(prop, deviceId);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* prop, int deviceId)} */
+    public static int hipGetDevicePropertiesR0600(MemorySegment prop, int deviceId) {
+        try {
+            return (int) hipGetDevicePropertiesR0600$MH.invokeExact(prop, deviceId);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipDeviceGetPCIBusId$MH =
-      LIBRARY.downcall("hipDeviceGetPCIBusId", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+    private static final MethodHandle hipDeviceGetPCIBusId$MH =
+            LIBRARY.downcall("hipDeviceGetPCIBusId", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
 
-  /** {@code hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device)} */
-  public static int hipDeviceGetPCIBusId(MemorySegment pciBusId, int len, int device) {
-    try {
-      return (int) hipDeviceGetPCIBusId$MH.invokeExact(pciBusId, len, device);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device)} */
+    public static int hipDeviceGetPCIBusId(MemorySegment pciBusId, int len, int device) {
+        try {
+            return (int) hipDeviceGetPCIBusId$MH.invokeExact(pciBusId, len, device);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipDeviceSynchronize$MH =
-      LIBRARY.downcall("hipDeviceSynchronize", FunctionDescriptor.of(C_INT));
+    private static final MethodHandle hipDeviceSynchronize$MH =
+            LIBRARY.downcall("hipDeviceSynchronize", FunctionDescriptor.of(C_INT));
 
-  /** {@code hipError_t hipDeviceSynchronize(void)} */
-  public static int hipDeviceSynchronize() {
-    try {
-      return (int) hipDeviceSynchronize$MH.invokeExact();
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipDeviceSynchronize(void)} */
+    public static int hipDeviceSynchronize() {
+        try {
+            return (int) hipDeviceSynchronize$MH.invokeExact();
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipMemGetInfo$MH =
-      LIBRARY.downcall("hipMemGetInfo", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle hipMemGetInfo$MH =
+            LIBRARY.downcall("hipMemGetInfo", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipMemGetInfo(size_t* free, size_t* total)} */
-  public static int hipMemGetInfo(MemorySegment free, MemorySegment total) {
-    try {
-      return (int) hipMemGetInfo$MH.invokeExact(free, total);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipMemGetInfo(size_t* free, size_t* total)} */
+    public static int hipMemGetInfo(MemorySegment free, MemorySegment total) {
+        try {
+            return (int) hipMemGetInfo$MH.invokeExact(free, total);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipMalloc$MH =
-      LIBRARY.downcall("hipMalloc", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
+    private static final MethodHandle hipMalloc$MH =
+            LIBRARY.downcall("hipMalloc", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
 
-  /** {@code hipError_t hipMalloc(void** ptr, size_t size)} */
-  public static int hipMalloc(MemorySegment ptr, long size) {
-    try {
-      return (int) hipMalloc$MH.invokeExact(ptr, size);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipMalloc(void** ptr, size_t size)} */
+    public static int hipMalloc(MemorySegment ptr, long size) {
+        try {
+            return (int) hipMalloc$MH.invokeExact(ptr, size);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipFree$MH =
-      LIBRARY.downcall("hipFree", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipFree$MH = LIBRARY.downcall("hipFree", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipFree(void* ptr)} */
-  public static int hipFree(MemorySegment ptr) {
-    try {
-      return (int) hipFree$MH.invokeExact(ptr);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipFree(void* ptr)} */
+    public static int hipFree(MemorySegment ptr) {
+        try {
+            return (int) hipFree$MH.invokeExact(ptr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipHostMalloc$MH =
-      LIBRARY.downcall("hipHostMalloc", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_INT));
+    private static final MethodHandle hipHostMalloc$MH =
+            LIBRARY.downcall("hipHostMalloc", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG, C_INT));
 
-  /** {@code hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags)} */
-  public static int hipHostMalloc(MemorySegment ptr, long size, int flags) {
-    try {
-      return (int) hipHostMalloc$MH.invokeExact(ptr, size, flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags)} */
+    public static int hipHostMalloc(MemorySegment ptr, long size, int flags) {
+        try {
+            return (int) hipHostMalloc$MH.invokeExact(ptr, size, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipHostFree$MH =
-      LIBRARY.downcall("hipHostFree", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipHostFree$MH =
+            LIBRARY.downcall("hipHostFree", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipHostFree(void* ptr)} */
-  public static int hipHostFree(MemorySegment ptr) {
-    try {
-      return (int) hipHostFree$MH.invokeExact(ptr);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipHostFree(void* ptr)} */
+    public static int hipHostFree(MemorySegment ptr) {
+        try {
+            return (int) hipHostFree$MH.invokeExact(ptr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipMemcpyAsync$MH =
-      LIBRARY.downcall("hipMemcpyAsync", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_INT, C_POINTER));
+    private static final MethodHandle hipMemcpyAsync$MH = LIBRARY.downcall(
+            "hipMemcpyAsync", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG, C_INT, C_POINTER));
 
-  /** {@code hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream)} */
-  public static int hipMemcpyAsync(MemorySegment dst, MemorySegment src, long sizeBytes, int kind, MemorySegment stream) {
-    try {
-      return (int) hipMemcpyAsync$MH.invokeExact(dst, src, sizeBytes, kind, stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind, hipStream_t stream)} */
+    public static int hipMemcpyAsync(
+            MemorySegment dst, MemorySegment src, long sizeBytes, int kind, MemorySegment stream) {
+        try {
+            return (int) hipMemcpyAsync$MH.invokeExact(dst, src, sizeBytes, kind, stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipMemsetAsync$MH =
-      LIBRARY.downcall("hipMemsetAsync", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_LONG, C_POINTER));
+    private static final MethodHandle hipMemsetAsync$MH =
+            LIBRARY.downcall("hipMemsetAsync", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_LONG, C_POINTER));
 
-  /** {@code hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream)} */
-  public static int hipMemsetAsync(MemorySegment dst, int value, long sizeBytes, MemorySegment stream) {
-    try {
-      return (int) hipMemsetAsync$MH.invokeExact(dst, value, sizeBytes, stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream)} */
+    public static int hipMemsetAsync(MemorySegment dst, int value, long sizeBytes, MemorySegment stream) {
+        try {
+            return (int) hipMemsetAsync$MH.invokeExact(dst, value, sizeBytes, stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamCreateWithFlags$MH =
-      LIBRARY.downcall("hipStreamCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle hipStreamCreateWithFlags$MH =
+            LIBRARY.downcall("hipStreamCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags)} */
-  public static int hipStreamCreateWithFlags(MemorySegment stream, int flags) {
-    try {
-      return (int) hipStreamCreateWithFlags$MH.invokeExact(stream, flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags)} */
+    public static int hipStreamCreateWithFlags(MemorySegment stream, int flags) {
+        try {
+            return (int) hipStreamCreateWithFlags$MH.invokeExact(stream, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamDestroy$MH =
-      LIBRARY.downcall("hipStreamDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipStreamDestroy$MH =
+            LIBRARY.downcall("hipStreamDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipStreamDestroy(hipStream_t stream)} */
-  public static int hipStreamDestroy(MemorySegment stream) {
-    try {
-      return (int) hipStreamDestroy$MH.invokeExact(stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamDestroy(hipStream_t stream)} */
+    public static int hipStreamDestroy(MemorySegment stream) {
+        try {
+            return (int) hipStreamDestroy$MH.invokeExact(stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamSynchronize$MH =
-      LIBRARY.downcall("hipStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipStreamSynchronize$MH =
+            LIBRARY.downcall("hipStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipStreamSynchronize(hipStream_t stream)} */
-  public static int hipStreamSynchronize(MemorySegment stream) {
-    try {
-      return (int) hipStreamSynchronize$MH.invokeExact(stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamSynchronize(hipStream_t stream)} */
+    public static int hipStreamSynchronize(MemorySegment stream) {
+        try {
+            return (int) hipStreamSynchronize$MH.invokeExact(stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamWaitEvent$MH =
-      LIBRARY.downcall("hipStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
+    private static final MethodHandle hipStreamWaitEvent$MH =
+            LIBRARY.downcall("hipStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
 
-  /** {@code hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags)} */
-  public static int hipStreamWaitEvent(MemorySegment stream, MemorySegment event, int flags) {
-    try {
-      return (int) hipStreamWaitEvent$MH.invokeExact(stream, event, flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags)} */
+    public static int hipStreamWaitEvent(MemorySegment stream, MemorySegment event, int flags) {
+        try {
+            return (int) hipStreamWaitEvent$MH.invokeExact(stream, event, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventCreateWithFlags$MH =
-      LIBRARY.downcall("hipEventCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle hipEventCreateWithFlags$MH =
+            LIBRARY.downcall("hipEventCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags)} */
-  public static int hipEventCreateWithFlags(MemorySegment event, int flags) {
-    try {
-      return (int) hipEventCreateWithFlags$MH.invokeExact(event, flags);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags)} */
+    public static int hipEventCreateWithFlags(MemorySegment event, int flags) {
+        try {
+            return (int) hipEventCreateWithFlags$MH.invokeExact(event, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventDestroy$MH =
-      LIBRARY.downcall("hipEventDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipEventDestroy$MH =
+            LIBRARY.downcall("hipEventDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipEventDestroy(hipEvent_t event)} */
-  public static int hipEventDestroy(MemorySegment event) {
-    try {
-      return (int) hipEventDestroy$MH.invokeExact(event);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventDestroy(hipEvent_t event)} */
+    public static int hipEventDestroy(MemorySegment event) {
+        try {
+            return (int) hipEventDestroy$MH.invokeExact(event);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventRecord$MH =
-      LIBRARY.downcall("hipEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle hipEventRecord$MH =
+            LIBRARY.downcall("hipEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)} */
-  public static int hipEventRecord(MemorySegment event, MemorySegment stream) {
-    try {
-      return (int) hipEventRecord$MH.invokeExact(event, stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)} */
+    public static int hipEventRecord(MemorySegment event, MemorySegment stream) {
+        try {
+            return (int) hipEventRecord$MH.invokeExact(event, stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventSynchronize$MH =
-      LIBRARY.downcall("hipEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipEventSynchronize$MH =
+            LIBRARY.downcall("hipEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipEventSynchronize(hipEvent_t event)} */
-  public static int hipEventSynchronize(MemorySegment event) {
-    try {
-      return (int) hipEventSynchronize$MH.invokeExact(event);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventSynchronize(hipEvent_t event)} */
+    public static int hipEventSynchronize(MemorySegment event) {
+        try {
+            return (int) hipEventSynchronize$MH.invokeExact(event);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventQuery$MH =
-      LIBRARY.downcall("hipEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipEventQuery$MH =
+            LIBRARY.downcall("hipEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipEventQuery(hipEvent_t event)} */
-  public static int hipEventQuery(MemorySegment event) {
-    try {
-      return (int) hipEventQuery$MH.invokeExact(event);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventQuery(hipEvent_t event)} */
+    public static int hipEventQuery(MemorySegment event) {
+        try {
+            return (int) hipEventQuery$MH.invokeExact(event);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipEventElapsedTime$MH =
-      LIBRARY.downcall("hipEventElapsedTime", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle hipEventElapsedTime$MH =
+            LIBRARY.downcall("hipEventElapsedTime", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)} */
-  public static int hipEventElapsedTime(MemorySegment ms, MemorySegment start, MemorySegment stop) {
-    try {
-      return (int) hipEventElapsedTime$MH.invokeExact(ms, start, stop);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)} */
+    public static int hipEventElapsedTime(MemorySegment ms, MemorySegment start, MemorySegment stop) {
+        try {
+            return (int) hipEventElapsedTime$MH.invokeExact(ms, start, stop);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipModuleLoadData$MH =
-      LIBRARY.downcall("hipModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle hipModuleLoadData$MH =
+            LIBRARY.downcall("hipModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipModuleLoadData(hipModule_t* module, const void* image)} */
-  public static int hipModuleLoadData(MemorySegment module, MemorySegment image) {
-    try {
-      return (int) hipModuleLoadData$MH.invokeExact(module, image);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipModuleLoadData(hipModule_t* module, const void* image)} */
+    public static int hipModuleLoadData(MemorySegment module, MemorySegment image) {
+        try {
+            return (int) hipModuleLoadData$MH.invokeExact(module, image);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipModuleUnload$MH =
-      LIBRARY.downcall("hipModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipModuleUnload$MH =
+            LIBRARY.downcall("hipModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipModuleUnload(hipModule_t module)} */
-  public static int hipModuleUnload(MemorySegment module) {
-    try {
-      return (int) hipModuleUnload$MH.invokeExact(module);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipModuleUnload(hipModule_t module)} */
+    public static int hipModuleUnload(MemorySegment module) {
+        try {
+            return (int) hipModuleUnload$MH.invokeExact(module);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipModuleGetFunction$MH =
-      LIBRARY.downcall("hipModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle hipModuleGetFunction$MH =
+            LIBRARY.downcall("hipModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname)} */
-  public static int hipModuleGetFunction(MemorySegment function, MemorySegment module, MemorySegment kname) {
-    try {
-      return (int) hipModuleGetFunction$MH.invokeExact(function, module, kname);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname)} */
+    public static int hipModuleGetFunction(MemorySegment function, MemorySegment module, MemorySegment kname) {
+        try {
+            return (int) hipModuleGetFunction$MH.invokeExact(function, module, kname);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipModuleLaunchKernel$MH =
-      LIBRARY.downcall("hipModuleLaunchKernel", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_POINTER));
+    private static final MethodHandle hipModuleLaunchKernel$MH = LIBRARY.downcall(
+            "hipModuleLaunchKernel",
+            FunctionDescriptor.of(
+                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER,
+                    C_POINTER));
 
-  /** {@code hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gridDimX, ..., unsigned sharedMemBytes, hipStream_t stream, void** kernelParams, void** extra)} */
-  public static int hipModuleLaunchKernel(MemorySegment f, int gridDimX, int gridDimY, int gridDimZ, int blockDimX, int blockDimY, int blockDimZ, int sharedMemBytes, MemorySegment stream, MemorySegment kernelParams, MemorySegment extra) {
-    try {
-      return (int) hipModuleLaunchKernel$MH.invokeExact(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream, kernelParams, extra);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gridDimX, ..., unsigned sharedMemBytes, hipStream_t stream, void** kernelParams, void** extra)} */
+    public static int hipModuleLaunchKernel(
+            MemorySegment f,
+            int gridDimX,
+            int gridDimY,
+            int gridDimZ,
+            int blockDimX,
+            int blockDimY,
+            int blockDimZ,
+            int sharedMemBytes,
+            MemorySegment stream,
+            MemorySegment kernelParams,
+            MemorySegment extra) {
+        try {
+            return (int) hipModuleLaunchKernel$MH.invokeExact(
+                    f,
+                    gridDimX,
+                    gridDimY,
+                    gridDimZ,
+                    blockDimX,
+                    blockDimY,
+                    blockDimZ,
+                    sharedMemBytes,
+                    stream,
+                    kernelParams,
+                    extra);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamBeginCapture$MH =
-      LIBRARY.downcall("hipStreamBeginCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+    private static final MethodHandle hipStreamBeginCapture$MH =
+            LIBRARY.downcall("hipStreamBeginCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
 
-  /** {@code hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode)} */
-  public static int hipStreamBeginCapture(MemorySegment stream, int mode) {
-    try {
-      return (int) hipStreamBeginCapture$MH.invokeExact(stream, mode);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode)} */
+    public static int hipStreamBeginCapture(MemorySegment stream, int mode) {
+        try {
+            return (int) hipStreamBeginCapture$MH.invokeExact(stream, mode);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipStreamEndCapture$MH =
-      LIBRARY.downcall("hipStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle hipStreamEndCapture$MH =
+            LIBRARY.downcall("hipStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph)} */
-  public static int hipStreamEndCapture(MemorySegment stream, MemorySegment pGraph) {
-    try {
-      return (int) hipStreamEndCapture$MH.invokeExact(stream, pGraph);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph)} */
+    public static int hipStreamEndCapture(MemorySegment stream, MemorySegment pGraph) {
+        try {
+            return (int) hipStreamEndCapture$MH.invokeExact(stream, pGraph);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGraphInstantiate$MH =
-      LIBRARY.downcall("hipGraphInstantiate", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_LONG));
+    private static final MethodHandle hipGraphInstantiate$MH = LIBRARY.downcall(
+            "hipGraphInstantiate", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_LONG));
 
-  /** {@code hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t graph, hipGraphNode_t* pErrorNode, char* pLogBuffer, size_t bufferSize)} */
-  public static int hipGraphInstantiate(MemorySegment pGraphExec, MemorySegment graph, MemorySegment pErrorNode, MemorySegment pLogBuffer, long bufferSize) {
-    try {
-      return (int) hipGraphInstantiate$MH.invokeExact(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t graph, hipGraphNode_t* pErrorNode, char* pLogBuffer, size_t bufferSize)} */
+    public static int hipGraphInstantiate(
+            MemorySegment pGraphExec,
+            MemorySegment graph,
+            MemorySegment pErrorNode,
+            MemorySegment pLogBuffer,
+            long bufferSize) {
+        try {
+            return (int) hipGraphInstantiate$MH.invokeExact(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGraphLaunch$MH =
-      LIBRARY.downcall("hipGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
+    private static final MethodHandle hipGraphLaunch$MH =
+            LIBRARY.downcall("hipGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
 
-  /** {@code hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream)} */
-  public static int hipGraphLaunch(MemorySegment graphExec, MemorySegment stream) {
-    try {
-      return (int) hipGraphLaunch$MH.invokeExact(graphExec, stream);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream)} */
+    public static int hipGraphLaunch(MemorySegment graphExec, MemorySegment stream) {
+        try {
+            return (int) hipGraphLaunch$MH.invokeExact(graphExec, stream);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGraphExecDestroy$MH =
-      LIBRARY.downcall("hipGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipGraphExecDestroy$MH =
+            LIBRARY.downcall("hipGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)} */
-  public static int hipGraphExecDestroy(MemorySegment graphExec) {
-    try {
-      return (int) hipGraphExecDestroy$MH.invokeExact(graphExec);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)} */
+    public static int hipGraphExecDestroy(MemorySegment graphExec) {
+        try {
+            return (int) hipGraphExecDestroy$MH.invokeExact(graphExec);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGraphDestroy$MH =
-      LIBRARY.downcall("hipGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
+    private static final MethodHandle hipGraphDestroy$MH =
+            LIBRARY.downcall("hipGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
 
-  /** {@code hipError_t hipGraphDestroy(hipGraph_t graph)} */
-  public static int hipGraphDestroy(MemorySegment graph) {
-    try {
-      return (int) hipGraphDestroy$MH.invokeExact(graph);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code hipError_t hipGraphDestroy(hipGraph_t graph)} */
+    public static int hipGraphDestroy(MemorySegment graph) {
+        try {
+            return (int) hipGraphDestroy$MH.invokeExact(graph);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGetErrorName$MH =
-      LIBRARY.downcall("hipGetErrorName", FunctionDescriptor.of(C_POINTER, C_INT));
+    private static final MethodHandle hipGetErrorName$MH =
+            LIBRARY.downcall("hipGetErrorName", FunctionDescriptor.of(C_POINTER, C_INT));
 
-  /** {@code const char* hipGetErrorName(hipError_t hip_error)} */
-  public static MemorySegment hipGetErrorName(int error) {
-    try {
-      return (MemorySegment) hipGetErrorName$MH.invokeExact(error);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code const char* hipGetErrorName(hipError_t hip_error)} */
+    public static MemorySegment hipGetErrorName(int error) {
+        try {
+            return (MemorySegment) hipGetErrorName$MH.invokeExact(error);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
 
-  private static final MethodHandle hipGetErrorString$MH =
-      LIBRARY.downcall("hipGetErrorString", FunctionDescriptor.of(C_POINTER, C_INT));
+    private static final MethodHandle hipGetErrorString$MH =
+            LIBRARY.downcall("hipGetErrorString", FunctionDescriptor.of(C_POINTER, C_INT));
 
-  /** {@code const char* hipGetErrorString(hipError_t hipError)} */
-  public static MemorySegment hipGetErrorString(int error) {
-    try {
-      return (MemorySegment) hipGetErrorString$MH.invokeExact(error);
-    } catch (Throwable t) {
-      throw NativeLibrary.rethrow(t);
+    /** {@code const char* hipGetErrorString(hipError_t hipError)} */
+    public static MemorySegment hipGetErrorString(int error) {
+        try {
+            return (MemorySegment) hipGetErrorString$MH.invokeExact(error);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
     }
-  }
-
 }

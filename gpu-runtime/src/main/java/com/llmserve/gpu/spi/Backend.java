@@ -8,21 +8,21 @@ import com.llmserve.gpu.Vendor;
  */
 public interface Backend {
 
-  /** Short name used in configuration and reports: {@code hip}, {@code cuda}. */
-  String name();
+    /** Short name used in configuration and reports: {@code hip}, {@code cuda}. */
+    String name();
 
-  Vendor vendor();
+    Vendor vendor();
 
-  /**
-   * Loads the vendor runtime and counts devices. Never throws: a missing library, a failing
-   * init or zero devices all come back as {@link Probe.Unavailable} with the vendor's words.
-   */
-  Probe probe();
+    /**
+     * Loads the vendor runtime and counts devices. Never throws: a missing library, a failing
+     * init or zero devices all come back as {@link Probe.Unavailable} with the vendor's words.
+     */
+    Probe probe();
 
-  /** What probing found. */
-  sealed interface Probe {
-    record Available(Driver driver) implements Probe {}
+    /** What probing found. */
+    sealed interface Probe {
+        record Available(Driver driver) implements Probe {}
 
-    record Unavailable(String reason) implements Probe {}
-  }
+        record Unavailable(String reason) implements Probe {}
+    }
 }

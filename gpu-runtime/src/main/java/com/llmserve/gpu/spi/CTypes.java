@@ -10,13 +10,13 @@ import java.lang.foreign.ValueLayout;
  */
 public final class CTypes {
 
-  private CTypes() {}
+    private CTypes() {}
 
-  public static final ValueLayout.OfByte C_CHAR = ValueLayout.JAVA_BYTE;
-  public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
-  public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
-  public static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
-  public static final ValueLayout.OfFloat C_FLOAT = ValueLayout.JAVA_FLOAT;
-  public static final ValueLayout.OfDouble C_DOUBLE = ValueLayout.JAVA_DOUBLE;
-  public static final AddressLayout C_POINTER = ValueLayout.ADDRESS;
+    public static final ValueLayout.OfByte C_CHAR = ValueLayout.JAVA_BYTE;
+    public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
+    public static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
+    public static final ValueLayout.OfFloat C_FLOAT = ValueLayout.JAVA_FLOAT;
+    public static final ValueLayout.OfDouble C_DOUBLE = ValueLayout.JAVA_DOUBLE;
+    public static final AddressLayout C_POINTER = ValueLayout.ADDRESS;
 }

@@ -10,44 +10,48 @@ import com.llmserve.gpu.GpuCallException;
  */
 public final class StatusCheck {
 
-  /** How a library names and describes its statuses; implementations must not throw. */
-  public interface Decoder {
-    String name(int code);
+    /** How a library names and describes its statuses; implementations must not throw. */
+    public interface Decoder {
+        String name(int code);
 
-    String message(int code);
+        String message(int code);
 
-    boolean isOutOfMemory(int code);
-  }
-
-  private final String library;
-  private final Decoder decoder;
-
-  public StatusCheck(String library, Decoder decoder) {
-    this.library = library;
-    this.decoder = decoder;
-  }
-
-  public void check(int status, String call) {
-    if (status != 0) throw error(status, call);
-  }
-
-  public GpuCallException error(int status, String call) {
-    return new GpuCallException(
-        library, call, status, safe(() -> decoder.name(status), "status " + status),
-        safe(() -> decoder.message(status), "no message"), decoder.isOutOfMemory(status));
-  }
-
-  public String library() {
-    return library;
-  }
-
-  /** Decoders are downcalls themselves; a failing one must not hide the error being reported. */
-  private static String safe(java.util.function.Supplier<String> s, String fallback) {
-    try {
-      String value = s.get();
-      return value == null || value.isBlank() ? fallback : value;
-    } catch (RuntimeException e) {
-      return fallback;
+        boolean isOutOfMemory(int code);
     }
-  }
+
+    private final String library;
+    private final Decoder decoder;
+
+    public StatusCheck(String library, Decoder decoder) {
+        this.library = library;
+        this.decoder = decoder;
+    }
+
+    public void check(int status, String call) {
+        if (status != 0) throw error(status, call);
+    }
+
+    public GpuCallException error(int status, String call) {
+        return new GpuCallException(
+                library,
+                call,
+                status,
+                safe(() -> decoder.name(status), "status " + status),
+                safe(() -> decoder.message(status), "no message"),
+                decoder.isOutOfMemory(status));
+    }
+
+    public String library() {
+        return library;
+    }
+
+    /** Decoders are downcalls themselves; a failing one must not hide the error being reported. */
+    private static String safe(java.util.function.Supplier<String> s, String fallback) {
+        try {
+            String value = s.get();
+            return value == null || value.isBlank() ? fallback : value;
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
 }

@@ -26,9 +26,9 @@ import java.util.Map;
  */
 public final class BindingCheckGenerator {
 
-  private BindingCheckGenerator() {}
+    private BindingCheckGenerator() {}
 
-  private static final String SUPPORT = """
+    private static final String SUPPORT = """
       #include <cstddef>
       #include <type_traits>
 
@@ -58,110 +58,157 @@ public final class BindingCheckGenerator {
       #define FFM_CHECK_STR(x) FFM_CHECK_STR2(x)
       """;
 
-  /** C++ source checking {@code holder} after {@code prelude} (defines and includes). */
-  public static String generate(Class<?> holder, List<String> prelude) {
-    StringBuilder out = new StringBuilder();
-    out.append("// Generated from ").append(holder.getName()).append(" by BindingCheckGenerator. Do not edit.\n");
-    prelude.forEach(line -> out.append(line).append('\n'));
-    out.append(SUPPORT).append('\n');
-    Map<String, String> overloads = cppOverloads(holder);
-    for (Map.Entry<String, FunctionDescriptor> f : library(holder).functionsInOrder()) {
-      String name = f.getKey();
-      String expected = signature(f.getValue());
-      // A name the C++ header overloads (C++-only convenience overloads beside the C function)
-      // is ambiguous as &name; the holder names the C prototype, and static_cast selects exactly it.
-      String address = overloads.containsKey(name)
-          ? "static_cast<" + overloads.get(name) + ">(&" + name + ")"
-          : "&" + name;
-      out.append("static_assert(ffm_check::same(FFM_CHECK_STR(").append(name).append("), \"").append(name)
-          .append("\"), \"").append(name).append(" is a macro for another symbol: bind the exported name it expands to\");\n");
-      out.append("static_assert(ffm_check::matches(").append(address).append(", \"").append(expected).append("\"), \"")
-          .append(name).append(": Java FunctionDescriptor ").append(describe(f.getValue()))
-          .append(" does not match the header\");\n");
+    /** C++ source checking {@code holder} after {@code prelude} (defines and includes). */
+    public static String generate(Class<?> holder, List<String> prelude) {
+        StringBuilder out = new StringBuilder();
+        out.append("// Generated from ").append(holder.getName()).append(" by BindingCheckGenerator. Do not edit.\n");
+        prelude.forEach(line -> out.append(line).append('\n'));
+        out.append(SUPPORT).append('\n');
+        Map<String, String> overloads = cppOverloads(holder);
+        for (Map.Entry<String, FunctionDescriptor> f : library(holder).functionsInOrder()) {
+            String name = f.getKey();
+            String expected = signature(f.getValue());
+            // A name the C++ header overloads (C++-only convenience overloads beside the C function)
+            // is ambiguous as &name; the holder names the C prototype, and static_cast selects exactly it.
+            String address = overloads.containsKey(name)
+                    ? "static_cast<" + overloads.get(name) + ">(&" + name + ")"
+                    : "&" + name;
+            out.append("static_assert(ffm_check::same(FFM_CHECK_STR(")
+                    .append(name)
+                    .append("), \"")
+                    .append(name)
+                    .append("\"), \"")
+                    .append(name)
+                    .append(" is a macro for another symbol: bind the exported name it expands to\");\n");
+            out.append("static_assert(ffm_check::matches(")
+                    .append(address)
+                    .append(", \"")
+                    .append(expected)
+                    .append("\"), \"")
+                    .append(name)
+                    .append(": Java FunctionDescriptor ")
+                    .append(describe(f.getValue()))
+                    .append(" does not match the header\");\n");
+        }
+        for (Field field : holder.getDeclaredFields()) {
+            int mod = field.getModifiers();
+            if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || !Modifier.isFinal(mod)) continue;
+            Object value = get(field);
+            if (field.getType() == int.class || field.getType() == long.class) {
+                out.append("static_assert(")
+                        .append(field.getName())
+                        .append(" == ")
+                        .append(value)
+                        .append(field.getType() == long.class ? "LL" : "")
+                        .append(", \"")
+                        .append(field.getName())
+                        .append(" is not ")
+                        .append(value)
+                        .append(" in the header\");\n");
+            } else if (value instanceof StructLayout struct) {
+                appendStruct(out, struct);
+            }
+        }
+        return out.toString();
     }
-    for (Field field : holder.getDeclaredFields()) {
-      int mod = field.getModifiers();
-      if (!Modifier.isPublic(mod) || !Modifier.isStatic(mod) || !Modifier.isFinal(mod)) continue;
-      Object value = get(field);
-      if (field.getType() == int.class || field.getType() == long.class) {
-        out.append("static_assert(").append(field.getName()).append(" == ").append(value)
-            .append(field.getType() == long.class ? "LL" : "").append(", \"").append(field.getName())
-            .append(" is not ").append(value).append(" in the header\");\n");
-      } else if (value instanceof StructLayout struct) {
-        appendStruct(out, struct);
-      }
+
+    /** The encoding {@code ffm_check::matches} expects: return, then each parameter. */
+    static String signature(FunctionDescriptor d) {
+        StringBuilder s = new StringBuilder();
+        s.append(d.returnLayout().map(BindingCheckGenerator::code).orElse('v'));
+        d.argumentLayouts().forEach(l -> s.append(code(l)));
+        return s.toString();
     }
-    return out.toString();
-  }
 
-  /** The encoding {@code ffm_check::matches} expects: return, then each parameter. */
-  static String signature(FunctionDescriptor d) {
-    StringBuilder s = new StringBuilder();
-    s.append(d.returnLayout().map(BindingCheckGenerator::code).orElse('v'));
-    d.argumentLayouts().forEach(l -> s.append(code(l)));
-    return s.toString();
-  }
-
-  private static char code(MemoryLayout layout) {
-    if (layout instanceof AddressLayout) return 'p';
-    if (layout instanceof ValueLayout.OfFloat) return 'f';
-    if (layout instanceof ValueLayout.OfDouble) return 'd';
-    if (layout instanceof ValueLayout v) {
-      return switch ((int) v.byteSize()) {
-        case 1 -> 'b';
-        case 2 -> 'h';
-        case 4 -> 'i';
-        case 8 -> 'l';
-        default -> throw new IllegalArgumentException("unsupported layout " + layout);
-      };
+    private static char code(MemoryLayout layout) {
+        if (layout instanceof AddressLayout) return 'p';
+        if (layout instanceof ValueLayout.OfFloat) return 'f';
+        if (layout instanceof ValueLayout.OfDouble) return 'd';
+        if (layout instanceof ValueLayout v) {
+            return switch ((int) v.byteSize()) {
+                case 1 -> 'b';
+                case 2 -> 'h';
+                case 4 -> 'i';
+                case 8 -> 'l';
+                default -> throw new IllegalArgumentException("unsupported layout " + layout);
+            };
+        }
+        throw new IllegalArgumentException("structs by value are not bound: " + layout);
     }
-    throw new IllegalArgumentException("structs by value are not bound: " + layout);
-  }
 
-  private static String describe(FunctionDescriptor d) {
-    return d.toString().replace("\"", "'");
-  }
-
-  private static void appendStruct(StringBuilder out, GroupLayout struct) {
-    String type = struct.name().orElseThrow(() -> new IllegalArgumentException("struct layout without a C name"));
-    out.append("static_assert(sizeof(").append(type).append(") == ").append(struct.byteSize())
-        .append(", \"sizeof(").append(type).append(") is not ").append(struct.byteSize()).append("\");\n");
-    for (MemoryLayout member : struct.memberLayouts()) {
-      if (member instanceof PaddingLayout || member.name().isEmpty()) continue;
-      String name = member.name().get();
-      long offset = struct.byteOffset(MemoryLayout.PathElement.groupElement(name));
-      out.append("static_assert(offsetof(").append(type).append(", ").append(name).append(") == ").append(offset)
-          .append(", \"").append(type).append('.').append(name).append(" is not at offset ").append(offset).append("\");\n");
-      out.append("static_assert(sizeof(").append(type).append("::").append(name).append(") == ").append(member.byteSize())
-          .append(", \"").append(type).append('.').append(name).append(" is not ").append(member.byteSize()).append(" bytes\");\n");
+    private static String describe(FunctionDescriptor d) {
+        return d.toString().replace("\"", "'");
     }
-  }
 
-  /** The holder's {@code CPP_OVERLOADED} map (symbol to C function-pointer type), if it has one. */
-  @SuppressWarnings("unchecked")
-  private static Map<String, String> cppOverloads(Class<?> holder) {
-    try {
-      return (Map<String, String>) holder.getField("CPP_OVERLOADED").get(null);
-    } catch (NoSuchFieldException e) {
-      return Map.of();
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
+    private static void appendStruct(StringBuilder out, GroupLayout struct) {
+        String type = struct.name().orElseThrow(() -> new IllegalArgumentException("struct layout without a C name"));
+        out.append("static_assert(sizeof(")
+                .append(type)
+                .append(") == ")
+                .append(struct.byteSize())
+                .append(", \"sizeof(")
+                .append(type)
+                .append(") is not ")
+                .append(struct.byteSize())
+                .append("\");\n");
+        for (MemoryLayout member : struct.memberLayouts()) {
+            if (member instanceof PaddingLayout || member.name().isEmpty()) continue;
+            String name = member.name().get();
+            long offset = struct.byteOffset(MemoryLayout.PathElement.groupElement(name));
+            out.append("static_assert(offsetof(")
+                    .append(type)
+                    .append(", ")
+                    .append(name)
+                    .append(") == ")
+                    .append(offset)
+                    .append(", \"")
+                    .append(type)
+                    .append('.')
+                    .append(name)
+                    .append(" is not at offset ")
+                    .append(offset)
+                    .append("\");\n");
+            out.append("static_assert(sizeof(")
+                    .append(type)
+                    .append("::")
+                    .append(name)
+                    .append(") == ")
+                    .append(member.byteSize())
+                    .append(", \"")
+                    .append(type)
+                    .append('.')
+                    .append(name)
+                    .append(" is not ")
+                    .append(member.byteSize())
+                    .append(" bytes\");\n");
+        }
     }
-  }
 
-  private static NativeLibrary library(Class<?> holder) {
-    try {
-      return (NativeLibrary) holder.getField("LIBRARY").get(null);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException(holder + " has no public LIBRARY field", e);
+    /** The holder's {@code CPP_OVERLOADED} map (symbol to C function-pointer type), if it has one. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> cppOverloads(Class<?> holder) {
+        try {
+            return (Map<String, String>) holder.getField("CPP_OVERLOADED").get(null);
+        } catch (NoSuchFieldException e) {
+            return Map.of();
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
     }
-  }
 
-  private static Object get(Field field) {
-    try {
-      return field.get(null);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
+    private static NativeLibrary library(Class<?> holder) {
+        try {
+            return (NativeLibrary) holder.getField("LIBRARY").get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(holder + " has no public LIBRARY field", e);
+        }
     }
-  }
+
+    private static Object get(Field field) {
+        try {
+            return field.get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -13,15 +13,11 @@ import com.llmserve.app.openai.Ids;
 import com.llmserve.app.openai.PromptLimits;
 import com.llmserve.app.openai.SseSink;
 import com.llmserve.engine.sampling.SamplingParams;
-
 import jakarta.servlet.http.HttpServletResponse;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -47,19 +43,27 @@ class ChatController {
     Object chat(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
         ChatRequest request = ChatRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
-        int[] prompt = ChatPrompt.tokens(model, request.messages(), request.addGenerationPrompt(), request.templateVariables());
+        int[] prompt = ChatPrompt.tokens(
+                model, request.messages(), request.addGenerationPrompt(), request.templateVariables());
         // without max_tokens the answer may fill what the context leaves, as in OpenAI's API
-        int maxTokens = PromptLimits.maxTokens(prompt.length, model.maxModelLen(), request.maxTokens(), model.maxModelLen(),
-                "messages", request.maxTokens().isPresent() && body.has("max_completion_tokens") ? "max_completion_tokens" : "max_tokens");
+        int maxTokens = PromptLimits.maxTokens(
+                prompt.length,
+                model.maxModelLen(),
+                request.maxTokens(),
+                model.maxModelLen(),
+                "messages",
+                request.maxTokens().isPresent() && body.has("max_completion_tokens")
+                        ? "max_completion_tokens"
+                        : "max_tokens");
         SamplingParams sampling = request.sampling().toParams(model.tokenizer().vocabSize());
-        GenerationParams params = new GenerationParams(request.n(), maxTokens, sampling, request.stop(), request.ignoreEos(),
-                request.topLogprobs(), -1);
+        GenerationParams params = new GenerationParams(
+                request.n(), maxTokens, sampling, request.stop(), request.ignoreEos(), request.topLogprobs(), -1);
         String id = Ids.next("chatcmpl-");
         long created = Ids.now();
         Generation generation = Generation.start(model, List.of(prompt), params);
         if (request.streaming().stream()) {
-            return GenerationStream.body(generation, new Chunks(request, id, created), api.keepAliveInterval(), json,
-                    response);
+            return GenerationStream.body(
+                    generation, new Chunks(request, id, created), api.keepAliveInterval(), json, response);
         }
         try (generation) {
             AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, api.keepAliveInterval());
@@ -69,8 +73,9 @@ class ChatController {
     }
 
     /** The answer once every choice finished, or null when the client left first. */
-    private ChatResponses.ChatCompletion collect(ChatRequest request, Generation generation, String id, long created,
-                                                 AnswerKeepAlive keepAlive) throws InterruptedException {
+    private ChatResponses.ChatCompletion collect(
+            ChatRequest request, Generation generation, String id, long created, AnswerKeepAlive keepAlive)
+            throws InterruptedException {
         int count = generation.choiceCount();
         StringBuilder[] texts = new StringBuilder[count];
         ChatResponses.Logprobs[] logprobs = new ChatResponses.Logprobs[count];
@@ -99,10 +104,15 @@ class ChatController {
         }
         List<ChatResponses.Choice> choices = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            choices.add(new ChatResponses.Choice(i, new ChatResponses.Message("assistant", texts[i].toString(), null), logprobs[i],
-                    finish[i]));
+            choices.add(new ChatResponses.Choice(
+                    i, new ChatResponses.Message("assistant", texts[i].toString(), null), logprobs[i], finish[i]));
         }
-        return new ChatResponses.ChatCompletion(id, ChatResponses.OBJECT, created, request.model(), choices,
+        return new ChatResponses.ChatCompletion(
+                id,
+                ChatResponses.OBJECT,
+                created,
+                request.model(),
+                choices,
                 json.valueToTree(ApiUsage.of(generation.usage())));
     }
 
@@ -133,26 +143,37 @@ class ChatController {
 
         @Override
         public void delta(SseSink sink, Delta d) throws IOException {
-            if (!d.text().isEmpty() || (request.topLogprobs() >= 0 && !d.tokens().isEmpty())) {
+            if (!d.text().isEmpty()
+                    || (request.topLogprobs() >= 0 && !d.tokens().isEmpty())) {
                 ChatResponses.Logprobs lp = request.topLogprobs() >= 0 ? ChatResponses.Logprobs.of(d.tokens()) : null;
-                chunk(sink, new ChatResponses.ChunkChoice(d.index(), new ChatResponses.Delta(null, d.text()), lp, null));
+                chunk(
+                        sink,
+                        new ChatResponses.ChunkChoice(d.index(), new ChatResponses.Delta(null, d.text()), lp, null));
             }
             if (d.finished()) {
-                chunk(sink, new ChatResponses.ChunkChoice(d.index(), new ChatResponses.Delta(null, null), null, d.finishReason()));
+                chunk(
+                        sink,
+                        new ChatResponses.ChunkChoice(
+                                d.index(), new ChatResponses.Delta(null, null), null, d.finishReason()));
             }
         }
 
         @Override
         public void close(SseSink sink, Generation.Usage usage) throws IOException {
             if (request.streaming().includeUsage()) {
-                sink.data(new ChatResponses.Chunk(id, ChatResponses.CHUNK_OBJECT, created, request.model(), List.of(),
+                sink.data(new ChatResponses.Chunk(
+                        id,
+                        ChatResponses.CHUNK_OBJECT,
+                        created,
+                        request.model(),
+                        List.of(),
                         json.valueToTree(ApiUsage.of(usage))));
             }
         }
 
         private void chunk(SseSink sink, ChatResponses.ChunkChoice choice) throws IOException {
-            sink.data(new ChatResponses.Chunk(id, ChatResponses.CHUNK_OBJECT, created, request.model(), List.of(choice),
-                    usagePlaceholder));
+            sink.data(new ChatResponses.Chunk(
+                    id, ChatResponses.CHUNK_OBJECT, created, request.model(), List.of(choice), usagePlaceholder));
         }
     }
 }

@@ -3,19 +3,16 @@ package com.llmserve.app.openai.chat;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.engine.chat.ChatMessage;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import tools.jackson.databind.JsonNode;
 
 /** Reads a conversation ({@code messages}) and template variables, for chat and {@code /tokenize}. */
 public final class ChatMessages {
 
-    private ChatMessages() {
-    }
+    private ChatMessages() {}
 
     /** {@code messages} of a request: a non-empty array of system, developer, user and assistant messages. */
     public static List<ChatMessage> parse(RequestFields f) {
@@ -27,8 +24,11 @@ public final class ChatMessages {
             throw RequestFields.typeError("messages", "an array", node);
         }
         if (node.isEmpty()) {
-            throw new InvalidRequestException("messages", "Invalid 'messages': empty array. Expected an array with minimum length 1,"
-                    + " but got an empty array instead.", "empty_array");
+            throw new InvalidRequestException(
+                    "messages",
+                    "Invalid 'messages': empty array. Expected an array with minimum length 1,"
+                            + " but got an empty array instead.",
+                    "empty_array");
         }
         List<ChatMessage> messages = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
@@ -41,12 +41,18 @@ public final class ChatMessages {
         RequestFields m = RequestFields.nested(node, path);
         String role = m.requiredString("role");
         switch (role) {
-            case "system", "user", "assistant", "developer" -> {
-            }
-            case "tool", "function" -> throw m.invalid("role", "Messages with role '" + role
-                    + "' need tool calling, which this server does not support yet.", "unsupported_parameter");
-            default -> throw m.invalid("role", "Invalid value for '" + m.path("role") + "': '" + role
-                    + "'. Supported values are: 'system', 'developer', 'user' and 'assistant'.", "invalid_value");
+            case "system", "user", "assistant", "developer" -> {}
+            case "tool", "function" ->
+                throw m.invalid(
+                        "role",
+                        "Messages with role '" + role + "' need tool calling, which this server does not support yet.",
+                        "unsupported_parameter");
+            default ->
+                throw m.invalid(
+                        "role",
+                        "Invalid value for '" + m.path("role") + "': '" + role
+                                + "'. Supported values are: 'system', 'developer', 'user' and 'assistant'.",
+                        "invalid_value");
         }
         if (m.raw("tool_calls") != null) {
             throw m.invalid("tool_calls", "Tool calls are not supported yet.", "unsupported_parameter");
@@ -82,7 +88,9 @@ public final class ChatMessages {
             RequestFields part = RequestFields.nested(node.get(j), m.path("content") + "[" + j + "]");
             String type = part.requiredString("type");
             if (!"text".equals(type)) {
-                throw part.invalid("type", "Content parts of type '" + type + "' are not supported; only 'text' is.",
+                throw part.invalid(
+                        "type",
+                        "Content parts of type '" + type + "' are not supported; only 'text' is.",
                         "unsupported_content_type");
             }
             texts.add(part.requiredString("text"));

@@ -3,7 +3,6 @@ package com.llmserve.app.openai.chat;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.engine.chat.ChatMessage;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,8 +10,7 @@ import java.util.Objects;
 /** A conversation rendered with the model's chat template and tokenized, as chat and {@code /tokenize} need it. */
 public final class ChatPrompt {
 
-    private ChatPrompt() {
-    }
+    private ChatPrompt() {}
 
     /**
      * The prompt tokens of a conversation.
@@ -20,14 +18,22 @@ public final class ChatPrompt {
      * @throws com.llmserve.engine.chat.ChatTemplateException when the template refuses or fails
      * @throws InvalidRequestException                         when a message's control-token text cannot be kept apart
      */
-    public static int[] tokens(ServedTextModel model, List<ChatMessage> messages, boolean addGenerationPrompt,
-                               Map<String, Object> variables) {
+    public static int[] tokens(
+            ServedTextModel model,
+            List<ChatMessage> messages,
+            boolean addGenerationPrompt,
+            Map<String, Object> variables) {
         String rendered = model.chatTemplate().render(messages, addGenerationPrompt, variables);
-        List<String> contents = messages.stream().map(ChatMessage::content).filter(Objects::nonNull).toList();
+        List<String> contents = messages.stream()
+                .map(ChatMessage::content)
+                .filter(Objects::nonNull)
+                .toList();
         int[] tokens = model.encodeChat(rendered, contents);
         if (tokens == null) {
-            throw new InvalidRequestException("messages", "A message contains the text of a control token, and the chat template"
-                    + " changes that message's text, so it cannot be encoded safely. Remove the control-token text.",
+            throw new InvalidRequestException(
+                    "messages",
+                    "A message contains the text of a control token, and the chat template"
+                            + " changes that message's text, so it cannot be encoded safely. Remove the control-token text.",
                     "invalid_content");
         }
         return tokens;

@@ -5,11 +5,9 @@ import com.llmserve.app.openai.GenerationFields;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.app.openai.SamplingOptions;
 import com.llmserve.engine.chat.ChatMessage;
-
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,9 +20,18 @@ import tools.jackson.databind.JsonNode;
  * @param templateVariables   {@code chat_template_kwargs}: extra variables for the chat template (vLLM's extension)
  * @param addGenerationPrompt end the prompt with the assistant header (vLLM's extension; true by default)
  */
-record ChatRequest(String model, List<ChatMessage> messages, OptionalInt maxTokens, SamplingOptions sampling, int n,
-                   GenerationFields.Streaming streaming, List<String> stop, int topLogprobs, boolean ignoreEos,
-                   Map<String, Object> templateVariables, boolean addGenerationPrompt) {
+record ChatRequest(
+        String model,
+        List<ChatMessage> messages,
+        OptionalInt maxTokens,
+        SamplingOptions sampling,
+        int n,
+        GenerationFields.Streaming streaming,
+        List<String> stop,
+        int topLogprobs,
+        boolean ignoreEos,
+        Map<String, Object> templateVariables,
+        boolean addGenerationPrompt) {
 
     static ChatRequest parse(JsonNode body, ApiProperties limits) {
         RequestFields f = RequestFields.of(body);
@@ -46,15 +53,28 @@ record ChatRequest(String model, List<ChatMessage> messages, OptionalInt maxToke
         Map<String, Object> variables = ChatMessages.templateVariables(f);
         boolean addGenerationPrompt = f.optBoolean("add_generation_prompt").orElse(true);
         JsonNode modalities = f.raw("modalities");
-        if (modalities != null && !(modalities.isArray() && modalities.size() == 1 && "text".equals(modalities.get(0).asString()))) {
+        if (modalities != null
+                && !(modalities.isArray()
+                        && modalities.size() == 1
+                        && "text".equals(modalities.get(0).asString()))) {
             throw f.invalid("modalities", "Only the text modality is supported.", "unsupported_parameter");
         }
         // accepted and without effect here: they concern OpenAI's storage, billing and tool routing
         f.ignore("metadata", "store", "service_tier", "parallel_tool_calls");
         GenerationFields.user(f);
         f.rejectUnknown();
-        return new ChatRequest(model, messages, maxTokens, sampling, n, streaming, stop, logprobs ? top.orElse(0) : -1, ignoreEos,
-                variables, addGenerationPrompt);
+        return new ChatRequest(
+                model,
+                messages,
+                maxTokens,
+                sampling,
+                n,
+                streaming,
+                stop,
+                logprobs ? top.orElse(0) : -1,
+                ignoreEos,
+                variables,
+                addGenerationPrompt);
     }
 
     /** {@code max_completion_tokens} (current) or {@code max_tokens} (deprecated); both must agree if both are sent. */
@@ -62,7 +82,9 @@ record ChatRequest(String model, List<ChatMessage> messages, OptionalInt maxToke
         OptionalInt completion = f.optInt("max_completion_tokens", 1, Integer.MAX_VALUE);
         OptionalInt legacy = f.optInt("max_tokens", 1, Integer.MAX_VALUE);
         if (completion.isPresent() && legacy.isPresent() && completion.getAsInt() != legacy.getAsInt()) {
-            throw f.invalid("max_tokens", "'max_tokens' and 'max_completion_tokens' disagree; send only 'max_completion_tokens'.");
+            throw f.invalid(
+                    "max_tokens",
+                    "'max_tokens' and 'max_completion_tokens' disagree; send only 'max_completion_tokens'.");
         }
         return completion.isPresent() ? completion : legacy;
     }
@@ -76,7 +98,9 @@ record ChatRequest(String model, List<ChatMessage> messages, OptionalInt maxToke
         RequestFields rf = RequestFields.nested(node, "response_format");
         String type = rf.requiredString("type");
         if (!"text".equals(type)) {
-            throw rf.invalid("type", "response_format of type '" + type + "' is not supported yet; only 'text' is.",
+            throw rf.invalid(
+                    "type",
+                    "response_format of type '" + type + "' is not supported yet; only 'text' is.",
                     "unsupported_parameter");
         }
         rf.rejectUnknown();
@@ -88,8 +112,12 @@ record ChatRequest(String model, List<ChatMessage> messages, OptionalInt maxToke
             throw f.invalid("tools", "Tool calling is not supported yet.", "unsupported_parameter");
         }
         JsonNode choice = f.raw("tool_choice");
-        if (choice != null && !(choice.isString() && ("none".equals(choice.stringValue()) || "auto".equals(choice.stringValue())))) {
-            throw f.invalid("tool_choice", "Tool calling is not supported yet; 'tool_choice' may only be 'none' or 'auto'.",
+        if (choice != null
+                && !(choice.isString()
+                        && ("none".equals(choice.stringValue()) || "auto".equals(choice.stringValue())))) {
+            throw f.invalid(
+                    "tool_choice",
+                    "Tool calling is not supported yet; 'tool_choice' may only be 'none' or 'auto'.",
                     "unsupported_parameter");
         }
         GenerationFields.unsupported(f, "functions", "Function calling is not supported yet.");

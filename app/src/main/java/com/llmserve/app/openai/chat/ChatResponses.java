@@ -3,10 +3,8 @@ package com.llmserve.app.openai.chat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.llmserve.app.generation.OutputToken;
-
 import java.util.ArrayList;
 import java.util.List;
-
 import tools.jackson.databind.JsonNode;
 
 /** The JSON shapes of {@code /v1/chat/completions}: the completion, its stream chunks, log-probabilities. */
@@ -15,34 +13,40 @@ final class ChatResponses {
     static final String OBJECT = "chat.completion";
     static final String CHUNK_OBJECT = "chat.completion.chunk";
 
-    private ChatResponses() {
-    }
+    private ChatResponses() {}
 
-    record ChatCompletion(String id, String object, long created, String model, List<Choice> choices, JsonNode usage) {
-    }
+    record ChatCompletion(String id, String object, long created, String model, List<Choice> choices, JsonNode usage) {}
 
-    record Choice(int index, Message message, Logprobs logprobs, @JsonProperty("finish_reason") String finishReason) {
-    }
+    record Choice(
+            int index,
+            Message message,
+            Logprobs logprobs,
+            @JsonProperty("finish_reason") String finishReason) {}
 
     /** The assistant's answer; {@code refusal} is always null (the model does not refuse by API). */
-    record Message(String role, String content, String refusal) {
-    }
+    record Message(String role, String content, String refusal) {}
 
     /**
      * One event of a stream: a choice's delta, or (with {@code stream_options.include_usage}) the
      * usage with no choices. {@code usage} is absent unless usage was asked for, then null until the end.
      */
-    record Chunk(String id, String object, long created, String model, List<ChunkChoice> choices,
-                 @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode usage) {
-    }
+    record Chunk(
+            String id,
+            String object,
+            long created,
+            String model,
+            List<ChunkChoice> choices,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode usage) {}
 
-    record ChunkChoice(int index, Delta delta, Logprobs logprobs, @JsonProperty("finish_reason") String finishReason) {
-    }
+    record ChunkChoice(
+            int index,
+            Delta delta,
+            Logprobs logprobs,
+            @JsonProperty("finish_reason") String finishReason) {}
 
     /** New text of the assistant's message; the first delta of a choice carries the role. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Delta(String role, String content) {
-    }
+    record Delta(String role, String content) {}
 
     record Logprobs(List<TokenLogprob> content, List<TokenLogprob> refusal) {
 
@@ -66,11 +70,13 @@ final class ChatResponses {
     }
 
     /** A token: its text, log-probability, UTF-8 bytes (a character may span tokens) and the most likely alternatives. */
-    record TokenLogprob(String token, float logprob, int[] bytes, @JsonProperty("top_logprobs") List<TopLogprob> topLogprobs) {
-    }
+    record TokenLogprob(
+            String token,
+            float logprob,
+            int[] bytes,
+            @JsonProperty("top_logprobs") List<TopLogprob> topLogprobs) {}
 
-    record TopLogprob(String token, float logprob, int[] bytes) {
-    }
+    record TopLogprob(String token, float logprob, int[] bytes) {}
 
     /** JSON has no infinity: a token the model rules out gets OpenAI's floor of -9999. */
     static float finite(float logprob) {

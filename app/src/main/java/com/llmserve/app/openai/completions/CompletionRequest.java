@@ -5,11 +5,9 @@ import com.llmserve.app.openai.GenerationFields;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.app.openai.SamplingOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -20,9 +18,17 @@ import tools.jackson.databind.JsonNode;
  * @param maxTokens the client's {@code max_tokens}, if set
  * @param logprobs  alternatives per token ({@code logprobs}), if set
  */
-record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxTokens, SamplingOptions sampling, int n,
-                         GenerationFields.Streaming streaming, List<String> stop, OptionalInt logprobs, boolean echo,
-                         boolean ignoreEos) {
+record CompletionRequest(
+        String model,
+        List<Prompt> prompts,
+        OptionalInt maxTokens,
+        SamplingOptions sampling,
+        int n,
+        GenerationFields.Streaming streaming,
+        List<String> stop,
+        OptionalInt logprobs,
+        boolean echo,
+        boolean ignoreEos) {
 
     /** The default of {@code max_tokens} in OpenAI's completions API. */
     static final int DEFAULT_MAX_TOKENS = 16;
@@ -33,11 +39,9 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
         String param();
     }
 
-    record TextPrompt(String text, String param) implements Prompt {
-    }
+    record TextPrompt(String text, String param) implements Prompt {}
 
-    record TokenPrompt(int[] tokens, String param) implements Prompt {
-    }
+    record TokenPrompt(int[] tokens, String param) implements Prompt {}
 
     static CompletionRequest parse(JsonNode body, ApiProperties limits) {
         RequestFields f = RequestFields.of(body);
@@ -46,14 +50,19 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
         boolean echo = f.optBoolean("echo").orElse(false);
         OptionalInt maxTokens = f.optInt("max_tokens", 0, Integer.MAX_VALUE);
         if (maxTokens.isPresent() && maxTokens.getAsInt() == 0 && !echo) {
-            throw f.invalid("max_tokens", "Invalid 'max_tokens': it must be at least 1 unless 'echo' is true, but got 0 instead.",
+            throw f.invalid(
+                    "max_tokens",
+                    "Invalid 'max_tokens': it must be at least 1 unless 'echo' is true, but got 0 instead.",
                     "integer_below_min_value");
         }
         SamplingOptions sampling = SamplingOptions.read(f);
         int n = GenerationFields.n(f, limits);
         if ((long) n * prompts.size() > limits.maxChoices()) {
-            throw f.invalid("n", "Invalid 'n': " + prompts.size() + " prompts times n = " + n + " makes more than the "
-                    + limits.maxChoices() + " choices a request may have.", "too_many_choices");
+            throw f.invalid(
+                    "n",
+                    "Invalid 'n': " + prompts.size() + " prompts times n = " + n + " makes more than the "
+                            + limits.maxChoices() + " choices a request may have.",
+                    "too_many_choices");
         }
         OptionalInt bestOf = f.optInt("best_of", 1, limits.maxN());
         if (bestOf.isPresent() && bestOf.getAsInt() != n) {
@@ -63,7 +72,9 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
         List<String> stop = GenerationFields.stop(f, limits);
         OptionalInt logprobs = f.optInt("logprobs", 0, limits.maxLogprobs());
         if (echo && logprobs.isPresent() && streaming.stream()) {
-            throw f.invalid("echo", "'echo' together with 'logprobs' (the prompt's log-probabilities) cannot be streamed.",
+            throw f.invalid(
+                    "echo",
+                    "'echo' together with 'logprobs' (the prompt's log-probabilities) cannot be streamed.",
                     "unsupported_parameter");
         }
         boolean ignoreEos = GenerationFields.ignoreEos(f);
@@ -74,7 +85,8 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
         });
         GenerationFields.user(f);
         f.rejectUnknown();
-        return new CompletionRequest(model, prompts, maxTokens, sampling, n, streaming, stop, logprobs, echo, ignoreEos);
+        return new CompletionRequest(
+                model, prompts, maxTokens, sampling, n, streaming, stop, logprobs, echo, ignoreEos);
     }
 
     /** A string, an array of strings, an array of token ids, or an array of such arrays. */
@@ -101,25 +113,31 @@ record CompletionRequest(String model, List<Prompt> prompts, OptionalInt maxToke
                         prompts.add(text(p.stringValue(), param));
                     } else if (p.isArray() && first.isArray()) {
                         if (p.isEmpty()) {
-                            throw new InvalidRequestException(param, "Invalid '" + param + "': it must not be empty.", "empty_array");
+                            throw new InvalidRequestException(
+                                    param, "Invalid '" + param + "': it must not be empty.", "empty_array");
                         }
                         prompts.add(new TokenPrompt(tokens(p, param), param));
                     } else {
-                        throw RequestFields.typeError(param, first.isString() ? "a string (like the first prompt)"
-                                : "an array of token ids (like the first prompt)", p);
+                        throw RequestFields.typeError(
+                                param,
+                                first.isString()
+                                        ? "a string (like the first prompt)"
+                                        : "an array of token ids (like the first prompt)",
+                                p);
                     }
                 }
             }
         } else {
-            throw RequestFields.typeError("prompt", "a string, an array of strings, an array of token ids or an array of such arrays",
-                    node);
+            throw RequestFields.typeError(
+                    "prompt", "a string, an array of strings, an array of token ids or an array of such arrays", node);
         }
         return List.copyOf(prompts);
     }
 
     private static TextPrompt text(String text, String param) {
         if (text.isEmpty()) {
-            throw new InvalidRequestException(param, "Invalid '" + param + "': the prompt must not be empty.", "empty_string");
+            throw new InvalidRequestException(
+                    param, "Invalid '" + param + "': the prompt must not be empty.", "empty_string");
         }
         return new TextPrompt(text, param);
     }

@@ -5,12 +5,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.llmserve.app.generation.OutputToken;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import tools.jackson.databind.JsonNode;
 
 /** The JSON shapes of {@code /v1/completions}: the response, its stream chunks, log-probabilities. */
@@ -18,24 +16,32 @@ final class CompletionResponses {
 
     static final String OBJECT = "text_completion";
 
-    private CompletionResponses() {
-    }
+    private CompletionResponses() {}
 
     /**
      * A completion, or one chunk of a stream (same shape; a chunk's {@code usage} is absent, null,
      * or the final counts with {@code choices} empty).
      */
-    record Completion(String id, String object, long created, String model, List<Choice> choices,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode usage) {
-    }
+    record Completion(
+            String id,
+            String object,
+            long created,
+            String model,
+            List<Choice> choices,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode usage) {}
 
-    record Choice(int index, String text, Logprobs logprobs, @JsonProperty("finish_reason") String finishReason) {
-    }
+    record Choice(
+            int index,
+            String text,
+            Logprobs logprobs,
+            @JsonProperty("finish_reason") String finishReason) {}
 
     /** OpenAI's legacy log-probability lists, one entry per token. */
-    record Logprobs(List<String> tokens, @JsonProperty("token_logprobs") List<Float> tokenLogprobs,
-                    @JsonProperty("top_logprobs") List<Map<String, Float>> topLogprobs,
-                    @JsonProperty("text_offset") List<Integer> textOffset) {
+    record Logprobs(
+            List<String> tokens,
+            @JsonProperty("token_logprobs") List<Float> tokenLogprobs,
+            @JsonProperty("top_logprobs") List<Map<String, Float>> topLogprobs,
+            @JsonProperty("text_offset") List<Integer> textOffset) {
 
         /**
          * @param offset where the choice's generated text starts in the returned text (the echoed prompt's length)
@@ -70,7 +76,8 @@ final class CompletionResponses {
          */
         static Logprobs ofPrompt(Tokenizer tokenizer, int[] prompt, List<TokenLogprobs> scores) {
             if (scores.size() != prompt.length - 1) {
-                throw new IllegalStateException(scores.size() + " prompt scores for " + prompt.length + " prompt tokens");
+                throw new IllegalStateException(
+                        scores.size() + " prompt scores for " + prompt.length + " prompt tokens");
             }
             List<String> texts = new ArrayList<>(prompt.length);
             List<Float> lps = new ArrayList<>(prompt.length);
@@ -90,8 +97,11 @@ final class CompletionResponses {
 
         /** Concatenation, for the non-streaming answer built from many deltas. */
         Logprobs plus(Logprobs more) {
-            return new Logprobs(concat(tokens, more.tokens), concat(tokenLogprobs, more.tokenLogprobs),
-                    concat(topLogprobs, more.topLogprobs), concat(textOffset, more.textOffset));
+            return new Logprobs(
+                    concat(tokens, more.tokens),
+                    concat(tokenLogprobs, more.tokenLogprobs),
+                    concat(topLogprobs, more.topLogprobs),
+                    concat(textOffset, more.textOffset));
         }
 
         private static <T> List<T> concat(List<T> a, List<T> b) {

@@ -15,13 +15,10 @@ import com.llmserve.app.openai.PromptLimits;
 import com.llmserve.app.openai.SseSink;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import jakarta.servlet.http.HttpServletResponse;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -55,8 +52,13 @@ class CompletionsController {
             int[] tokens = tokens(model, p);
             prompts.add(tokens);
             promptTexts.add(request.echo() ? promptText(model.tokenizer(), p) : "");
-            PromptLimits.maxTokens(tokens.length, model.maxModelLen(), request.maxTokens(), CompletionRequest.DEFAULT_MAX_TOKENS,
-                    p.param(), "max_tokens");
+            PromptLimits.maxTokens(
+                    tokens.length,
+                    model.maxModelLen(),
+                    request.maxTokens(),
+                    CompletionRequest.DEFAULT_MAX_TOKENS,
+                    p.param(),
+                    "max_tokens");
         }
         // the engine caps each prompt's budget by what its context leaves (the default of 16 may not fit)
         int maxTokens = request.maxTokens().orElse(CompletionRequest.DEFAULT_MAX_TOKENS);
@@ -68,12 +70,18 @@ class CompletionsController {
         if (maxTokens == 0 && !scorePrompt) {
             return ResponseEntity.ok(echoOnly(request, id, created, prompts, promptTexts));
         }
-        GenerationParams params = new GenerationParams(request.n(), maxTokens, sampling, request.stop(), request.ignoreEos(),
-                request.logprobs().orElse(-1), scorePrompt ? request.logprobs().getAsInt() : -1);
+        GenerationParams params = new GenerationParams(
+                request.n(),
+                maxTokens,
+                sampling,
+                request.stop(),
+                request.ignoreEos(),
+                request.logprobs().orElse(-1),
+                scorePrompt ? request.logprobs().getAsInt() : -1);
         Generation generation = Generation.start(model, prompts, params);
         if (request.streaming().stream()) {
-            return GenerationStream.body(generation, new Chunks(request, id, created, promptTexts), api.keepAliveInterval(), json,
-                    response);
+            return GenerationStream.body(
+                    generation, new Chunks(request, id, created, promptTexts), api.keepAliveInterval(), json, response);
         }
         try (generation) {
             AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, api.keepAliveInterval());
@@ -89,8 +97,11 @@ class CompletionsController {
                 int vocab = model.tokenizer().vocabSize();
                 for (int i = 0; i < t.tokens().length; i++) {
                     if (t.tokens()[i] >= vocab) {
-                        throw new InvalidRequestException(t.param() + "[" + i + "]", "Invalid '" + t.param() + "[" + i + "]': token id "
-                                + t.tokens()[i] + " is outside the model's vocabulary of " + vocab + " tokens.", "invalid_token");
+                        throw new InvalidRequestException(
+                                t.param() + "[" + i + "]",
+                                "Invalid '" + t.param() + "[" + i + "]': token id " + t.tokens()[i]
+                                        + " is outside the model's vocabulary of " + vocab + " tokens.",
+                                "invalid_token");
                     }
                 }
                 yield t.tokens();
@@ -107,9 +118,16 @@ class CompletionsController {
     }
 
     /** The answer once every choice finished, or null when the client left first. */
-    private CompletionResponses.Completion collect(CompletionRequest request, Tokenizer tokenizer, List<int[]> prompts,
-                                                   Generation generation, String id, long created, List<String> promptTexts,
-                                                   AnswerKeepAlive keepAlive) throws InterruptedException {
+    private CompletionResponses.Completion collect(
+            CompletionRequest request,
+            Tokenizer tokenizer,
+            List<int[]> prompts,
+            Generation generation,
+            String id,
+            long created,
+            List<String> promptTexts,
+            AnswerKeepAlive keepAlive)
+            throws InterruptedException {
         int count = generation.choiceCount();
         StringBuilder[] texts = new StringBuilder[count];
         CompletionResponses.Logprobs[] logprobs = new CompletionResponses.Logprobs[count];
@@ -130,8 +148,8 @@ class CompletionsController {
             }
             texts[d.index()].append(d.text());
             if (logprobs[d.index()] != null) {
-                logprobs[d.index()] = logprobs[d.index()].plus(CompletionResponses.Logprobs.of(d.tokens(),
-                        promptTexts.get(d.index() / request.n()).length()));
+                logprobs[d.index()] = logprobs[d.index()].plus(CompletionResponses.Logprobs.of(
+                        d.tokens(), promptTexts.get(d.index() / request.n()).length()));
             }
             if (d.finished()) {
                 finish[d.index()] = d.finishReason();
@@ -143,19 +161,26 @@ class CompletionsController {
             if (lp != null && request.echo()) {
                 // the echoed prompt's tokens come first, as the text does
                 int p = i / request.n();
-                lp = CompletionResponses.Logprobs.ofPrompt(tokenizer, prompts.get(p), generation.promptLogprobs(p)).plus(lp);
+                lp = CompletionResponses.Logprobs.ofPrompt(tokenizer, prompts.get(p), generation.promptLogprobs(p))
+                        .plus(lp);
             }
             choices.add(new CompletionResponses.Choice(i, texts[i].toString(), lp, finish[i]));
         }
-        return new CompletionResponses.Completion(id, CompletionResponses.OBJECT, created, request.model(), choices,
+        return new CompletionResponses.Completion(
+                id,
+                CompletionResponses.OBJECT,
+                created,
+                request.model(),
+                choices,
                 json.valueToTree(ApiUsage.of(generation.usage())));
     }
 
     /** {@code max_tokens: 0} with {@code echo}: the prompt back, nothing generated. */
-    private CompletionResponses.Completion echoOnly(CompletionRequest request, String id, long created, List<int[]> prompts,
-                                                    List<String> promptTexts) {
+    private CompletionResponses.Completion echoOnly(
+            CompletionRequest request, String id, long created, List<int[]> prompts, List<String> promptTexts) {
         if (request.streaming().stream()) {
-            throw new InvalidRequestException("max_tokens", "'max_tokens' 0 (echo only) cannot be streamed.", "unsupported_parameter");
+            throw new InvalidRequestException(
+                    "max_tokens", "'max_tokens' 0 (echo only) cannot be streamed.", "unsupported_parameter");
         }
         List<CompletionResponses.Choice> choices = new ArrayList<>();
         int promptTokens = 0;
@@ -166,8 +191,8 @@ class CompletionsController {
             }
         }
         ApiUsage usage = ApiUsage.of(new Generation.Usage(promptTokens, 0, 0));
-        return new CompletionResponses.Completion(id, CompletionResponses.OBJECT, created, request.model(), choices,
-                json.valueToTree(usage));
+        return new CompletionResponses.Completion(
+                id, CompletionResponses.OBJECT, created, request.model(), choices, json.valueToTree(usage));
     }
 
     /** Stream chunks: one choice each, as OpenAI sends them; the usage chunk has no choices. */
@@ -201,21 +226,28 @@ class CompletionsController {
         @Override
         public void delta(SseSink sink, Delta d) throws IOException {
             CompletionResponses.Logprobs lp = request.logprobs().isPresent()
-                    ? CompletionResponses.Logprobs.of(d.tokens(), promptTexts.get(d.index() / request.n()).length()) : null;
+                    ? CompletionResponses.Logprobs.of(
+                            d.tokens(), promptTexts.get(d.index() / request.n()).length())
+                    : null;
             chunk(sink, new CompletionResponses.Choice(d.index(), d.text(), lp, d.finishReason()));
         }
 
         @Override
         public void close(SseSink sink, Generation.Usage usage) throws IOException {
             if (request.streaming().includeUsage()) {
-                sink.data(new CompletionResponses.Completion(id, CompletionResponses.OBJECT, created, request.model(), List.of(),
+                sink.data(new CompletionResponses.Completion(
+                        id,
+                        CompletionResponses.OBJECT,
+                        created,
+                        request.model(),
+                        List.of(),
                         json.valueToTree(ApiUsage.of(usage))));
             }
         }
 
         private void chunk(SseSink sink, CompletionResponses.Choice choice) throws IOException {
-            sink.data(new CompletionResponses.Completion(id, CompletionResponses.OBJECT, created, request.model(), List.of(choice),
-                    usagePlaceholder));
+            sink.data(new CompletionResponses.Completion(
+                    id, CompletionResponses.OBJECT, created, request.model(), List.of(choice), usagePlaceholder));
         }
     }
 }

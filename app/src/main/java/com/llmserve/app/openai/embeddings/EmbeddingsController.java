@@ -6,14 +6,12 @@ import com.llmserve.app.models.ServedEmbeddingModel;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.RequestFields;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.OptionalInt;
-
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -37,21 +35,19 @@ class EmbeddingsController {
         this.api = api;
     }
 
-    record EmbeddingList(String object, List<Embedding> data, String model, Usage usage) {
-    }
+    record EmbeddingList(String object, List<Embedding> data, String model, Usage usage) {}
 
     /**
      * @param embedding a float array, or a base64 string of little-endian float32 values
      */
-    record Embedding(String object, int index, Object embedding) {
-    }
+    record Embedding(String object, int index, Object embedding) {}
 
-    record Usage(@JsonProperty("prompt_tokens") int promptTokens, @JsonProperty("total_tokens") int totalTokens) {
-    }
+    record Usage(
+            @JsonProperty("prompt_tokens") int promptTokens,
+            @JsonProperty("total_tokens") int totalTokens) {}
 
     /** One input: text or token ids, with its place in the request for error messages. */
-    private record Input(String text, int[] tokens, String param) {
-    }
+    private record Input(String text, int[] tokens, String param) {}
 
     @PostMapping(path = "/v1/embeddings", consumes = MediaType.APPLICATION_JSON_VALUE)
     EmbeddingList embed(@RequestBody JsonNode body) throws InterruptedException {
@@ -60,8 +56,11 @@ class EmbeddingsController {
         List<Input> inputs = inputs(f);
         String format = f.optString("encoding_format").orElse("float");
         if (!format.equals("float") && !format.equals("base64")) {
-            throw f.invalid("encoding_format", "Invalid value for 'encoding_format': '" + format
-                    + "'. Supported values are: 'float' and 'base64'.", "invalid_value");
+            throw f.invalid(
+                    "encoding_format",
+                    "Invalid value for 'encoding_format': '" + format
+                            + "'. Supported values are: 'float' and 'base64'.",
+                    "invalid_value");
         }
         OptionalInt dimensions = f.optInt("dimensions", 1, Integer.MAX_VALUE);
         f.optString("user");
@@ -69,16 +68,24 @@ class EmbeddingsController {
 
         ServedEmbeddingModel model = registry.embeddingModel(modelId);
         if (dimensions.isPresent() && dimensions.getAsInt() != model.dimensions()) {
-            throw f.invalid("dimensions", "This model's vectors have " + model.dimensions()
-                    + " dimensions and cannot be shortened; omit 'dimensions' or send " + model.dimensions() + ".", "unsupported_value");
+            throw f.invalid(
+                    "dimensions",
+                    "This model's vectors have " + model.dimensions()
+                            + " dimensions and cannot be shortened; omit 'dimensions' or send " + model.dimensions()
+                            + ".",
+                    "unsupported_value");
         }
         List<int[]> tokenized = new ArrayList<>(inputs.size());
         int promptTokens = 0;
         for (Input in : inputs) {
-            int[] tokens = in.tokens() != null ? checked(model, in) : model.tokenizer().encode(in.text(), true, false);
+            int[] tokens =
+                    in.tokens() != null ? checked(model, in) : model.tokenizer().encode(in.text(), true, false);
             if (tokens.length > model.maxModelLen()) {
-                throw new InvalidRequestException(in.param(), "This model's maximum context length is " + model.maxModelLen()
-                        + " tokens, however you requested " + tokens.length + " tokens in '" + in.param() + "'. Please reduce your input.",
+                throw new InvalidRequestException(
+                        in.param(),
+                        "This model's maximum context length is " + model.maxModelLen()
+                                + " tokens, however you requested " + tokens.length + " tokens in '" + in.param()
+                                + "'. Please reduce your input.",
                         "context_length_exceeded");
             }
             tokenized.add(tokens);
@@ -116,28 +123,38 @@ class EmbeddingsController {
                         inputs.add(text(e.stringValue(), param));
                     } else if (e.isArray() && first.isArray()) {
                         if (e.isEmpty()) {
-                            throw new InvalidRequestException(param, "Invalid '" + param + "': it must not be empty.", "empty_array");
+                            throw new InvalidRequestException(
+                                    param, "Invalid '" + param + "': it must not be empty.", "empty_array");
                         }
                         inputs.add(new Input(null, tokens(e, param), param));
                     } else {
-                        throw RequestFields.typeError(param, first.isString() ? "a string (like the first input)"
-                                : "an array of token ids (like the first input)", e);
+                        throw RequestFields.typeError(
+                                param,
+                                first.isString()
+                                        ? "a string (like the first input)"
+                                        : "an array of token ids (like the first input)",
+                                e);
                     }
                 }
             }
         } else {
-            throw RequestFields.typeError("input", "a string, an array of strings, an array of token ids or an array of such arrays", node);
+            throw RequestFields.typeError(
+                    "input", "a string, an array of strings, an array of token ids or an array of such arrays", node);
         }
         if (inputs.size() > api.maxEmbeddingInputs()) {
-            throw new InvalidRequestException("input", "Invalid 'input': at most " + api.maxEmbeddingInputs()
-                    + " inputs are allowed per request, but got " + inputs.size() + ".", "array_above_max_length");
+            throw new InvalidRequestException(
+                    "input",
+                    "Invalid 'input': at most " + api.maxEmbeddingInputs() + " inputs are allowed per request, but got "
+                            + inputs.size() + ".",
+                    "array_above_max_length");
         }
         return inputs;
     }
 
     private static Input text(String text, String param) {
         if (text.isEmpty()) {
-            throw new InvalidRequestException(param, "Invalid '" + param + "': the input must not be an empty string.", "empty_string");
+            throw new InvalidRequestException(
+                    param, "Invalid '" + param + "': the input must not be an empty string.", "empty_string");
         }
         return new Input(text, null, param);
     }
@@ -154,8 +171,11 @@ class EmbeddingsController {
         int vocab = model.tokenizer().vocabSize();
         for (int i = 0; i < in.tokens().length; i++) {
             if (in.tokens()[i] >= vocab) {
-                throw new InvalidRequestException(in.param() + "[" + i + "]", "Invalid '" + in.param() + "[" + i + "]': token id "
-                        + in.tokens()[i] + " is outside the model's vocabulary of " + vocab + " tokens.", "invalid_token");
+                throw new InvalidRequestException(
+                        in.param() + "[" + i + "]",
+                        "Invalid '" + in.param() + "[" + i + "]': token id " + in.tokens()[i]
+                                + " is outside the model's vocabulary of " + vocab + " tokens.",
+                        "invalid_token");
             }
         }
         return in.tokens();

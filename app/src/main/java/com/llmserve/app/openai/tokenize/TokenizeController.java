@@ -8,15 +8,13 @@ import com.llmserve.app.models.ServedModel;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.RequestFields;
-import com.llmserve.app.openai.chat.ChatPrompt;
 import com.llmserve.app.openai.chat.ChatMessages;
+import com.llmserve.app.openai.chat.ChatPrompt;
 import com.llmserve.engine.chat.ChatMessage;
 import com.llmserve.engine.tokenizer.Tokenizer;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -40,12 +38,13 @@ class TokenizeController {
      * @param tokenStrs each token's text as the vocabulary stores it, when {@code return_token_strs} is true
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Tokenized(int count, @JsonProperty("max_model_len") int maxModelLen, List<Integer> tokens,
-                     @JsonProperty("token_strs") List<String> tokenStrs) {
-    }
+    record Tokenized(
+            int count,
+            @JsonProperty("max_model_len") int maxModelLen,
+            List<Integer> tokens,
+            @JsonProperty("token_strs") List<String> tokenStrs) {}
 
-    record Detokenized(String prompt) {
-    }
+    record Detokenized(String prompt) {}
 
     @PostMapping(path = "/tokenize", consumes = MediaType.APPLICATION_JSON_VALUE)
     Tokenized tokenize(@RequestBody JsonNode body) {
@@ -56,7 +55,9 @@ class TokenizeController {
         boolean hasPrompt = f.has("prompt");
         boolean hasMessages = f.has("messages");
         if (hasPrompt == hasMessages) {
-            throw new InvalidRequestException(hasPrompt ? "messages" : "prompt", "Send exactly one of 'prompt' and 'messages'.",
+            throw new InvalidRequestException(
+                    hasPrompt ? "messages" : "prompt",
+                    "Send exactly one of 'prompt' and 'messages'.",
                     hasPrompt ? "conflicting_parameters" : "missing_required_parameter");
         }
         String prompt = f.optString("prompt").orElse(null);
@@ -69,12 +70,15 @@ class TokenizeController {
         int[] tokens;
         if (prompt != null) {
             tokens = switch (model) {
-                case ServedTextModel text -> addSpecial ? text.encodePrompt(prompt) : text.tokenizer().encode(prompt, false, true);
+                case ServedTextModel text ->
+                    addSpecial ? text.encodePrompt(prompt) : text.tokenizer().encode(prompt, false, true);
                 case ServedEmbeddingModel embedding -> embedding.tokenizer().encode(prompt, addSpecial, false);
             };
         } else {
             if (!(model instanceof ServedTextModel text)) {
-                throw new InvalidRequestException("messages", "The model '" + modelId + "' is an embedding model; it has no chat template.",
+                throw new InvalidRequestException(
+                        "messages",
+                        "The model '" + modelId + "' is an embedding model; it has no chat template.",
                         "model_not_supported");
             }
             tokens = ChatPrompt.tokens(text, messages, addGenerationPrompt, variables);

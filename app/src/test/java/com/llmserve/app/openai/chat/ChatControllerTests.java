@@ -1,5 +1,14 @@
 package com.llmserve.app.openai.chat;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.ScriptedModel;
 import com.llmserve.app.ScriptedModel.Finish;
@@ -8,9 +17,7 @@ import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.sched.FinishReason;
-
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,15 +27,6 @@ import org.springframework.http.MediaType;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.Mockito.when;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
-import static org.hamcrest.Matchers.containsString;
 
 /** The chat endpoint over a scripted model: chunk sequence per choice, template refusals, defaults. */
 @WebMvcTest(ChatController.class)
@@ -50,18 +48,27 @@ class ChatControllerTests {
 
     @Test
     void eachChoiceStreamsItsRoleThenContentThenAnEmptyDeltaWithTheFinishReason() throws Exception {
-        fake.play(new Text(0, " there"), new Text(1, " was"), new Finish(1, FinishReason.STOP), new Finish(0, FinishReason.LENGTH));
+        fake.play(
+                new Text(0, " there"),
+                new Text(1, " was"),
+                new Finish(1, FinishReason.STOP),
+                new Finish(0, FinishReason.LENGTH));
 
-        MvcResult started = mvc.perform(post("/v1/chat/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        MvcResult started = mvc.perform(post("/v1/chat/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","messages":[{"role":"user","content":"Hi"}],"n":2,"stream":true}"""))
-                .andExpect(request().asyncStarted()).andReturn();
+                .andExpect(request().asyncStarted())
+                .andReturn();
         started.getAsyncResult(10_000);
-        String body = mvc.perform(asyncDispatch(started)).andReturn().getResponse().getContentAsString();
+        String body =
+                mvc.perform(asyncDispatch(started)).andReturn().getResponse().getContentAsString();
 
         List<String> events = List.of(body.split("\n\n"));
         assertThat(events.get(0)).contains("\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}");
         assertThat(events.get(1)).contains("\"index\":1,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}");
-        assertThat(body).contains("\"index\":0,\"delta\":{\"content\":\" there\"},\"logprobs\":null,\"finish_reason\":null")
+        assertThat(body)
+                .contains("\"index\":0,\"delta\":{\"content\":\" there\"},\"logprobs\":null,\"finish_reason\":null")
                 .contains("\"index\":1,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"stop\"")
                 .contains("\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"length\"");
         assertThat(events.getLast()).isEqualTo("data: [DONE]");
@@ -73,7 +80,9 @@ class ChatControllerTests {
     void withoutMaxTokensTheAnswerMayFillTheRestOfTheContext() throws Exception {
         fake.play(new Text(0, " Hello"), new Finish(0, FinishReason.STOP));
 
-        mvc.perform(post("/v1/chat/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/chat/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","messages":[{"role":"user","content":"Hi"}]}"""))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.object").value("chat.completion"))
@@ -81,15 +90,21 @@ class ChatControllerTests {
                 .andExpect(jsonPath("$.choices[0].message.content").value(" Hello"))
                 .andExpect(jsonPath("$.choices[0].finish_reason").value("stop"));
 
-        assertThat(fake.requests().getFirst().maxTokens()).isEqualTo(2048 - fake.requests().getFirst().prompt().length);
+        assertThat(fake.requests().getFirst().maxTokens())
+                .isEqualTo(2048 - fake.requests().getFirst().prompt().length);
     }
 
     @Test
     void aConversationTheTemplateRefusesIs400OnMessages() throws Exception {
-        when(fake.model().chatTemplate()).thenReturn(ChatTemplate.of(
-                "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}", "<s>", "</s>"));
+        when(fake.model().chatTemplate())
+                .thenReturn(ChatTemplate.of(
+                        "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}",
+                        "<s>",
+                        "</s>"));
 
-        mvc.perform(post("/v1/chat/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/chat/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}"""))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.error.param").value("messages"))
@@ -102,12 +117,15 @@ class ChatControllerTests {
     void logprobsCarryTokenBytesAndAlternatives() throws Exception {
         fake.play(new Text(0, " Hello"), new Finish(0, FinishReason.LENGTH));
 
-        mvc.perform(post("/v1/chat/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/chat/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","messages":[{"role":"user","content":"Hi"}],"logprobs":true,"top_logprobs":1}"""))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.choices[0].logprobs.content[0].logprob").value(-0.5))
                 .andExpect(jsonPath("$.choices[0].logprobs.content[0].bytes[0]").value(32))
-                .andExpect(jsonPath("$.choices[0].logprobs.content[0].top_logprobs[0].logprob").value(-0.5))
+                .andExpect(jsonPath("$.choices[0].logprobs.content[0].top_logprobs[0].logprob")
+                        .value(-0.5))
                 .andExpect(jsonPath("$.choices[0].logprobs.refusal").doesNotExist());
         assertThat(fake.requests().getFirst().topLogprobs()).isEqualTo(1);
     }

@@ -1,5 +1,15 @@
 package com.llmserve.app.openai.completions;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.ScriptedModel;
 import com.llmserve.app.ScriptedModel.Fail;
@@ -11,11 +21,9 @@ import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.engine.sched.AdmissionException;
 import com.llmserve.engine.sched.FinishReason;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,16 +34,6 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.when;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * The completions endpoint over a scripted model: SSE framing byte for byte, stop strings,
@@ -59,10 +57,16 @@ class CompletionsControllerTests {
     }
 
     private MockHttpServletResponse stream(String body) throws Exception {
-        MvcResult started = mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content(body))
-                .andExpect(request().asyncStarted()).andReturn();
+        MvcResult started = mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content(body))
+                .andExpect(request().asyncStarted())
+                .andReturn();
         started.getAsyncResult(10_000);
-        return mvc.perform(asyncDispatch(started)).andExpect(status().isOk()).andReturn().getResponse();
+        return mvc.perform(asyncDispatch(started))
+                .andExpect(status().isOk())
+                .andReturn()
+                .getResponse();
     }
 
     @Test
@@ -77,14 +81,18 @@ class CompletionsControllerTests {
         String body = r.getContentAsString();
         assertThat(body).matches("(?s)(data: \\{[^\\n]*\\}\\n\\n)+data: \\[DONE\\]\\n\\n");
         List<String> events = List.of(body.split("\n\n"));
-        assertThat(events.getFirst()).matches("data: \\{\"id\":\"cmpl-[0-9a-f]{32}\",\"object\":\"text_completion\",\"created\":\\d+,"
-                + "\"model\":\"fake\",\"choices\":\\[\\{\"index\":0,\"text\":\" there\",\"logprobs\":null,\"finish_reason\":null}],"
-                + "\"usage\":null}");
-        assertThat(events.get(events.size() - 3)).contains("\"text\":\"\",\"logprobs\":null,\"finish_reason\":\"length\"");
-        assertThat(events.get(events.size() - 2)).contains("\"choices\":[],\"usage\":{\"prompt_tokens\":")
+        assertThat(events.getFirst())
+                .matches("data: \\{\"id\":\"cmpl-[0-9a-f]{32}\",\"object\":\"text_completion\",\"created\":\\d+,"
+                        + "\"model\":\"fake\",\"choices\":\\[\\{\"index\":0,\"text\":\" there\",\"logprobs\":null,\"finish_reason\":null}],"
+                        + "\"usage\":null}");
+        assertThat(events.get(events.size() - 3))
+                .contains("\"text\":\"\",\"logprobs\":null,\"finish_reason\":\"length\"");
+        assertThat(events.get(events.size() - 2))
+                .contains("\"choices\":[],\"usage\":{\"prompt_tokens\":")
                 .contains("\"completion_tokens\":2");
         OpenApiContract contract = OpenApiContract.load();
-        events.subList(0, events.size() - 1).forEach(e -> contract.assertSchema("CreateCompletionStreamChunk", e.substring(6)));
+        events.subList(0, events.size() - 1)
+                .forEach(e -> contract.assertSchema("CreateCompletionStreamChunk", e.substring(6)));
     }
 
     @Test
@@ -94,12 +102,18 @@ class CompletionsControllerTests {
         String body = stream("""
                 {"model":"fake","prompt":"Once","stream":true}""").getContentAsString();
 
-        assertThat(body).doesNotContain("usage").contains("\"finish_reason\":\"stop\"").endsWith("data: [DONE]\n\n");
+        assertThat(body)
+                .doesNotContain("usage")
+                .contains("\"finish_reason\":\"stop\"")
+                .endsWith("data: [DONE]\n\n");
     }
 
     @Test
     void aStopStringSplitAcrossTokensIsNeverSentAndStopsTheChoice() throws Exception {
-        fake.play(new Text(0, " she said the end of it"), new Pause(Duration.ofMillis(50)), new Finish(0, FinishReason.LENGTH));
+        fake.play(
+                new Text(0, " she said the end of it"),
+                new Pause(Duration.ofMillis(50)),
+                new Finish(0, FinishReason.LENGTH));
 
         String body = stream("""
                 {"model":"fake","prompt":"Once","stream":true,"stop":["d the e"]}""").getContentAsString();
@@ -120,7 +134,9 @@ class CompletionsControllerTests {
     void theEnginesOwnEndOfAChoiceAlreadyStoppedByItsStopStringIsIgnored() throws Exception {
         fake.play(new Text(0, " she said the end"), new Finish(0, FinishReason.TIMEOUT));
 
-        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once","stop":"said"}"""))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.choices[0].text").value(" she "))
@@ -131,7 +147,9 @@ class CompletionsControllerTests {
     void aTimeoutIs503() throws Exception {
         fake.play(new Text(0, " she"), new Finish(0, FinishReason.TIMEOUT));
 
-        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once"}"""))
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.error.code").value("request_timeout"));
@@ -150,15 +168,19 @@ class CompletionsControllerTests {
 
     @Test
     void aFailureMidStreamSendsAnErrorChunkThenDone() throws Exception {
-        fake.play(new Text(0, " there"), new Fail(new IllegalStateException("device lost")), new Finish(0, FinishReason.ERROR));
+        fake.play(
+                new Text(0, " there"),
+                new Fail(new IllegalStateException("device lost")),
+                new Finish(0, FinishReason.ERROR));
 
         String body = stream("""
                 {"model":"fake","prompt":"Once","stream":true}""").getContentAsString();
 
         List<String> events = List.of(body.split("\n\n"));
         String error = events.get(events.size() - 2).substring("data: ".length());
-        assertThat(error).isEqualTo("{\"error\":{\"message\":\"The model failed while generating\",\"type\":\"server_error\","
-                + "\"param\":null,\"code\":\"engine_error\"}}");
+        assertThat(error)
+                .isEqualTo("{\"error\":{\"message\":\"The model failed while generating\",\"type\":\"server_error\","
+                        + "\"param\":null,\"code\":\"engine_error\"}}");
         OpenApiContract.load().assertSchema("ErrorResponse", error);
         assertThat(events.getLast()).isEqualTo("data: [DONE]");
         assertThat(body).doesNotContain("device lost");
@@ -166,9 +188,15 @@ class CompletionsControllerTests {
 
     @Test
     void nonStreamingCollectsEveryChoiceInOrder() throws Exception {
-        fake.play(new Text(1, " b"), new Text(0, " a"), new Finish(1, FinishReason.LENGTH), new Finish(0, FinishReason.STOP));
+        fake.play(
+                new Text(1, " b"),
+                new Text(0, " a"),
+                new Finish(1, FinishReason.LENGTH),
+                new Finish(0, FinishReason.STOP));
 
-        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once","n":2,"seed":5}"""))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.object").value("text_completion"))
@@ -187,7 +215,9 @@ class CompletionsControllerTests {
     void ignoreEosSubmitsNoStopTokens() throws Exception {
         fake.play(new Text(0, " a"), new Finish(0, FinishReason.LENGTH));
 
-        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once","ignore_eos":true,"max_tokens":1}"""))
                 .andExpect(status().isOk());
 
@@ -196,40 +226,64 @@ class CompletionsControllerTests {
 
     @Test
     void aFullQueueIs429WithRetryAfter() throws Exception {
-        when(fake.model().submit(any(), any())).thenThrow(new AdmissionException(AdmissionException.Reason.QUEUE_FULL,
-                "256 requests are already waiting for fake", Duration.ofSeconds(2)));
+        when(fake.model().submit(any(), any()))
+                .thenThrow(new AdmissionException(
+                        AdmissionException.Reason.QUEUE_FULL,
+                        "256 requests are already waiting for fake",
+                        Duration.ofSeconds(2)));
 
-        MockHttpServletResponse r = mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        MockHttpServletResponse r = mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once"}"""))
                 .andExpect(status().isTooManyRequests())
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.error.type").value("rate_limit_error"))
                 .andExpect(jsonPath("$.error.code").value("queue_full"))
-                .andReturn().getResponse();
-        OpenApiContract.load().assertResponse("POST", "/v1/completions", 429, r.getContentType(), r.getContentAsString(),
-                Map.of("Retry-After", List.of("2")));
+                .andReturn()
+                .getResponse();
+        OpenApiContract.load()
+                .assertResponse(
+                        "POST",
+                        "/v1/completions",
+                        429,
+                        r.getContentType(),
+                        r.getContentAsString(),
+                        Map.of("Retry-After", List.of("2")));
     }
 
     @Test
     void aLoadingModelIs503WithRetryAfter() throws Exception {
-        when(registry.textModel("fake")).thenThrow(new ModelNotReadyException("The model 'fake' is loading; try again shortly", true));
+        when(registry.textModel("fake"))
+                .thenThrow(new ModelNotReadyException("The model 'fake' is loading; try again shortly", true));
 
-        MockHttpServletResponse r = mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        MockHttpServletResponse r = mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once"}"""))
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(header().string("Retry-After", "5"))
                 .andExpect(jsonPath("$.error.code").value("model_loading"))
                 .andExpect(jsonPath("$.error.param").value("model"))
-                .andReturn().getResponse();
-        OpenApiContract.load().assertResponse("POST", "/v1/completions", 503, r.getContentType(), r.getContentAsString(),
-                Map.of("Retry-After", List.of("5")));
+                .andReturn()
+                .getResponse();
+        OpenApiContract.load()
+                .assertResponse(
+                        "POST",
+                        "/v1/completions",
+                        503,
+                        r.getContentType(),
+                        r.getContentAsString(),
+                        Map.of("Retry-After", List.of("5")));
     }
 
     @Test
     void anUnexpectedFailureIs500WithoutItsDetails() throws Exception {
         when(registry.textModel("fake")).thenThrow(new IllegalStateException("secret internals"));
 
-        mvc.perform(post("/v1/completions").contentType(MediaType.APPLICATION_JSON).content("""
+        mvc.perform(post("/v1/completions")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
                         {"model":"fake","prompt":"Once"}"""))
                 .andExpect(status().isInternalServerError())
                 .andExpect(jsonPath("$.error.type").value("server_error"))

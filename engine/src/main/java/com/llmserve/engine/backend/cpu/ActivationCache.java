@@ -50,8 +50,7 @@ final class ActivationCache {
                         q.dequantize(values, a, b);
                     }
                     case Q8_K -> Q8Activations.roundTripQ8K(x, a, b, values);
-                    case FLOAT -> {
-                    }
+                    case FLOAT -> {}
                 }
                 if (interleaved != null) {
                     TileGemm.interleaveOctets(values, cols, interleaved, from, Math.min(to, wholeOctets));

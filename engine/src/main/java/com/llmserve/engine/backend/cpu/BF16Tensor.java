@@ -1,19 +1,18 @@
 package com.llmserve.engine.backend.cpu;
 
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
+import static com.llmserve.engine.backend.cpu.Simd.LE_SHORT;
+
 import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-
-import static com.llmserve.engine.backend.cpu.Simd.F;
-import static com.llmserve.engine.backend.cpu.Simd.L;
-import static com.llmserve.engine.backend.cpu.Simd.LE_SHORT;
 
 /** bfloat16 rows: the upper half of a float32. */
 public final class BF16Tensor extends CpuTensor {
@@ -40,7 +39,9 @@ public final class BF16Tensor extends CpuTensor {
     }
 
     private static FloatVector toFloat(ShortVector h) {
-        return ((IntVector) h.castShape(I, 0)).lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+        return ((IntVector) h.castShape(I, 0))
+                .lanewise(VectorOperators.LSHL, 16)
+                .reinterpretAsFloats();
     }
 
     @Override
@@ -54,7 +55,8 @@ public final class BF16Tensor extends CpuTensor {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= width; i += L) {
-                toFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN)).intoArray(out, off + i);
+                toFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN))
+                        .intoArray(out, off + i);
             }
         }
         for (; i < width; i++) {

@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -24,6 +23,7 @@ final class CachedAttention {
     private static final int POSITION_BLOCK = 64;
     /** The most rows one work item takes, and the most scores it keeps (floats). */
     private static final int RUN_ROWS = 16;
+
     private static final int RUN_SCORES = 1 << 20;
 
     private final Parallel parallel;
@@ -34,7 +34,14 @@ final class CachedAttention {
     }
 
     /** Stores the rows' keys and values in {@code layer}'s cache, then attends; shapes already checked. */
-    void run(CpuActivations in, CpuKvStorage cache, int layer, Batch batch, int n, AttentionShape shape, CpuActivations o) {
+    void run(
+            CpuActivations in,
+            CpuKvStorage cache,
+            int layer,
+            Batch batch,
+            int n,
+            AttentionShape shape,
+            CpuActivations o) {
         int kvDim = shape.kvDim();
         MemorySegment keys = cache.keys[layer];
         MemorySegment values = cache.values[layer];
@@ -43,8 +50,12 @@ final class CachedAttention {
                 long slot = (long) batch.slotOfRow(t) * kvDim;
                 int row = t * in.cols();
                 for (int i = 0; i < kvDim; i++) {
-                    keys.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
-                    values.setAtIndex(ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
+                    keys.setAtIndex(
+                            ValueLayout.JAVA_SHORT, slot + i, Float.floatToFloat16(in.data[row + shape.keyCol() + i]));
+                    values.setAtIndex(
+                            ValueLayout.JAVA_SHORT,
+                            slot + i,
+                            Float.floatToFloat16(in.data[row + shape.valueCol() + i]));
                 }
             }
         });
@@ -53,7 +64,8 @@ final class CachedAttention {
         parallel.forEach((runs.length - 1) * shape.kvHeads(), 1, (from, to) -> {
             for (int item = from; item < to; item++) {
                 int r = item / shape.kvHeads();
-                attendRun(in, o, keys, values, batch, runs[r], runs[r + 1], item % shape.kvHeads(), shape, lastPosition);
+                attendRun(
+                        in, o, keys, values, batch, runs[r], runs[r + 1], item % shape.kvHeads(), shape, lastPosition);
             }
         });
     }
@@ -83,8 +95,17 @@ final class CachedAttention {
      * ({@link FloatMath#dots}), its weights are rounded to half and scale the widened values in
      * position order ({@link FloatMath#weightedSum}).
      */
-    private void attendRun(CpuActivations in, CpuActivations o, MemorySegment keys, MemorySegment values, Batch batch,
-                           int t0, int t1, int kvh, AttentionShape shape, int[] lastPosition) {
+    private void attendRun(
+            CpuActivations in,
+            CpuActivations o,
+            MemorySegment keys,
+            MemorySegment values,
+            Batch batch,
+            int t0,
+            int t1,
+            int kvh,
+            AttentionShape shape,
+            int[] lastPosition) {
         int hd = shape.headDim();
         int kvDim = shape.kvDim();
         int group = shape.heads() / shape.kvHeads();
@@ -118,8 +139,17 @@ final class CachedAttention {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
                 for (int g = 0; g < group && from < to; g++) {
-                    FloatMath.dots(sc.query, (r * group + g) * hd, sc.rows, (from - pb) * hd, hd, to - from, hd, shape.scale(),
-                            sc.scores, sc.scoreAt[r] + g * sc.count[r] + from - sc.first[r]);
+                    FloatMath.dots(
+                            sc.query,
+                            (r * group + g) * hd,
+                            sc.rows,
+                            (from - pb) * hd,
+                            hd,
+                            to - from,
+                            hd,
+                            shape.scale(),
+                            sc.scores,
+                            sc.scoreAt[r] + g * sc.count[r] + from - sc.first[r]);
                 }
             }
         }
@@ -143,8 +173,16 @@ final class CachedAttention {
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
                 int outBase = (t0 + r) * o.cols() + kvh * group * hd;
                 for (int g = 0; g < group && from < to; g++) {
-                    FloatMath.weightedSum(sc.scores, sc.scoreAt[r] + g * sc.count[r] + from - sc.first[r], to - from,
-                            sc.rows, (from - pb) * hd, hd, o.data, outBase + g * hd, hd);
+                    FloatMath.weightedSum(
+                            sc.scores,
+                            sc.scoreAt[r] + g * sc.count[r] + from - sc.first[r],
+                            to - from,
+                            sc.rows,
+                            (from - pb) * hd,
+                            hd,
+                            o.data,
+                            outBase + g * hd,
+                            hd);
                 }
             }
         }
@@ -154,8 +192,8 @@ final class CachedAttention {
      * Widens the cached halves of positions {@code [pb, min(hi + 1, pb + POSITION_BLOCK))} of one
      * kv head into {@code out}, a row of {@code hd} floats per position; returns the block's end.
      */
-    private static int widen(MemorySegment cache, Batch batch, int seq, int kvDim, int kvOff, int hd, int pb, int hi,
-                             float[] out) {
+    private static int widen(
+            MemorySegment cache, Batch batch, int seq, int kvDim, int kvOff, int hd, int pb, int hi, float[] out) {
         int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
         for (int p = pb; p < pe; p++) {
             FloatMath.widenHalves(cache, (long) batch.slot(seq, p) * kvDim + kvOff, out, (p - pb) * hd, hd);
@@ -169,9 +207,11 @@ final class CachedAttention {
         float[] query = new float[0];
         /** Widened keys or values of a block of positions. */
         float[] rows = new float[0];
+
         float[] scores = new float[0];
         /** Per row of the run: first position, number of positions, where its scores start. */
         int[] first = new int[0];
+
         int[] count = new int[0];
         int[] scoreAt = new int[0];
 

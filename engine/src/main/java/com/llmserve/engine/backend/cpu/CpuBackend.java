@@ -12,7 +12,6 @@ import com.llmserve.engine.backend.Spans;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +33,7 @@ public final class CpuBackend implements Backend {
     private final boolean pack;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations = new ActivationCache();
+
     private final CachedAttention cached;
     private final EncoderAttention encoder;
 
@@ -228,7 +228,8 @@ public final class CpuBackend implements Backend {
         CpuActivations b = (CpuActivations) y;
         checkCols(b, a.cols(), "add");
         int d = a.cols();
-        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.add(a.data, from * d, b.data, from * d, (to - from) * d));
+        parallel.forEach(
+                n, ROWS_PER_TASK, (from, to) -> FloatMath.add(a.data, from * d, b.data, from * d, (to - from) * d));
     }
 
     @Override
@@ -266,13 +267,15 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
+    public void attention(
+            Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
         CpuActivations in = (CpuActivations) qkv;
         CpuActivations o = (CpuActivations) out;
         CpuKvStorage cache = (CpuKvStorage) kv;
         checkCols(o, shape.queryDim(), "attention output");
         if (cache.kvDim() != shape.kvDim()) {
-            throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
+            throw new IllegalArgumentException(
+                    "KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
         }
         cached.run(in, cache, layer, batch, n, shape, o);
     }
@@ -306,7 +309,8 @@ public final class CpuBackend implements Backend {
         checkCols(o, d, "pool");
         Spans.check(starts, sequences, in.rows(), in.rows());
         if (sequences > o.rows()) {
-            throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
+            throw new IllegalArgumentException(
+                    sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
         }
         for (int s = 0; s < sequences; s++) {
             int first = starts[s];
@@ -377,7 +381,8 @@ public final class CpuBackend implements Backend {
             throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, cols) + "]: " + k);
         }
         if (n < 0 || n > a.rows() || at < 0 || ids.length - at < n * k || values.length - at < n * k) {
-            throw new IndexOutOfBoundsException("top-" + k + " of " + n + " rows of " + a.rows() + " needs " + n * k + " entries from " + at);
+            throw new IndexOutOfBoundsException(
+                    "top-" + k + " of " + n + " rows of " + a.rows() + " needs " + n * k + " entries from " + at);
         }
         for (int t = 0; t < n; t++) {
             selectTop(a.data, t * cols, cols, k, ids, values, at + t * k);

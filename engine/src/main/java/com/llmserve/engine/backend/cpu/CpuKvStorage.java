@@ -1,7 +1,6 @@
 package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.KvStorage;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -13,8 +12,19 @@ import java.lang.foreign.MemorySegment;
  * dequantization and for the fused dot product that matrix multiplication is built on.
  */
 public abstract sealed class CpuTensor
-        permits F32Tensor, F16Tensor, BF16Tensor, Q4_0Tensor, Q4_1Tensor, Q5_0Tensor, Q5_1Tensor, Q8_0Tensor,
-        Q2_KTensor, Q3_KTensor, Q4_KTensor, Q5_KTensor, Q6_KTensor {
+        permits F32Tensor,
+                F16Tensor,
+                BF16Tensor,
+                Q4_0Tensor,
+                Q4_1Tensor,
+                Q5_0Tensor,
+                Q5_1Tensor,
+                Q8_0Tensor,
+                Q2_KTensor,
+                Q3_KTensor,
+                Q4_KTensor,
+                Q5_KTensor,
+                Q6_KTensor {
 
     protected final String name;
     protected final GgmlType type;
@@ -26,8 +36,8 @@ public abstract sealed class CpuTensor
 
     protected CpuTensor(String name, GgmlType type, MemorySegment data, long rows, int cols) {
         if (cols % type.blockSize() != 0) {
-            throw new IllegalArgumentException(name + ": row length " + cols + " is not a multiple of the "
-                    + type + " block size " + type.blockSize());
+            throw new IllegalArgumentException(name + ": row length " + cols + " is not a multiple of the " + type
+                    + " block size " + type.blockSize());
         }
         this.name = name;
         this.type = type;
@@ -37,7 +47,8 @@ public abstract sealed class CpuTensor
         this.blocksPerRow = cols / type.blockSize();
         this.rowBytes = (long) blocksPerRow * type.typeSize();
         if (data.byteSize() < rowBytes * rows) {
-            throw new IllegalArgumentException(name + ": " + data.byteSize() + " bytes hold fewer than " + rows + " rows");
+            throw new IllegalArgumentException(
+                    name + ": " + data.byteSize() + " bytes hold fewer than " + rows + " rows");
         }
     }
 
@@ -165,7 +176,8 @@ public abstract sealed class CpuTensor
     /** Batches at least this large run through {@link TileGemm}; smaller ones through fused dot products. */
     static final int TILE_MIN_TOKENS = 4;
 
-    private static final ThreadLocal<float[]> TILE = ThreadLocal.withInitial(() -> new float[TileGemm.ROWS * TileGemm.K_CHUNK]);
+    private static final ThreadLocal<float[]> TILE =
+            ThreadLocal.withInitial(() -> new float[TileGemm.ROWS * TileGemm.K_CHUNK]);
     private static final ThreadLocal<float[]> ROW = ThreadLocal.withInitial(() -> new float[TileGemm.K_CHUNK]);
 
     /**
@@ -203,10 +215,20 @@ public abstract sealed class CpuTensor
     }
 
     /** One fused dot product per row and token; the packed kernel for groups of rows when there is one. */
-    private void matmulRows(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
-        if (packed != null && rowStart % PackedRows.GROUP == 0 && (in.integers() != null || !packed.multipliesIntegers())) {
-            packed.gemv(in, cols, tokens, y, yOffset, yStride,
-                    rowStart / PackedRows.GROUP, (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
+    private void matmulRows(
+            PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        if (packed != null
+                && rowStart % PackedRows.GROUP == 0
+                && (in.integers() != null || !packed.multipliesIntegers())) {
+            packed.gemv(
+                    in,
+                    cols,
+                    tokens,
+                    y,
+                    yOffset,
+                    yStride,
+                    rowStart / PackedRows.GROUP,
+                    (rowEnd + PackedRows.GROUP - 1) / PackedRows.GROUP);
             return;
         }
         float[] x = in.values();
@@ -222,7 +244,8 @@ public abstract sealed class CpuTensor
     @SuppressWarnings("unused")
     private static int touchSink;
 
-    private void matmulTiled(float[] x, float[] octets, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+    private void matmulTiled(
+            float[] x, float[] octets, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         float[] tile = TILE.get();
         int bs = type.blockSize();
         int chunk = Math.max(TileGemm.K_CHUNK / bs * bs, bs); // a multiple of every block size
@@ -239,7 +262,8 @@ public abstract sealed class CpuTensor
                         touched += packed.touch(nextRow, nextK, Math.min(chunk, cols - nextK));
                     }
                 }
-                TileGemm.multiply(tile, width, rows, x, octets, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
+                TileGemm.multiply(
+                        tile, width, rows, x, octets, cols, k0, tokens, y, yStride, yOffset + (int) r0, k0 > 0);
             }
         }
         touchSink = touched;

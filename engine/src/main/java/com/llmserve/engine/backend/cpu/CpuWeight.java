@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.cpu;
 
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
-
 import java.lang.foreign.Arena;
 import java.util.List;
 
@@ -16,6 +15,7 @@ final class CpuWeight implements Weight {
     private final List<CpuTensor> parts;
     /** First output row of each part. */
     private final long[] firstRow;
+
     private final long rows;
     private final int cols;
     private final float[] vector;
@@ -39,7 +39,8 @@ final class CpuWeight implements Weight {
         for (int i = 0; i < parts.size(); i++) {
             CpuTensor p = parts.get(i);
             if (p.cols() != c) {
-                throw new IllegalArgumentException(name + ": fused parts have different row lengths " + c + " and " + p.cols());
+                throw new IllegalArgumentException(
+                        name + ": fused parts have different row lengths " + c + " and " + p.cols());
             }
             firstRow[i] = r;
             r += p.rows();

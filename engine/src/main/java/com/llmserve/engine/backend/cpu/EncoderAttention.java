@@ -1,12 +1,11 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.backend.AttentionShape;
-import jdk.incubator.vector.FloatVector;
-
-import java.util.Arrays;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
+
+import com.llmserve.engine.backend.AttentionShape;
+import java.util.Arrays;
+import jdk.incubator.vector.FloatVector;
 
 /**
  * Bidirectional attention within sequence spans, float32 throughout (see
@@ -60,14 +59,31 @@ final class EncoderAttention {
                 int seq = CpuBackend.spanOf(blocks, sequences, block);
                 int rowFrom = starts[seq] + (block - blocks[seq]) * ROWS;
                 int rowTo = Math.min(starts[seq + 1], rowFrom + ROWS);
-                attend(in, stride, starts[seq], starts[seq + 1] - starts[seq], rowFrom, rowTo, item % kvHeads, shape, out);
+                attend(
+                        in,
+                        stride,
+                        starts[seq],
+                        starts[seq + 1] - starts[seq],
+                        rowFrom,
+                        rowTo,
+                        item % kvHeads,
+                        shape,
+                        out);
             }
         });
     }
 
     /** Rows {@code [rowFrom, rowTo)} of the sequence at {@code first} ({@code count} rows), the query heads of kv head {@code kvh}. */
-    private void attend(float[] in, int stride, int first, int count, int rowFrom, int rowTo, int kvh, AttentionShape shape,
-                        float[] out) {
+    private void attend(
+            float[] in,
+            int stride,
+            int first,
+            int count,
+            int rowFrom,
+            int rowTo,
+            int kvh,
+            AttentionShape shape,
+            float[] out) {
         int hd = shape.headDim();
         int group = shape.heads() / shape.kvHeads();
         int width = (count + L - 1) / L * L;
@@ -98,7 +114,8 @@ final class EncoderAttention {
     }
 
     /** {@code scores[j] = scale * sum_i q[i] * keys[i][j]} for {@code j < count}, summed over {@code i} in order with FMAs. */
-    private static void scores(float[] in, int q, float[] keys, int width, int count, int hd, float scale, float[] scores) {
+    private static void scores(
+            float[] in, int q, float[] keys, int width, int count, int hd, float scale, float[] scores) {
         if (Simd.ENABLED) {
             for (int j = 0; j < count; j += L) {
                 FloatVector acc = FloatVector.zero(F);
@@ -124,7 +141,9 @@ final class EncoderAttention {
         if (Simd.ENABLED) {
             FloatVector a = FloatVector.broadcast(F, p);
             for (; i + L <= n; i += L) {
-                FloatVector.fromArray(F, v, vo + i).fma(a, FloatVector.fromArray(F, y, yo + i)).intoArray(y, yo + i);
+                FloatVector.fromArray(F, v, vo + i)
+                        .fma(a, FloatVector.fromArray(F, y, yo + i))
+                        .intoArray(y, yo + i);
             }
         }
         for (; i < n; i++) {

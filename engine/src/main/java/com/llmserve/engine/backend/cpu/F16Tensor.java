@@ -1,6 +1,12 @@
 package com.llmserve.engine.backend.cpu;
 
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
+import static com.llmserve.engine.backend.cpu.Simd.LE_SHORT;
+
 import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
@@ -8,13 +14,6 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-
-import static com.llmserve.engine.backend.cpu.Simd.F;
-import static com.llmserve.engine.backend.cpu.Simd.L;
-import static com.llmserve.engine.backend.cpu.Simd.LE_SHORT;
 
 /** IEEE half-precision rows. */
 public final class F16Tensor extends CpuTensor {
@@ -67,7 +66,8 @@ public final class F16Tensor extends CpuTensor {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= width; i += L) {
-                halfToFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN)).intoArray(out, off + i);
+                halfToFloat(ShortVector.fromMemorySegment(S, data, base + 2L * i, ByteOrder.LITTLE_ENDIAN))
+                        .intoArray(out, off + i);
             }
         }
         for (; i < width; i++) {

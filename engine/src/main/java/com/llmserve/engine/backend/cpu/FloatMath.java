@@ -1,25 +1,22 @@
 package com.llmserve.engine.backend.cpu;
 
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.ShortVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
-import jdk.incubator.vector.VectorShuffle;
-import jdk.incubator.vector.VectorSpecies;
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-
-import static com.llmserve.engine.backend.cpu.Simd.F;
-import static com.llmserve.engine.backend.cpu.Simd.L;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
 
 /** Vectorised float-array kernels for the activation-side operations (norms, attention, activations). */
 final class FloatMath {
 
-    private FloatMath() {
-    }
+    private FloatMath() {}
 
     /** {@code a[ao..ao+n) · b[bo..bo+n)}. */
     static float dot(float[] a, int ao, float[] b, int bo, int n) {
@@ -44,7 +41,8 @@ final class FloatMath {
      * eight lane-wise sums are reduced together by {@link #pairSums}, which adds the same pairs in
      * the same tree as {@link Simd#sum}: four operations per row instead of nine.
      */
-    static void dots(float[] q, int qo, float[] rows, int ro, int stride, int count, int n, float scale, float[] out, int oo) {
+    static void dots(
+            float[] q, int qo, float[] rows, int ro, int stride, int count, int n, float scale, float[] out, int oo) {
         int j = 0;
         if (Simd.ENABLED && L == 16 && n % L == 0) {
             for (; j + 8 <= count; j += 8) {
@@ -56,9 +54,16 @@ final class FloatMath {
         }
     }
 
-    private static void dots8(float[] q, int qo, float[] rows, int ro, int stride, int n, float scale, float[] out, int oo) {
-        FloatVector s0 = FloatVector.zero(F), s1 = FloatVector.zero(F), s2 = FloatVector.zero(F), s3 = FloatVector.zero(F);
-        FloatVector s4 = FloatVector.zero(F), s5 = FloatVector.zero(F), s6 = FloatVector.zero(F), s7 = FloatVector.zero(F);
+    private static void dots8(
+            float[] q, int qo, float[] rows, int ro, int stride, int n, float scale, float[] out, int oo) {
+        FloatVector s0 = FloatVector.zero(F),
+                s1 = FloatVector.zero(F),
+                s2 = FloatVector.zero(F),
+                s3 = FloatVector.zero(F);
+        FloatVector s4 = FloatVector.zero(F),
+                s5 = FloatVector.zero(F),
+                s6 = FloatVector.zero(F),
+                s7 = FloatVector.zero(F);
         for (int i = 0; i < n; i += L) {
             FloatVector a = FloatVector.fromArray(F, q, qo + i);
             int r = ro + i;
@@ -90,7 +95,8 @@ final class FloatMath {
      * {@code c}'s segments halved ({@code c[i] + c[i + h]}) in the segment's lower half and each of
      * {@code d}'s in its upper half, again indexed from the start of the half.
      */
-    private static FloatVector pairSums(FloatVector c, FloatVector d, VectorMask<Float> upper, VectorShuffle<Float> swap) {
+    private static FloatVector pairSums(
+            FloatVector c, FloatVector d, VectorMask<Float> upper, VectorShuffle<Float> swap) {
         return c.blend(d, upper).add(d.blend(c, upper).rearrange(swap));
     }
 
@@ -166,7 +172,9 @@ final class FloatMath {
         if (Simd.ENABLED) {
             FloatVector a = FloatVector.broadcast(F, alpha);
             for (; i + L <= n; i += L) {
-                FloatVector.fromArray(F, x, xo + i).fma(a, FloatVector.fromArray(F, y, yo + i)).intoArray(y, yo + i);
+                FloatVector.fromArray(F, x, xo + i)
+                        .fma(a, FloatVector.fromArray(F, y, yo + i))
+                        .intoArray(y, yo + i);
             }
         }
         for (; i < n; i++) {
@@ -221,7 +229,10 @@ final class FloatMath {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
-                FloatVector.fromArray(F, x, xo + i).mul(inv).mul(FloatVector.fromArray(F, w, i)).intoArray(out, oo + i);
+                FloatVector.fromArray(F, x, xo + i)
+                        .mul(inv)
+                        .mul(FloatVector.fromArray(F, w, i))
+                        .intoArray(out, oo + i);
             }
         }
         for (; i < n; i++) {
@@ -234,7 +245,9 @@ final class FloatMath {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
-                FloatVector.fromArray(F, x, xo + i).add(FloatVector.fromArray(F, y, yo + i)).intoArray(x, xo + i);
+                FloatVector.fromArray(F, x, xo + i)
+                        .add(FloatVector.fromArray(F, y, yo + i))
+                        .intoArray(x, xo + i);
             }
         }
         for (; i < n; i++) {
@@ -280,6 +293,7 @@ final class FloatMath {
 
     /** ggml's GELU constants, as float32 like its {@code ggml_gelu_f32}. */
     private static final float GELU_COEF_A = 0.044715f;
+
     private static final float SQRT_2_OVER_PI = 0.79788456080286535587989211986876f;
 
     /**
@@ -348,7 +362,8 @@ final class FloatMath {
         int i = 0;
         if (Simd.ENABLED) {
             for (; i + L <= n; i += L) {
-                F16Tensor.halfToFloat(ShortVector.fromMemorySegment(HALVES, halves, 2 * (index + i), ByteOrder.nativeOrder()))
+                F16Tensor.halfToFloat(
+                                ShortVector.fromMemorySegment(HALVES, halves, 2 * (index + i), ByteOrder.nativeOrder()))
                         .intoArray(out, off + i);
             }
         }

@@ -15,6 +15,7 @@ final class MappedPages {
 
     /** Linux {@code MADV_DONTNEED}: drop the pages; a later read faults them in from the file again. */
     private static final int MADV_DONTNEED = 4;
+
     private static final MethodHandle MADVISE;
     private static final long PAGE;
 
@@ -24,23 +25,31 @@ final class MappedPages {
         MethodHandle madvise = null;
         long page = 4096;
         if (System.getProperty("os.name", "").startsWith("Linux")) {
-            madvise = libc.find("madvise").map(a -> linker.downcallHandle(a,
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT)))
+            madvise = libc.find("madvise")
+                    .map(a -> linker.downcallHandle(
+                            a,
+                            FunctionDescriptor.of(
+                                    ValueLayout.JAVA_INT,
+                                    ValueLayout.ADDRESS,
+                                    ValueLayout.JAVA_LONG,
+                                    ValueLayout.JAVA_INT)))
                     .orElse(null);
-            page = libc.find("getpagesize").map(a -> {
-                try {
-                    return (long) (int) linker.downcallHandle(a, FunctionDescriptor.of(ValueLayout.JAVA_INT)).invokeExact();
-                } catch (Throwable t) {
-                    return 4096L;
-                }
-            }).orElse(4096L);
+            page = libc.find("getpagesize")
+                    .map(a -> {
+                        try {
+                            return (long) (int) linker.downcallHandle(a, FunctionDescriptor.of(ValueLayout.JAVA_INT))
+                                    .invokeExact();
+                        } catch (Throwable t) {
+                            return 4096L;
+                        }
+                    })
+                    .orElse(4096L);
         }
         MADVISE = madvise;
         PAGE = page;
     }
 
-    private MappedPages() {
-    }
+    private MappedPages() {}
 
     /** Releases the whole pages inside {@code segment} if it is a file mapping; returns the bytes released. */
     static long release(MemorySegment segment) {

@@ -1,15 +1,14 @@
 package com.llmserve.engine.backend.cpu;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 
 /**
  * Q4_0 in {@link PackedRows} layout: a block's 16 bytes hold element {@code j} (low nibble) and
@@ -30,7 +29,8 @@ final class PackedQ4_0 extends PackedRows {
 
     static PackedQ4_0 pack(Q4_0Tensor t, MemorySegment source, long rowBytes, Arena arena) {
         int blocks = t.cols() / 32;
-        MemorySegment out = interleave(source, t.rows(), blocks, rowBytes, 18, arena, i -> i < 16 ? 2 * i : 2 * (i - 16) + 1);
+        MemorySegment out =
+                interleave(source, t.rows(), blocks, rowBytes, 18, arena, i -> i < 16 ? 2 * i : 2 * (i - 16) + 1);
         return out == null ? null : new PackedQ4_0(out, blocks, t.rows());
     }
 
@@ -58,18 +58,23 @@ final class PackedQ4_0 extends PackedRows {
                     int xb = t * cols + 32 * b;
                     long q = at + SCALE_BYTES;
                     for (int j = 0; j < 16; j++, q += GROUP) {
-                        ShortVector v = (ShortVector) ByteVector.fromMemorySegment(B32, data, q, ByteOrder.LITTLE_ENDIAN)
-                                .convertShape(VectorOperators.ZERO_EXTEND_B2S, S32, 0);
+                        ShortVector v =
+                                (ShortVector) ByteVector.fromMemorySegment(B32, data, q, ByteOrder.LITTLE_ENDIAN)
+                                        .convertShape(VectorOperators.ZERO_EXTEND_B2S, S32, 0);
                         sum = v.and((short) 0x0F).mul(xq[xb + j]).add(sum);
-                        sum = v.lanewise(VectorOperators.LSHR, 4).mul(xq[xb + 16 + j]).add(sum);
+                        sum = v.lanewise(VectorOperators.LSHR, 4)
+                                .mul(xq[xb + 16 + j])
+                                .add(sum);
                     }
                     int tb = t * blocks + b;
                     IntVector s = sum.sub((short) (8 * x.sums[tb])).reinterpretAsInts();
                     float dx = x.scales[tb];
                     IntVector s0 = s.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 16);
                     IntVector s1 = s.lanewise(VectorOperators.ASHR, 16);
-                    acc0 = ((FloatVector) s0.convert(VectorOperators.I2F, 0)).fma(scales(at, 0).mul(dx), acc0);
-                    acc1 = ((FloatVector) s1.convert(VectorOperators.I2F, 0)).fma(scales(at, 1).mul(dx), acc1);
+                    acc0 = ((FloatVector) s0.convert(VectorOperators.I2F, 0))
+                            .fma(scales(at, 0).mul(dx), acc0);
+                    acc1 = ((FloatVector) s1.convert(VectorOperators.I2F, 0))
+                            .fma(scales(at, 1).mul(dx), acc1);
                 }
                 store(acc0, acc1, y, t * yStride + yo + (int) (g * GROUP), g);
             }
@@ -91,10 +96,24 @@ final class PackedQ4_0 extends PackedRows {
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, I16, 0);
                 int e = (k + j) * GROUP;
                 int f = (k + 16 + j) * GROUP;
-                ((FloatVector) v.and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d0).intoArray(tile, e);
-                ((FloatVector) v.lanewise(VectorOperators.LSHR, 4).and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d0).intoArray(tile, f);
-                ((FloatVector) v.lanewise(VectorOperators.LSHR, 8).and(0x0F).sub(8).convert(VectorOperators.I2F, 0)).mul(d1).intoArray(tile, e + 16);
-                ((FloatVector) v.lanewise(VectorOperators.LSHR, 12).sub(8).convert(VectorOperators.I2F, 0)).mul(d1).intoArray(tile, f + 16);
+                ((FloatVector) v.and(0x0F).sub(8).convert(VectorOperators.I2F, 0))
+                        .mul(d0)
+                        .intoArray(tile, e);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 4)
+                                .and(0x0F)
+                                .sub(8)
+                                .convert(VectorOperators.I2F, 0))
+                        .mul(d0)
+                        .intoArray(tile, f);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 8)
+                                .and(0x0F)
+                                .sub(8)
+                                .convert(VectorOperators.I2F, 0))
+                        .mul(d1)
+                        .intoArray(tile, e + 16);
+                ((FloatVector) v.lanewise(VectorOperators.LSHR, 12).sub(8).convert(VectorOperators.I2F, 0))
+                        .mul(d1)
+                        .intoArray(tile, f + 16);
             }
         }
     }

@@ -1,14 +1,12 @@
 package com.llmserve.engine.backend.cpu;
 
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /** Q8_0 in {@link PackedRows} layout: byte {@code j} of a block is element {@code j}; one 32-byte load holds it for 32 rows. */
 final class PackedQ8_0 extends PackedRows {
@@ -28,7 +26,8 @@ final class PackedQ8_0 extends PackedRows {
     /** Sixteen signed bytes (16 rows of one element) as floats. */
     private FloatVector elements(long at) {
         return (FloatVector) ByteVector.fromMemorySegment(B16, data, at, ByteOrder.LITTLE_ENDIAN)
-                .convertShape(VectorOperators.B2I, I16, 0).convert(VectorOperators.I2F, 0);
+                .convertShape(VectorOperators.B2I, I16, 0)
+                .convert(VectorOperators.I2F, 0);
     }
 
     /** Float products with the 8-bit activations restored to floats; the weights' scale is applied once per block. */

@@ -1,15 +1,14 @@
 package com.llmserve.engine.backend.cpu;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.function.IntUnaryOperator;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
-import java.util.function.IntUnaryOperator;
 
 /**
  * Weights of a {@code {f16 d; u8 qs[n]}} block type (Q4_0, Q8_0) re-laid out for AVX-512, as
@@ -52,8 +51,14 @@ abstract class PackedRows {
      * @param blockBytes bytes of one block in the file ({@code 2 + quantBytes})
      * @param position   where row {@code i} of a group goes within each 32-byte run
      */
-    static MemorySegment interleave(MemorySegment source, long rows, int blocks, long rowBytes, int blockBytes, Arena arena,
-                                    IntUnaryOperator position) {
+    static MemorySegment interleave(
+            MemorySegment source,
+            long rows,
+            int blocks,
+            long rowBytes,
+            int blockBytes,
+            Arena arena,
+            IntUnaryOperator position) {
         int quantBytes = blockBytes - 2;
         for (long row = 0; row < rows; row++) {
             for (int b = 0; b < blocks; b++) {
@@ -73,7 +78,10 @@ abstract class PackedRows {
                 long dst = (g * blocks + b) * groupBlock;
                 out.set(Simd.LE_SHORT, dst + 2L * i, source.get(Simd.LE_SHORT, src));
                 for (int j = 0; j < quantBytes; j++) {
-                    out.set(Simd.BYTE, dst + SCALE_BYTES + (long) j * GROUP + position.applyAsInt(i), source.get(Simd.BYTE, src + 2 + j));
+                    out.set(
+                            Simd.BYTE,
+                            dst + SCALE_BYTES + (long) j * GROUP + position.applyAsInt(i),
+                            source.get(Simd.BYTE, src + 2 + j));
                 }
             }
         }
@@ -105,8 +113,14 @@ abstract class PackedRows {
     final FloatVector scales(long at, int half) {
         ShortVector h = ShortVector.fromMemorySegment(S16, data, at + 32L * half, ByteOrder.LITTLE_ENDIAN);
         IntVector i = (IntVector) h.castShape(I16, 0);
-        FloatVector magnitude = i.and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f);
-        return magnitude.reinterpretAsInts().or(i.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
+        FloatVector magnitude = i.and(0x7fff)
+                .lanewise(VectorOperators.LSHL, 13)
+                .reinterpretAsFloats()
+                .mul(0x1p112f);
+        return magnitude
+                .reinterpretAsInts()
+                .or(i.and(0x8000).lanewise(VectorOperators.LSHL, 16))
+                .reinterpretAsFloats();
     }
 
     /** Writes a group's 32 results (rows 0-15 in {@code lo}, 16-31 in {@code hi}) at {@code y[at..]}, leaving padding rows out. */

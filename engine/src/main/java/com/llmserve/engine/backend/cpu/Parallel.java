@@ -39,6 +39,7 @@ final class Parallel implements AutoCloseable {
         final AtomicInteger next = new AtomicInteger();
         /** Workers inside {@link #work}; a worker that arrives after the last chunk was taken finds nothing to do. */
         final AtomicInteger active = new AtomicInteger();
+
         volatile Throwable failure;
 
         Job(long sequence, Range body, int n, int chunk, int chunks) {

@@ -1,17 +1,16 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q2_K: super-blocks of 256 as {@code {u8 scales[16]; u8 qs[64]; f16 d; f16 dmin}}. Sixteen groups
@@ -52,8 +51,12 @@ public final class Q2_KTensor extends CpuTensor {
             long q = qsOf(o, group);
             int shift = shiftOf(group);
             for (int k = 0; k < 16; k += L) {
-                toFloats(bytes(data, q + k).lanewise(VectorOperators.LSHR, shift).and((byte) 3))
-                        .mul(dl).sub(ml).intoArray(out, off + group * 16 + k);
+                toFloats(bytes(data, q + k)
+                                .lanewise(VectorOperators.LSHR, shift)
+                                .and((byte) 3))
+                        .mul(dl)
+                        .sub(ml)
+                        .intoArray(out, off + group * 16 + k);
             }
         }
     }
@@ -73,7 +76,10 @@ public final class Q2_KTensor extends CpuTensor {
                 long q = qsOf(o, group);
                 int shift = shiftOf(group);
                 for (int k = 0; k < 16; k += L) {
-                    FloatVector w = toFloats(bytes(data, q + k).lanewise(VectorOperators.LSHR, shift).and((byte) 3)).fma(dl, negMl);
+                    FloatVector w = toFloats(bytes(data, q + k)
+                                    .lanewise(VectorOperators.LSHR, shift)
+                                    .and((byte) 3))
+                            .fma(dl, negMl);
                     acc = w.fma(FloatVector.fromArray(F, x, xb + group * 16 + k), acc);
                 }
             }

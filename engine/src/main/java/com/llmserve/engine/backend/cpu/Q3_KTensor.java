@@ -1,13 +1,5 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.LE_INT;
@@ -15,6 +7,13 @@ import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q3_K: super-blocks of 256 as {@code {u8 hmask[32]; u8 qs[64]; u8 scales[12]; f16 d}}. Sixteen
@@ -100,8 +99,11 @@ public final class Q3_KTensor extends CpuTensor {
 
     /** Signed 3-bit values of lanes {@code k .. k+L} of a group, in [-4, 3]. */
     private ByteVector values(long o, int group, int k) {
-        ByteVector low = bytes(data, qsOf(o, group) + k).lanewise(VectorOperators.LSHR, shiftOf(group)).and((byte) 3);
-        VectorMask<Byte> noHighBit = bytes(data, o + 16 * (group & 1) + k).and((byte) highBitOf(group))
+        ByteVector low = bytes(data, qsOf(o, group) + k)
+                .lanewise(VectorOperators.LSHR, shiftOf(group))
+                .and((byte) 3);
+        VectorMask<Byte> noHighBit = bytes(data, o + 16 * (group & 1) + k)
+                .and((byte) highBitOf(group))
                 .compare(VectorOperators.EQ, (byte) 0);
         return low.lanewise(VectorOperators.SUB, (byte) 4, noHighBit);
     }

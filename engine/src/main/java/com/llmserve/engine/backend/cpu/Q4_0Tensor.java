@@ -1,19 +1,18 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q4_0: blocks of 32 weights as {@code {f16 d; u8 qs[16]}}; element {@code j} is the low nibble of
@@ -60,7 +59,8 @@ public final class Q4_0Tensor extends CpuTensor {
             for (int k = 0; k < 16; k += L) {
                 ByteVector q = bytes(data, o + 2 + k);
                 block = toFloats(q.and((byte) 0x0F).sub((byte) 8)).fma(FloatVector.fromArray(F, x, xb + k), block);
-                block = toFloats(q.lanewise(VectorOperators.LSHR, 4).sub((byte) 8)).fma(FloatVector.fromArray(F, x, xb + 16 + k), block);
+                block = toFloats(q.lanewise(VectorOperators.LSHR, 4).sub((byte) 8))
+                        .fma(FloatVector.fromArray(F, x, xb + 16 + k), block);
             }
             acc = block.fma(FloatVector.broadcast(F, f16(data, o)), acc);
         }

@@ -1,18 +1,17 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q4_K: super-blocks of 256 as {@code {f16 d; f16 dmin; u8 scales[12]; u8 qs[128]}}. Eight groups

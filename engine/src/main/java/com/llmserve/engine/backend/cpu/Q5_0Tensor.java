@@ -1,12 +1,5 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.LE_INT;
@@ -14,6 +7,12 @@ import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q5_0: blocks of 32 as {@code {f16 d; u32 qh; u8 qs[16]}}. Element {@code j} is the low nibble of
@@ -70,11 +69,14 @@ public final class Q5_0Tensor extends CpuTensor {
 
     /** Elements {@code k .. k+L} of the block's first half, as signed values in [-16, 15]. */
     private static ByteVector low(ByteVector q, int qh, int k) {
-        return q.and((byte) 0x0F).lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> k)).sub((byte) 16);
+        return q.and((byte) 0x0F)
+                .lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> k))
+                .sub((byte) 16);
     }
 
     private static ByteVector high(ByteVector q, int qh, int k) {
-        return q.lanewise(VectorOperators.LSHR, 4).lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> (16 + k)))
+        return q.lanewise(VectorOperators.LSHR, 4)
+                .lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> (16 + k)))
                 .sub((byte) 16);
     }
 }

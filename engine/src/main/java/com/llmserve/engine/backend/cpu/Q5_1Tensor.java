@@ -1,12 +1,5 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.LE_INT;
@@ -14,6 +7,12 @@ import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /** Q5_1: blocks of 32 as {@code {f16 d; f16 m; u32 qh; u8 qs[16]}}, bits as in Q5_0, each {@code q * d + m}. */
 public final class Q5_1Tensor extends CpuTensor {
@@ -77,6 +76,7 @@ public final class Q5_1Tensor extends CpuTensor {
     }
 
     private static ByteVector high(ByteVector q, int qh, int k) {
-        return q.lanewise(VectorOperators.LSHR, 4).lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> (16 + k)));
+        return q.lanewise(VectorOperators.LSHR, 4)
+                .lanewise(VectorOperators.OR, (byte) 0x10, Simd.bitMask(qh >>> (16 + k)));
     }
 }

@@ -1,18 +1,17 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q5_K: super-blocks of 256 as {@code {f16 d; f16 dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]}}:
@@ -96,14 +95,16 @@ public final class Q5_KTensor extends CpuTensor {
     /** Unsigned 5-bit values of group {@code 2c}, lanes {@code k .. k+L}. */
     private ByteVector low(long o, int c, int k) {
         ByteVector fifth = bytes(data, o + 16 + k).and((byte) (1 << (2 * c)));
-        return bytes(data, o + 48 + 32 * c + k).and((byte) 0x0F)
+        return bytes(data, o + 48 + 32 * c + k)
+                .and((byte) 0x0F)
                 .lanewise(VectorOperators.OR, (byte) 0x10, fifth.compare(VectorOperators.NE, (byte) 0));
     }
 
     /** Unsigned 5-bit values of group {@code 2c+1}. */
     private ByteVector high(long o, int c, int k) {
         ByteVector fifth = bytes(data, o + 16 + k).and((byte) (2 << (2 * c)));
-        return bytes(data, o + 48 + 32 * c + k).lanewise(VectorOperators.LSHR, 4)
+        return bytes(data, o + 48 + 32 * c + k)
+                .lanewise(VectorOperators.LSHR, 4)
                 .lanewise(VectorOperators.OR, (byte) 0x10, fifth.compare(VectorOperators.NE, (byte) 0));
     }
 }

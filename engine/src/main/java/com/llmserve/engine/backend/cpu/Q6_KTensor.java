@@ -1,12 +1,5 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
@@ -14,6 +7,12 @@ import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.i8;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
 import static com.llmserve.engine.backend.cpu.Simd.u8;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 
 /**
  * Q6_K: super-blocks of 256 as {@code {u8 ql[128]; u8 qh[64]; i8 scales[16]; f16 d}}. Each
@@ -101,19 +100,26 @@ public final class Q6_KTensor extends CpuTensor {
     }
 
     private static ByteVector q1(ByteVector lo, ByteVector h) {
-        return lo.and((byte) 0x0F).or(h.and((byte) 3).lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
+        return lo.and((byte) 0x0F)
+                .or(h.and((byte) 3).lanewise(VectorOperators.LSHL, 4))
+                .sub((byte) 32);
     }
 
     private static ByteVector q2(ByteVector hi, ByteVector h) {
-        return hi.and((byte) 0x0F).or(h.lanewise(VectorOperators.LSHR, 2).and((byte) 3).lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
+        return hi.and((byte) 0x0F)
+                .or(h.lanewise(VectorOperators.LSHR, 2).and((byte) 3).lanewise(VectorOperators.LSHL, 4))
+                .sub((byte) 32);
     }
 
     private static ByteVector q3(ByteVector lo, ByteVector h) {
-        return lo.lanewise(VectorOperators.LSHR, 4).or(h.lanewise(VectorOperators.LSHR, 4).and((byte) 3).lanewise(VectorOperators.LSHL, 4))
+        return lo.lanewise(VectorOperators.LSHR, 4)
+                .or(h.lanewise(VectorOperators.LSHR, 4).and((byte) 3).lanewise(VectorOperators.LSHL, 4))
                 .sub((byte) 32);
     }
 
     private static ByteVector q4(ByteVector hi, ByteVector h) {
-        return hi.lanewise(VectorOperators.LSHR, 4).or(h.lanewise(VectorOperators.LSHR, 6).lanewise(VectorOperators.LSHL, 4)).sub((byte) 32);
+        return hi.lanewise(VectorOperators.LSHR, 4)
+                .or(h.lanewise(VectorOperators.LSHR, 6).lanewise(VectorOperators.LSHL, 4))
+                .sub((byte) 32);
     }
 }

@@ -1,14 +1,14 @@
 package com.llmserve.engine.backend.cpu;
 
+import static com.llmserve.engine.backend.cpu.Simd.F;
+import static com.llmserve.engine.backend.cpu.Simd.L;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
-
-import static com.llmserve.engine.backend.cpu.Simd.F;
-import static com.llmserve.engine.backend.cpu.Simd.L;
 
 /**
  * Activations quantized to 8-bit integers in blocks of 32, the way ggml quantizes the input of a
@@ -94,7 +94,8 @@ final class Q8Activations {
         for (int b = from / 32; b < to / 32; b++) {
             float d = scales[b];
             for (int j = 32 * b; j < 32 * b + 32; j += L) {
-                ((FloatVector) ShortVector.fromArray(S, values, j).convertShape(VectorOperators.S2F, F, 0)).mul(d)
+                ((FloatVector) ShortVector.fromArray(S, values, j).convertShape(VectorOperators.S2F, F, 0))
+                        .mul(d)
                         .intoArray(out, j);
             }
         }

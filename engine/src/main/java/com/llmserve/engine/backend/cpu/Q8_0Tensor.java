@@ -1,18 +1,16 @@
 package com.llmserve.engine.backend.cpu;
 
-import com.llmserve.engine.gguf.GgmlType;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
 import static com.llmserve.engine.backend.cpu.Simd.bytes;
 import static com.llmserve.engine.backend.cpu.Simd.f16;
 import static com.llmserve.engine.backend.cpu.Simd.i8;
 import static com.llmserve.engine.backend.cpu.Simd.toFloats;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.FloatVector;
 
 /** Q8_0: blocks of 32 as {@code {f16 d; i8 qs[32]}}, each {@code q * d}. */
 public final class Q8_0Tensor extends CpuTensor {

@@ -1,17 +1,16 @@
 package com.llmserve.engine.backend.cpu;
 
-import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShuffle;
-import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorShape;
-import jdk.incubator.vector.VectorSpecies;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Vector shapes and little-endian accessors shared by the CPU kernels. The float species is the
@@ -34,8 +33,7 @@ final class Simd {
     static final ValueLayout.OfFloat LE_FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
 
-    private Simd() {
-    }
+    private Simd() {}
 
     static float f16(MemorySegment s, long offset) {
         return Float.float16ToFloat(s.get(LE_SHORT, offset));

@@ -1,9 +1,9 @@
 package com.llmserve.engine.backend.cpu;
 
-import jdk.incubator.vector.FloatVector;
-
 import static com.llmserve.engine.backend.cpu.Simd.F;
 import static com.llmserve.engine.backend.cpu.Simd.L;
+
+import jdk.incubator.vector.FloatVector;
 
 /**
  * The register-blocked kernel behind batched matrix multiplication: a tile of {@link #ROWS} weight
@@ -31,8 +31,7 @@ final class TileGemm {
      */
     static final int K_CHUNK = 1024;
 
-    private TileGemm() {
-    }
+    private TileGemm() {}
 
     /**
      * {@code y[t*yStride + yCol + i] (+)= sum_k tile[k*ROWS + i] * x[t*xStride + xCol + k]} for
@@ -40,12 +39,32 @@ final class TileGemm {
      *
      * @param octets {@code x} as {@link #interleaveOctets} lays it out, or null
      */
-    static void multiply(float[] tile, int width, int rows, float[] x, float[] octets, int xStride, int xCol, int tokens,
-                         float[] y, int yStride, int yCol, boolean accumulate) {
+    static void multiply(
+            float[] tile,
+            int width,
+            int rows,
+            float[] x,
+            float[] octets,
+            int xStride,
+            int xCol,
+            int tokens,
+            float[] y,
+            int yStride,
+            int yCol,
+            boolean accumulate) {
         int t = 0;
         if (rows == ROWS && octets != null) {
             for (; t + OCTET <= tokens; t += OCTET) {
-                block8(tile, width, octets, t / OCTET * xStride * OCTET + xCol * OCTET, t, y, yStride, yCol, accumulate);
+                block8(
+                        tile,
+                        width,
+                        octets,
+                        t / OCTET * xStride * OCTET + xCol * OCTET,
+                        t,
+                        y,
+                        yStride,
+                        yCol,
+                        accumulate);
             }
         }
         for (; t + TOKENS <= tokens; t += TOKENS) {
@@ -56,8 +75,18 @@ final class TileGemm {
         }
     }
 
-    private static void block4(float[] tile, int width, int rows, float[] x, int xStride, int xCol, int t,
-                               float[] y, int yStride, int yCol, boolean accumulate) {
+    private static void block4(
+            float[] tile,
+            int width,
+            int rows,
+            float[] x,
+            int xStride,
+            int xCol,
+            int t,
+            float[] y,
+            int yStride,
+            int yCol,
+            boolean accumulate) {
         FloatVector a0 = FloatVector.zero(F), b0 = FloatVector.zero(F);
         FloatVector a1 = FloatVector.zero(F), b1 = FloatVector.zero(F);
         FloatVector a2 = FloatVector.zero(F), b2 = FloatVector.zero(F);
@@ -106,8 +135,8 @@ final class TileGemm {
         }
     }
 
-    private static void block8(float[] tile, int width, float[] x, int x0, int t,
-                               float[] y, int yStride, int yCol, boolean accumulate) {
+    private static void block8(
+            float[] tile, int width, float[] x, int x0, int t, float[] y, int yStride, int yCol, boolean accumulate) {
         FloatVector a0 = FloatVector.zero(F), b0 = FloatVector.zero(F);
         FloatVector a1 = FloatVector.zero(F), b1 = FloatVector.zero(F);
         FloatVector a2 = FloatVector.zero(F), b2 = FloatVector.zero(F);
@@ -184,7 +213,8 @@ final class TileGemm {
         b7.intoArray(y, at + 7 * yStride + L);
     }
 
-    private static void block1(float[] tile, int width, int rows, float[] x, int xo, float[] y, int yo, boolean accumulate) {
+    private static void block1(
+            float[] tile, int width, int rows, float[] x, int xo, float[] y, int yo, boolean accumulate) {
         FloatVector a = FloatVector.zero(F);
         FloatVector b = FloatVector.zero(F);
         for (int k = 0, w = 0; k < width; k++, w += ROWS) {

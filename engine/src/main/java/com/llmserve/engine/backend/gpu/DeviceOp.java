@@ -42,7 +42,8 @@ sealed interface DeviceOp {
     }
 
     /** @param quantize also write the Q8_0 form of {@code out} for the GEMV that follows (fused) */
-    record RmsNorm(GpuActivations x, GpuWeight weight, float eps, int n, GpuActivations out, boolean quantize) implements DeviceOp {
+    record RmsNorm(GpuActivations x, GpuWeight weight, float eps, int n, GpuActivations out, boolean quantize)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.rmsNorm(this);
         }
@@ -54,8 +55,15 @@ sealed interface DeviceOp {
     }
 
     /** {@code x += residual} followed by {@link RmsNorm} of x: the pair a pre-norm block issues, fused. */
-    record AddRmsNorm(GpuActivations x, GpuActivations residual, GpuWeight weight, float eps, int n, GpuActivations out,
-                      boolean quantize) implements DeviceOp {
+    record AddRmsNorm(
+            GpuActivations x,
+            GpuActivations residual,
+            GpuWeight weight,
+            float eps,
+            int n,
+            GpuActivations out,
+            boolean quantize)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.addRmsNorm(this);
         }
@@ -66,7 +74,8 @@ sealed interface DeviceOp {
         }
     }
 
-    record LayerNorm(GpuActivations x, GpuWeight weight, GpuWeight bias, float eps, int n, GpuActivations out) implements DeviceOp {
+    record LayerNorm(GpuActivations x, GpuWeight weight, GpuWeight bias, float eps, int n, GpuActivations out)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.layerNorm(this);
         }
@@ -89,7 +98,12 @@ sealed interface DeviceOp {
 
         @Override
         public String profileKey() {
-            return "matmul " + weight.bands.stream().map(b -> b.format().name()).distinct().toList() + " " + weight.rows() + "x" + weight.cols() + " n=" + n + (blas ? " blas" : " gemv");
+            return "matmul "
+                    + weight.bands.stream()
+                            .map(b -> b.format().name())
+                            .distinct()
+                            .toList() + " " + weight.rows() + "x" + weight.cols() + " n=" + n
+                    + (blas ? " blas" : " gemv");
         }
 
         @Override
@@ -130,8 +144,18 @@ sealed interface DeviceOp {
      *              cache at {@code layer} (the write the attention that follows would do)
      * @param shape where keys and values sit, when {@code kv} is set
      */
-    record RotaryEmbedding(GpuActivations x, int col, int heads, int headDim, Rope.Style style, RopeTable table, int n,
-                           GpuKvStorage kv, int layer, AttentionShape shape) implements DeviceOp {
+    record RotaryEmbedding(
+            GpuActivations x,
+            int col,
+            int heads,
+            int headDim,
+            Rope.Style style,
+            RopeTable table,
+            int n,
+            GpuKvStorage kv,
+            int layer,
+            AttentionShape shape)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.rope(this);
         }
@@ -147,8 +171,17 @@ sealed interface DeviceOp {
      * @param kvWritten the rope before it already wrote this step's keys and values
      * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
      */
-    record Attention(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int splits, int n, GpuActivations out,
-                     boolean kvWritten, int tiles) implements DeviceOp {
+    record Attention(
+            GpuActivations qkv,
+            GpuKvStorage kv,
+            int layer,
+            AttentionShape shape,
+            int splits,
+            int n,
+            GpuActivations out,
+            boolean kvWritten,
+            int tiles)
+            implements DeviceOp {
         public void run(Launcher l) {
             l.attention(this);
         }
@@ -218,8 +251,14 @@ sealed interface DeviceOp {
      * @param offset where the span starts ({@code sequences + 1} ints) sit in the metadata's int region
      * @param rows   the rows the spans cover
      */
-    record EncoderAttention(GpuActivations qkv, int offset, int sequences, int rows, int longest, AttentionShape shape,
-                            GpuActivations out)
+    record EncoderAttention(
+            GpuActivations qkv,
+            int offset,
+            int sequences,
+            int rows,
+            int longest,
+            AttentionShape shape,
+            GpuActivations out)
             implements DeviceOp {
         public void run(Launcher l) {
             l.encoderAttention(this);

@@ -7,7 +7,6 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -29,8 +28,7 @@ import java.util.Locale;
  */
 public final class EmbeddingBenchmark {
 
-    private EmbeddingBenchmark() {
-    }
+    private EmbeddingBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         Path file = null;
@@ -41,9 +39,20 @@ public final class EmbeddingBenchmark {
         for (int i = 0; i < args.length; i++) {
             String v = i + 1 < args.length ? args[i + 1] : "";
             switch (args[i]) {
-                case "--model" -> { file = Path.of(v); i++; }
-                case "--inputs" -> { sizes = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray(); i++; }
-                case "--tokens" -> { tokens = Integer.parseInt(v); i++; }
+                case "--model" -> {
+                    file = Path.of(v);
+                    i++;
+                }
+                case "--inputs" -> {
+                    sizes = Arrays.stream(v.split(","))
+                            .mapToInt(Integer::parseInt)
+                            .toArray();
+                    i++;
+                }
+                case "--tokens" -> {
+                    tokens = Integer.parseInt(v);
+                    i++;
+                }
                 case "--half-weights" -> options = options.withHalfWeights(true);
                 case "--profile" -> profile = true;
                 default -> {
@@ -65,8 +74,9 @@ public final class EmbeddingBenchmark {
             }
             Device device = pool.device(0);
             try (GgufFile gguf = GgufFile.open(file);
-                 GpuBackend gpu = GpuBackend.open(device, options);
-                 EmbeddingModel model = Architectures.loadEmbeddingModel(gguf, gpu, new ModelOptions(largest * tokens, 0))) {
+                    GpuBackend gpu = GpuBackend.open(device, options);
+                    EmbeddingModel model =
+                            Architectures.loadEmbeddingModel(gguf, gpu, new ModelOptions(largest * tokens, 0))) {
                 out.printf(Locale.ROOT, "device: %s; %s; %s%n", device.info().name(), model, options);
                 for (int size : sizes) {
                     List<int[]> batch = inputs(size, tokens);
@@ -80,8 +90,14 @@ public final class EmbeddingBenchmark {
                         runs++;
                     }
                     double seconds = (System.nanoTime() - start) / 1e9;
-                    out.printf(Locale.ROOT, "batch of %d inputs x %d tokens: %.2f ms per batch, %.0f inputs/s, %.0f tokens/s%n",
-                            size, tokens, 1e3 * seconds / runs, size * runs / seconds, (double) size * tokens * runs / seconds);
+                    out.printf(
+                            Locale.ROOT,
+                            "batch of %d inputs x %d tokens: %.2f ms per batch, %.0f inputs/s, %.0f tokens/s%n",
+                            size,
+                            tokens,
+                            1e3 * seconds / runs,
+                            size * runs / seconds,
+                            (double) size * tokens * runs / seconds);
                 }
                 if (profile) {
                     for (int size : sizes) {

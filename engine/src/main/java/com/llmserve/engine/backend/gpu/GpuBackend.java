@@ -29,19 +29,18 @@ import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.DevicePool;
-import com.llmserve.gpu.GpuCallException;
 import com.llmserve.gpu.Event;
+import com.llmserve.gpu.GpuCallException;
 import com.llmserve.gpu.Graph;
 import com.llmserve.gpu.GraphCapture;
 import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.gpu.PinnedBuffer;
 import com.llmserve.gpu.Stream;
-import com.llmserve.gpu.Vendor;
 import com.llmserve.gpu.StreamLease;
+import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.Kernel;
 import com.llmserve.kernels.KernelModuleId;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -77,6 +76,7 @@ public final class GpuBackend implements Backend {
 
     /** Batch-size buckets steps are padded to (up to the configured limits). */
     private static final int[] BUCKETS = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+
     private static final int MAX_ATTENTION_SPLITS = 32;
     private static final int ATTENTION_MAX_QDIM = 2048;
     private static final int ATTENTION_MAX_GROUP = 16;
@@ -95,6 +95,7 @@ public final class GpuBackend implements Backend {
     private long halfBytes;
     /** What the half copies may take: their share of the memory free when this backend opened. */
     private final long halfBudget;
+
     private boolean halfWeightsExhausted;
     private long captures;
     private long replays;
@@ -123,11 +124,14 @@ public final class GpuBackend implements Backend {
         this.device = device;
         this.ownedPool = ownedPool;
         this.options = options;
-        this.name = (device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:") + device.info().ordinal();
+        this.name = (device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
+                + device.info().ordinal();
         this.scratch = new Scratch(device);
         this.meta = new StepMeta(device);
         this.graphs = new LinkedHashMap<>(16, 0.75f, true);
-        this.halfBudget = options.halfWeights() ? (long) (options.halfWeightShare() * device.memoryInfo().free()) : 0;
+        this.halfBudget = options.halfWeights()
+                ? (long) (options.halfWeightShare() * device.memoryInfo().free())
+                : 0;
         // Load every code object now: module loading must not happen inside a graph capture.
         for (KernelModuleId id : KernelModuleId.values()) {
             device.modules().module(id);
@@ -160,9 +164,14 @@ public final class GpuBackend implements Backend {
      * @param halfWeightBytes device bytes of the half copies ({@link GpuOptions#halfWeights()})
      * @param graphMillis     device time of every graph replay, from events around each launch
      */
-    public record Stats(long weightBytes, long halfWeightBytes, long graphCaptures, long graphReplays, long eagerSteps,
-                        int graphsCached, double graphMillis) {
-    }
+    public record Stats(
+            long weightBytes,
+            long halfWeightBytes,
+            long graphCaptures,
+            long graphReplays,
+            long eagerSteps,
+            int graphsCached,
+            double graphMillis) {}
 
     public Stats stats() {
         return new Stats(weightBytes, halfBytes, captures, replays, eagerSteps, graphs.size(), graphMillis);
@@ -173,8 +182,7 @@ public final class GpuBackend implements Backend {
      *
      * @param weightBytes weight bytes read per call (matrix products), for bandwidth
      */
-    public record ProfileEntry(String key, long calls, double millis, long weightBytes) {
-    }
+    public record ProfileEntry(String key, long calls, double millis, long weightBytes) {}
 
     /**
      * Profiling on: steps launch their kernels one operation at a time (no graphs) with events
@@ -221,10 +229,11 @@ public final class GpuBackend implements Backend {
         List<WeightFormat.Activation> rounding = new ArrayList<>();
         for (GgufTensor t : parts) {
             if (t.rowLength() != cols) {
-                throw new IllegalArgumentException(name + ": fused parts have different row lengths " + cols + " and " + t.rowLength());
+                throw new IllegalArgumentException(
+                        name + ": fused parts have different row lengths " + cols + " and " + t.rowLength());
             }
             if (!CpuTensor.supports(t.type())) {
-                CpuTensor.of(t);  // throws the typed unsupported-type error
+                CpuTensor.of(t); // throws the typed unsupported-type error
             }
             formats.add(formatFor(t.type(), cols));
             rounding.add(WeightFormat.activationOf(t.type()));
@@ -265,8 +274,13 @@ public final class GpuBackend implements Backend {
         return WeightFormat.of(type).orElse(WeightFormat.F16);
     }
 
-    private GpuWeight.Band uploadBand(WeightFormat f, WeightFormat.Activation activation, List<GgufTensor> parts, long firstRow,
-                                      long rows, int cols) {
+    private GpuWeight.Band uploadBand(
+            WeightFormat f,
+            WeightFormat.Activation activation,
+            List<GgufTensor> parts,
+            long firstRow,
+            long rows,
+            int cols) {
         long blocksPerRow = cols / 32;
         long scalesOffset = 0;
         long bytes;
@@ -284,7 +298,8 @@ public final class GpuBackend implements Backend {
                 if (t.type() == f.type() && f.repacked()) {
                     repack(t, f, data, row * blocksPerRow, scalesOffset);
                 } else if (t.type() == f.type()) {
-                    copyToDevice(t.data().asSlice(0, t.byteSize()), data, f.type().byteSize(row * cols));
+                    copyToDevice(
+                            t.data().asSlice(0, t.byteSize()), data, f.type().byteSize(row * cols));
                 } else {
                     convertOnHost(t, f, data, f.type().byteSize(row * cols));
                 }
@@ -305,8 +320,13 @@ public final class GpuBackend implements Backend {
     private DeviceBuffer halfCopy(WeightFormat f, DeviceBuffer data, long scalesOffset, long rows, int cols) {
         if (halfBytes + rows * cols * Short.BYTES > halfBudget) {
             halfWeightsExhausted = true;
-            LOG.log(System.Logger.Level.INFO, "{0}: half weight copies stop at {1} bytes, their share ({2}) of the free device"
-                    + " memory; the remaining weights dequantize per product", name, halfBytes, options.halfWeightShare());
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "{0}: half weight copies stop at {1} bytes, their share ({2}) of the free device"
+                            + " memory; the remaining weights dequantize per product",
+                    name,
+                    halfBytes,
+                    options.halfWeightShare());
             return null;
         }
         DeviceBuffer half;
@@ -317,15 +337,26 @@ public final class GpuBackend implements Backend {
                 throw e;
             }
             halfWeightsExhausted = true;
-            LOG.log(System.Logger.Level.WARNING, "{0}: out of device memory for half weight copies after {1} bytes;"
-                    + " the remaining weights dequantize per product", name, halfBytes);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "{0}: out of device memory for half weight copies after {1} bytes;"
+                            + " the remaining weights dequantize per product",
+                    name,
+                    halfBytes);
             return null;
         }
         try (StreamLease lease = lease()) {
             Stream s = lease.stream();
-            s.launch(device.function(f.dequantF16Kernel()), LaunchConfig.covering(rows * cols / 8, Launcher.THREADS),
-                    KernelArgs.of().pointer(data).pointer(data, scalesOffset).pointer(half).i32(0)
-                            .i32(Math.toIntExact(rows)).i32(cols));
+            s.launch(
+                    device.function(f.dequantF16Kernel()),
+                    LaunchConfig.covering(rows * cols / 8, Launcher.THREADS),
+                    KernelArgs.of()
+                            .pointer(data)
+                            .pointer(data, scalesOffset)
+                            .pointer(half)
+                            .i32(0)
+                            .i32(Math.toIntExact(rows))
+                            .i32(cols));
             s.synchronize();
         } catch (RuntimeException e) {
             half.close();
@@ -343,9 +374,14 @@ public final class GpuBackend implements Backend {
             Kernel kernel = f == WeightFormat.Q4_0 ? Kernel.REPACK_Q4_0 : Kernel.REPACK_Q8_0;
             try (StreamLease lease = lease()) {
                 Stream s = lease.stream();
-                s.launch(device.function(kernel), LaunchConfig.covering(blocks, Launcher.THREADS), KernelArgs.of()
-                        .pointer(raw).pointer(data, firstBlock * f.repackedBlockBytes())
-                        .pointer(data, scalesOffset + firstBlock * Short.BYTES).i64(blocks));
+                s.launch(
+                        device.function(kernel),
+                        LaunchConfig.covering(blocks, Launcher.THREADS),
+                        KernelArgs.of()
+                                .pointer(raw)
+                                .pointer(data, firstBlock * f.repackedBlockBytes())
+                                .pointer(data, scalesOffset + firstBlock * Short.BYTES)
+                                .i64(blocks));
                 s.synchronize();
             }
         }
@@ -429,7 +465,7 @@ public final class GpuBackend implements Backend {
                 long len = Math.min(staging.byteSize(), src.byteSize() - off);
                 MemorySegment.copy(src, off, staging, 0, len);
                 s.copyToDevice(staging.asSlice(0, len), dst, dstOffset + off);
-                s.synchronize();  // the staging buffer is refilled next
+                s.synchronize(); // the staging buffer is refilled next
             }
         }
     }
@@ -517,7 +553,8 @@ public final class GpuBackend implements Backend {
         }
         for (int t = 0; t < n; t++) {
             if (tokens[t] < 0 || tokens[t] >= w.rows()) {
-                throw new IllegalArgumentException("token id " + tokens[t] + " is outside the vocabulary of " + w.rows());
+                throw new IllegalArgumentException(
+                        "token id " + tokens[t] + " is outside the vocabulary of " + w.rows());
             }
         }
         // A new step: what was recorded before runs first.
@@ -540,7 +577,10 @@ public final class GpuBackend implements Backend {
         checkRows(n, o, "rmsNorm");
         int p = padded(n, Math.min(in.rows(), o.rows()));
         // x += y; y' = norm(x): the residual add of a pre-norm block fuses into the norm after it.
-        if (!ops.isEmpty() && ops.getLast() instanceof Add(GpuActivations ax, GpuActivations ay, int an) && ax == in && an == p) {
+        if (!ops.isEmpty()
+                && ops.getLast() instanceof Add(GpuActivations ax, GpuActivations ay, int an)
+                && ax == in
+                && an == p) {
             ops.removeLast();
             record(new AddRmsNorm(in, ay, w, eps, p, o, false), n, p);
             return;
@@ -609,17 +649,23 @@ public final class GpuBackend implements Backend {
      * the quantization launch.
      */
     private boolean quantizedByProducer(GpuWeight w, GpuActivations x, int n) {
-        if (ops.isEmpty() || x.cols() % 32 != 0 || !w.bands.stream().allMatch(b -> b.format().integerGemv())) {
+        if (ops.isEmpty()
+                || x.cols() % 32 != 0
+                || !w.bands.stream().allMatch(b -> b.format().integerGemv())) {
             return false;
         }
-        DeviceOp fused = switch (ops.getLast()) {
-            case RmsNorm r when r.out() == x && r.n() == n && !r.quantize() ->
-                    new RmsNorm(r.x(), r.weight(), r.eps(), n, x, true);
-            case AddRmsNorm r when r.out() == x && r.n() == n && !r.quantize() ->
-                    new AddRmsNorm(r.x(), r.residual(), r.weight(), r.eps(), n, x, true);
-            case SwiGlu g when g.out() == x && g.n() == n && !g.quantize() -> new SwiGlu(g.gateUp(), n, x, true);
-            default -> null;
-        };
+        DeviceOp fused =
+                switch (ops.getLast()) {
+                    case RmsNorm r
+                    when r.out() == x && r.n() == n && !r.quantize() ->
+                        new RmsNorm(r.x(), r.weight(), r.eps(), n, x, true);
+                    case AddRmsNorm r
+                    when r.out() == x && r.n() == n && !r.quantize() ->
+                        new AddRmsNorm(r.x(), r.residual(), r.weight(), r.eps(), n, x, true);
+                    case SwiGlu g
+                    when g.out() == x && g.n() == n && !g.quantize() -> new SwiGlu(g.gateUp(), n, x, true);
+                    default -> null;
+                };
         if (fused == null) {
             return false;
         }
@@ -667,17 +713,27 @@ public final class GpuBackend implements Backend {
         }
         int p = padded(n, a.rows());
         // Queries then keys of one fused q|k|v row: one launch for both.
-        if (!ops.isEmpty() && ops.getLast() instanceof RotaryEmbedding r && r.x() == a && r.headDim() == headDim
-                && r.style() == rope.style() && r.table() == table && r.n() == p && r.col() + r.heads() * headDim == col) {
+        if (!ops.isEmpty()
+                && ops.getLast() instanceof RotaryEmbedding r
+                && r.x() == a
+                && r.headDim() == headDim
+                && r.style() == rope.style()
+                && r.table() == table
+                && r.n() == p
+                && r.col() + r.heads() * headDim == col) {
             ops.removeLast();
-            record(new RotaryEmbedding(a, r.col(), r.heads() + heads, headDim, rope.style(), table, p, null, 0, null), n, p);
+            record(
+                    new RotaryEmbedding(a, r.col(), r.heads() + heads, headDim, rope.style(), table, p, null, 0, null),
+                    n,
+                    p);
             return;
         }
         record(new RotaryEmbedding(a, col, heads, headDim, rope.style(), table, p, null, 0, null), n, p);
     }
 
     @Override
-    public void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
+    public void attention(
+            Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
         GpuActivations in = activations(qkv);
         GpuActivations o = activations(out);
         if (!(kv instanceof GpuKvStorage cache) || cache.owner() != this) {
@@ -690,7 +746,8 @@ public final class GpuBackend implements Backend {
             throw new IllegalArgumentException("q|k|v rows of " + in.cols() + " do not hold " + shape);
         }
         if (cache.kvDim() != shape.kvDim()) {
-            throw new IllegalArgumentException("KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
+            throw new IllegalArgumentException(
+                    "KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
         }
         if (layer < 0 || layer >= cache.layers()) {
             throw new IllegalArgumentException("layer " + layer + " outside KV storage of " + cache.layers());
@@ -725,7 +782,11 @@ public final class GpuBackend implements Backend {
             stepTiles = t;
             tiles = t.length / 2;
         }
-        record(new Attention(in, cache, layer, shape, splits, p, o, ropeWritesCache(in, cache, layer, shape, p), tiles), n, p);
+        record(
+                new Attention(
+                        in, cache, layer, shape, splits, p, o, ropeWritesCache(in, cache, layer, shape, p), tiles),
+                n,
+                p);
     }
 
     /**
@@ -734,12 +795,19 @@ public final class GpuBackend implements Backend {
      * saving the separate cache-write launch.
      */
     private boolean ropeWritesCache(GpuActivations qkv, GpuKvStorage kv, int layer, AttentionShape shape, int n) {
-        if (ops.isEmpty() || !(ops.getLast() instanceof RotaryEmbedding r) || r.kv() != null || r.x() != qkv || r.n() != n
-                || r.headDim() != shape.headDim() || r.col() > shape.keyCol()
+        if (ops.isEmpty()
+                || !(ops.getLast() instanceof RotaryEmbedding r)
+                || r.kv() != null
+                || r.x() != qkv
+                || r.n() != n
+                || r.headDim() != shape.headDim()
+                || r.col() > shape.keyCol()
                 || r.col() + r.heads() * r.headDim() != shape.keyCol() + shape.kvDim()) {
             return false;
         }
-        ops.set(ops.size() - 1, new RotaryEmbedding(r.x(), r.col(), r.heads(), r.headDim(), r.style(), r.table(), n, kv, layer, shape));
+        ops.set(
+                ops.size() - 1,
+                new RotaryEmbedding(r.x(), r.col(), r.heads(), r.headDim(), r.style(), r.table(), n, kv, layer, shape));
         return true;
     }
 
@@ -789,7 +857,8 @@ public final class GpuBackend implements Backend {
         GpuActivations a = activations(x);
         checkRows(n, a, "read");
         if (dstOffset < 0 || dstOffset + (long) n * a.cols() > dst.length) {
-            throw new IndexOutOfBoundsException("reading " + n + " rows of " + a.cols() + " into " + dst.length + " floats at " + dstOffset);
+            throw new IndexOutOfBoundsException(
+                    "reading " + n + " rows of " + a.cols() + " into " + dst.length + " floats at " + dstOffset);
         }
         flush(a, n, dst, dstOffset);
     }
@@ -802,7 +871,8 @@ public final class GpuBackend implements Backend {
             throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, a.cols()) + "]: " + k);
         }
         if (at < 0 || ids.length - at < n * k || values.length - at < n * k) {
-            throw new IndexOutOfBoundsException("top-" + k + " of " + n + " rows needs " + n * k + " entries from " + at);
+            throw new IndexOutOfBoundsException(
+                    "top-" + k + " of " + n + " rows needs " + n * k + " entries from " + at);
         }
         boolean moved = scratch.ensure(Slot.TOPK_IDS, (long) n * k * Integer.BYTES);
         moved |= scratch.ensure(Slot.TOPK_VALUES, (long) n * k * Float.BYTES);
@@ -814,7 +884,10 @@ public final class GpuBackend implements Backend {
             ensureReadStaging(2L * n * k * Integer.BYTES);
             MemorySegment staging = readStaging.segment();
             s.copyToHost(scratch.get(Slot.TOPK_IDS), 0, staging.asSlice(0, (long) n * k * Integer.BYTES));
-            s.copyToHost(scratch.get(Slot.TOPK_VALUES), 0, staging.asSlice((long) n * k * Integer.BYTES, (long) n * k * Float.BYTES));
+            s.copyToHost(
+                    scratch.get(Slot.TOPK_VALUES),
+                    0,
+                    staging.asSlice((long) n * k * Integer.BYTES, (long) n * k * Float.BYTES));
         });
         MemorySegment staging = readStaging.segment();
         MemorySegment.copy(staging, ValueLayout.JAVA_INT, 0, ids, at, n * k);
@@ -858,13 +931,15 @@ public final class GpuBackend implements Backend {
         checkCols(o, in.cols(), "pool");
         Spans.check(starts, sequences, in.rows());
         if (sequences > o.rows()) {
-            throw new IllegalArgumentException(sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
+            throw new IllegalArgumentException(
+                    sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
         }
-        int mode = switch (pooling) {
-            case MEAN -> 1;
-            case CLS -> 2;
-            case LAST -> 3;
-        };
+        int mode =
+                switch (pooling) {
+                    case MEAN -> 1;
+                    case CLS -> 2;
+                    case LAST -> 3;
+                };
         int offset = addInts(starts, sequences + 1, sequences + 1);
         record(new DeviceOp.Pool(in, offset, sequences, mode, o), sequences, sequences);
     }
@@ -932,7 +1007,8 @@ public final class GpuBackend implements Backend {
     /** Every slot the batch's attention writes or reads must lie in the storage: the device does not check. */
     private static void validateSlots(Batch batch, GpuKvStorage kv) {
         if (batch.blockSize() != kv.blockSize()) {
-            throw new IllegalArgumentException("batch blocks of " + batch.blockSize() + " but KV blocks of " + kv.blockSize());
+            throw new IllegalArgumentException(
+                    "batch blocks of " + batch.blockSize() + " but KV blocks of " + kv.blockSize());
         }
         int[] last = new int[batch.sequences()];
         Arrays.fill(last, -1);
@@ -943,7 +1019,8 @@ public final class GpuBackend implements Backend {
             int[] table = batch.blockTable(s);
             for (int b = 0; b <= last[s] / batch.blockSize() && last[s] >= 0; b++) {
                 if (table[b] < 0 || table[b] >= kv.blocks()) {
-                    throw new IndexOutOfBoundsException("sequence " + s + " uses block " + table[b] + " of a KV storage of " + kv.blocks());
+                    throw new IndexOutOfBoundsException(
+                            "sequence " + s + " uses block " + table[b] + " of a KV storage of " + kv.blocks());
                 }
             }
         }
@@ -954,13 +1031,18 @@ public final class GpuBackend implements Backend {
             resetStep();
             return;
         }
-        flushThen(readFrom == null ? null : s -> {
-            long bytes = (long) readRows * readFrom.cols() * Float.BYTES;
-            ensureReadStaging(bytes);
-            s.copyToHost(readFrom.buffer, 0, readStaging.segment().asSlice(0, bytes));
-        });
+        flushThen(
+                readFrom == null
+                        ? null
+                        : s -> {
+                            long bytes = (long) readRows * readFrom.cols() * Float.BYTES;
+                            ensureReadStaging(bytes);
+                            s.copyToHost(
+                                    readFrom.buffer, 0, readStaging.segment().asSlice(0, bytes));
+                        });
         if (readFrom != null) {
-            MemorySegment.copy(readStaging.segment(), ValueLayout.JAVA_FLOAT, 0, dst, dstOffset, readRows * readFrom.cols());
+            MemorySegment.copy(
+                    readStaging.segment(), ValueLayout.JAVA_FLOAT, 0, dst, dstOffset, readRows * readFrom.cols());
         }
     }
 
@@ -971,8 +1053,15 @@ public final class GpuBackend implements Backend {
             boolean replayed = false;
             boolean profiled = false;
             if (!ops.isEmpty()) {
-                long bytes = meta.fill(stepTokens, stepTokenCount, stepBatch, stepInts, stepIntCount, stepRows,
-                        stepTiles, stepTiles == null ? 0 : stepTiles.length / 2);
+                long bytes = meta.fill(
+                        stepTokens,
+                        stepTokenCount,
+                        stepBatch,
+                        stepInts,
+                        stepIntCount,
+                        stepRows,
+                        stepTiles,
+                        stepTiles == null ? 0 : stepTiles.length / 2);
                 s.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
                 Launcher l = new Launcher(device, s, scratch, meta, options.dequantBandBytes());
                 if (profiling) {
@@ -999,8 +1088,11 @@ public final class GpuBackend implements Backend {
                 for (int i = 0; i < ops.size(); i++) {
                     DeviceOp op = ops.get(i);
                     double ms = profileEvents.get(i + 1).elapsedMillisSince(profileEvents.get(i));
-                    profile.merge(op.profileKey(), new ProfileEntry(op.profileKey(), 1, ms, op.weightBytes()),
-                            (a, b) -> new ProfileEntry(a.key(), a.calls() + 1, a.millis() + b.millis(), a.weightBytes()));
+                    profile.merge(
+                            op.profileKey(),
+                            new ProfileEntry(op.profileKey(), 1, ms, op.weightBytes()),
+                            (a, b) ->
+                                    new ProfileEntry(a.key(), a.calls() + 1, a.millis() + b.millis(), a.weightBytes()));
                 }
             }
         } finally {
@@ -1033,7 +1125,7 @@ public final class GpuBackend implements Backend {
             captures++;
             if (graphs.size() > options.maxGraphs()) {
                 var eldest = graphs.entrySet().iterator().next();
-                eldest.getValue().close();  // not running: every step waits for its stream
+                eldest.getValue().close(); // not running: every step waits for its stream
                 graphs.remove(eldest.getKey());
             }
         }
@@ -1132,13 +1224,28 @@ public final class GpuBackend implements Backend {
         closed = true;
         RuntimeException failure = null;
         for (Runnable step : new Runnable[] {
-                this::resetStep, this::invalidateGraphs, scratch::close, meta::close,
-                () -> profileEvents.forEach(Event::close),
-                () -> { if (graphStart != null) { graphStart.close(); graphEnd.close(); } },
-                () -> ropeTables.values().forEach(RopeTable::close),
-                () -> { if (uploadStaging != null) uploadStaging.close(); },
-                () -> { if (readStaging != null) readStaging.close(); },
-                () -> { if (ownedPool != null) ownedPool.close(); }}) {
+            this::resetStep,
+            this::invalidateGraphs,
+            scratch::close,
+            meta::close,
+            () -> profileEvents.forEach(Event::close),
+            () -> {
+                if (graphStart != null) {
+                    graphStart.close();
+                    graphEnd.close();
+                }
+            },
+            () -> ropeTables.values().forEach(RopeTable::close),
+            () -> {
+                if (uploadStaging != null) uploadStaging.close();
+            },
+            () -> {
+                if (readStaging != null) readStaging.close();
+            },
+            () -> {
+                if (ownedPool != null) ownedPool.close();
+            }
+        }) {
             try {
                 step.run();
             } catch (RuntimeException e) {
@@ -1157,6 +1264,7 @@ public final class GpuBackend implements Backend {
 
     @Override
     public String toString() {
-        return "gpu backend " + name + " (" + device.info().name() + ", " + device.info().arch() + ")";
+        return "gpu backend " + name + " (" + device.info().name() + ", "
+                + device.info().arch() + ")";
     }
 }

@@ -4,7 +4,6 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.DevicePool;
-
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -12,16 +11,15 @@ import java.util.stream.Collectors;
 public final class GpuBackends {
 
     /** The backend, or why there is none (each runtime's status, in its own words). */
-    public record Opened(Optional<Backend> backend, String reason) {
-    }
+    public record Opened(Optional<Backend> backend, String reason) {}
 
-    private GpuBackends() {
-    }
+    private GpuBackends() {}
 
     public static Opened openFirst(GpuOptions options) {
         DevicePool pool = DevicePool.open(BackendChoice.AUTO);
         if (pool.isEmpty()) {
-            String reason = pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; "));
+            String reason =
+                    pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; "));
             pool.close();
             return new Opened(Optional.empty(), reason.isEmpty() ? "no GPU runtime" : reason);
         }

@@ -13,7 +13,6 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -41,15 +40,20 @@ public final class GpuBenchmark {
 
     private static final int BLOCK = 16;
 
-    private record Target(Path file, String label, double[] anchors) {
-    }
+    private record Target(Path file, String label, double[] anchors) {}
 
-    private record Options(List<Target> models, int decodeSteps, int prefill, int[] sequences, int prompt, int generate,
-                           GpuOptions gpu, int topK, boolean profile) {
-    }
+    private record Options(
+            List<Target> models,
+            int decodeSteps,
+            int prefill,
+            int[] sequences,
+            int prompt,
+            int generate,
+            GpuOptions gpu,
+            int topK,
+            boolean profile) {}
 
-    private GpuBenchmark() {
-    }
+    private GpuBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         Options o;
@@ -67,15 +71,25 @@ public final class GpuBenchmark {
                 System.exit(1);
             }
             Device device = pool.device(0);
-            out.printf(Locale.ROOT, "device: %s, %d multiprocessors, %.1f GiB; %s%n", device.info().name(),
-                    device.info().multiprocessors(), device.info().totalMemory() / (double) (1L << 30), o.gpu());
+            out.printf(
+                    Locale.ROOT,
+                    "device: %s, %d multiprocessors, %.1f GiB; %s%n",
+                    device.info().name(),
+                    device.info().multiprocessors(),
+                    device.info().totalMemory() / (double) (1L << 30),
+                    o.gpu());
             List<String> rows = new ArrayList<>();
             for (Target t : o.models()) {
                 rows.addAll(run(device, t, o, out));
             }
             out.println();
             out.println("| model | weight GiB read/step | batch-1 decode tok/s | weight GB/s | prefill-" + o.prefill()
-                    + " tok/s | " + String.join(" | ", Arrays.stream(o.sequences()).mapToObj(s -> "agg decode @" + s + " tok/s").toList())
+                    + " tok/s | "
+                    + String.join(
+                            " | ",
+                            Arrays.stream(o.sequences())
+                                    .mapToObj(s -> "agg decode @" + s + " tok/s")
+                                    .toList())
                     + " | agg @" + o.sequences()[o.sequences().length - 1] + " incl. prefill tok/s |");
             out.println("|---|---|---|---|---|" + "---|".repeat(o.sequences().length) + "---|");
             rows.forEach(out::println);
@@ -85,13 +99,18 @@ public final class GpuBenchmark {
     private static List<String> run(Device device, Target t, Options o, PrintStream out) throws IOException {
         List<String> rows = new ArrayList<>();
         try (GgufFile file = GgufFile.open(t.file());
-             GpuBackend gpu = GpuBackend.open(device, o.gpu())) {
+                GpuBackend gpu = GpuBackend.open(device, o.gpu())) {
             long stepBytes = weightBytesPerStep(file);
             long start = System.nanoTime();
             int maxTokens = Math.max(512, o.prefill());
             try (LanguageModel model = Architectures.loadLanguageModel(file, gpu, new ModelOptions(maxTokens, 0))) {
-                out.printf(Locale.ROOT, "%s: loaded in %.1f s (%s), %.2f GiB of weights read per decode step%n", t.label(),
-                        (System.nanoTime() - start) / 1e9, model, stepBytes / (double) (1L << 30));
+                out.printf(
+                        Locale.ROOT,
+                        "%s: loaded in %.1f s (%s), %.2f GiB of weights read per decode step%n",
+                        t.label(),
+                        (System.nanoTime() - start) / 1e9,
+                        model,
+                        stepBytes / (double) (1L << 30));
                 int maxSeq = Arrays.stream(o.sequences()).max().orElse(1);
                 int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
                 BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
@@ -104,18 +123,43 @@ public final class GpuBenchmark {
                         double[] r = aggregate(model, kv, pool, o.sequences()[i], o.prompt(), o.generate(), o.topK());
                         aggregate[i] = r[0];
                         total = r[1];
-                        out.printf(Locale.ROOT, "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s, with prefill %.0f tok/s%n",
-                                t.label(), o.sequences()[i], o.prompt(), o.generate(), r[0], r[1]);
+                        out.printf(
+                                Locale.ROOT,
+                                "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s, with prefill %.0f tok/s%n",
+                                t.label(),
+                                o.sequences()[i],
+                                o.prompt(),
+                                o.generate(),
+                                r[0],
+                                r[1]);
                     }
                     double gbs = stepBytes * decode / 1e9;
-                    out.printf(Locale.ROOT, "%s: batch-1 decode %.1f tok/s (%.0f GB/s of weights), prefill-%d %.0f tok/s; %s%n",
-                            t.label(), decode, gbs, o.prefill(), prefill, gpu.stats());
-                    StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.2f | %.1f%s | %.0f | %.0f%s |",
-                            t.label(), stepBytes / (double) (1L << 30), decode, ratio(decode, t.anchors(), 0), gbs, prefill,
+                    out.printf(
+                            Locale.ROOT,
+                            "%s: batch-1 decode %.1f tok/s (%.0f GB/s of weights), prefill-%d %.0f tok/s; %s%n",
+                            t.label(),
+                            decode,
+                            gbs,
+                            o.prefill(),
+                            prefill,
+                            gpu.stats());
+                    StringBuilder row = new StringBuilder(String.format(
+                            Locale.ROOT,
+                            "| %s | %.2f | %.1f%s | %.0f | %.0f%s |",
+                            t.label(),
+                            stepBytes / (double) (1L << 30),
+                            decode,
+                            ratio(decode, t.anchors(), 0),
+                            gbs,
+                            prefill,
                             ratio(prefill, t.anchors(), 1)));
                     for (int i = 0; i < aggregate.length; i++) {
                         boolean last = i == aggregate.length - 1;
-                        row.append(String.format(Locale.ROOT, " %.0f%s |", aggregate[i], last ? ratio(aggregate[i], t.anchors(), 2) : ""));
+                        row.append(String.format(
+                                Locale.ROOT,
+                                " %.0f%s |",
+                                aggregate[i],
+                                last ? ratio(aggregate[i], t.anchors(), 2) : ""));
                     }
                     row.append(String.format(Locale.ROOT, " %.0f |", total));
                     rows.add(row.toString());
@@ -129,12 +173,22 @@ public final class GpuBenchmark {
     }
 
     /** Device time per operation kind for a few steps of each phase (decode 1, prefill, decode of many). */
-    private static void profile(String label, GpuBackend gpu, LanguageModel model, KvStorage kv, BlockPool pool, Options o,
-                                PrintStream out) {
+    private static void profile(
+            String label,
+            GpuBackend gpu,
+            LanguageModel model,
+            KvStorage kv,
+            BlockPool pool,
+            Options o,
+            PrintStream out) {
         int steps = 8;
         BlockTable one = new BlockTable(pool);
         require(one.ensureCapacity(16 + steps));
-        model.forward(Batch.builder(BLOCK).add(one.blocks(), 0, prompt(16, 7), Batch.Logits.LAST).build(), kv);
+        model.forward(
+                Batch.builder(BLOCK)
+                        .add(one.blocks(), 0, prompt(16, 7), Batch.Logits.LAST)
+                        .build(),
+                kv);
         gpu.setProfiling(true);
         for (int s = 0; s < steps; s++) {
             model.forward(one(one, 16 + s, 100 + s), kv);
@@ -143,7 +197,11 @@ public final class GpuBenchmark {
         one.release();
         BlockTable p = new BlockTable(pool);
         require(p.ensureCapacity(o.prefill()));
-        model.forward(Batch.builder(BLOCK).add(p.blocks(), 0, prompt(o.prefill(), 3), Batch.Logits.LAST).build(), kv);
+        model.forward(
+                Batch.builder(BLOCK)
+                        .add(p.blocks(), 0, prompt(o.prefill(), 3), Batch.Logits.LAST)
+                        .build(),
+                kv);
         printProfile(label + " prefill of " + o.prefill(), 1, gpu.takeProfile(), out);
         p.release();
         gpu.setProfiling(false);
@@ -165,27 +223,44 @@ public final class GpuBenchmark {
                 }
                 model.forward(d.build(), kv);
             }
-            printProfile(label + " decode, " + sequences + " sequences at position " + o.prompt(), steps, gpu.takeProfile(), out);
+            printProfile(
+                    label + " decode, " + sequences + " sequences at position " + o.prompt(),
+                    steps,
+                    gpu.takeProfile(),
+                    out);
             gpu.setProfiling(false);
             tables.forEach(BlockTable::release);
         }
     }
 
     static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {
-        double total = entries.stream().mapToDouble(GpuBackend.ProfileEntry::millis).sum();
-        out.printf(Locale.ROOT, "profile %s: %.3f ms of device time per step (%d kernels' operations)%n", phase, total / steps,
+        double total =
+                entries.stream().mapToDouble(GpuBackend.ProfileEntry::millis).sum();
+        out.printf(
+                Locale.ROOT,
+                "profile %s: %.3f ms of device time per step (%d kernels' operations)%n",
+                phase,
+                total / steps,
                 entries.stream().mapToLong(GpuBackend.ProfileEntry::calls).sum() / steps);
         for (GpuBackend.ProfileEntry e : entries) {
             String bandwidth = e.weightBytes() > 0
-                    ? String.format(Locale.ROOT, " %7.0f GB/s", e.weightBytes() * e.calls() / (e.millis() / 1e3) / 1e9) : "";
-            out.printf(Locale.ROOT, "  %-62s %6.1f calls %8.3f ms %5.1f%%%s%n", e.key(), e.calls() / (double) steps,
-                    e.millis() / steps, 100 * e.millis() / total, bandwidth);
+                    ? String.format(Locale.ROOT, " %7.0f GB/s", e.weightBytes() * e.calls() / (e.millis() / 1e3) / 1e9)
+                    : "";
+            out.printf(
+                    Locale.ROOT,
+                    "  %-62s %6.1f calls %8.3f ms %5.1f%%%s%n",
+                    e.key(),
+                    e.calls() / (double) steps,
+                    e.millis() / steps,
+                    100 * e.millis() / total,
+                    bandwidth);
         }
     }
 
     private static String ratio(double value, double[] anchors, int i) {
         return anchors != null && anchors.length > i && anchors[i] > 0
-                ? String.format(Locale.ROOT, " (%.2fx)", value / anchors[i]) : "";
+                ? String.format(Locale.ROOT, " (%.2fx)", value / anchors[i])
+                : "";
     }
 
     /** Bytes of every matrix a decode step multiplies: all 2-D weights except an untied token table (only gathered). */
@@ -204,7 +279,11 @@ public final class GpuBenchmark {
     private static double decodeOne(LanguageModel model, KvStorage kv, BlockPool pool, int steps, int topK) {
         BlockTable table = new BlockTable(pool);
         require(table.ensureCapacity(16 + 8 + steps));
-        Logits l = model.forward(Batch.builder(BLOCK).add(table.blocks(), 0, prompt(16, 0), Batch.Logits.LAST).build(), kv);
+        Logits l = model.forward(
+                Batch.builder(BLOCK)
+                        .add(table.blocks(), 0, prompt(16, 0), Batch.Logits.LAST)
+                        .build(),
+                kv);
         int pos = 16;
         int token = l.best(0);
         for (int s = 0; s < 8; s++) {
@@ -225,7 +304,9 @@ public final class GpuBenchmark {
         for (int i = 0; i < times.length; i++) {
             BlockTable table = new BlockTable(pool);
             require(table.ensureCapacity(n));
-            Batch b = Batch.builder(BLOCK).add(table.blocks(), 0, prompt(n, i), Batch.Logits.LAST).build();
+            Batch b = Batch.builder(BLOCK)
+                    .add(table.blocks(), 0, prompt(n, i), Batch.Logits.LAST)
+                    .build();
             long start = System.nanoTime();
             Logits l = model.forward(b, kv);
             times[i] = (System.nanoTime() - start) / 1e9;
@@ -241,8 +322,14 @@ public final class GpuBenchmark {
      * {@code sequences} sequences prefilled together, then decoded together one token each per
      * step; returns decode tokens/s and (prompt + generated) tokens/s over both phases.
      */
-    private static double[] aggregate(LanguageModel model, KvStorage kv, BlockPool pool, int sequences, int promptLength, int generate,
-                                      int topK) {
+    private static double[] aggregate(
+            LanguageModel model,
+            KvStorage kv,
+            BlockPool pool,
+            int sequences,
+            int promptLength,
+            int generate,
+            int topK) {
         List<BlockTable> tables = new ArrayList<>();
         Batch.Builder prefill = Batch.builder(BLOCK);
         for (int s = 0; s < sequences; s++) {
@@ -275,12 +362,16 @@ public final class GpuBenchmark {
         }
         long end = System.nanoTime();
         tables.forEach(BlockTable::release);
-        return new double[] {(double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
-                (double) sequences * (promptLength + generate) / ((end - start) / 1e9)};
+        return new double[] {
+            (double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
+            (double) sequences * (promptLength + generate) / ((end - start) / 1e9)
+        };
     }
 
     private static Batch one(BlockTable table, int position, int token) {
-        return Batch.builder(BLOCK).add(table.blocks(), position, new int[] {token}, Batch.Logits.LAST).build();
+        return Batch.builder(BLOCK)
+                .add(table.blocks(), position, new int[] {token}, Batch.Logits.LAST)
+                .build();
     }
 
     /** A synthetic prompt: BOS, then ids counting up from a per-sequence start. */
@@ -298,7 +389,8 @@ public final class GpuBenchmark {
         for (int r = 0; r < l.rows(); r++) {
             for (int i = 0; i < l.vocabSize(); i++) {
                 if (!Float.isFinite(a[l.offset(r) + i])) {
-                    throw new IllegalStateException("non-finite logit " + a[l.offset(r) + i] + " at row " + r + ", token " + i);
+                    throw new IllegalStateException(
+                            "non-finite logit " + a[l.offset(r) + i] + " at row " + r + ", token " + i);
                 }
             }
         }
@@ -328,16 +420,36 @@ public final class GpuBenchmark {
                     models.add(target(value(a, v)));
                     i++;
                 }
-                case "--decode-steps" -> { decodeSteps = Integer.parseInt(value(a, v)); i++; }
-                case "--prefill" -> { prefill = Integer.parseInt(value(a, v)); i++; }
-                case "--sequences" -> { sequences = Arrays.stream(value(a, v).split(",")).mapToInt(Integer::parseInt).toArray(); i++; }
-                case "--prompt" -> { prompt = Integer.parseInt(value(a, v)); i++; }
-                case "--generate" -> { generate = Integer.parseInt(value(a, v)); i++; }
+                case "--decode-steps" -> {
+                    decodeSteps = Integer.parseInt(value(a, v));
+                    i++;
+                }
+                case "--prefill" -> {
+                    prefill = Integer.parseInt(value(a, v));
+                    i++;
+                }
+                case "--sequences" -> {
+                    sequences = Arrays.stream(value(a, v).split(","))
+                            .mapToInt(Integer::parseInt)
+                            .toArray();
+                    i++;
+                }
+                case "--prompt" -> {
+                    prompt = Integer.parseInt(value(a, v));
+                    i++;
+                }
+                case "--generate" -> {
+                    generate = Integer.parseInt(value(a, v));
+                    i++;
+                }
                 case "--no-graphs" -> gpu = gpu.withGraphs(false);
                 case "--profile" -> profile = true;
                 case "--host-argmax" -> topK = 0;
                 case "--half-weights" -> gpu = gpu.withHalfWeights(true);
-                case "--gemm-min-rows" -> { gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v))); i++; }
+                case "--gemm-min-rows" -> {
+                    gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v)));
+                    i++;
+                }
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -355,7 +467,9 @@ public final class GpuBenchmark {
         double[] anchors = null;
         int colon = label.indexOf(':');
         if (colon >= 0) {
-            anchors = Arrays.stream(label.substring(colon + 1).split(",")).mapToDouble(Double::parseDouble).toArray();
+            anchors = Arrays.stream(label.substring(colon + 1).split(","))
+                    .mapToDouble(Double::parseDouble)
+                    .toArray();
             label = label.substring(0, colon);
         }
         return new Target(file, label, anchors);

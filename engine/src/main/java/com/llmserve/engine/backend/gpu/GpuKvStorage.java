@@ -18,7 +18,14 @@ final class GpuKvStorage implements KvStorage {
     final DeviceBuffer[] values;
     private boolean closed;
 
-    GpuKvStorage(GpuBackend owner, int layers, int blocks, int blockSize, int kvDim, DeviceBuffer[] keys, DeviceBuffer[] values) {
+    GpuKvStorage(
+            GpuBackend owner,
+            int layers,
+            int blocks,
+            int blockSize,
+            int kvDim,
+            DeviceBuffer[] keys,
+            DeviceBuffer[] values) {
         this.owner = owner;
         this.layers = layers;
         this.blocks = blocks;

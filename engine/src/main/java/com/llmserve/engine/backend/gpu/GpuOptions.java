@@ -20,8 +20,14 @@ package com.llmserve.engine.backend.gpu;
  *                         directly instead of dequantizing each step; weights beyond the share, or
  *                         beyond what the device can allocate, go without. 0 for none
  */
-public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int maxGraphs, long dequantBandBytes,
-                         long uploadChunkBytes, double halfWeightShare) {
+public record GpuOptions(
+        boolean graphs,
+        int maxGraphRows,
+        int gemmMinRows,
+        int maxGraphs,
+        long dequantBandBytes,
+        long uploadChunkBytes,
+        double halfWeightShare) {
 
     public GpuOptions {
         if (maxGraphRows < 1 || gemmMinRows < 1 || maxGraphs < 1) {
@@ -41,11 +47,13 @@ public record GpuOptions(boolean graphs, int maxGraphRows, int gemmMinRows, int 
     }
 
     public GpuOptions withGraphs(boolean on) {
-        return new GpuOptions(on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
+        return new GpuOptions(
+                on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
     }
 
     public GpuOptions withGemmMinRows(int rows) {
-        return new GpuOptions(graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
+        return new GpuOptions(
+                graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
     }
 
     /** Whether any half copies are kept. */

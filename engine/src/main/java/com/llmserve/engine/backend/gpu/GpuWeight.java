@@ -3,7 +3,6 @@ package com.llmserve.engine.backend.gpu;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.gpu.DeviceBuffer;
-
 import java.util.List;
 
 /**
@@ -21,9 +20,14 @@ final class GpuWeight implements Weight {
      * @param scalesOffset byte offset of the f16 scales in {@code data} for repacked formats, else 0
      * @param half         a half-precision copy for the BLAS path ({@link GpuOptions#halfWeights()}), or null
      */
-    record Band(WeightFormat format, WeightFormat.Activation activation, long firstRow, long rows, DeviceBuffer data,
-                long scalesOffset, DeviceBuffer half) {
-    }
+    record Band(
+            WeightFormat format,
+            WeightFormat.Activation activation,
+            long firstRow,
+            long rows,
+            DeviceBuffer data,
+            long scalesOffset,
+            DeviceBuffer half) {}
 
     private final GpuBackend owner;
     private final String name;
@@ -33,9 +37,11 @@ final class GpuWeight implements Weight {
     final List<Band> bands;
     /** The float32 values of a vector weight, or null for a matrix. */
     final DeviceBuffer vector;
+
     private boolean closed;
 
-    private GpuWeight(GpuBackend owner, String name, GgmlType type, long rows, int cols, List<Band> bands, DeviceBuffer vector) {
+    private GpuWeight(
+            GpuBackend owner, String name, GgmlType type, long rows, int cols, List<Band> bands, DeviceBuffer vector) {
         this.owner = owner;
         this.name = name;
         this.type = type;
@@ -64,7 +70,9 @@ final class GpuWeight implements Weight {
 
     /** Bytes a product reads: every band's device data. */
     long byteSize() {
-        return vector != null ? vector.byteSize() : bands.stream().mapToLong(b -> b.data().byteSize()).sum();
+        return vector != null
+                ? vector.byteSize()
+                : bands.stream().mapToLong(b -> b.data().byteSize()).sum();
     }
 
     @Override
@@ -91,9 +99,13 @@ final class GpuWeight implements Weight {
     public void close() {
         if (!closed) {
             closed = true;
-            owner.release(vector != null ? new DeviceBuffer[] {vector}
-                    : bands.stream().flatMap(b -> java.util.stream.Stream.of(b.data(), b.half()))
-                            .filter(java.util.Objects::nonNull).toArray(DeviceBuffer[]::new));
+            owner.release(
+                    vector != null
+                            ? new DeviceBuffer[] {vector}
+                            : bands.stream()
+                                    .flatMap(b -> java.util.stream.Stream.of(b.data(), b.half()))
+                                    .filter(java.util.Objects::nonNull)
+                                    .toArray(DeviceBuffer[]::new));
         }
     }
 

@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.gpu.DeviceBuffer;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;

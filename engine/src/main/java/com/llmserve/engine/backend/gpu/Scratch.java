@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
-
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -54,7 +53,7 @@ final class Scratch implements AutoCloseable {
         }
         long size = Math.max(bytes, b == null ? 0 : b.byteSize() + b.byteSize() / 2);
         if (b != null) {
-            b.close();  // the previous step has finished: every flush waits for its stream
+            b.close(); // the previous step has finished: every flush waits for its stream
         }
         buffers.put(slot, device.allocate(Math.max(size, 256)));
         return true;

@@ -4,7 +4,6 @@ import com.llmserve.engine.backend.Batch;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.PinnedBuffer;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -23,7 +22,11 @@ import java.lang.foreign.ValueLayout;
 final class StepMeta implements AutoCloseable {
 
     enum Region {
-        TOKENS, POSITIONS, SLOTS, TABLE_OFFSETS, SEQ_LAST,
+        TOKENS,
+        POSITIONS,
+        SLOTS,
+        TABLE_OFFSETS,
+        SEQ_LAST,
         /** Per-operation int data, allocated in recording order: gathered row indices, span starts. */
         INTS,
         /** (first row, row count) of each prompt tile of the tiled attention kernel. */
@@ -53,7 +56,8 @@ final class StepMeta implements AutoCloseable {
         }
         int r = Math.max(rows, this.rows);
         int g = Math.max(ints, this.ints);
-        int t = tableEntries > this.tableEntries ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
+        int t = tableEntries > this.tableEntries
+                ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
                 : this.tableEntries;
         long bytes = (7L * r + g + t) * Integer.BYTES;
         DeviceBuffer next = device.allocate(bytes);
@@ -87,16 +91,17 @@ final class StepMeta implements AutoCloseable {
 
     /** Byte offset of a region in {@link #buffer()}. */
     long offset(Region region) {
-        long index = switch (region) {
-            case TOKENS -> 0;
-            case POSITIONS -> rows;
-            case SLOTS -> 2L * rows;
-            case TABLE_OFFSETS -> 3L * rows;
-            case SEQ_LAST -> 4L * rows;
-            case INTS -> 5L * rows;
-            case TILES -> 5L * rows + ints;
-            case TABLES -> 7L * rows + ints;
-        };
+        long index =
+                switch (region) {
+                    case TOKENS -> 0;
+                    case POSITIONS -> rows;
+                    case SLOTS -> 2L * rows;
+                    case TABLE_OFFSETS -> 3L * rows;
+                    case SEQ_LAST -> 4L * rows;
+                    case INTS -> 5L * rows;
+                    case TILES -> 5L * rows + ints;
+                    case TABLES -> 7L * rows + ints;
+                };
         return index * Integer.BYTES;
     }
 
@@ -120,8 +125,15 @@ final class StepMeta implements AutoCloseable {
      * @param tiles      (first row, row count) pairs of the step's attention tiles, {@code tileCount} of them
      * @return the bytes to copy to the device
      */
-    long fill(int[] tokens, int tokenCount, Batch batch, int[] ints, int intCount, int paddedRows, int[] tiles,
-              int tileCount) {
+    long fill(
+            int[] tokens,
+            int tokenCount,
+            Batch batch,
+            int[] ints,
+            int intCount,
+            int paddedRows,
+            int[] tiles,
+            int tileCount) {
         MemorySegment m = staging.segment();
         long tok = offset(Region.TOKENS);
         for (int t = 0; t < paddedRows; t++) {

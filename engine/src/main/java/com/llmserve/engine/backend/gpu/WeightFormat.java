@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.kernels.Kernel;
-
 import java.util.Optional;
 
 /**
@@ -11,24 +10,90 @@ import java.util.Optional;
  * GGML's layout. Any other type the CPU backend reads is dequantized on the host to {@link #F16}.
  */
 enum WeightFormat {
-    Q4_0(GgmlType.Q4_0, Activation.Q8_0, 16, Kernel.EMBED_Q4_0, Kernel.DEQUANT_Q4_0_F16,
-            Kernel.MMVQ_Q4_0_1, Kernel.MMVQ_Q4_0_2, Kernel.MMVQ_Q4_0_3, Kernel.MMVQ_Q4_0_4,
-            Kernel.MMVQ_Q4_0_5, Kernel.MMVQ_Q4_0_6, Kernel.MMVQ_Q4_0_7, Kernel.MMVQ_Q4_0_8),
-    Q8_0(GgmlType.Q8_0, Activation.Q8_0, 32, Kernel.EMBED_Q8_0, Kernel.DEQUANT_Q8_0_F16,
-            Kernel.MMVQ_Q8_0_1, Kernel.MMVQ_Q8_0_2, Kernel.MMVQ_Q8_0_3, Kernel.MMVQ_Q8_0_4,
-            Kernel.MMVQ_Q8_0_5, Kernel.MMVQ_Q8_0_6, Kernel.MMVQ_Q8_0_7, Kernel.MMVQ_Q8_0_8),
-    Q4_K(GgmlType.Q4_K, Activation.Q8_K, 0, Kernel.EMBED_Q4_K, Kernel.DEQUANT_Q4_K_F16,
-            Kernel.MMVF_Q4_K_1, Kernel.MMVF_Q4_K_2, Kernel.MMVF_Q4_K_3, Kernel.MMVF_Q4_K_4,
-            Kernel.MMVF_Q4_K_5, Kernel.MMVF_Q4_K_6, Kernel.MMVF_Q4_K_7, Kernel.MMVF_Q4_K_8),
-    Q6_K(GgmlType.Q6_K, Activation.Q8_K, 0, Kernel.EMBED_Q6_K, Kernel.DEQUANT_Q6_K_F16,
-            Kernel.MMVF_Q6_K_1, Kernel.MMVF_Q6_K_2, Kernel.MMVF_Q6_K_3, Kernel.MMVF_Q6_K_4,
-            Kernel.MMVF_Q6_K_5, Kernel.MMVF_Q6_K_6, Kernel.MMVF_Q6_K_7, Kernel.MMVF_Q6_K_8),
-    F16(GgmlType.F16, Activation.FLOAT, 0, Kernel.EMBED_F16, Kernel.DEQUANT_F16_F16,
-            Kernel.MMVF_F16_1, Kernel.MMVF_F16_2, Kernel.MMVF_F16_3, Kernel.MMVF_F16_4,
-            Kernel.MMVF_F16_5, Kernel.MMVF_F16_6, Kernel.MMVF_F16_7, Kernel.MMVF_F16_8),
-    F32(GgmlType.F32, Activation.FLOAT, 0, Kernel.EMBED_F32, Kernel.DEQUANT_F32_F16,
-            Kernel.MMVF_F32_1, Kernel.MMVF_F32_2, Kernel.MMVF_F32_3, Kernel.MMVF_F32_4,
-            Kernel.MMVF_F32_5, Kernel.MMVF_F32_6, Kernel.MMVF_F32_7, Kernel.MMVF_F32_8);
+    Q4_0(
+            GgmlType.Q4_0,
+            Activation.Q8_0,
+            16,
+            Kernel.EMBED_Q4_0,
+            Kernel.DEQUANT_Q4_0_F16,
+            Kernel.MMVQ_Q4_0_1,
+            Kernel.MMVQ_Q4_0_2,
+            Kernel.MMVQ_Q4_0_3,
+            Kernel.MMVQ_Q4_0_4,
+            Kernel.MMVQ_Q4_0_5,
+            Kernel.MMVQ_Q4_0_6,
+            Kernel.MMVQ_Q4_0_7,
+            Kernel.MMVQ_Q4_0_8),
+    Q8_0(
+            GgmlType.Q8_0,
+            Activation.Q8_0,
+            32,
+            Kernel.EMBED_Q8_0,
+            Kernel.DEQUANT_Q8_0_F16,
+            Kernel.MMVQ_Q8_0_1,
+            Kernel.MMVQ_Q8_0_2,
+            Kernel.MMVQ_Q8_0_3,
+            Kernel.MMVQ_Q8_0_4,
+            Kernel.MMVQ_Q8_0_5,
+            Kernel.MMVQ_Q8_0_6,
+            Kernel.MMVQ_Q8_0_7,
+            Kernel.MMVQ_Q8_0_8),
+    Q4_K(
+            GgmlType.Q4_K,
+            Activation.Q8_K,
+            0,
+            Kernel.EMBED_Q4_K,
+            Kernel.DEQUANT_Q4_K_F16,
+            Kernel.MMVF_Q4_K_1,
+            Kernel.MMVF_Q4_K_2,
+            Kernel.MMVF_Q4_K_3,
+            Kernel.MMVF_Q4_K_4,
+            Kernel.MMVF_Q4_K_5,
+            Kernel.MMVF_Q4_K_6,
+            Kernel.MMVF_Q4_K_7,
+            Kernel.MMVF_Q4_K_8),
+    Q6_K(
+            GgmlType.Q6_K,
+            Activation.Q8_K,
+            0,
+            Kernel.EMBED_Q6_K,
+            Kernel.DEQUANT_Q6_K_F16,
+            Kernel.MMVF_Q6_K_1,
+            Kernel.MMVF_Q6_K_2,
+            Kernel.MMVF_Q6_K_3,
+            Kernel.MMVF_Q6_K_4,
+            Kernel.MMVF_Q6_K_5,
+            Kernel.MMVF_Q6_K_6,
+            Kernel.MMVF_Q6_K_7,
+            Kernel.MMVF_Q6_K_8),
+    F16(
+            GgmlType.F16,
+            Activation.FLOAT,
+            0,
+            Kernel.EMBED_F16,
+            Kernel.DEQUANT_F16_F16,
+            Kernel.MMVF_F16_1,
+            Kernel.MMVF_F16_2,
+            Kernel.MMVF_F16_3,
+            Kernel.MMVF_F16_4,
+            Kernel.MMVF_F16_5,
+            Kernel.MMVF_F16_6,
+            Kernel.MMVF_F16_7,
+            Kernel.MMVF_F16_8),
+    F32(
+            GgmlType.F32,
+            Activation.FLOAT,
+            0,
+            Kernel.EMBED_F32,
+            Kernel.DEQUANT_F32_F16,
+            Kernel.MMVF_F32_1,
+            Kernel.MMVF_F32_2,
+            Kernel.MMVF_F32_3,
+            Kernel.MMVF_F32_4,
+            Kernel.MMVF_F32_5,
+            Kernel.MMVF_F32_6,
+            Kernel.MMVF_F32_7,
+            Kernel.MMVF_F32_8);
 
     /**
      * What a weight's activations are rounded to before the product, as llama.cpp's CPU backend
@@ -54,7 +119,13 @@ enum WeightFormat {
     private final Kernel dequantF16;
     private final Kernel[] gemv;
 
-    WeightFormat(GgmlType type, Activation activation, int repackedBlockBytes, Kernel embed, Kernel dequantF16, Kernel... gemv) {
+    WeightFormat(
+            GgmlType type,
+            Activation activation,
+            int repackedBlockBytes,
+            Kernel embed,
+            Kernel dequantF16,
+            Kernel... gemv) {
         this.type = type;
         this.activation = activation;
         this.repackedBlockBytes = repackedBlockBytes;

@@ -15,12 +15,11 @@ public final class Bert {
     /** The {@code general.architecture} value this class reads. */
     public static final String NAME = BertConfig.PREFIX;
 
-    private Bert() {
-    }
+    private Bert() {}
 
     public static EmbeddingModel load(GgufFile file, Backend backend, ModelOptions options) {
         BertConfig config = BertConfig.read(file.path(), file.metadata());
-        BertModel.contextLength(config, options);   // refuse a bad option before any weight is uploaded
+        BertModel.contextLength(config, options); // refuse a bad option before any weight is uploaded
         return new BertModel(config, BertWeights.load(file, config, backend), backend, options);
     }
 }

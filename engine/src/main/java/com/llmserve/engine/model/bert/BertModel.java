@@ -7,7 +7,6 @@ import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.InputTooLongException;
 import com.llmserve.engine.model.ModelOptions;
-
 import java.util.List;
 
 /**
@@ -30,6 +29,7 @@ final class BertModel implements EmbeddingModel {
 
     /** The plan of one pass, reused: token ids and positions per row, and where each input's rows start. */
     private final int[] tokens;
+
     private final int[] positions;
     private final int[] starts;
     private final float[] pooledHost;
@@ -68,8 +68,8 @@ final class BertModel implements EmbeddingModel {
     static int contextLength(BertConfig cfg, ModelOptions options) {
         int asked = options.contextLength();
         if (asked > cfg.contextLength()) {
-            throw new IllegalArgumentException("context length " + asked + " exceeds the model's " + cfg.contextLength()
-                    + " learned positions");
+            throw new IllegalArgumentException(
+                    "context length " + asked + " exceeds the model's " + cfg.contextLength() + " learned positions");
         }
         return asked > 0 ? asked : cfg.contextLength();
     }
@@ -131,6 +131,7 @@ final class BertModel implements EmbeddingModel {
 
     /** One pass over {@code n} rows holding {@code sequences} inputs; leaves their pooled vectors in {@link #pooled}. */
     private void forward(int n, int sequences) {
+        // spotless:off (the probe column)
         be.embed(w.tokenEmbedding, tokens, n, h);
         be.addBias(h, w.tokenType0, n);                                  // every token is of type 0
         be.embed(w.positionEmbedding, positions, n, tmp);
@@ -154,6 +155,7 @@ final class BertModel implements EmbeddingModel {
             norm(tmp, lw.layerOutputNorm(), n, x);                       probe.tap("l_out", l, x, n);
         }
         be.pool(x, starts, sequences, cfg.pooling(), pooled);            probe.tap("result_embd_pooled", -1, pooled, sequences);
+        // spotless:on
     }
 
     private void norm(Activations in, BertWeights.Norm norm, int n, Activations out) {
@@ -169,8 +171,8 @@ final class BertModel implements EmbeddingModel {
         }
         for (int token : input) {
             if (token < 0 || token >= w.vocabSize) {
-                throw new IllegalArgumentException("input " + index + " has token id " + token + ", outside the vocabulary of "
-                        + w.vocabSize);
+                throw new IllegalArgumentException(
+                        "input " + index + " has token id " + token + ", outside the vocabulary of " + w.vocabSize);
             }
         }
     }

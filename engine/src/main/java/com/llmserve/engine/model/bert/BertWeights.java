@@ -5,7 +5,6 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.model.InvalidModelException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,15 +17,34 @@ import java.util.List;
 final class BertWeights {
 
     /** A LayerNorm's scale and shift. */
-    record Norm(Weight weight, Weight bias) {
-    }
+    record Norm(Weight weight, Weight bias) {}
 
-    record Layer(Weight qkv, Weight qkvBias, Weight attnOutput, Weight attnOutputBias, Norm attnOutputNorm,
-                 Weight up, Weight upBias, Weight down, Weight downBias, Norm layerOutputNorm) {
+    record Layer(
+            Weight qkv,
+            Weight qkvBias,
+            Weight attnOutput,
+            Weight attnOutputBias,
+            Norm attnOutputNorm,
+            Weight up,
+            Weight upBias,
+            Weight down,
+            Weight downBias,
+            Norm layerOutputNorm) {
 
         List<Weight> all() {
-            return List.of(qkv, qkvBias, attnOutput, attnOutputBias, attnOutputNorm.weight(), attnOutputNorm.bias(),
-                    up, upBias, down, downBias, layerOutputNorm.weight(), layerOutputNorm.bias());
+            return List.of(
+                    qkv,
+                    qkvBias,
+                    attnOutput,
+                    attnOutputBias,
+                    attnOutputNorm.weight(),
+                    attnOutputNorm.bias(),
+                    up,
+                    upBias,
+                    down,
+                    downBias,
+                    layerOutputNorm.weight(),
+                    layerOutputNorm.bias());
         }
     }
 
@@ -34,11 +52,17 @@ final class BertWeights {
     final Weight positionEmbedding;
     /** Row 0 of {@code token_types}: every token is of type 0 ("sentence A"), as llama.cpp feeds BERT. */
     final Weight tokenType0;
+
     final Norm embeddingNorm;
     final List<Layer> layers;
     final int vocabSize;
 
-    private BertWeights(Weight tokenEmbedding, Weight positionEmbedding, Weight tokenType0, Norm embeddingNorm, List<Layer> layers) {
+    private BertWeights(
+            Weight tokenEmbedding,
+            Weight positionEmbedding,
+            Weight tokenType0,
+            Norm embeddingNorm,
+            List<Layer> layers) {
         this.tokenEmbedding = tokenEmbedding;
         this.positionEmbedding = positionEmbedding;
         this.tokenType0 = tokenType0;
@@ -52,20 +76,30 @@ final class BertWeights {
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
         if (embd.dims() != 2 || embd.dim(0) != d || embd.dim(1) > Integer.MAX_VALUE) {
-            throw new InvalidModelException(f.path(), "tensor 'token_embd.weight' has shape " + Arrays.toString(embd.shape())
-                    + ", expected [" + d + ", vocab]");
+            throw new InvalidModelException(
+                    f.path(),
+                    "tensor 'token_embd.weight' has shape " + Arrays.toString(embd.shape()) + ", expected [" + d
+                            + ", vocab]");
         }
         GgufTensor positions = f.tensor("position_embd.weight");
         if (positions.dims() != 2 || positions.dim(0) != d || positions.dim(1) < c.contextLength()) {
-            throw new InvalidModelException(f.path(), "tensor 'position_embd.weight' has shape " + Arrays.toString(positions.shape())
-                    + ", expected [" + d + ", at least the context length " + c.contextLength() + "]");
+            throw new InvalidModelException(
+                    f.path(),
+                    "tensor 'position_embd.weight' has shape " + Arrays.toString(positions.shape()) + ", expected [" + d
+                            + ", at least the context length " + c.contextLength() + "]");
         }
         GgufTensor types = f.tensor("token_types.weight");
         if (types.dims() != 2 || types.dim(0) != d || types.dim(1) < 1) {
-            throw new InvalidModelException(f.path(), "tensor 'token_types.weight' has shape " + Arrays.toString(types.shape())
-                    + ", expected [" + d + ", types]");
+            throw new InvalidModelException(
+                    f.path(),
+                    "tensor 'token_types.weight' has shape " + Arrays.toString(types.shape()) + ", expected [" + d
+                            + ", types]");
         }
-        GgufTensor type0 = new GgufTensor(types.name(), types.type(), new long[] {d}, types.offset(),
+        GgufTensor type0 = new GgufTensor(
+                types.name(),
+                types.type(),
+                new long[] {d},
+                types.offset(),
                 types.data().asSlice(0, types.rowBytes()));
 
         List<Weight> loaded = new ArrayList<>();
@@ -78,14 +112,22 @@ final class BertWeights {
             for (int l = 0; l < c.layers(); l++) {
                 String p = "blk." + l + ".";
                 layers.add(new Layer(
-                        keep(loaded, be.uploadMatrix(p + "attn_qkv.weight", List.of(
-                                s.check(f.tensor(p + "attn_q.weight"), d, c.queryDim()),
-                                s.check(f.tensor(p + "attn_k.weight"), d, c.kvDim()),
-                                s.check(f.tensor(p + "attn_v.weight"), d, c.kvDim())))),
-                        keep(loaded, be.uploadVector(p + "attn_qkv.bias", List.of(
-                                s.check(f.tensor(p + "attn_q.bias"), c.queryDim()),
-                                s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
-                                s.check(f.tensor(p + "attn_v.bias"), c.kvDim())))),
+                        keep(
+                                loaded,
+                                be.uploadMatrix(
+                                        p + "attn_qkv.weight",
+                                        List.of(
+                                                s.check(f.tensor(p + "attn_q.weight"), d, c.queryDim()),
+                                                s.check(f.tensor(p + "attn_k.weight"), d, c.kvDim()),
+                                                s.check(f.tensor(p + "attn_v.weight"), d, c.kvDim())))),
+                        keep(
+                                loaded,
+                                be.uploadVector(
+                                        p + "attn_qkv.bias",
+                                        List.of(
+                                                s.check(f.tensor(p + "attn_q.bias"), c.queryDim()),
+                                                s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
+                                                s.check(f.tensor(p + "attn_v.bias"), c.kvDim())))),
                         keep(loaded, be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d))),
                         keep(loaded, be.uploadVector(s.check(f.tensor(p + "attn_output.bias"), d))),
                         norm(loaded, be, s, p + "attn_output_norm", d),
@@ -116,7 +158,8 @@ final class BertWeights {
 
     private static Norm norm(List<Weight> loaded, Backend be, Shapes s, String name, int d) {
         GgufFile f = s.f();
-        return new Norm(keep(loaded, be.uploadVector(s.check(f.tensor(name + ".weight"), d))),
+        return new Norm(
+                keep(loaded, be.uploadVector(s.check(f.tensor(name + ".weight"), d))),
                 keep(loaded, be.uploadVector(s.check(f.tensor(name + ".bias"), d))));
     }
 
@@ -130,8 +173,10 @@ final class BertWeights {
         GgufTensor check(GgufTensor t, long... expected) {
             long[] actual = t.shape();
             if (!Arrays.equals(actual, expected)) {
-                throw new InvalidModelException(f.path(), "tensor '" + t.name() + "' has shape " + Arrays.toString(actual)
-                        + ", expected " + Arrays.toString(expected));
+                throw new InvalidModelException(
+                        f.path(),
+                        "tensor '" + t.name() + "' has shape " + Arrays.toString(actual) + ", expected "
+                                + Arrays.toString(expected));
             }
             return t;
         }

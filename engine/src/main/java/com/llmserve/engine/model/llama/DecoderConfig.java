@@ -5,7 +5,6 @@ import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.gguf.GgufMetadata;
 import com.llmserve.engine.gguf.GgufValueType;
 import com.llmserve.engine.model.InvalidModelException;
-
 import java.nio.file.Path;
 
 /**
@@ -28,9 +27,21 @@ import java.nio.file.Path;
  * @param contextLength trained context length
  * @param slidingWindow attention window (mistral-style), 0 for none
  */
-public record DecoderConfig(String architecture, int embedding, int layers, int feedForward, int heads, int kvHeads,
-                            int headDim, float rmsEps, Rope.Style ropeStyle, int ropeDims, float ropeFreqBase,
-                            float ropeFreqScale, int contextLength, int slidingWindow) {
+public record DecoderConfig(
+        String architecture,
+        int embedding,
+        int layers,
+        int feedForward,
+        int heads,
+        int kvHeads,
+        int headDim,
+        float rmsEps,
+        Rope.Style ropeStyle,
+        int ropeDims,
+        float ropeFreqBase,
+        float ropeFreqScale,
+        int contextLength,
+        int slidingWindow) {
 
     /**
      * Reads the {@code <prefix>.*} keys llama.cpp writes for this family.
@@ -40,12 +51,15 @@ public record DecoderConfig(String architecture, int embedding, int layers, int 
     static DecoderConfig read(Path file, GgufMetadata m, String prefix, Rope.Style ropeStyle, String windowKey) {
         int embedding = m.getInt(prefix + ".embedding_length");
         int heads = m.getInt(prefix + ".attention.head_count");
-        if (m.find(prefix + ".attention.head_count_kv").filter(v -> v.type() == GgufValueType.ARRAY).isPresent()) {
+        if (m.find(prefix + ".attention.head_count_kv")
+                .filter(v -> v.type() == GgufValueType.ARRAY)
+                .isPresent()) {
             throw new InvalidModelException(file, "per-layer kv head counts are not supported");
         }
         int kvHeads = m.findInt(prefix + ".attention.head_count_kv").orElse(heads);
         if (heads <= 0 || embedding <= 0) {
-            throw new InvalidModelException(file, "embedding length " + embedding + " and head count " + heads + " must be positive");
+            throw new InvalidModelException(
+                    file, "embedding length " + embedding + " and head count " + heads + " must be positive");
         }
         int headDim = m.findInt(prefix + ".attention.key_length").orElse(embedding / heads);
         int valueDim = m.findInt(prefix + ".attention.value_length").orElse(headDim);
@@ -53,11 +67,15 @@ public record DecoderConfig(String architecture, int embedding, int layers, int 
             throw new InvalidModelException(file, "key length " + headDim + " differs from value length " + valueDim);
         }
         String scaling = m.findString(prefix + ".rope.scaling.type").orElse("none");
-        float freqScale = switch (scaling) {
-            case "none" -> 1f;
-            case "linear" -> 1f / m.findFloat(prefix + ".rope.scaling.factor").orElse(1f);
-            default -> throw new InvalidModelException(file, "rope scaling '" + scaling + "' is not supported (none, linear)");
-        };
+        float freqScale =
+                switch (scaling) {
+                    case "none" -> 1f;
+                    case "linear" ->
+                        1f / m.findFloat(prefix + ".rope.scaling.factor").orElse(1f);
+                    default ->
+                        throw new InvalidModelException(
+                                file, "rope scaling '" + scaling + "' is not supported (none, linear)");
+                };
         DecoderConfig c = new DecoderConfig(
                 m.getString("general.architecture"),
                 embedding,
@@ -82,10 +100,12 @@ public record DecoderConfig(String architecture, int embedding, int layers, int 
             throw new InvalidModelException(file, "hyper-parameters must be positive: " + this);
         }
         if (heads % kvHeads != 0) {
-            throw new InvalidModelException(file, heads + " query heads are not a multiple of " + kvHeads + " kv heads");
+            throw new InvalidModelException(
+                    file, heads + " query heads are not a multiple of " + kvHeads + " kv heads");
         }
         if (ropeDims <= 0 || ropeDims > headDim || ropeDims % 2 != 0) {
-            throw new InvalidModelException(file, "rope dimension count " + ropeDims + " does not fit head size " + headDim);
+            throw new InvalidModelException(
+                    file, "rope dimension count " + ropeDims + " does not fit head size " + headDim);
         }
         if (!(rmsEps > 0) || !(ropeFreqBase > 0)) {
             throw new InvalidModelException(file, "rms epsilon and rope base must be positive: " + this);

@@ -10,7 +10,6 @@ import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.model.ModelOptions;
-
 import java.util.Arrays;
 
 /**
@@ -108,11 +107,12 @@ final class DecoderModel implements LanguageModel {
     @Override
     public Logits forward(Batch batch, KvStorage kv, int topK) {
         if (kv.layers() != cfg.layers() || kv.kvDim() != cfg.kvDim() || kv.blockSize() != batch.blockSize()) {
-            throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim() + " dims, blocks of "
-                    + kv.blockSize() + ") does not fit this model and batch");
+            throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim()
+                    + " dims, blocks of " + kv.blockSize() + ") does not fit this model and batch");
         }
         if (topK < 0 || topK > Math.min(Backend.MAX_TOP_K, w.vocabSize)) {
-            throw new IllegalArgumentException("topK must be in [0, " + Math.min(Backend.MAX_TOP_K, w.vocabSize) + "]: " + topK);
+            throw new IllegalArgumentException(
+                    "topK must be in [0, " + Math.min(Backend.MAX_TOP_K, w.vocabSize) + "]: " + topK);
         }
         if (topK > 0) {
             logits.resetTop(batch.logitRowCount(), topK);
@@ -129,6 +129,7 @@ final class DecoderModel implements LanguageModel {
 
     private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK) {
         int n = b.size();
+        // spotless:off (the probe column)
         be.embed(w.tokenEmbedding, b.tokens(), n, x);
         for (int l = 0; l < cfg.layers(); l++) {
             DecoderWeights.Layer lw = w.layers.get(l);
@@ -162,6 +163,7 @@ final class DecoderModel implements LanguageModel {
             }
             logitRow += part.length;
         }
+        // spotless:on
         return logitRow;
     }
 
@@ -175,7 +177,7 @@ final class DecoderModel implements LanguageModel {
 
     @Override
     public String toString() {
-        return cfg.architecture() + " decoder: " + cfg.layers() + " layers, width " + cfg.embedding() + ", " + cfg.heads() + "/"
-                + cfg.kvHeads() + " heads, vocab " + w.vocabSize + " on " + be.name();
+        return cfg.architecture() + " decoder: " + cfg.layers() + " layers, width " + cfg.embedding() + ", "
+                + cfg.heads() + "/" + cfg.kvHeads() + " heads, vocab " + w.vocabSize + " on " + be.name();
     }
 }

@@ -6,7 +6,6 @@ import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.model.InvalidModelException;
-
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -20,18 +19,26 @@ import java.util.Optional;
  */
 final class DecoderWeights {
 
-    record Layer(Weight attnNorm, Weight qkv, Weight qkvBias, Weight attnOutput, Weight ffnNorm, Weight gateUp, Weight down) {
-    }
+    record Layer(
+            Weight attnNorm,
+            Weight qkv,
+            Weight qkvBias,
+            Weight attnOutput,
+            Weight ffnNorm,
+            Weight gateUp,
+            Weight down) {}
 
     final Weight tokenEmbedding;
     final Weight outputNorm;
     /** The output projection; the token embedding itself when the file ties them. */
     final Weight output;
+
     final float[] ropeFreqFactors;
     final List<Layer> layers;
     final int vocabSize;
 
-    private DecoderWeights(Weight tokenEmbedding, Weight outputNorm, Weight output, float[] ropeFreqFactors, List<Layer> layers) {
+    private DecoderWeights(
+            Weight tokenEmbedding, Weight outputNorm, Weight output, float[] ropeFreqFactors, List<Layer> layers) {
         this.tokenEmbedding = tokenEmbedding;
         this.outputNorm = outputNorm;
         this.output = output;
@@ -45,14 +52,18 @@ final class DecoderWeights {
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
         if (embd.dims() != 2 || embd.dim(0) != d) {
-            throw new InvalidModelException(f.path(), "token_embd.weight is " + Arrays.toString(embd.shape()) + ", expected [" + d + ", vocab]");
+            throw new InvalidModelException(
+                    f.path(),
+                    "token_embd.weight is " + Arrays.toString(embd.shape()) + ", expected [" + d + ", vocab]");
         }
         long vocab = embd.dim(1);
         Weight tokenEmbedding = be.uploadTable(embd);
         // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
         Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
         Weight outputNorm = be.uploadVector(s.check(f.tensor("output_norm.weight"), d));
-        float[] freqFactors = f.findTensor("rope_freqs.weight").map(t -> ropeFactors(f, s.check(t, c.ropeDims() / 2))).orElse(null);
+        float[] freqFactors = f.findTensor("rope_freqs.weight")
+                .map(t -> ropeFactors(f, s.check(t, c.ropeDims() / 2)))
+                .orElse(null);
 
         List<Layer> layers = new ArrayList<>(c.layers());
         for (int l = 0; l < c.layers(); l++) {
@@ -63,10 +74,12 @@ final class DecoderWeights {
             Optional<GgufTensor> qBias = f.findTensor(p + "attn_q.bias");
             Weight bias = null;
             if (qBias.isPresent()) {
-                bias = be.uploadVector(p + "attn_qkv.bias", List.of(
-                        s.check(qBias.get(), c.queryDim()),
-                        s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
-                        s.check(f.tensor(p + "attn_v.bias"), c.kvDim())));
+                bias = be.uploadVector(
+                        p + "attn_qkv.bias",
+                        List.of(
+                                s.check(qBias.get(), c.queryDim()),
+                                s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
+                                s.check(f.tensor(p + "attn_v.bias"), c.kvDim())));
             }
             layers.add(new Layer(
                     be.uploadVector(s.check(f.tensor(p + "attn_norm.weight"), d)),
@@ -74,9 +87,11 @@ final class DecoderWeights {
                     bias,
                     be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d)),
                     be.uploadVector(s.check(f.tensor(p + "ffn_norm.weight"), d)),
-                    be.uploadMatrix(p + "ffn_gate_up.weight", List.of(
-                            s.check(f.tensor(p + "ffn_gate.weight"), d, c.feedForward()),
-                            s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward()))),
+                    be.uploadMatrix(
+                            p + "ffn_gate_up.weight",
+                            List.of(
+                                    s.check(f.tensor(p + "ffn_gate.weight"), d, c.feedForward()),
+                                    s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward()))),
                     be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d))));
         }
         return new DecoderWeights(tokenEmbedding, outputNorm, output, freqFactors, layers);
@@ -87,7 +102,9 @@ final class DecoderWeights {
         outputNorm.close();
         output.close();
         for (Layer l : layers) {
-            for (Weight w : new Weight[] {l.attnNorm(), l.qkv(), l.qkvBias(), l.attnOutput(), l.ffnNorm(), l.gateUp(), l.down()}) {
+            for (Weight w :
+                    new Weight[] {l.attnNorm(), l.qkv(), l.qkvBias(), l.attnOutput(), l.ffnNorm(), l.gateUp(), l.down()
+                    }) {
                 if (w != null) {
                     w.close();
                 }
@@ -108,8 +125,10 @@ final class DecoderWeights {
         GgufTensor check(GgufTensor t, long... expected) {
             long[] actual = t.shape();
             if (!Arrays.equals(actual, expected)) {
-                throw new InvalidModelException(f.path(), "tensor '" + t.name() + "' has shape " + Arrays.toString(actual)
-                        + ", expected " + Arrays.toString(expected));
+                throw new InvalidModelException(
+                        f.path(),
+                        "tensor '" + t.name() + "' has shape " + Arrays.toString(actual) + ", expected "
+                                + Arrays.toString(expected));
             }
             return t;
         }

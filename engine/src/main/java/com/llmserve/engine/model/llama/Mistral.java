@@ -16,6 +16,7 @@ public final class Mistral extends DecoderArchitecture {
 
     @Override
     DecoderConfig config(GgufFile file) {
-        return DecoderConfig.read(file.path(), file.metadata(), "mistral", Rope.Style.NORMAL, "mistral.attention.sliding_window");
+        return DecoderConfig.read(
+                file.path(), file.metadata(), "mistral", Rope.Style.NORMAL, "mistral.attention.sliding_window");
     }
 }

@@ -1,5 +1,9 @@
 package com.llmserve.engine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
@@ -8,17 +12,12 @@ import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The activation-side operations of the CPU backend against plain formulas. */
 class CpuBackendTest {
@@ -45,8 +44,8 @@ class CpuBackendTest {
         for (int tokens : new int[] {1, 6}) {
             float[] x = gaussian(tokens * cols, r);
             try (Weight fused = backend.uploadMatrix("ab", List.of(a, b));
-                 Weight wa = backend.uploadMatrix(a);
-                 Weight wb = backend.uploadMatrix(b)) {
+                    Weight wa = backend.uploadMatrix(a);
+                    Weight wb = backend.uploadMatrix(b)) {
                 float[] y = product(fused, x, tokens, cols, 65);
                 float[] ya = product(wa, x, tokens, cols, 20);
                 float[] yb = product(wb, x, tokens, cols, 45);
@@ -71,7 +70,7 @@ class CpuBackendTest {
         for (int i = 0; i < x.length; i++) {
             x[i] = (float) r.nextGaussian();
         }
-        x[cols + 400] = x[cols + 17] = x[cols + 900] = 9f;  // a three-way tie at the top of row 1
+        x[cols + 400] = x[cols + 17] = x[cols + 900] = 9f; // a three-way tie at the top of row 1
         x[2 * cols + 999] = Float.NEGATIVE_INFINITY;
         int k = 4;
         int at = 5;
@@ -80,8 +79,11 @@ class CpuBackendTest {
         backend.topK(activations(x, n, cols), n, k, ids, values, at);
         for (int t = 0; t < n; t++) {
             int row = t;
-            int[] sorted = java.util.stream.IntStream.range(0, cols).boxed()
-                    .sorted((i, j) -> Float.compare(x[row * cols + j], x[row * cols + i])).mapToInt(Integer::intValue).toArray();
+            int[] sorted = java.util.stream.IntStream.range(0, cols)
+                    .boxed()
+                    .sorted((i, j) -> Float.compare(x[row * cols + j], x[row * cols + i]))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
             for (int j = 0; j < k; j++) {
                 assertThat(ids[at + t * k + j]).as("row %d rank %d", t, j).isEqualTo(sorted[j]);
                 assertThat(values[at + t * k + j]).isEqualTo(x[t * cols + sorted[j]]);
@@ -94,9 +96,12 @@ class CpuBackendTest {
     @Test
     void topKRefusesAKOutsideItsRange() {
         Activations a = backend.allocate(1, 8);
-        assertThatThrownBy(() -> backend.topK(a, 1, 0, new int[8], new float[8], 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> backend.topK(a, 1, 9, new int[9], new float[9], 0)).hasMessageContaining("[1, 8]");
-        assertThatThrownBy(() -> backend.topK(a, 1, 4, new int[3], new float[3], 0)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> backend.topK(a, 1, 0, new int[8], new float[8], 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> backend.topK(a, 1, 9, new int[9], new float[9], 0))
+                .hasMessageContaining("[1, 8]");
+        assertThatThrownBy(() -> backend.topK(a, 1, 4, new int[3], new float[3], 0))
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
@@ -118,7 +123,8 @@ class CpuBackendTest {
     void layerNormCentresScalesAndShifts() {
         float[] x = {1, 2, 3, 6};
         Activations out = backend.allocate(1, 4);
-        backend.layerNorm(activations(x, 1, 4), vector(new float[] {1, 1, 2, 1}), vector(new float[] {0, 1, 0, 0}), 0f, 1, out);
+        backend.layerNorm(
+                activations(x, 1, 4), vector(new float[] {1, 1, 2, 1}), vector(new float[] {0, 1, 0, 0}), 0f, 1, out);
         float[] y = read(out, 1);
         double mean = 3;
         double sd = Math.sqrt((4 + 1 + 0 + 9) / 4.0);
@@ -146,7 +152,9 @@ class CpuBackendTest {
     @Test
     void ropeRotatesAdjacentPairsOrHalvesByPosition() {
         float[] x = {1, 0, 0, 1, 1, 0, 0, 1};
-        Batch batch = Batch.builder(4).add(new int[] {1}, 3, new int[] {0}, Batch.Logits.NONE).build();
+        Batch batch = Batch.builder(4)
+                .add(new int[] {1}, 3, new int[] {0}, Batch.Logits.NONE)
+                .build();
         Activations normal = activations(x, 1, 8);
         backend.rope(normal, 0, 2, 4, batch, 1, new Rope(Rope.Style.NORMAL, 4, 100f, 1f, null));
         float[] y = read(normal, 1);
@@ -238,7 +246,8 @@ class CpuBackendTest {
                     for (int j = 0; j < scores.length; j++) {
                         double dot = 0;
                         for (int i = 0; i < 8; i++) {
-                            dot += qkv[t * cols + head * 8 + i] * qkv[(starts[s] + j) * cols + shape.keyCol() + kv * 8 + i];
+                            dot += qkv[t * cols + head * 8 + i]
+                                    * qkv[(starts[s] + j) * cols + shape.keyCol() + kv * 8 + i];
                         }
                         scores[j] = dot * shape.scale();
                         max = Math.max(max, scores[j]);
@@ -253,13 +262,15 @@ class CpuBackendTest {
                         for (int j = 0; j < scores.length; j++) {
                             expected += scores[j] / sum * qkv[(starts[s] + j) * cols + shape.valueCol() + kv * 8 + i];
                         }
-                        assertThat((double) y[t * shape.queryDim() + head * 8 + i]).as("row %d head %d", t, head)
+                        assertThat((double) y[t * shape.queryDim() + head * 8 + i])
+                                .as("row %d head %d", t, head)
                                 .isCloseTo(expected, within(1e-5));
                     }
                 }
             }
         }
-        assertThat(java.util.Arrays.copyOfRange(y, 9 * shape.queryDim(), 10 * shape.queryDim())).as("row past the spans")
+        assertThat(java.util.Arrays.copyOfRange(y, 9 * shape.queryDim(), 10 * shape.queryDim()))
+                .as("row past the spans")
                 .containsOnly(0f);
     }
 
@@ -269,14 +280,17 @@ class CpuBackendTest {
         Activations qkv = backend.allocate(2, 24);
         Activations out = backend.allocate(2, 8);
         assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2}, 1, causal, out))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bidirectional");
-        assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2, 2}, 2, new AttentionShape(2, 2, 4, 0.5f, false, 0), out))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequence 1 spans no rows");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bidirectional");
+        assertThatThrownBy(() -> backend.encoderAttention(
+                        qkv, new int[] {0, 2, 2}, 2, new AttentionShape(2, 2, 4, 0.5f, false, 0), out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequence 1 spans no rows");
     }
 
     @Test
     void poolingTakesTheMeanTheFirstOrTheLastRowOfEachSequence() {
-        float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30};   // rows of 2: (1,2) (3,4) | (5,6) (7,8) (9,10) (20,30)
+        float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30}; // rows of 2: (1,2) (3,4) | (5,6) (7,8) (9,10) (20,30)
         int[] starts = {0, 2, 6};
         Activations out = backend.allocate(2, 2);
         backend.pool(activations(x, 6, 2), starts, 2, Pooling.MEAN, out);

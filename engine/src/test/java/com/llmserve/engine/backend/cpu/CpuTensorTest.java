@@ -1,9 +1,21 @@
 package com.llmserve.engine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Random;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -12,19 +24,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 /** Every vector path against the scalar reference of its format, on random and on real weights. */
 class CpuTensorTest {
 
@@ -32,16 +31,31 @@ class CpuTensorTest {
     private static final int COLS = 512;
 
     @ParameterizedTest
-    @EnumSource(names = {"F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"})
+    @EnumSource(
+            names = {
+                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"
+            })
     void vectorPathsMatchTheScalarReferenceOnRandomBlocks(GgmlType type) {
         CpuTensor t = CpuTensor.of("random", type, randomTensor(type, ROWS, COLS, new Random(type.id())), ROWS, COLS);
         assertVectorMatchesScalar(t, new Random(7));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tiny-F16.gguf", "tiny-Q8_0.gguf", "tiny-Q6_K.gguf", "tiny-Q5_K_M.gguf", "tiny-Q5_1.gguf",
-        "tiny-Q5_0.gguf", "tiny-Q4_K_M.gguf", "tiny-Q4_1.gguf", "tiny-Q4_0.gguf", "tiny-Q3_K_M.gguf", "tiny-Q2_K.gguf",
-        "stories260K.gguf"})
+    @ValueSource(
+            strings = {
+                "tiny-F16.gguf",
+                "tiny-Q8_0.gguf",
+                "tiny-Q6_K.gguf",
+                "tiny-Q5_K_M.gguf",
+                "tiny-Q5_1.gguf",
+                "tiny-Q5_0.gguf",
+                "tiny-Q4_K_M.gguf",
+                "tiny-Q4_1.gguf",
+                "tiny-Q4_0.gguf",
+                "tiny-Q3_K_M.gguf",
+                "tiny-Q2_K.gguf",
+                "stories260K.gguf"
+            })
     void vectorPathsMatchTheScalarReferenceOnRealWeights(String model) throws IOException {
         try (GgufFile f = GgufFile.open(TestData.model(model))) {
             for (GgufTensor g : f.tensors()) {
@@ -65,7 +79,8 @@ class CpuTensorTest {
                 if (Float.isNaN(expected)) {
                     assertThat(out[i]).as("half 0x%04x", halves[i] & 0xffff).isNaN();
                 } else {
-                    assertThat(Float.floatToRawIntBits(out[i])).as("half 0x%04x", halves[i] & 0xffff)
+                    assertThat(Float.floatToRawIntBits(out[i]))
+                            .as("half 0x%04x", halves[i] & 0xffff)
                             .isEqualTo(Float.floatToRawIntBits(expected));
                 }
             }
@@ -122,7 +137,9 @@ class CpuTensorTest {
     @Test
     void bf16IsTheUpperHalfOfAFloat() {
         ByteBuffer b = block(2 * 16);
-        float[] values = {1f, -2.5f, 0f, -0f, Float.MIN_NORMAL, 3.140625f, 65504f, 1e30f, 7f, 8f, 9f, 10f, 11f, 12f, 13f, 14f};
+        float[] values = {
+            1f, -2.5f, 0f, -0f, Float.MIN_NORMAL, 3.140625f, 65504f, 1e30f, 7f, 8f, 9f, 10f, 11f, 12f, 13f, 14f
+        };
         for (float v : values) {
             b.putShort((short) (Float.floatToRawIntBits(v) >>> 16));
         }
@@ -140,9 +157,12 @@ class CpuTensorTest {
 
     @Test
     void unsupportedTypesAreRefusedByName() {
-        assertThatThrownBy(() -> CpuTensor.of("blk.0.ffn_up.weight", GgmlType.IQ2_XS, MemorySegment.ofArray(new byte[74]), 1, 256))
+        assertThatThrownBy(() -> CpuTensor.of(
+                        "blk.0.ffn_up.weight", GgmlType.IQ2_XS, MemorySegment.ofArray(new byte[74]), 1, 256))
                 .isInstanceOf(UnsupportedTensorTypeException.class)
-                .hasMessageContaining("blk.0.ffn_up.weight").hasMessageContaining("IQ2_XS").hasMessageContaining("Q4_K");
+                .hasMessageContaining("blk.0.ffn_up.weight")
+                .hasMessageContaining("IQ2_XS")
+                .hasMessageContaining("Q4_K");
     }
 
     @Test
@@ -165,7 +185,10 @@ class CpuTensorTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"})
+    @EnumSource(
+            names = {
+                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"
+            })
     void tiledBatchMatmulMatchesPerTokenDotProducts(GgmlType type) {
         // 37 rows: a full tile and a ragged one; 2304 columns: two column chunks, the second partial
         int rows = 37;
@@ -184,7 +207,8 @@ class CpuTensorTest {
         for (int t = 0; t < tokens; t++) {
             for (int row = 0; row < rows; row++) {
                 double reference = w.dotScalar(row, quantized, t * cols);
-                assertThat((double) y[t * stride + 3 + row]).as("%s token %d row %d", type, t, row)
+                assertThat((double) y[t * stride + 3 + row])
+                        .as("%s token %d row %d", type, t, row)
                         .isCloseTo(reference, within(1e-5 * magnitude(w, row, quantized, t * cols) + 1e-6));
             }
         }
@@ -214,8 +238,11 @@ class CpuTensorTest {
                 for (int i = 0; i < actual.length; i++) {
                     int row = i % rows;
                     int off = (i / rows) * cols;
-                    assertThat(actual[i]).as("%d tokens, output %d", tokens, i)
-                            .isCloseTo((float) plain.dotScalar(row, reference, off), within(2e-5f * magnitude(plain, row, reference, off) + 1e-5f));
+                    assertThat(actual[i])
+                            .as("%d tokens, output %d", tokens, i)
+                            .isCloseTo(
+                                    (float) plain.dotScalar(row, reference, off),
+                                    within(2e-5f * magnitude(plain, row, reference, off) + 1e-5f));
                 }
             }
         }
@@ -316,7 +343,8 @@ class CpuTensorTest {
             for (int i = 0; i < cols; i++) {
                 magnitude += Math.abs((double) scalar[i] * x[i]);
             }
-            assertThat((double) t.dot(sampled, x, 0)).as("%s row %d dot", t, sampled)
+            assertThat((double) t.dot(sampled, x, 0))
+                    .as("%s row %d dot", t, sampled)
                     .isCloseTo(reference, within(1e-5 * magnitude + 1e-30));
         }
     }

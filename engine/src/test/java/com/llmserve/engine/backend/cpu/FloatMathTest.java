@@ -1,12 +1,11 @@
 package com.llmserve.engine.backend.cpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-
-import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class FloatMathTest {
 
@@ -22,7 +21,9 @@ class FloatMathTest {
         FloatMath.dots(q, 3, rows, 5, stride, count, n, 0.125f, out, 1);
         for (int j = 0; j < count; j++) {
             float expected = FloatMath.dot(q, 3, rows, 5 + j * stride, n) * 0.125f;
-            assertThat(Float.floatToRawIntBits(out[1 + j])).as("row %d", j).isEqualTo(Float.floatToRawIntBits(expected));
+            assertThat(Float.floatToRawIntBits(out[1 + j]))
+                    .as("row %d", j)
+                    .isEqualTo(Float.floatToRawIntBits(expected));
         }
         assertThat(out[0]).isZero();
         assertThat(out[count + 1]).isZero();
@@ -43,7 +44,9 @@ class FloatMathTest {
         float[] actual = start.clone();
         FloatMath.weightedSum(w, 2, count, rows, 4, stride, actual, 6, n);
         for (int i = 0; i < actual.length; i++) {
-            assertThat(Float.floatToRawIntBits(actual[i])).as("element %d", i).isEqualTo(Float.floatToRawIntBits(expected[i]));
+            assertThat(Float.floatToRawIntBits(actual[i]))
+                    .as("element %d", i)
+                    .isEqualTo(Float.floatToRawIntBits(expected[i]));
         }
     }
 

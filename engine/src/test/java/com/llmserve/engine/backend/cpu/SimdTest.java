@@ -1,11 +1,10 @@
 package com.llmserve.engine.backend.cpu;
 
-import jdk.incubator.vector.FloatVector;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import jdk.incubator.vector.FloatVector;
+import org.junit.jupiter.api.Test;
 
 class SimdTest {
 

@@ -1,5 +1,8 @@
 package com.llmserve.engine.backend.gpu;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
@@ -13,15 +16,6 @@ import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,9 +26,14 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every operation of the GPU backend against the CPU backend (the reference: llama.cpp's
@@ -73,8 +72,16 @@ class GpuBackendTest {
 
     static Stream<Arguments> typesAndBatches() {
         List<Arguments> out = new ArrayList<>();
-        for (GgmlType t : new GgmlType[] {GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16,
-                GgmlType.F32, GgmlType.Q5_0, GgmlType.Q4_1}) {
+        for (GgmlType t : new GgmlType[] {
+            GgmlType.Q4_0,
+            GgmlType.Q8_0,
+            GgmlType.Q4_K,
+            GgmlType.Q6_K,
+            GgmlType.F16,
+            GgmlType.F32,
+            GgmlType.Q5_0,
+            GgmlType.Q4_1
+        }) {
             for (int tokens : new int[] {1, 3, 8, 11, 33, 70}) {
                 out.add(Arguments.of(t, tokens));
             }
@@ -86,13 +93,17 @@ class GpuBackendTest {
     @MethodSource("typesAndBatches")
     void matmulMatchesTheCpuBackend(GgmlType type, int tokens) {
         Random r = new Random(type.ordinal() * 31L + tokens);
-        int rows = 201;  // odd: the last two-row GEMV block has one row
+        int rows = 201; // odd: the last two-row GEMV block has one row
         int cols = 512;
         GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
         float[] x = RandomTensors.gaussian(tokens * cols, r);
         float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
         float[] got = product(gpu, List.of(w), x, tokens, cols, rows);
-        report("matmul " + type + " x" + tokens, ref, got, tolerance(type, tokens >= gpu.options().gemmMinRows()));
+        report(
+                "matmul " + type + " x" + tokens,
+                ref,
+                got,
+                tolerance(type, tokens >= gpu.options().gemmMinRows()));
     }
 
     /**
@@ -113,7 +124,8 @@ class GpuBackendTest {
         int tokens = 40;
         GgufTensor w = RandomTensors.tensor("w", type, 96, 512, r);
         float[] x = RandomTensors.gaussian(tokens * 512, r);
-        try (GpuBackend half = GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(true))) {
+        try (GpuBackend half =
+                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(true))) {
             float[] got = product(half, List.of(w), x, tokens, 512, 96);
             assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
             report("half copy of " + type + " x" + tokens, product(cpu, List.of(w), x, tokens, 512, 96), got, 3e-3);
@@ -130,7 +142,8 @@ class GpuBackendTest {
         long free = pool.device(0).memoryInfo().free();
         // a share that fits the first copy and not the second
         double share = 1.5 * 96 * 512 * 2 / free;
-        try (GpuBackend half = GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeightShare(share))) {
+        try (GpuBackend half =
+                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeightShare(share))) {
             float[] a = product(half, List.of(first), x, tokens, 512, 96);
             float[] b = product(half, List.of(second), x, tokens, 512, 96);
             assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
@@ -147,13 +160,18 @@ class GpuBackendTest {
     void fusedPartsOfDifferentTypesMatchTheCpuBackend() {
         Random r = new Random(7);
         int cols = 256;
-        List<GgufTensor> parts = List.of(RandomTensors.tensor("q", GgmlType.Q4_K, 64, cols, r),
-                RandomTensors.tensor("k", GgmlType.Q4_K, 32, cols, r), RandomTensors.tensor("v", GgmlType.Q6_K, 32, cols, r),
+        List<GgufTensor> parts = List.of(
+                RandomTensors.tensor("q", GgmlType.Q4_K, 64, cols, r),
+                RandomTensors.tensor("k", GgmlType.Q4_K, 32, cols, r),
+                RandomTensors.tensor("v", GgmlType.Q6_K, 32, cols, r),
                 RandomTensors.tensor("x", GgmlType.Q8_0, 40, cols, r));
         for (int tokens : new int[] {1, 5, 40}) {
             float[] x = RandomTensors.gaussian(tokens * cols, r);
-            report("fused Q4_K|Q4_K|Q6_K|Q8_0 x" + tokens, product(cpu, parts, x, tokens, cols, 168),
-                    product(gpu, parts, x, tokens, cols, 168), tokens >= gpu.options().gemmMinRows() ? 3e-3 : 1e-4);
+            report(
+                    "fused Q4_K|Q4_K|Q6_K|Q8_0 x" + tokens,
+                    product(cpu, parts, x, tokens, cols, 168),
+                    product(gpu, parts, x, tokens, cols, 168),
+                    tokens >= gpu.options().gemmMinRows() ? 3e-3 : 1e-4);
         }
     }
 
@@ -164,8 +182,11 @@ class GpuBackendTest {
         GgufTensor w = RandomTensors.tensor("down", GgmlType.F32, 64, 172, r);
         for (int tokens : new int[] {1, 5}) {
             float[] x = RandomTensors.gaussian(tokens * 172, r);
-            report("F32 172 columns x" + tokens, product(cpu, List.of(w), x, tokens, 172, 64),
-                    product(gpu, List.of(w), x, tokens, 172, 64), 1e-5);
+            report(
+                    "F32 172 columns x" + tokens,
+                    product(cpu, List.of(w), x, tokens, 172, 64),
+                    product(gpu, List.of(w), x, tokens, 172, 64),
+                    1e-5);
         }
     }
 
@@ -181,7 +202,8 @@ class GpuBackendTest {
     }
 
     static Stream<GgmlType> embeddingTypes() {
-        return Stream.of(GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16, GgmlType.F32, GgmlType.Q5_0);
+        return Stream.of(
+                GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16, GgmlType.F32, GgmlType.Q5_0);
     }
 
     @Test
@@ -258,8 +280,10 @@ class GpuBackendTest {
         // spans of 5, 1, 34 and 260 rows: the longest takes several chunks of the kernel
         int[] spans = {0, 5, 6, 40, 300};
         // head sizes 32, 64 and 128 take the tiled kernels (across tiles of 32 keys), 48 the general one
-        for (AttentionShape shape : List.of(new AttentionShape(12, 12, 32, (float) (1 / Math.sqrt(32)), false, 0),
-                new AttentionShape(8, 2, 64, 0.125f, false, 0), new AttentionShape(4, 4, 128, 0.088f, false, 0),
+        for (AttentionShape shape : List.of(
+                new AttentionShape(12, 12, 32, (float) (1 / Math.sqrt(32)), false, 0),
+                new AttentionShape(8, 2, 64, 0.125f, false, 0),
+                new AttentionShape(4, 4, 128, 0.088f, false, 0),
                 new AttentionShape(4, 2, 48, 0.144f, false, 0))) {
             int width = shape.queryDim() + 2 * shape.kvDim();
             float[] qkv = RandomTensors.gaussian(300 * width, r);
@@ -280,13 +304,16 @@ class GpuBackendTest {
         float[] x = RandomTensors.gaussian(n * heads * headDim, r);
         float[] factors = new float[12];
         Arrays.fill(factors, 1.5f);
-        for (Rope rope : List.of(new Rope(Rope.Style.NORMAL, 32, 10000f, 1f, null),
+        for (Rope rope : List.of(
+                new Rope(Rope.Style.NORMAL, 32, 10000f, 1f, null),
                 new Rope(Rope.Style.NEOX, 24, 500000f, 0.5f, factors))) {
             compare("rope " + rope.style() + " dims " + rope.dims(), 1e-6, be -> {
                 Activations a = load(be, x, n, heads * headDim);
-                Batch batch = Batch.builder(16).add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 5, new int[] {1, 2, 3}, Batch.Logits.NONE)
-                        .add(new int[600], 9000, new int[] {4}, Batch.Logits.NONE).build();  // far: the table grows
-                be.rope(a, 2 * headDim, 3, headDim, batch, n, rope);  // heads 2..4 only
+                Batch batch = Batch.builder(16)
+                        .add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 5, new int[] {1, 2, 3}, Batch.Logits.NONE)
+                        .add(new int[600], 9000, new int[] {4}, Batch.Logits.NONE)
+                        .build(); // far: the table grows
+                be.rope(a, 2 * headDim, 3, headDim, batch, n, rope); // heads 2..4 only
                 return read(be, a, n);
             });
         }
@@ -296,18 +323,19 @@ class GpuBackendTest {
         return Stream.of(
                 Arguments.of(8, 2, 64, true, 0),
                 Arguments.of(32, 8, 128, true, 0),
-                Arguments.of(4, 4, 8, true, 0),      // stories260K-like tiny heads
-                Arguments.of(8, 2, 64, true, 40),    // sliding window
-                Arguments.of(6, 2, 32, false, 0),    // bidirectional (BERT)
-                Arguments.of(16, 1, 64, true, 0),    // 16 query heads per kv head: the general kernel
-                Arguments.of(4, 2, 40, true, 0));    // a head size without its own kernel: the general kernel
+                Arguments.of(4, 4, 8, true, 0), // stories260K-like tiny heads
+                Arguments.of(8, 2, 64, true, 40), // sliding window
+                Arguments.of(6, 2, 32, false, 0), // bidirectional (BERT)
+                Arguments.of(16, 1, 64, true, 0), // 16 query heads per kv head: the general kernel
+                Arguments.of(4, 2, 40, true, 0)); // a head size without its own kernel: the general kernel
     }
 
     @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}")
     @MethodSource("attentionShapes")
     void pagedAttentionMatchesTheCpuBackend(int heads, int kvHeads, int headDim, boolean causal, int window) {
         Random r = new Random(heads * 1000L + headDim);
-        AttentionShape shape = new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window);
+        AttentionShape shape =
+                new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window);
         int width = shape.queryDim() + 2 * shape.kvDim();
         int blockSize = 16;
         // blocks handed out in a shuffled order, so tables are not contiguous
@@ -318,10 +346,15 @@ class GpuBackendTest {
         int[] tableC = free.subList(22, 23).stream().mapToInt(Integer::intValue).toArray();
         // step 1: a 300-token prompt and a 5-token prompt; step 2: one decode row each, a 2-row
         // chunk, and a new sequence: long contexts take several chunks and (step 2) several splits
-        Batch first = Batch.builder(blockSize).add(tableB, 0, tokens(300), Batch.Logits.NONE)
-                .add(tableA, 0, tokens(5), Batch.Logits.NONE).build();
-        Batch second = Batch.builder(blockSize).add(tableB, 300, tokens(1), Batch.Logits.NONE)
-                .add(tableA, 5, tokens(2), Batch.Logits.NONE).add(tableC, 0, tokens(1), Batch.Logits.NONE).build();
+        Batch first = Batch.builder(blockSize)
+                .add(tableB, 0, tokens(300), Batch.Logits.NONE)
+                .add(tableA, 0, tokens(5), Batch.Logits.NONE)
+                .build();
+        Batch second = Batch.builder(blockSize)
+                .add(tableB, 300, tokens(1), Batch.Logits.NONE)
+                .add(tableA, 5, tokens(2), Batch.Logits.NONE)
+                .add(tableC, 0, tokens(1), Batch.Logits.NONE)
+                .build();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
         compare("attention " + shape, 2e-3, be -> {
@@ -345,7 +378,7 @@ class GpuBackendTest {
         int n = 3;
         int vocab = 5000;
         float[] logits = RandomTensors.gaussian(n * vocab, r);
-        logits[vocab + 17] = logits[vocab + 18] = 50f;  // a tie: the lower id first
+        logits[vocab + 17] = logits[vocab + 18] = 50f; // a tie: the lower id first
         Activations a = load(gpu, logits, n, vocab);
         int k = 5;
         int[] ids = new int[n * k];
@@ -354,11 +387,15 @@ class GpuBackendTest {
         int[] cpuIds = new int[1 + n * k];
         float[] cpuValues = new float[1 + n * k];
         cpu.topK(load(cpu, logits, n, vocab), n, k, cpuIds, cpuValues, 1);
-        assertThat(java.util.Arrays.copyOfRange(cpuIds, 1, 1 + n * k)).as("the CPU backend's choice").containsExactly(ids);
+        assertThat(java.util.Arrays.copyOfRange(cpuIds, 1, 1 + n * k))
+                .as("the CPU backend's choice")
+                .containsExactly(ids);
         for (int t = 0; t < n; t++) {
             int row = t;
-            Integer[] order = IntStream.range(0, vocab).boxed()
-                    .sorted((i, j) -> Float.compare(logits[row * vocab + j], logits[row * vocab + i])).toArray(Integer[]::new);
+            Integer[] order = IntStream.range(0, vocab)
+                    .boxed()
+                    .sorted((i, j) -> Float.compare(logits[row * vocab + j], logits[row * vocab + i]))
+                    .toArray(Integer[]::new);
             for (int j = 0; j < k; j++) {
                 assertThat(ids[t * k + j]).as("row %d rank %d", t, j).isEqualTo(order[j]);
                 assertThat(values[t * k + j]).isEqualTo(logits[t * vocab + order[j]]);
@@ -377,7 +414,9 @@ class GpuBackendTest {
         double err = 0;
         double norm = 0;
         for (int i = 0; i < ref.length; i++) {
-            assertThat(Float.isFinite(got[i])).as("%s: element %d is %s", what, i, got[i]).isTrue();
+            assertThat(Float.isFinite(got[i]))
+                    .as("%s: element %d is %s", what, i, got[i])
+                    .isTrue();
             err += (got[i] - ref[i]) * (double) (got[i] - ref[i]);
             norm += (double) ref[i] * ref[i];
         }

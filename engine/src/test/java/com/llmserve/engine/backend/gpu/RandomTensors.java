@@ -2,7 +2,6 @@ package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -14,8 +13,7 @@ import java.util.Random;
  */
 final class RandomTensors {
 
-    private RandomTensors() {
-    }
+    private RandomTensors() {}
 
     static GgufTensor tensor(String name, GgmlType type, int rows, int cols, Random r) {
         long bytes = type.byteSize((long) rows * cols);
@@ -28,7 +26,8 @@ final class RandomTensors {
             }
             case F16 -> {
                 for (long i = 0; i < (long) rows * cols; i++) {
-                    m.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16((float) (r.nextGaussian() * 0.1)));
+                    m.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16((float)
+                            (r.nextGaussian() * 0.1)));
                 }
             }
             default -> {

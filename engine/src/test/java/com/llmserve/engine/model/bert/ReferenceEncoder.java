@@ -3,7 +3,6 @@ package com.llmserve.engine.model.bert;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
-
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
@@ -130,7 +129,10 @@ final class ReferenceEncoder {
         double[][] y = new double[x.length][];
         for (int r = 0; r < x.length; r++) {
             double mean = java.util.Arrays.stream(x[r]).average().orElseThrow();
-            double var = java.util.Arrays.stream(x[r]).map(a -> (a - mean) * (a - mean)).average().orElseThrow();
+            double var = java.util.Arrays.stream(x[r])
+                    .map(a -> (a - mean) * (a - mean))
+                    .average()
+                    .orElseThrow();
             y[r] = new double[x[r].length];
             for (int i = 0; i < x[r].length; i++) {
                 y[r][i] = (x[r][i] - mean) / Math.sqrt(var + eps) * w[i] + b[i];

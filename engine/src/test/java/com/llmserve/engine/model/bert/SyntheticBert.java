@@ -3,7 +3,6 @@ package com.llmserve.engine.model.bert;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufBuilder;
 import com.llmserve.engine.gguf.GgufValueType;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,8 +17,18 @@ final class SyntheticBert {
      * @param poolingId {@code bert.pooling_type}, or -1 to leave the key out
      * @param reshaped  tensors to write with another shape (ggml order), to test the loader's checks
      */
-    record Spec(int embd, int layers, int ff, int heads, int kvHeads, int vocab, int context, int poolingId, boolean causal,
-                Map<String, long[]> reshaped, long seed) {
+    record Spec(
+            int embd,
+            int layers,
+            int ff,
+            int heads,
+            int kvHeads,
+            int vocab,
+            int context,
+            int poolingId,
+            boolean causal,
+            Map<String, long[]> reshaped,
+            long seed) {
 
         static Spec small() {
             return new Spec(32, 2, 64, 4, 4, 50, 16, 1, false, Map.of(), 7);
@@ -38,12 +47,12 @@ final class SyntheticBert {
         }
 
         Spec reshape(String tensor, long... shape) {
-            return new Spec(embd, layers, ff, heads, kvHeads, vocab, context, poolingId, causal, Map.of(tensor, shape), seed);
+            return new Spec(
+                    embd, layers, ff, heads, kvHeads, vocab, context, poolingId, causal, Map.of(tensor, shape), seed);
         }
     }
 
-    private SyntheticBert() {
-    }
+    private SyntheticBert() {}
 
     static Path write(Path dir, String file, Spec s) throws IOException {
         Random r = new Random(s.seed());
@@ -57,7 +66,10 @@ final class SyntheticBert {
                 .kvU32("bert.attention.head_count", s.heads())
                 .kvU32("bert.attention.head_count_kv", s.kvHeads())
                 .kvF32("bert.attention.layer_norm_epsilon", 1e-12f)
-                .kv("bert.attention.causal", GgufValueType.BOOL, GgufBuilder.le(1).put((byte) (s.causal() ? 1 : 0)));
+                .kv(
+                        "bert.attention.causal",
+                        GgufValueType.BOOL,
+                        GgufBuilder.le(1).put((byte) (s.causal() ? 1 : 0)));
         if (s.poolingId() >= 0) {
             b.kvU32("bert.pooling_type", s.poolingId());
         }
