@@ -2,9 +2,9 @@ package com.llmserve.app;
 
 import com.llmserve.app.gpu.GpuDevice;
 import com.llmserve.app.gpu.GpuDevices;
-import com.llmserve.app.models.BackendChoice;
 import com.llmserve.app.models.BackendProvider;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.gpu.AllocatorStats;
 import com.llmserve.gpu.DeviceTelemetry;

@@ -15,7 +15,7 @@ import java.util.Optional;
  * {@link Device}s down.
  *
  * <pre>{@code
- * try (DevicePool pool = DevicePool.open(BackendChoice.AUTO)) {
+ * try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
  *   if (pool.isEmpty()) { ... run on the CPU; pool.statuses() says why ... }
  *   Device gpu = pool.devices().getFirst();
  * }
@@ -38,7 +38,7 @@ public final class DevicePool implements AutoCloseable {
     }
 
     /** Discovers with the default options. */
-    public static DevicePool open(BackendChoice choice) {
+    public static DevicePool open(RuntimeChoice choice) {
         return open(choice, DeviceOptions.defaults());
     }
 
@@ -46,7 +46,7 @@ public final class DevicePool implements AutoCloseable {
      * Discovers devices. {@code AUTO} tries HIP, then CUDA, and keeps the first backend that opens
      * at least one device; an unavailable backend is never an error, only a status.
      */
-    public static DevicePool open(BackendChoice choice, DeviceOptions options) {
+    public static DevicePool open(RuntimeChoice choice, DeviceOptions options) {
         List<Backend> order =
                 switch (choice) {
                     case AUTO -> List.of(new HipBackend(), new CudaBackend());
@@ -72,7 +72,7 @@ public final class DevicePool implements AutoCloseable {
                 }
             }
         }
-        if (choice == BackendChoice.NONE) statuses.add(new BackendStatus("gpu", false, "disabled by configuration"));
+        if (choice == RuntimeChoice.NONE) statuses.add(new BackendStatus("gpu", false, "disabled by configuration"));
         statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
         return new DevicePool(null, List.of(), List.copyOf(statuses), catalog);
     }

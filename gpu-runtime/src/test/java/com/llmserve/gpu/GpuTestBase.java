@@ -17,7 +17,7 @@ abstract class GpuTestBase {
 
     @BeforeAll
     static void openPool() {
-        pool = DevicePool.open(BackendChoice.AUTO);
+        pool = DevicePool.open(RuntimeChoice.AUTO);
         assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
     }
 

@@ -45,7 +45,7 @@ class NoDeviceTest {
     @Test
     void theHipBackendReportsNoAmdDeviceWithTheVendorsMessage() {
         requireHipRuntime();
-        try (DevicePool pool = DevicePool.open(BackendChoice.HIP)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.HIP)) {
             assumeTrue(pool.isEmpty(), "an AMD GPU is present");
             assertThat(pool.statuses()).singleElement().satisfies(s -> {
                 assertThat(s.backend()).isEqualTo("hip");
@@ -58,7 +58,7 @@ class NoDeviceTest {
     @Test
     void theCudaBackendReportsAMissingDriverCleanly() {
         assumeFalse(cuda_h.LIBRARY.isLoaded(), "libcuda is installed here");
-        try (DevicePool pool = DevicePool.open(BackendChoice.CUDA)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.CUDA)) {
             assertThat(pool.isEmpty()).isTrue();
             assertThat(pool.statuses()).singleElement().satisfies(s -> {
                 assertThat(s.backend()).isEqualTo("cuda");
@@ -71,7 +71,7 @@ class NoDeviceTest {
     @Test
     void autoDiscoveryTriesHipThenCudaAndFallsBackToNoGpu() {
         assumeFalse(cuda_h.LIBRARY.isLoaded(), "libcuda is installed here");
-        try (DevicePool pool = DevicePool.open(BackendChoice.AUTO)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
             assumeTrue(pool.isEmpty(), "a GPU is present");
             assertThat(pool.statuses()).extracting(BackendStatus::backend).containsExactly("hip", "cuda");
             assertThat(pool.statuses()).noneMatch(BackendStatus::available);
@@ -81,7 +81,7 @@ class NoDeviceTest {
 
     @Test
     void noneDisablesTheGpu() {
-        try (DevicePool pool = DevicePool.open(BackendChoice.NONE)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.NONE)) {
             assertThat(pool.isEmpty()).isTrue();
             assertThat(pool.statuses())
                     .singleElement()
@@ -101,8 +101,8 @@ class NoDeviceTest {
 
     @Test
     void backendChoiceParsesConfigurationValues() {
-        assertThat(BackendChoice.parse(" Cuda ")).isEqualTo(BackendChoice.CUDA);
-        assertThatThrownBy(() -> BackendChoice.parse("opencl"))
+        assertThat(RuntimeChoice.parse(" Cuda ")).isEqualTo(RuntimeChoice.CUDA);
+        assertThatThrownBy(() -> RuntimeChoice.parse("opencl"))
                 .hasMessageContaining("expected auto, hip, cuda or none");
     }
 }

@@ -27,7 +27,7 @@ class StreamLeaseGpuTest {
 
     @BeforeAll
     static void open() {
-        pool = DevicePool.open(BackendChoice.AUTO, new DeviceOptions(STREAMS, 32L << 20));
+        pool = DevicePool.open(RuntimeChoice.AUTO, new DeviceOptions(STREAMS, 32L << 20));
         assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
     }
 

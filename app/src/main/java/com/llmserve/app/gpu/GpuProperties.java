@@ -1,7 +1,7 @@
 package com.llmserve.app.gpu;
 
 import com.llmserve.engine.backend.gpu.GpuOptions;
-import com.llmserve.gpu.BackendChoice;
+import com.llmserve.gpu.RuntimeChoice;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -22,7 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("llmserve.gpu")
 public record GpuProperties(
-        @DefaultValue("auto") BackendChoice runtime,
+        @DefaultValue("auto") RuntimeChoice runtime,
         @DefaultValue("5s") Duration telemetryInterval,
         @DefaultValue("auto") HalfWeights halfWeights) {
 

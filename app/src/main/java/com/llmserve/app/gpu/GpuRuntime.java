@@ -1,8 +1,8 @@
 package com.llmserve.app.gpu;
 
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -27,7 +27,7 @@ public final class GpuRuntime implements AutoCloseable {
     }
 
     /** Opens the pool; a runtime that cannot be opened is a runtime with no device, logged with why. */
-    public static GpuRuntime open(BackendChoice choice) {
+    public static GpuRuntime open(RuntimeChoice choice) {
         return open(() -> DevicePool.open(choice));
     }
 

@@ -1,6 +1,7 @@
 package com.llmserve.app.models;
 
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 
 /**

@@ -4,6 +4,7 @@ import com.llmserve.app.resilience.CpuFallbackPolicy;
 import com.llmserve.app.resilience.Failover;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;

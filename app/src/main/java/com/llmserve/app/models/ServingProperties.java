@@ -1,5 +1,6 @@
 package com.llmserve.app.models;
 
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.model.ModelKind;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class DeviceBackendProviderTests {
 
     @Test
     void withoutADeviceAutoRunsOnTheCpuAndGpuIsRefusedWithEachRuntimesReason() {
-        try (DevicePool pool = DevicePool.open(com.llmserve.gpu.BackendChoice.NONE)) {
+        try (DevicePool pool = DevicePool.open(com.llmserve.gpu.RuntimeChoice.NONE)) {
             DeviceBackendProvider provider = new DeviceBackendProvider(pool, 1, GpuOptions.defaults());
 
             assertThat(provider.available(BackendChoice.AUTO)).isTrue();

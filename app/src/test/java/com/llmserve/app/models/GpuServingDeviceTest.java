@@ -48,7 +48,7 @@ class GpuServingDeviceTest {
 
     @BeforeAll
     static void open() {
-        pool = DevicePool.open(com.llmserve.gpu.BackendChoice.AUTO);
+        pool = DevicePool.open(com.llmserve.gpu.RuntimeChoice.AUTO);
         assumeThat(pool.isEmpty()).as("a GPU answers: " + pool.statuses()).isFalse();
     }
 

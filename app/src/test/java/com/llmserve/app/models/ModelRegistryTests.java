@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.app.TestModels;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.chat.ChatMessage;
 import java.nio.file.Files;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.llmserve.app.TestModels;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.model.ModelKind;
 import org.junit.jupiter.api.BeforeAll;

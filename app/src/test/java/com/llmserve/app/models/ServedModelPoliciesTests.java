@@ -9,6 +9,7 @@ import com.llmserve.app.resilience.FailoverProperties;
 import com.llmserve.app.resilience.HostMemory;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.sched.FinishReason;

@@ -3,7 +3,6 @@ package com.llmserve.engine.backend;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.gpu.GpuBackends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -15,26 +14,10 @@ public final class Backends {
 
     private static final System.Logger LOG = System.getLogger(Backends.class.getName());
 
-    /** The {@code backend} setting. */
-    public enum Choice {
-        AUTO,
-        CPU,
-        GPU;
-
-        /** Parses {@code auto}, {@code cpu} or {@code gpu}, any case. */
-        public static Choice parse(String value) {
-            try {
-                return valueOf(value.strip().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown backend '" + value + "': expected auto, cpu or gpu", e);
-            }
-        }
-    }
-
     private Backends() {}
 
-    /** {@link #open(Choice, GpuOptions, int)} with the default GPU options and every processor for the CPU. */
-    public static Backend open(Choice choice) {
+    /** {@link #open(BackendChoice, GpuOptions, int)} with the default GPU options and every processor for the CPU. */
+    public static Backend open(BackendChoice choice) {
         return open(choice, GpuOptions.defaults(), Runtime.getRuntime().availableProcessors());
     }
 
@@ -43,8 +26,8 @@ public final class Backends {
      *
      * @throws IllegalStateException for {@code GPU} when no device answers, with each runtime's reason
      */
-    public static Backend open(Choice choice, GpuOptions gpu, int cpuThreads) {
-        if (choice == Choice.CPU) {
+    public static Backend open(BackendChoice choice, GpuOptions gpu, int cpuThreads) {
+        if (choice == BackendChoice.CPU) {
             return new CpuBackend(cpuThreads);
         }
         GpuBackends.Opened opened = GpuBackends.openFirst(gpu);
@@ -53,7 +36,7 @@ public final class Backends {
             LOG.log(System.Logger.Level.INFO, "compute backend: {0}", backend.get());
             return backend.get();
         }
-        if (choice == Choice.GPU) {
+        if (choice == BackendChoice.GPU) {
             throw new IllegalStateException("backend 'gpu' was asked for, but no GPU answered: " + opened.reason());
         }
         LOG.log(System.Logger.Level.INFO, "compute backend: cpu ({0})", opened.reason());

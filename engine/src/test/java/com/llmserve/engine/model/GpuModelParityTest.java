@@ -14,8 +14,8 @@ import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +45,7 @@ class GpuModelParityTest {
 
     @BeforeAll
     static void open() {
-        pool = DevicePool.open(BackendChoice.AUTO);
+        pool = DevicePool.open(RuntimeChoice.AUTO);
         assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
         cpu = new CpuBackend(2);
     }

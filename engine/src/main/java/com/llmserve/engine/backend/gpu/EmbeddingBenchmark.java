@@ -4,9 +4,9 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.ModelOptions;
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -67,7 +67,7 @@ public final class EmbeddingBenchmark {
         }
         PrintStream out = System.out;
         int largest = Arrays.stream(sizes).max().orElseThrow();
-        try (DevicePool pool = DevicePool.open(BackendChoice.AUTO)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
             if (pool.isEmpty()) {
                 out.println("no GPU: " + pool.statuses());
                 System.exit(1);

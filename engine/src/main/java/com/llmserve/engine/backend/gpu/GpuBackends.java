@@ -1,9 +1,9 @@
 package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.backend.Backend;
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -16,7 +16,7 @@ public final class GpuBackends {
     private GpuBackends() {}
 
     public static Opened openFirst(GpuOptions options) {
-        DevicePool pool = DevicePool.open(BackendChoice.AUTO);
+        DevicePool pool = DevicePool.open(RuntimeChoice.AUTO);
         if (pool.isEmpty()) {
             String reason =
                     pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; "));

@@ -10,9 +10,9 @@ import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.model.ModelOptions;
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -65,7 +65,7 @@ public final class GpuBenchmark {
             return;
         }
         PrintStream out = System.out;
-        try (DevicePool pool = DevicePool.open(BackendChoice.AUTO)) {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
             if (pool.isEmpty()) {
                 out.println("no GPU: " + pool.statuses());
                 System.exit(1);

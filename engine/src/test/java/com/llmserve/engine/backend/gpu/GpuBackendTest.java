@@ -14,8 +14,8 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-import com.llmserve.gpu.BackendChoice;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -51,7 +51,7 @@ class GpuBackendTest {
 
     @BeforeAll
     static void open() {
-        pool = DevicePool.open(BackendChoice.AUTO);
+        pool = DevicePool.open(RuntimeChoice.AUTO);
         assumeThat(pool.isEmpty()).as("no GPU: %s", pool.statuses()).isFalse();
         gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
         cpu = new CpuBackend(2);

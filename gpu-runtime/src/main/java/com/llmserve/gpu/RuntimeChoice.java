@@ -3,7 +3,7 @@ package com.llmserve.gpu;
 import java.util.Locale;
 
 /** Which GPU runtime the pool may use. */
-public enum BackendChoice {
+public enum RuntimeChoice {
     /** HIP if it finds a device, else CUDA, else none: the order DESIGN.md fixes. */
     AUTO,
     HIP,
@@ -12,7 +12,7 @@ public enum BackendChoice {
     NONE;
 
     /** Parses a configuration value ({@code auto}, {@code hip}, {@code cuda}, {@code none}), any case. */
-    public static BackendChoice parse(String value) {
+    public static RuntimeChoice parse(String value) {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
