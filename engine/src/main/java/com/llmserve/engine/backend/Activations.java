@@ -1,12 +1,30 @@
 package com.llmserve.engine.backend;
 
-/** A backend-owned float32 matrix of {@code rows} (tokens) by {@code cols}, row-major; closing frees it. */
-public interface Activations extends AutoCloseable {
+/**
+ * A backend-owned float32 matrix of {@code rows} (tokens) by {@code cols}, row-major. Made by
+ * {@link Backend#allocate}; closing it frees its memory and any later use is refused.
+ */
+public abstract class Activations extends BackendResource {
 
-    int rows();
+    private final int rows;
+    private final int cols;
 
-    int cols();
+    protected Activations(Backend owner, int rows, int cols) {
+        super(owner);
+        this.rows = rows;
+        this.cols = cols;
+    }
+
+    public final int rows() {
+        return rows;
+    }
+
+    public final int cols() {
+        return cols;
+    }
 
     @Override
-    void close();
+    public String toString() {
+        return owner().name() + " activations " + rows + "x" + cols;
+    }
 }

@@ -1,134 +1,649 @@
 package com.llmserve.engine.backend;
 
+import static com.llmserve.engine.gguf.GgmlType.BF16;
+import static com.llmserve.engine.gguf.GgmlType.F16;
+import static com.llmserve.engine.gguf.GgmlType.F32;
+import static com.llmserve.engine.gguf.GgmlType.Q2_K;
+import static com.llmserve.engine.gguf.GgmlType.Q3_K;
+import static com.llmserve.engine.gguf.GgmlType.Q4_0;
+import static com.llmserve.engine.gguf.GgmlType.Q4_1;
+import static com.llmserve.engine.gguf.GgmlType.Q4_K;
+import static com.llmserve.engine.gguf.GgmlType.Q5_0;
+import static com.llmserve.engine.gguf.GgmlType.Q5_1;
+import static com.llmserve.engine.gguf.GgmlType.Q5_K;
+import static com.llmserve.engine.gguf.GgmlType.Q6_K;
+import static com.llmserve.engine.gguf.GgmlType.Q8_0;
+
+import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The compute interface every model runs on: a small set of batch-first operations over
- * backend-owned buffers. Activations are float32 matrices whose rows are the tokens of a
- * {@link Batch} (many sequences at different positions); an operation touches the first
- * {@code n} rows only. Weights are uploaded once; the CPU backend keeps them as zero-copy views of
- * the mapped file, a GPU backend copies them to device memory.
+ * The compute contract every model runs on: a small set of batch-first operations over
+ * backend-owned {@link Weight}s, {@link Activations} and {@link KvStorage}. Activations are float32
+ * matrices whose rows are the tokens of a {@link Batch} (many sequences at different positions).
  *
- * <p>Implementations are used by one forward pass at a time (the engine loop); they may use
- * threads inside an operation.
+ * <p><b>One checked contract.</b> Every public method is final and checks its arguments the same
+ * way for every backend (ownership, closed handles, shapes, row counts, the step), then calls the
+ * backend's protected {@code do...} implementation, which may take them as checked. A backend adds
+ * checks only for limits of its own (a GPU kernel's largest head size).
+ *
+ * <p><b>Steps.</b> Operations run inside a {@link Step} ({@link #beginStep}); uploads, allocations
+ * and {@link #write} may happen anywhere. {@link #read} and {@link #topK} are the only ways results
+ * reach the host; when a step closes, everything issued in it has run.
+ *
+ * <p><b>Rows.</b> An operation computes rows {@code [0, n)} of its outputs from rows {@code [0, n)}
+ * of its inputs. Rows {@code n} and beyond of its outputs (up to {@code rows()}) are undefined
+ * afterwards: a GPU pads a step to a bucket of rows so that one captured graph serves every batch
+ * of that bucket, and computes the padding rows too. Never keep data there across an operation.
+ *
+ * <p>A backend serves one forward pass at a time (the engine loop); it may use threads inside an
+ * operation.
  */
-public interface Backend extends AutoCloseable {
+public abstract class Backend implements AutoCloseable {
+
+    /** The ggml types every backend computes with (others are refused at upload, naming the tensor). */
+    public static final Set<GgmlType> WEIGHT_TYPES = Collections.unmodifiableSet(
+            EnumSet.of(F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K));
+
+    /** The largest {@code k} that {@link #topK} takes. */
+    public static final int MAX_TOP_K = 64;
+
+    private final String name;
+    private Step step;
+    private boolean closed;
+
+    protected Backend(String name) {
+        this.name = name;
+    }
 
     /** A short name for logs and metrics: {@code cpu}, {@code cuda:0}, {@code hip:1}. */
-    String name();
+    public final String name() {
+        return name;
+    }
 
-    /** Whether {@code op} can run on weights of {@code type}. */
-    boolean supports(Op op, GgmlType type);
+    /**
+     * Whether this backend computes on an accelerator whose faults are its own (a GPU): the service
+     * guards such a model with a circuit breaker. The CPU's failures are the process's own.
+     */
+    public boolean accelerated() {
+        return false;
+    }
+
+    // ---------------------------------------------------------------- uploads and memory
 
     /**
      * Uploads a weight matrix made of the rows of {@code parts} in order (all of one row length),
      * so that fused projections (q|k|v, gate|up) run as one matrix multiplication.
+     *
+     * @throws UnsupportedTensorTypeException for a part of a type no backend computes with
      */
-    Weight uploadMatrix(String name, List<GgufTensor> parts);
+    public final Weight uploadMatrix(String name, List<GgufTensor> parts) {
+        checkOpen();
+        if (parts.isEmpty()) {
+            throw new IllegalArgumentException(name + ": a matrix needs at least one part");
+        }
+        long rowLength = parts.getFirst().rowLength();
+        if (rowLength > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(name + ": rows of " + rowLength + " elements are too long");
+        }
+        for (GgufTensor t : parts) {
+            if (t.rowLength() != rowLength) {
+                throw new IllegalArgumentException(
+                        name + ": fused parts have different row lengths " + rowLength + " and " + t.rowLength());
+            }
+            checkType(t);
+        }
+        return doUploadMatrix(name, List.copyOf(parts), (int) rowLength);
+    }
 
-    default Weight uploadMatrix(GgufTensor tensor) {
+    public final Weight uploadMatrix(GgufTensor tensor) {
         return uploadMatrix(tensor.name(), List.of(tensor));
     }
 
     /** Uploads an embedding table, read a row at a time by {@link #embed}. */
-    Weight uploadTable(GgufTensor tensor);
+    public final Weight uploadTable(GgufTensor tensor) {
+        checkOpen();
+        if (tensor.rowLength() > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(tensor.name() + ": rows of " + tensor.rowLength() + " are too long");
+        }
+        checkType(tensor);
+        return doUploadTable(tensor);
+    }
 
     /** Uploads 1-D tensors (norm weights, biases) concatenated, as float32. */
-    Weight uploadVector(String name, List<GgufTensor> parts);
+    public final Weight uploadVector(String name, List<GgufTensor> parts) {
+        checkOpen();
+        long total = parts.stream().mapToLong(GgufTensor::elementCount).sum();
+        if (total < 1 || total > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(name + ": a vector of " + total + " elements");
+        }
+        float[] values = new float[(int) total];
+        int at = 0;
+        for (GgufTensor t : parts) {
+            checkType(t);
+            // the CPU's tensor classes define each format's values: both backends take these floats
+            CpuTensor.of(t.name(), t.type(), t.data(), 1, (int) t.elementCount())
+                    .dequantizeRow(0, values, at);
+            at += (int) t.elementCount();
+        }
+        return doUploadVector(name, values);
+    }
 
-    default Weight uploadVector(GgufTensor tensor) {
+    public final Weight uploadVector(GgufTensor tensor) {
         return uploadVector(tensor.name(), List.of(tensor));
     }
 
     /** Scratch activations of {@code rows x cols} float32, zero-initialised. */
-    Activations allocate(int rows, int cols);
+    public final Activations allocate(int rows, int cols) {
+        checkOpen();
+        if (rows < 1 || cols < 1 || (long) rows * cols > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("activations of " + rows + " x " + cols + " rows and columns");
+        }
+        return doAllocate(rows, cols);
+    }
 
-    /** Key/value pages for every layer: {@code blocks * blockSize} token slots of {@code kvDim} floats each. */
-    KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim);
+    /** Key/value pages for every layer: {@code blocks * blockSize} token slots of {@code kvDim} values each. */
+    public final KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim) {
+        checkOpen();
+        if (layers < 1 || blocks < 1 || blockSize < 1 || kvDim < 1) {
+            throw new IllegalArgumentException("KV storage needs positive sizes: " + layers + " layers, " + blocks
+                    + " blocks of " + blockSize + ", " + kvDim + " values per slot");
+        }
+        return doAllocateKv(layers, blocks, blockSize, kvDim);
+    }
 
-    /** {@code out[t] = table[tokens[t]]} for {@code t < n}. */
-    void embed(Weight table, int[] tokens, int n, Activations out);
+    /** Copies {@code n} rows of {@code src} from {@code srcOffset} (row-major) into rows {@code [0, n)} of {@code x}. */
+    public final void write(float[] src, int srcOffset, int n, Activations x) {
+        own(x);
+        checkRows(n, x, "write");
+        if (srcOffset < 0 || srcOffset + (long) n * x.cols() > src.length) {
+            throw new IndexOutOfBoundsException(
+                    "writing " + n + " rows of " + x.cols() + " from " + src.length + " floats at " + srcOffset);
+        }
+        doWrite(src, srcOffset, n, x);
+    }
+
+    // ---------------------------------------------------------------- steps
+
+    /**
+     * Opens a step over {@code batch}, whose positions and block tables {@link #rope} and
+     * {@link #attention} read; {@code null} for a pass that uses neither (an encoder).
+     *
+     * @throws IllegalStateException when a step is open already
+     */
+    public final Step beginStep(Batch batch) {
+        checkOpen();
+        if (step != null) {
+            throw new IllegalStateException(name + ": a step is open already (" + step + ")");
+        }
+        Step s = new Step(this, batch);
+        doBeginStep(batch);
+        step = s;
+        return s;
+    }
+
+    /** {@link #beginStep(Batch)} for a pass without a batch: nothing it runs reads positions or the cache. */
+    public final Step beginStep() {
+        return beginStep(null);
+    }
+
+    final void endStep(Step s) {
+        if (step != s) {
+            throw new IllegalStateException(name + ": " + s + " is not the open step");
+        }
+        try {
+            doEndStep();
+        } finally {
+            step = null;
+        }
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    /** {@code out[t] = table[ids[t]]} for {@code t < n}. */
+    public final void embed(Weight table, int[] ids, int n, Activations out) {
+        Step s = step();
+        own(table, Weight.Kind.TABLE, "embed");
+        own(out);
+        checkCols(out, table.cols(), "embed");
+        checkRows(n, out, "embed");
+        if (n > ids.length) {
+            throw new IllegalArgumentException("embed: " + n + " rows but " + ids.length + " ids");
+        }
+        for (int t = 0; t < n; t++) {
+            if (ids[t] < 0 || ids[t] >= table.rows()) {
+                throw new IllegalArgumentException("token id " + ids[t] + " is outside the vocabulary of "
+                        + table.rows() + " (" + table.name() + ")");
+            }
+        }
+        doEmbed(s, table, ids, n, out);
+    }
 
     /** {@code out[t] = x[t] / rms(x[t]) * weight}, the RMS taken with {@code eps} added. */
-    void rmsNorm(Activations x, Weight weight, float eps, int n, Activations out);
+    public final void rmsNorm(Activations x, Weight weight, float eps, int n, Activations out) {
+        Step s = step();
+        ownVector(weight, x.cols(), "rmsNorm");
+        sameShape(x, out, n, "rmsNorm");
+        doRmsNorm(s, x, weight, eps, n, out);
+    }
 
     /** {@code out[t] = (x[t] - mean) / sqrt(var + eps) * weight + bias}. */
-    void layerNorm(Activations x, Weight weight, Weight bias, float eps, int n, Activations out);
+    public final void layerNorm(Activations x, Weight weight, Weight bias, float eps, int n, Activations out) {
+        Step s = step();
+        ownVector(weight, x.cols(), "layerNorm weight");
+        ownVector(bias, x.cols(), "layerNorm bias");
+        sameShape(x, out, n, "layerNorm");
+        doLayerNorm(s, x, weight, bias, eps, n, out);
+    }
 
     /** {@code out[t] = W x[t]} for a weight of {@code out.cols()} rows and {@code x.cols()} columns. */
-    void matmul(Weight w, Activations x, int n, Activations out);
+    public final void matmul(Weight w, Activations x, int n, Activations out) {
+        Step s = step();
+        own(w, Weight.Kind.MATRIX, "matmul");
+        own(x);
+        own(out);
+        checkCols(x, w.cols(), "matmul input of " + w.name());
+        checkCols(out, w.rows(), "matmul output of " + w.name());
+        checkRows(n, x, "matmul");
+        checkRows(n, out, "matmul");
+        doMatmul(s, w, x, n, out);
+    }
 
     /** {@code x[t] += bias}. */
-    void addBias(Activations x, Weight bias, int n);
+    public final void addBias(Activations x, Weight bias, int n) {
+        Step s = step();
+        own(x);
+        ownVector(bias, x.cols(), "addBias");
+        checkRows(n, x, "addBias");
+        doAddBias(s, x, bias, n);
+    }
 
     /** {@code x[t] += y[t]}. */
-    void add(Activations x, Activations y, int n);
+    public final void add(Activations x, Activations y, int n) {
+        Step s = step();
+        sameShape(y, x, n, "add");
+        doAdd(s, x, y, n);
+    }
+
+    /** {@code x[t][i] = f(x[t][i])} in place, for the function {@code f}. */
+    public final void unary(Unary f, Activations x, int n) {
+        Step s = step();
+        own(x);
+        checkRows(n, x, f.name().toLowerCase(java.util.Locale.ROOT));
+        doUnary(s, f, x, n);
+    }
+
+    /** {@link #unary} with {@link Unary#GELU}. */
+    public final void gelu(Activations x, int n) {
+        unary(Unary.GELU, x, n);
+    }
+
+    /** {@code out[t][i] = silu(gateUp[t][i]) * gateUp[t][i + out.cols()]}: the fused gate|up halves. */
+    public final void swiGlu(Activations gateUp, int n, Activations out) {
+        Step s = step();
+        own(gateUp);
+        own(out);
+        checkCols(gateUp, 2L * out.cols(), "swiGlu input");
+        checkRows(n, gateUp, "swiGlu");
+        checkRows(n, out, "swiGlu");
+        doSwiGlu(s, gateUp, n, out);
+    }
 
     /**
-     * Rotates {@code heads} heads of {@code headDim} starting at column {@code col} of each row by
-     * the row's position in {@code batch}.
+     * Rotates {@code heads} heads of {@code headDim} starting at column {@code col} of each of the
+     * first {@code n} rows by the row's position in the step's batch.
      */
-    void rope(Activations x, int col, int heads, int headDim, Batch batch, int n, Rope rope);
+    public final void rope(Activations x, int col, int heads, int headDim, int n, Rope rope) {
+        Step s = step();
+        Batch batch = batchOf(s, n, "rope");
+        own(x);
+        checkRows(n, x, "rope");
+        if (col < 0 || heads < 1 || col + (long) heads * headDim > x.cols() || rope.dims() > headDim) {
+            throw new IllegalArgumentException("rope of " + heads + " heads of " + headDim + " (rotating " + rope.dims()
+                    + ") at column " + col + " does not fit rows of " + x.cols());
+        }
+        doRope(s, batch, x, col, heads, headDim, n, rope);
+    }
 
     /**
-     * Causal attention over the paged cache. Writes each row's key and value (columns
-     * {@code attn.keyCol()} and {@code attn.valueCol()} of {@code qkv}) into the cache slot of its
-     * position, then attends each row's query heads to its sequence's positions up to its own.
-     * Rows are processed in batch order, so a chunk of a prompt sees the chunks before it.
+     * Causal attention over the paged cache for the first {@code n} rows of the step's batch. Writes
+     * each row's key and value (columns {@code shape.keyCol()} and {@code shape.valueCol()} of
+     * {@code qkv}) into the cache slot of its position, then attends each row's query heads to its
+     * sequence's positions up to its own. Rows are processed in batch order, so a chunk of a prompt
+     * sees the chunks before it.
      */
-    void attention(Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape attn, Activations out);
+    public final void attention(
+            Activations qkv, KvStorage kv, int layer, int n, AttentionShape shape, Activations out) {
+        Step s = step();
+        Batch batch = batchOf(s, n, "attention");
+        own(qkv);
+        own(out);
+        own(kv);
+        checkCols(out, shape.queryDim(), "attention output");
+        checkRows(n, qkv, "attention");
+        checkRows(n, out, "attention");
+        if (qkv.cols() < shape.valueCol() + shape.kvDim()) {
+            throw new IllegalArgumentException("q|k|v rows of " + qkv.cols() + " do not hold " + shape);
+        }
+        if (kv.kvDim() != shape.kvDim()) {
+            throw new IllegalArgumentException(
+                    "KV storage has " + kv.kvDim() + " values per slot, the layer needs " + shape.kvDim());
+        }
+        if (layer < 0 || layer >= kv.layers()) {
+            throw new IllegalArgumentException("layer " + layer + " outside KV storage of " + kv.layers());
+        }
+        if (s.firstUseOf(kv)) {
+            checkSlots(batch, kv);
+        }
+        doAttention(s, batch, qkv, kv, layer, n, shape, out);
+    }
 
     /**
      * Bidirectional attention for encoders, with no cache: sequence {@code s < sequences} holds rows
      * {@code [starts[s], starts[s + 1])}, and each of those rows' query heads attends to the keys and
-     * values (columns {@code attn.keyCol()} and {@code attn.valueCol()} of {@code qkv}) of every row
+     * values (columns {@code shape.keyCol()} and {@code shape.valueCol()} of {@code qkv}) of every row
      * of its own sequence, before and after it. Scores, softmax and the weighted sum stay float32,
      * as in llama.cpp's BERT graph, which multiplies K by Q and V by the softmax as F32 matrices.
-     * {@code attn} must be neither causal nor windowed. Row {@code starts[sequences]} and later are
-     * left alone.
      */
-    void encoderAttention(Activations qkv, int[] starts, int sequences, AttentionShape attn, Activations out);
-
-    /**
-     * {@code x[t][i] = gelu(x[t][i])} in place, GELU in its tanh form
-     * {@code 0.5 v (1 + tanh(sqrt(2/pi) v (1 + 0.044715 v^2)))}, the form llama.cpp's BERT graph
-     * uses (Hugging Face's BERT uses erf). The CPU backend reproduces ggml's CPU kernel, which
-     * reads a table indexed by the input rounded to half and returns a half (inputs at or below -10
-     * give 0, at or above 10 give the input); a backend may compute it in float32 instead, as ggml's
-     * GPU kernels do: the difference stays far inside the embedding goldens' tolerances.
-     */
-    void gelu(Activations x, int n);
+    public final void encoderAttention(
+            Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
+        Step s = step();
+        own(qkv);
+        own(out);
+        checkCols(out, shape.queryDim(), "encoder attention output");
+        checkCols(qkv, shape.queryDim() + 2L * shape.kvDim(), "encoder attention q|k|v");
+        if (shape.causal() || shape.slidingWindow() > 0) {
+            throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
+        }
+        Spans.check(starts, sequences, qkv.rows(), out.rows());
+        doEncoderAttention(s, qkv, starts, sequences, shape, out);
+    }
 
     /**
      * {@code out[s]} = the pooling of rows {@code [starts[s], starts[s + 1])} of {@code x}, for
      * {@code s < sequences}: their mean, their first row or their last.
      */
-    void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out);
-
-    /** {@code out[t][i] = silu(gateUp[t][i]) * gateUp[t][i + out.cols()]}: the fused gate|up halves. */
-    void swiGlu(Activations gateUp, int n, Activations out);
+    public final void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out) {
+        Step s = step();
+        own(x);
+        own(out);
+        checkCols(out, x.cols(), "pool");
+        Spans.check(starts, sequences, x.rows());
+        if (sequences > out.rows()) {
+            throw new IllegalArgumentException(
+                    sequences + " sequences do not fit pooled activations of " + out.rows() + " rows");
+        }
+        doPool(s, x, starts, sequences, pooling, out);
+    }
 
     /** {@code out[i] = x[rows[i]]} for {@code i < rows.length}. */
-    void gatherRows(Activations x, int[] rows, Activations out);
+    public final void gatherRows(Activations x, int[] rows, Activations out) {
+        Step s = step();
+        own(x);
+        own(out);
+        checkCols(out, x.cols(), "gatherRows");
+        checkRows(rows.length, out, "gatherRows");
+        for (int r : rows) {
+            if (r < 0 || r >= x.rows()) {
+                throw new IndexOutOfBoundsException("gatherRows: row " + r + " of " + x.rows());
+            }
+        }
+        if (rows.length > 0) {
+            doGatherRows(s, x, rows.clone(), out);
+        }
+    }
 
-    /** Copies the first {@code n} rows to {@code dst[dstOffset..]} (row-major, {@code x.cols()} per row). */
-    void read(Activations x, int n, float[] dst, int dstOffset);
+    // ---------------------------------------------------------------- results to the host
 
-    /** The largest {@code k} that {@link #topK} takes. */
-    int MAX_TOP_K = 64;
+    /**
+     * Copies the first {@code n} rows to {@code dst[dstOffset..]} (row-major, {@code x.cols()} per
+     * row). Inside a step, what was issued before runs first.
+     */
+    public final void read(Activations x, int n, float[] dst, int dstOffset) {
+        checkOpen();
+        own(x);
+        checkRows(n, x, "read");
+        if (dstOffset < 0 || dstOffset + (long) n * x.cols() > dst.length) {
+            throw new IndexOutOfBoundsException(
+                    "reading " + n + " rows of " + x.cols() + " into " + dst.length + " floats at " + dstOffset);
+        }
+        doRead(x, n, dst, dstOffset);
+    }
 
     /**
      * The {@code k} largest values of each of the first {@code n} rows of {@code x} (logits), best
      * first, ties to the lower column: {@code ids[at + t * k + j]} is row t's j-th best column and
      * {@code values[at + t * k + j]} its value. A GPU chooses them on the device, so only
-     * {@code n * k} pairs cross to the host instead of whole rows.
+     * {@code n * k} pairs cross to the host instead of whole rows. A sync point, like {@link #read}.
      *
      * @throws IllegalArgumentException unless {@code 1 <= k <= min(MAX_TOP_K, x.cols())}
      */
-    void topK(Activations x, int n, int k, int[] ids, float[] values, int at);
+    public final void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
+        Step s = step();
+        own(x);
+        checkRows(n, x, "topK");
+        if (k < 1 || k > Math.min(MAX_TOP_K, x.cols())) {
+            throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, x.cols()) + "]: " + k);
+        }
+        if (at < 0 || ids.length - (long) at < (long) n * k || values.length - (long) at < (long) n * k) {
+            throw new IndexOutOfBoundsException(
+                    "top-" + k + " of " + n + " rows needs " + n * k + " entries from " + at);
+        }
+        doTopK(s, x, n, k, ids, values, at);
+    }
 
     @Override
-    void close();
+    public final void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (step != null) {
+                step.close();
+            }
+        } finally {
+            closed = true;
+            doClose();
+        }
+    }
+
+    // ---------------------------------------------------------------- what a backend implements
+
+    protected abstract Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols);
+
+    protected abstract Weight doUploadTable(GgufTensor tensor);
+
+    protected abstract Weight doUploadVector(String name, float[] values);
+
+    protected abstract Activations doAllocate(int rows, int cols);
+
+    protected abstract KvStorage doAllocateKv(int layers, int blocks, int blockSize, int kvDim);
+
+    protected abstract void doWrite(float[] src, int srcOffset, int n, Activations x);
+
+    /** A step opens; {@code batch} may be null. */
+    protected void doBeginStep(Batch batch) {}
+
+    /** The open step ends: whatever was issued and has not run runs now. */
+    protected void doEndStep() {}
+
+    /** A handle is about to release its memory: work issued before that may still use it must run first. */
+    protected void beforeRelease() {}
+
+    protected abstract void doEmbed(Step step, Weight table, int[] ids, int n, Activations out);
+
+    protected abstract void doRmsNorm(Step step, Activations x, Weight weight, float eps, int n, Activations out);
+
+    protected abstract void doLayerNorm(
+            Step step, Activations x, Weight weight, Weight bias, float eps, int n, Activations out);
+
+    protected abstract void doMatmul(Step step, Weight w, Activations x, int n, Activations out);
+
+    protected abstract void doAddBias(Step step, Activations x, Weight bias, int n);
+
+    protected abstract void doAdd(Step step, Activations x, Activations y, int n);
+
+    protected abstract void doUnary(Step step, Unary f, Activations x, int n);
+
+    protected abstract void doSwiGlu(Step step, Activations gateUp, int n, Activations out);
+
+    protected abstract void doRope(
+            Step step, Batch batch, Activations x, int col, int heads, int headDim, int n, Rope rope);
+
+    protected abstract void doAttention(
+            Step step,
+            Batch batch,
+            Activations qkv,
+            KvStorage kv,
+            int layer,
+            int n,
+            AttentionShape shape,
+            Activations out);
+
+    protected abstract void doEncoderAttention(
+            Step step, Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out);
+
+    protected abstract void doPool(
+            Step step, Activations x, int[] starts, int sequences, Pooling pooling, Activations out);
+
+    protected abstract void doGatherRows(Step step, Activations x, int[] rows, Activations out);
+
+    protected abstract void doRead(Activations x, int n, float[] dst, int dstOffset);
+
+    protected abstract void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at);
+
+    /** Frees what the backend holds; the open step, if any, has ended. */
+    protected abstract void doClose();
+
+    // ---------------------------------------------------------------- checks
+
+    /** Handles call this when closed. */
+    final void released(Runnable release) {
+        try {
+            if (!closed) {
+                beforeRelease();
+            }
+        } finally {
+            release.run();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed");
+        }
+    }
+
+    private Step step() {
+        checkOpen();
+        if (step == null) {
+            throw new IllegalStateException(name + ": operations run inside a step (beginStep), and none is open");
+        }
+        return step;
+    }
+
+    private Batch batchOf(Step s, int n, String what) {
+        Batch batch = s.batch();
+        if (batch == null) {
+            throw new IllegalStateException(what + " reads the step's batch, and this step has none");
+        }
+        if (n > batch.size()) {
+            throw new IllegalArgumentException(what + ": " + n + " rows of a batch of " + batch.size());
+        }
+        return batch;
+    }
+
+    private static void checkType(GgufTensor t) {
+        if (!WEIGHT_TYPES.contains(t.type())) {
+            throw new UnsupportedTensorTypeException(t.name(), t.type());
+        }
+    }
+
+    private void own(Activations a) {
+        if (a.owner() != this) {
+            throw new IllegalArgumentException(a + " does not belong to " + name);
+        }
+        if (a.isClosed()) {
+            throw new IllegalStateException(a + " is closed");
+        }
+    }
+
+    private void own(KvStorage kv) {
+        if (kv.owner() != this) {
+            throw new IllegalArgumentException(kv + " does not belong to " + name);
+        }
+        if (kv.isClosed()) {
+            throw new IllegalStateException(kv + " is closed");
+        }
+    }
+
+    private void own(Weight w, Weight.Kind kind, String what) {
+        if (w.owner() != this) {
+            throw new IllegalArgumentException(w + " does not belong to " + name);
+        }
+        if (w.isClosed()) {
+            throw new IllegalStateException(w + " is closed");
+        }
+        if (w.kind() != kind) {
+            throw new IllegalArgumentException(what + " takes a " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                    + " weight, and " + w + " is not one");
+        }
+    }
+
+    private void ownVector(Weight w, int length, String what) {
+        own(w, Weight.Kind.VECTOR, what);
+        if (w.cols() != length) {
+            throw new IllegalArgumentException(
+                    what + ": " + w.name() + " has " + w.cols() + " values, expected " + length);
+        }
+    }
+
+    /** Both owned, of the same columns, each with at least {@code n} rows. */
+    private void sameShape(Activations in, Activations out, int n, String what) {
+        own(in);
+        own(out);
+        checkCols(out, in.cols(), what);
+        checkRows(n, in, what);
+        checkRows(n, out, what);
+    }
+
+    private static void checkCols(Activations a, long cols, String what) {
+        if (a.cols() != cols) {
+            throw new IllegalArgumentException(what + ": activations have " + a.cols() + " columns, expected " + cols);
+        }
+    }
+
+    private static void checkRows(int n, Activations a, String what) {
+        if (n < 0 || n > a.rows()) {
+            throw new IllegalArgumentException(what + ": " + n + " rows of activations with " + a.rows());
+        }
+    }
+
+    /** Every slot the batch's attention writes or reads must lie in the storage: kernels do not check. */
+    private static void checkSlots(Batch batch, KvStorage kv) {
+        if (batch.blockSize() != kv.blockSize()) {
+            throw new IllegalArgumentException(
+                    "batch blocks of " + batch.blockSize() + " but KV blocks of " + kv.blockSize());
+        }
+        int[] last = batch.lastPositions();
+        for (int s = 0; s < last.length; s++) {
+            int[] table = batch.blockTable(s);
+            for (int b = 0; last[s] >= 0 && b <= last[s] / batch.blockSize(); b++) {
+                if (table[b] < 0 || table[b] >= kv.blocks()) {
+                    throw new IndexOutOfBoundsException(
+                            "sequence " + s + " uses block " + table[b] + " of a KV storage of " + kv.blocks());
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name + " backend";
+    }
 }

@@ -83,6 +83,16 @@ public final class Batch {
         return slot(sequenceOfRow[row], positions[row]);
     }
 
+    /** The last position of each sequence among the batch's rows (-1 for a sequence without rows). */
+    public int[] lastPositions() {
+        int[] last = new int[blockTables.length];
+        Arrays.fill(last, -1);
+        for (int t = 0; t < tokens.length; t++) {
+            last[sequenceOfRow[t]] = Math.max(last[sequenceOfRow[t]], positions[t]);
+        }
+        return last;
+    }
+
     /** Rows whose logits the forward pass returns, in the order it returns them. */
     public int[] logitRows() {
         return logitRows.clone();

@@ -5,12 +5,11 @@ import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
-import com.llmserve.engine.backend.Op;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
-import com.llmserve.engine.backend.Spans;
+import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Unary;
 import com.llmserve.engine.backend.Weight;
-import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
@@ -18,9 +17,11 @@ import java.util.List;
 
 /**
  * The always-available backend: weights are zero-copy views of the mapped file, work is split
- * over a fixed pool sized to the cores given, inner loops use the Vector API.
+ * over a fixed pool sized to the cores given, inner loops use the Vector API. Every operation
+ * runs when it is issued, so a step needs no bookkeeping here. Not final: a test backend may
+ * override an operation (to inject a fault) and call it through.
  */
-public final class CpuBackend implements Backend {
+public class CpuBackend extends Backend {
 
     /**
      * Rows per task of the row-wise operations (norms, residual adds, rope, activation functions,
@@ -38,16 +39,22 @@ public final class CpuBackend implements Backend {
     private final EncoderAttention encoder;
 
     /**
+     * @param name    the backend's name, {@code cpu} unless a test stands it in for another device
      * @param threads cores to use
      * @param pack    re-lay weights out for this machine's kernels where a type has such a layout
      *                (Q4_0 on AVX-512), releasing the mapped pages they replace; otherwise every
      *                weight stays a zero-copy view of the file
      */
-    public CpuBackend(int threads, boolean pack) {
+    protected CpuBackend(String name, int threads, boolean pack) {
+        super(name);
         this.parallel = new Parallel(threads);
         this.cached = new CachedAttention(parallel);
         this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
+    }
+
+    public CpuBackend(int threads, boolean pack) {
+        this("cpu", threads, pack);
     }
 
     public CpuBackend(int threads) {
@@ -64,17 +71,7 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public String name() {
-        return "cpu";
-    }
-
-    @Override
-    public boolean supports(Op op, GgmlType type) {
-        return CpuTensor.supports(type);
-    }
-
-    @Override
-    public Weight uploadMatrix(String name, List<GgufTensor> parts) {
+    protected Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols) {
         List<CpuTensor> tensors = new ArrayList<>(parts.size());
         Arena arena = pack ? Arena.ofShared() : null;
         boolean packed = false;
@@ -90,107 +87,93 @@ public final class CpuBackend implements Backend {
             arena.close();
             arena = null;
         }
-        return CpuWeight.matrix(name, tensors, arena);
+        return CpuWeight.matrix(this, name, Weight.Kind.MATRIX, tensors, arena);
     }
 
     @Override
-    public Weight uploadTable(GgufTensor tensor) {
-        return CpuWeight.matrix(tensor.name(), List.of(CpuTensor.of(tensor)), null);
+    protected Weight doUploadTable(GgufTensor tensor) {
+        return CpuWeight.matrix(this, tensor.name(), Weight.Kind.TABLE, List.of(CpuTensor.of(tensor)), null);
     }
 
     @Override
-    public Weight uploadVector(String name, List<GgufTensor> parts) {
-        long total = parts.stream().mapToLong(GgufTensor::elementCount).sum();
-        if (total > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException(name + " is too large for a vector: " + total);
-        }
-        float[] values = new float[(int) total];
-        int at = 0;
-        for (GgufTensor t : parts) {
-            CpuTensor c = CpuTensor.of(t.name(), t.type(), t.data(), 1, (int) t.elementCount());
-            c.dequantizeRow(0, values, at);
-            at += (int) t.elementCount();
-        }
-        return CpuWeight.vector(name, values);
+    protected Weight doUploadVector(String name, float[] values) {
+        return CpuWeight.vector(this, name, values);
     }
 
     @Override
-    public Activations allocate(int rows, int cols) {
-        return new CpuActivations(rows, cols);
+    protected Activations doAllocate(int rows, int cols) {
+        return new CpuActivations(this, rows, cols);
     }
 
     @Override
-    public KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim) {
-        return new CpuKvStorage(layers, blocks, blockSize, kvDim);
+    protected KvStorage doAllocateKv(int layers, int blocks, int blockSize, int kvDim) {
+        return new CpuKvStorage(this, layers, blocks, blockSize, kvDim);
     }
 
     @Override
-    public void embed(Weight table, int[] tokens, int n, Activations out) {
+    protected void doWrite(float[] src, int srcOffset, int n, Activations x) {
+        System.arraycopy(src, srcOffset, data(x), 0, n * x.cols());
+    }
+
+    @Override
+    protected void doEmbed(Step step, Weight table, int[] ids, int n, Activations out) {
         CpuWeight w = (CpuWeight) table;
-        CpuActivations o = (CpuActivations) out;
-        checkCols(o, w.cols(), "embed");
+        float[] o = data(out);
         for (int t = 0; t < n; t++) {
-            int token = tokens[t];
-            if (token < 0 || token >= w.rows()) {
-                throw new IllegalArgumentException("token id " + token + " is outside the vocabulary of " + w.rows());
-            }
-            w.dequantizeRow(token, o.data, t * o.cols());
+            w.dequantizeRow(ids[t], o, t * out.cols());
         }
     }
 
     @Override
-    public void rmsNorm(Activations x, Weight weight, float eps, int n, Activations out) {
-        CpuActivations in = (CpuActivations) x;
-        CpuActivations o = (CpuActivations) out;
+    protected void doRmsNorm(Step step, Activations x, Weight weight, float eps, int n, Activations out) {
+        float[] in = data(x);
+        float[] o = data(out);
         float[] w = ((CpuWeight) weight).vector();
-        int d = in.cols();
-        checkCols(o, d, "rmsNorm");
+        int d = x.cols();
         parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
-                double mean = FloatMath.sumOfSquares(in.data, t * d, d) / d;
+                double mean = FloatMath.sumOfSquares(in, t * d, d) / d;
                 float inv = (float) (1.0 / Math.sqrt(mean + eps));
-                FloatMath.scaleByWeight(in.data, t * d, inv, w, o.data, t * d, d);
+                FloatMath.scaleByWeight(in, t * d, inv, w, o, t * d, d);
             }
         });
     }
 
     @Override
-    public void layerNorm(Activations x, Weight weight, Weight bias, float eps, int n, Activations out) {
-        CpuActivations in = (CpuActivations) x;
-        CpuActivations o = (CpuActivations) out;
+    protected void doLayerNorm(
+            Step step, Activations x, Weight weight, Weight bias, float eps, int n, Activations out) {
+        float[] in = data(x);
+        float[] o = data(out);
         float[] w = ((CpuWeight) weight).vector();
         float[] b = ((CpuWeight) bias).vector();
-        int d = in.cols();
-        checkCols(o, d, "layerNorm");
+        int d = x.cols();
         for (int t = 0; t < n; t++) {
             int base = t * d;
             // rounded as ggml's norm: sums in double of float terms, variance and scale in float
-            float mean = (float) (FloatMath.sum(in.data, base, d) / d);
+            float mean = (float) (FloatMath.sum(in, base, d) / d);
             double sum2 = 0;
             for (int i = 0; i < d; i++) {
-                float c = in.data[base + i] - mean;
+                float c = in[base + i] - mean;
                 sum2 += c * c;
             }
             float variance = (float) (sum2 / d);
             float inv = 1f / (float) Math.sqrt(variance + eps);
             for (int i = 0; i < d; i++) {
-                o.data[base + i] = (in.data[base + i] - mean) * inv * w[i] + b[i];
+                o[base + i] = (in[base + i] - mean) * inv * w[i] + b[i];
             }
         }
     }
 
     @Override
-    public void matmul(Weight weight, Activations x, int n, Activations out) {
+    protected void doMatmul(Step step, Weight weight, Activations x, int n, Activations out) {
         CpuWeight w = (CpuWeight) weight;
-        CpuActivations in = (CpuActivations) x;
-        CpuActivations o = (CpuActivations) out;
-        checkCols(in, w.cols(), "matmul input of " + w.name());
-        checkCols(o, (int) w.rows(), "matmul output of " + w.name());
+        float[] in = data(x);
+        float[] o = data(out);
         List<CpuTensor> parts = w.parts();
         PreparedInput[] prepared = new PreparedInput[parts.size()];
         activations.reset();
         for (int p = 0; p < parts.size(); p++) {
-            prepared[p] = activations.prepare(parts.get(p), in.data, n, parallel);
+            prepared[p] = activations.prepare(parts.get(p), in, n, parallel);
         }
         // tasks are tiles of one part each, so every tile starts at a multiple of TileGemm.ROWS
         // within its tensor, where packed layouts have their groups
@@ -206,35 +189,54 @@ public final class CpuBackend implements Backend {
                     CpuTensor part = parts.get(p);
                     long rowFrom = (long) (lo - firstTile[p]) * TileGemm.ROWS;
                     long rowTo = Math.min(part.rows(), (long) (hi - firstTile[p]) * TileGemm.ROWS);
-                    part.matmul(prepared[p], n, o.data, (int) w.firstRow(p), o.cols(), rowFrom, rowTo);
+                    part.matmul(prepared[p], n, o, (int) w.firstRow(p), out.cols(), rowFrom, rowTo);
                 }
             }
         });
     }
 
     @Override
-    public void addBias(Activations x, Weight bias, int n) {
-        CpuActivations a = (CpuActivations) x;
+    protected void doAddBias(Step step, Activations x, Weight bias, int n) {
+        float[] a = data(x);
         float[] b = ((CpuWeight) bias).vector();
-        checkCols(a, b.length, "addBias");
         for (int t = 0; t < n; t++) {
-            FloatMath.add(a.data, t * a.cols(), b, 0, b.length);
+            FloatMath.add(a, t * x.cols(), b, 0, b.length);
         }
     }
 
     @Override
-    public void add(Activations x, Activations y, int n) {
-        CpuActivations a = (CpuActivations) x;
-        CpuActivations b = (CpuActivations) y;
-        checkCols(b, a.cols(), "add");
-        int d = a.cols();
-        parallel.forEach(
-                n, ROWS_PER_TASK, (from, to) -> FloatMath.add(a.data, from * d, b.data, from * d, (to - from) * d));
+    protected void doAdd(Step step, Activations x, Activations y, int n) {
+        float[] a = data(x);
+        float[] b = data(y);
+        int d = x.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.add(a, from * d, b, from * d, (to - from) * d));
     }
 
     @Override
-    public void rope(Activations x, int col, int heads, int headDim, Batch batch, int n, Rope rope) {
-        CpuActivations a = (CpuActivations) x;
+    protected void doUnary(Step step, Unary f, Activations x, int n) {
+        float[] a = data(x);
+        int d = x.cols();
+        switch (f) {
+            case GELU -> parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.gelu(a, from * d, (to - from) * d));
+        }
+    }
+
+    @Override
+    protected void doSwiGlu(Step step, Activations gateUp, int n, Activations out) {
+        float[] gu = data(gateUp);
+        float[] o = data(out);
+        int f = out.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                FloatMath.swiGlu(gu, t * 2 * f, gu, t * 2 * f + f, o, t * f, f);
+            }
+        });
+    }
+
+    @Override
+    protected void doRope(Step step, Batch batch, Activations x, int col, int heads, int headDim, int n, Rope rope) {
+        float[] a = data(x);
+        int cols = x.cols();
         int half = rope.dims() / 2;
         float[] theta = new float[half];
         for (int i = 0; i < half; i++) {
@@ -250,16 +252,16 @@ public final class CpuBackend implements Backend {
                     cos[i] = (float) Math.cos(angle);
                     sin[i] = (float) Math.sin(angle);
                 }
-                int rowBase = t * a.cols() + col;
+                int rowBase = t * cols + col;
                 for (int h = 0; h < heads; h++) {
                     int base = rowBase + h * headDim;
                     for (int i = 0; i < half; i++) {
                         int i0 = rope.style() == Rope.Style.NORMAL ? base + 2 * i : base + i;
                         int i1 = rope.style() == Rope.Style.NORMAL ? i0 + 1 : i0 + half;
-                        float v0 = a.data[i0];
-                        float v1 = a.data[i1];
-                        a.data[i0] = v0 * cos[i] - v1 * sin[i];
-                        a.data[i1] = v0 * sin[i] + v1 * cos[i];
+                        float v0 = a[i0];
+                        float v1 = a[i1];
+                        a[i0] = v0 * cos[i] - v1 * sin[i];
+                        a[i1] = v0 * sin[i] + v1 * cos[i];
                     }
                 }
             }
@@ -267,62 +269,41 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void attention(
-            Activations qkv, KvStorage kv, int layer, Batch batch, int n, AttentionShape shape, Activations out) {
-        CpuActivations in = (CpuActivations) qkv;
-        CpuActivations o = (CpuActivations) out;
-        CpuKvStorage cache = (CpuKvStorage) kv;
-        checkCols(o, shape.queryDim(), "attention output");
-        if (cache.kvDim() != shape.kvDim()) {
-            throw new IllegalArgumentException(
-                    "KV storage has " + cache.kvDim() + " dims per slot, the layer needs " + shape.kvDim());
-        }
-        cached.run(in, cache, layer, batch, n, shape, o);
+    protected void doAttention(
+            Step step,
+            Batch batch,
+            Activations qkv,
+            KvStorage kv,
+            int layer,
+            int n,
+            AttentionShape shape,
+            Activations out) {
+        cached.run((CpuActivations) qkv, (CpuKvStorage) kv, layer, batch, n, shape, (CpuActivations) out);
     }
 
     @Override
-    public void encoderAttention(Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
-        CpuActivations in = (CpuActivations) qkv;
-        CpuActivations o = (CpuActivations) out;
-        checkCols(o, shape.queryDim(), "encoder attention output");
-        checkCols(in, shape.queryDim() + 2 * shape.kvDim(), "encoder attention q|k|v");
-        if (shape.causal() || shape.slidingWindow() > 0) {
-            throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
-        }
-        Spans.check(starts, sequences, in.rows(), o.rows());
-        encoder.run(in.data, in.cols(), starts, sequences, shape, o.data);
-    }
-
-    @Override
-    public void gelu(Activations x, int n) {
-        CpuActivations a = (CpuActivations) x;
-        int d = a.cols();
-        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.gelu(a.data, from * d, (to - from) * d));
+    protected void doEncoderAttention(
+            Step step, Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
+        encoder.run(data(qkv), qkv.cols(), starts, sequences, shape, data(out));
     }
 
     /** The mean as llama.cpp forms it: each row scaled by {@code 1/count} and summed in float32. */
     @Override
-    public void pool(Activations x, int[] starts, int sequences, Pooling pooling, Activations out) {
-        CpuActivations in = (CpuActivations) x;
-        CpuActivations o = (CpuActivations) out;
-        int d = in.cols();
-        checkCols(o, d, "pool");
-        Spans.check(starts, sequences, in.rows(), in.rows());
-        if (sequences > o.rows()) {
-            throw new IllegalArgumentException(
-                    sequences + " sequences do not fit pooled activations of " + o.rows() + " rows");
-        }
+    protected void doPool(Step step, Activations x, int[] starts, int sequences, Pooling pooling, Activations out) {
+        float[] in = data(x);
+        float[] o = data(out);
+        int d = x.cols();
         for (int s = 0; s < sequences; s++) {
             int first = starts[s];
             int end = starts[s + 1];
             switch (pooling) {
-                case CLS -> System.arraycopy(in.data, first * d, o.data, s * d, d);
-                case LAST -> System.arraycopy(in.data, (end - 1) * d, o.data, s * d, d);
+                case CLS -> System.arraycopy(in, first * d, o, s * d, d);
+                case LAST -> System.arraycopy(in, (end - 1) * d, o, s * d, d);
                 case MEAN -> {
                     float inv = 1f / (end - first);
-                    java.util.Arrays.fill(o.data, s * d, (s + 1) * d, 0f);
+                    java.util.Arrays.fill(o, s * d, (s + 1) * d, 0f);
                     for (int t = first; t < end; t++) {
-                        FloatMath.axpy(inv, in.data, t * d, o.data, s * d, d);
+                        FloatMath.axpy(inv, in, t * d, o, s * d, d);
                     }
                 }
             }
@@ -345,47 +326,25 @@ public final class CpuBackend implements Backend {
     }
 
     @Override
-    public void swiGlu(Activations gateUp, int n, Activations out) {
-        CpuActivations gu = (CpuActivations) gateUp;
-        CpuActivations o = (CpuActivations) out;
-        int f = o.cols();
-        checkCols(gu, 2 * f, "swiGlu input");
-        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
-            for (int t = from; t < to; t++) {
-                FloatMath.swiGlu(gu.data, t * 2 * f, gu.data, t * 2 * f + f, o.data, t * f, f);
-            }
-        });
-    }
-
-    @Override
-    public void gatherRows(Activations x, int[] rows, Activations out) {
-        CpuActivations in = (CpuActivations) x;
-        CpuActivations o = (CpuActivations) out;
-        checkCols(o, in.cols(), "gatherRows");
+    protected void doGatherRows(Step step, Activations x, int[] rows, Activations out) {
+        float[] in = data(x);
+        float[] o = data(out);
         for (int i = 0; i < rows.length; i++) {
-            System.arraycopy(in.data, rows[i] * in.cols(), o.data, i * o.cols(), in.cols());
+            System.arraycopy(in, rows[i] * x.cols(), o, i * out.cols(), x.cols());
         }
     }
 
     @Override
-    public void read(Activations x, int n, float[] dst, int dstOffset) {
-        CpuActivations a = (CpuActivations) x;
-        System.arraycopy(a.data, 0, dst, dstOffset, n * a.cols());
+    protected void doRead(Activations x, int n, float[] dst, int dstOffset) {
+        System.arraycopy(data(x), 0, dst, dstOffset, n * x.cols());
     }
 
     @Override
-    public void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
-        CpuActivations a = (CpuActivations) x;
-        int cols = a.cols();
-        if (k < 1 || k > Math.min(MAX_TOP_K, cols)) {
-            throw new IllegalArgumentException("k must be in [1, " + Math.min(MAX_TOP_K, cols) + "]: " + k);
-        }
-        if (n < 0 || n > a.rows() || at < 0 || ids.length - at < n * k || values.length - at < n * k) {
-            throw new IndexOutOfBoundsException(
-                    "top-" + k + " of " + n + " rows of " + a.rows() + " needs " + n * k + " entries from " + at);
-        }
+    protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at) {
+        float[] a = data(x);
+        int cols = x.cols();
         for (int t = 0; t < n; t++) {
-            selectTop(a.data, t * cols, cols, k, ids, values, at + t * k);
+            selectTop(a, t * cols, cols, k, ids, values, at + t * k);
         }
     }
 
@@ -411,20 +370,18 @@ public final class CpuBackend implements Backend {
         }
     }
 
-    private static void checkCols(Activations a, int cols, String what) {
-        if (a.cols() != cols) {
-            throw new IllegalArgumentException(what + ": activations have " + a.cols() + " columns, expected " + cols);
-        }
+    private static float[] data(Activations a) {
+        return ((CpuActivations) a).data;
     }
 
     @Override
-    public void close() {
+    protected void doClose() {
         parallel.close();
     }
 
     @Override
     public String toString() {
-        return "cpu backend (" + parallel.threads() + " threads, " + Simd.F.length() + " float lanes"
+        return name() + " backend (" + parallel.threads() + " threads, " + Simd.F.length() + " float lanes"
                 + (Simd.ENABLED ? "" : ", vector paths off") + ")";
     }
 }

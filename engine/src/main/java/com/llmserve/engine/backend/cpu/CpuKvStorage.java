@@ -1,5 +1,6 @@
 package com.llmserve.engine.backend.cpu;
 
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.KvStorage;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,19 +11,14 @@ import java.lang.foreign.MemorySegment;
  * neither needs a large heap nor outlives {@link #close()}. Slot-major: slot {@code s} holds
  * {@code kvDim} halves at byte {@code 2 * s * kvDim}.
  */
-final class CpuKvStorage implements KvStorage {
+final class CpuKvStorage extends KvStorage {
 
     final MemorySegment[] keys;
     final MemorySegment[] values;
     private final Arena arena;
-    private final int blocks;
-    private final int blockSize;
-    private final int kvDim;
 
-    CpuKvStorage(int layers, int blocks, int blockSize, int kvDim) {
-        this.blocks = blocks;
-        this.blockSize = blockSize;
-        this.kvDim = kvDim;
+    CpuKvStorage(Backend owner, int layers, int blocks, int blockSize, int kvDim) {
+        super(owner, layers, blocks, blockSize, kvDim);
         this.arena = Arena.ofShared();
         long bytes = 2L * blocks * blockSize * kvDim;
         this.keys = new MemorySegment[layers];
@@ -39,32 +35,7 @@ final class CpuKvStorage implements KvStorage {
     }
 
     @Override
-    public int layers() {
-        return keys.length;
-    }
-
-    @Override
-    public int blocks() {
-        return blocks;
-    }
-
-    @Override
-    public int blockSize() {
-        return blockSize;
-    }
-
-    @Override
-    public int kvDim() {
-        return kvDim;
-    }
-
-    @Override
-    public long byteSize() {
-        return 4L * keys.length * blocks * blockSize * kvDim;
-    }
-
-    @Override
-    public void close() {
+    protected void release() {
         arena.close();
     }
 }

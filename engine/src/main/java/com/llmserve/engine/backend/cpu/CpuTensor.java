@@ -1,5 +1,6 @@
 package com.llmserve.engine.backend.cpu;
 
+import com.llmserve.engine.backend.UnsupportedTensorTypeException;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import java.lang.foreign.Arena;
@@ -50,14 +51,6 @@ public abstract sealed class CpuTensor
             throw new IllegalArgumentException(
                     name + ": " + data.byteSize() + " bytes hold fewer than " + rows + " rows");
         }
-    }
-
-    /** The types this backend computes with, the ones {@link #of} accepts. */
-    public static boolean supports(GgmlType type) {
-        return switch (type) {
-            case F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K -> true;
-            default -> false;
-        };
     }
 
     /** Wraps a GGUF tensor (any number of dimensions: all but the first are rows) without copying it. */

@@ -1,16 +1,17 @@
 package com.llmserve.engine.backend.gpu;
 
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.gpu.DeviceBuffer;
 import java.util.List;
 
 /**
- * A weight in device memory: a matrix of one or more row bands (the parts of a fused projection
- * whose types differ keep their own format; parts of one type are merged into one band at
- * upload), or a float32 vector.
+ * A weight in device memory: a matrix (or embedding table) of one or more row bands (the parts of
+ * a fused projection whose types differ keep their own format; parts of one type are merged into
+ * one band at upload), or a float32 vector.
  */
-final class GpuWeight implements Weight {
+final class GpuWeight extends Weight {
 
     /**
      * Rows {@code [firstRow, firstRow + rows)} of the weight in one format.
@@ -29,43 +30,31 @@ final class GpuWeight implements Weight {
             long scalesOffset,
             DeviceBuffer half) {}
 
-    private final GpuBackend owner;
-    private final String name;
-    private final GgmlType type;
-    private final long rows;
-    private final int cols;
     final List<Band> bands;
     /** The float32 values of a vector weight, or null for a matrix. */
     final DeviceBuffer vector;
 
-    private boolean closed;
-
     private GpuWeight(
-            GpuBackend owner, String name, GgmlType type, long rows, int cols, List<Band> bands, DeviceBuffer vector) {
-        this.owner = owner;
-        this.name = name;
-        this.type = type;
-        this.rows = rows;
-        this.cols = cols;
+            Backend owner,
+            String name,
+            GgmlType type,
+            Kind kind,
+            long rows,
+            int cols,
+            List<Band> bands,
+            DeviceBuffer vector) {
+        super(owner, name, type, kind, rows, cols);
         this.bands = bands;
         this.vector = vector;
     }
 
-    static GpuWeight matrix(GpuBackend owner, String name, GgmlType type, int cols, List<Band> bands) {
+    static GpuWeight matrix(Backend owner, String name, GgmlType type, Kind kind, int cols, List<Band> bands) {
         long rows = bands.stream().mapToLong(Band::rows).sum();
-        return new GpuWeight(owner, name, type, rows, cols, List.copyOf(bands), null);
+        return new GpuWeight(owner, name, type, kind, rows, cols, List.copyOf(bands), null);
     }
 
-    static GpuWeight vector(GpuBackend owner, String name, int length, DeviceBuffer values) {
-        return new GpuWeight(owner, name, GgmlType.F32, 1, length, List.of(), values);
-    }
-
-    GpuBackend owner() {
-        return owner;
-    }
-
-    boolean isVector() {
-        return vector != null;
+    static GpuWeight vector(Backend owner, String name, int length, DeviceBuffer values) {
+        return new GpuWeight(owner, name, GgmlType.F32, Kind.VECTOR, 1, length, List.of(), values);
     }
 
     /** Bytes a product reads: every band's device data. */
@@ -76,41 +65,15 @@ final class GpuWeight implements Weight {
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public GgmlType type() {
-        return type;
-    }
-
-    @Override
-    public long rows() {
-        return rows;
-    }
-
-    @Override
-    public int cols() {
-        return cols;
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            closed = true;
-            owner.release(
-                    vector != null
-                            ? new DeviceBuffer[] {vector}
-                            : bands.stream()
-                                    .flatMap(b -> java.util.stream.Stream.of(b.data(), b.half()))
-                                    .filter(java.util.Objects::nonNull)
-                                    .toArray(DeviceBuffer[]::new));
+    protected void release() {
+        if (vector != null) {
+            vector.close();
         }
-    }
-
-    @Override
-    public String toString() {
-        return name + " " + type + "[" + cols + " x " + rows + "] on gpu";
+        for (Band b : bands) {
+            b.data().close();
+            if (b.half() != null) {
+                b.half().close();
+            }
+        }
     }
 }

@@ -45,7 +45,7 @@ final class RopeTable implements AutoCloseable {
      *
      * @return true when the device table moved (graphs that use it are stale)
      */
-    boolean ensure(int needed, GpuBackend backend) {
+    boolean ensure(int needed, HostTransfer transfer) {
         if (needed <= positions) {
             return false;
         }
@@ -62,7 +62,7 @@ final class RopeTable implements AutoCloseable {
                 values[(p * half + i) * 2 + 1] = (float) Math.sin(angle);
             }
         }
-        DeviceBuffer next = backend.uploadArray(MemorySegment.ofArray(values), (long) values.length * Float.BYTES);
+        DeviceBuffer next = transfer.newBuffer(MemorySegment.ofArray(values), (long) values.length * Float.BYTES);
         if (table != null) {
             table.close();
         }

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Device scratch buffers the kernels share, each grown on demand and kept: captured graphs bake
- * their addresses in, so growth is reported to the caller, which then drops its graphs. Sized
- * when an operation is recorded, never while kernels run.
+ * their addresses in, so a growth is reported ({@link Workspace} counts it as a new generation).
+ * Sized when an operation is recorded, never while kernels run.
  */
 final class Scratch implements AutoCloseable {
 

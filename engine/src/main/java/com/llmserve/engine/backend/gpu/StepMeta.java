@@ -6,28 +6,28 @@ import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.PinnedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 
 /**
  * The batch data kernels read from device memory, so that a captured graph replays with a new
  * batch: one int32 buffer of fixed regions (their addresses are what graphs bake in), filled on
- * the host in pinned memory and copied over before each step's kernels.
+ * the host in pinned memory and copied over before each run of a step's kernels.
  *
  * <pre>
- *   tokens[rows] positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] ints[intCapacity]
- *   tiles[2 rows] tables[tableEntries]
+ *   positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] ints[intCapacity] tiles[2 rows]
+ *   tables[tableEntries]
  * </pre>
- * Padding rows (past the batch, up to the bucket) get token 0, position 0 and slot -1: kernels
- * compute them harmlessly, attention writes nothing for them and outputs zeros.
+ * Padding rows (past the batch, up to the bucket) get position 0 and slot -1: kernels compute them
+ * harmlessly, attention writes nothing for them and outputs zeros.
  */
 final class StepMeta implements AutoCloseable {
 
     enum Region {
-        TOKENS,
         POSITIONS,
         SLOTS,
         TABLE_OFFSETS,
         SEQ_LAST,
-        /** Per-operation int data, allocated in recording order: gathered row indices, span starts. */
+        /** Per-operation int data, in recording order: embedded ids, gathered row indices, span starts. */
         INTS,
         /** (first row, row count) of each prompt tile of the tiled attention kernel. */
         TILES,
@@ -55,11 +55,11 @@ final class StepMeta implements AutoCloseable {
             return false;
         }
         int r = Math.max(rows, this.rows);
-        int g = Math.max(ints, this.ints);
+        int g = ints > this.ints ? Math.max(ints, this.ints + this.ints / 2) : this.ints;
         int t = tableEntries > this.tableEntries
                 ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
                 : this.tableEntries;
-        long bytes = (7L * r + g + t) * Integer.BYTES;
+        long bytes = (6L * r + g + t) * Integer.BYTES;
         DeviceBuffer next = device.allocate(bytes);
         PinnedBuffer nextStaging;
         try {
@@ -93,24 +93,22 @@ final class StepMeta implements AutoCloseable {
     long offset(Region region) {
         long index =
                 switch (region) {
-                    case TOKENS -> 0;
-                    case POSITIONS -> rows;
-                    case SLOTS -> 2L * rows;
-                    case TABLE_OFFSETS -> 3L * rows;
-                    case SEQ_LAST -> 4L * rows;
-                    case INTS -> 5L * rows;
-                    case TILES -> 5L * rows + ints;
-                    case TABLES -> 7L * rows + ints;
+                    case POSITIONS -> 0;
+                    case SLOTS -> rows;
+                    case TABLE_OFFSETS -> 2L * rows;
+                    case SEQ_LAST -> 3L * rows;
+                    case INTS -> 4L * rows;
+                    case TILES -> 4L * rows + ints;
+                    case TABLES -> 6L * rows + ints;
                 };
         return index * Integer.BYTES;
     }
 
     /** Block-table entries the batch's attention reads: for each sequence, the blocks up to its last position. */
     static int tableEntries(Batch batch) {
-        int[] last = lastPositions(batch);
         long total = 0;
-        for (int s = 0; s < last.length; s++) {
-            total += last[s] < 0 ? 0 : last[s] / batch.blockSize() + 1;
+        for (int last : batch.lastPositions()) {
+            total += last < 0 ? 0 : last / batch.blockSize() + 1;
         }
         return Math.toIntExact(total);
     }
@@ -118,40 +116,24 @@ final class StepMeta implements AutoCloseable {
     /**
      * Writes a step's batch data to the staging memory.
      *
-     * @param tokens     token ids of the first {@code tokenCount} rows, or null when the step embeds nothing
      * @param batch      the step's batch, or null when no operation reads positions or the cache
-     * @param ints       the step's int data (gathered rows, span starts), {@code intCount} of them
+     * @param ints       the step's int data (ids, gathered rows, span starts), {@code intCount} of them
      * @param paddedRows rows the kernels run over (a bucket's size); rows past the batch are padding
      * @param tiles      (first row, row count) pairs of the step's attention tiles, {@code tileCount} of them
      * @return the bytes to copy to the device
      */
-    long fill(
-            int[] tokens,
-            int tokenCount,
-            Batch batch,
-            int[] ints,
-            int intCount,
-            int paddedRows,
-            int[] tiles,
-            int tileCount) {
+    long fill(Batch batch, int[] ints, int intCount, int paddedRows, int[] tiles, int tileCount) {
         MemorySegment m = staging.segment();
-        long tok = offset(Region.TOKENS);
-        for (int t = 0; t < paddedRows; t++) {
-            m.set(ValueLayout.JAVA_INT, tok + 4L * t, tokens != null && t < tokenCount ? tokens[t] : 0);
-        }
-        long end = offset(Region.POSITIONS);
+        long end = 0;
         if (batch != null) {
-            int[] last = lastPositions(batch);
+            int[] last = batch.lastPositions();
             int[] tableOffset = new int[last.length];
             long tables = offset(Region.TABLES);
             int at = 0;
             for (int s = 0; s < last.length; s++) {
                 tableOffset[s] = at;
                 int blocks = last[s] < 0 ? 0 : last[s] / batch.blockSize() + 1;
-                int[] table = batch.blockTable(s);
-                for (int b = 0; b < blocks; b++) {
-                    m.set(ValueLayout.JAVA_INT, tables + 4L * (at + b), table[b]);
-                }
+                MemorySegment.copy(batch.blockTable(s), 0, m, ValueLayout.JAVA_INT, tables + 4L * at, blocks);
                 at += blocks;
             }
             int real = Math.min(batch.size(), paddedRows);
@@ -199,18 +181,7 @@ final class StepMeta implements AutoCloseable {
             count++;
             t = end;
         }
-        return java.util.Arrays.copyOf(out, 2 * count);
-    }
-
-    /** The last position of each sequence among the batch's rows (-1 for a sequence without rows). */
-    private static int[] lastPositions(Batch batch) {
-        int[] last = new int[batch.sequences()];
-        java.util.Arrays.fill(last, -1);
-        for (int t = 0; t < batch.size(); t++) {
-            int s = batch.sequenceOf(t);
-            last[s] = Math.max(last[s], batch.position(t));
-        }
-        return last;
+        return Arrays.copyOf(out, 2 * count);
     }
 
     @Override

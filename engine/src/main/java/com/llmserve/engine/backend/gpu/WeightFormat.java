@@ -143,6 +143,18 @@ enum WeightFormat {
         };
     }
 
+    /**
+     * The device format of a type's weights: its own where kernels exist, else F16 (dequantized on
+     * the host). Rows whose length is not a multiple of 8 do not fit the vector loads of the GEMV
+     * and gather kernels: they are kept as F32 and always go through BLAS.
+     */
+    static WeightFormat forType(GgmlType type, int cols) {
+        if (cols % 8 != 0) {
+            return F32;
+        }
+        return of(type).orElse(F16);
+    }
+
     /** The device format of a GGUF type, or empty when the host dequantizes it to F16 at upload. */
     static Optional<WeightFormat> of(GgmlType type) {
         for (WeightFormat f : values()) {

@@ -3,6 +3,7 @@ package com.llmserve.engine.model.bert;
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.InputTooLongException;
@@ -120,7 +121,6 @@ final class BertModel implements EmbeddingModel {
             }
             starts[sequences] = rows;
             forward(rows, sequences);
-            be.read(pooled, sequences, pooledHost, 0);
             for (int s = 0; s < sequences; s++) {
                 out[next + s] = normalised(pooledHost, s * d, d);
             }
@@ -131,31 +131,34 @@ final class BertModel implements EmbeddingModel {
 
     /** One pass over {@code n} rows holding {@code sequences} inputs; leaves their pooled vectors in {@link #pooled}. */
     private void forward(int n, int sequences) {
-        // spotless:off (the probe column)
-        be.embed(w.tokenEmbedding, tokens, n, h);
-        be.addBias(h, w.tokenType0, n);                                  // every token is of type 0
-        be.embed(w.positionEmbedding, positions, n, tmp);
-        be.add(h, tmp, n);                                               probe.tap("inp_embd", -1, h, n);
-        norm(h, w.embeddingNorm, n, x);                                  probe.tap("inp_norm", -1, x, n);
-        for (int l = 0; l < cfg.layers(); l++) {
-            BertWeights.Layer lw = w.layers.get(l);
-            be.matmul(lw.qkv(), x, n, qkv);                              // fused q|k|v
-            be.addBias(qkv, lw.qkvBias(), n);
-            be.encoderAttention(qkv, starts, sequences, attn, att);      probe.tap("kqv_merged_cont", l, att, n);
-            be.matmul(lw.attnOutput(), att, n, tmp);
-            be.addBias(tmp, lw.attnOutputBias(), n);                     probe.tap("kqv_out", l, tmp, n);
-            be.add(tmp, x, n);                                           // post-norm: the residual sum is normalised
-            norm(tmp, lw.attnOutputNorm(), n, h);                        probe.tap("ffn_inp", l, h, n);
-            be.matmul(lw.up(), h, n, ff);
-            be.addBias(ff, lw.upBias(), n);
-            be.gelu(ff, n);                                              probe.tap("ffn_gelu", l, ff, n);
-            be.matmul(lw.down(), ff, n, tmp);
-            be.addBias(tmp, lw.downBias(), n);                           probe.tap("ffn_out", l, tmp, n);
-            be.add(tmp, h, n);
-            norm(tmp, lw.layerOutputNorm(), n, x);                       probe.tap("l_out", l, x, n);
+        try (Step step = be.beginStep()) {
+            // spotless:off (the probe column)
+            be.embed(w.tokenEmbedding, tokens, n, h);
+            be.addBias(h, w.tokenType0, n);                                  // every token is of type 0
+            be.embed(w.positionEmbedding, positions, n, tmp);
+            be.add(h, tmp, n);                                               probe.tap("inp_embd", -1, h, n);
+            norm(h, w.embeddingNorm, n, x);                                  probe.tap("inp_norm", -1, x, n);
+            for (int l = 0; l < cfg.layers(); l++) {
+                BertWeights.Layer lw = w.layers.get(l);
+                be.matmul(lw.qkv(), x, n, qkv);                              // fused q|k|v
+                be.addBias(qkv, lw.qkvBias(), n);
+                be.encoderAttention(qkv, starts, sequences, attn, att);      probe.tap("kqv_merged_cont", l, att, n);
+                be.matmul(lw.attnOutput(), att, n, tmp);
+                be.addBias(tmp, lw.attnOutputBias(), n);                     probe.tap("kqv_out", l, tmp, n);
+                be.add(tmp, x, n);                                           // post-norm: the residual sum is normalised
+                norm(tmp, lw.attnOutputNorm(), n, h);                        probe.tap("ffn_inp", l, h, n);
+                be.matmul(lw.up(), h, n, ff);
+                be.addBias(ff, lw.upBias(), n);
+                be.gelu(ff, n);                                              probe.tap("ffn_gelu", l, ff, n);
+                be.matmul(lw.down(), ff, n, tmp);
+                be.addBias(tmp, lw.downBias(), n);                           probe.tap("ffn_out", l, tmp, n);
+                be.add(tmp, h, n);
+                norm(tmp, lw.layerOutputNorm(), n, x);                       probe.tap("l_out", l, x, n);
+            }
+            be.pool(x, starts, sequences, cfg.pooling(), pooled);            probe.tap("result_embd_pooled", -1, pooled, sequences);
+            // spotless:on
+            be.read(pooled, sequences, pooledHost, 0);
         }
-        be.pool(x, starts, sequences, cfg.pooling(), pooled);            probe.tap("result_embd_pooled", -1, pooled, sequences);
-        // spotless:on
     }
 
     private void norm(Activations in, BertWeights.Norm norm, int n, Activations out) {

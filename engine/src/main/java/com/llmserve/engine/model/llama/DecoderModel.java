@@ -6,6 +6,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
@@ -127,43 +128,46 @@ final class DecoderModel implements LanguageModel {
         return logits;
     }
 
+    /** One step over a chunk of the batch: the layers, then the logits of its logit rows. */
     private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK) {
         int n = b.size();
-        // spotless:off (the probe column)
-        be.embed(w.tokenEmbedding, b.tokens(), n, x);
-        for (int l = 0; l < cfg.layers(); l++) {
-            DecoderWeights.Layer lw = w.layers.get(l);
-            be.rmsNorm(x, lw.attnNorm(), cfg.rmsEps(), n, xb);          probe.tap("attn_norm", l, xb, n);
-            be.matmul(lw.qkv(), xb, n, qkv);                             // fused q|k|v
-            if (lw.qkvBias() != null) {
-                be.addBias(qkv, lw.qkvBias(), n);                        // qwen2-style attention bias
+        try (Step step = be.beginStep(b)) {
+            // spotless:off (the probe column)
+            be.embed(w.tokenEmbedding, b.tokens(), n, x);
+            for (int l = 0; l < cfg.layers(); l++) {
+                DecoderWeights.Layer lw = w.layers.get(l);
+                be.rmsNorm(x, lw.attnNorm(), cfg.rmsEps(), n, xb);          probe.tap("attn_norm", l, xb, n);
+                be.matmul(lw.qkv(), xb, n, qkv);                             // fused q|k|v
+                if (lw.qkvBias() != null) {
+                    be.addBias(qkv, lw.qkvBias(), n);                        // qwen2-style attention bias
+                }
+                be.rope(qkv, 0, cfg.heads(), cfg.headDim(), n, rope);        // queries
+                be.rope(qkv, attn.keyCol(), cfg.kvHeads(), cfg.headDim(), n, rope); // keys
+                be.attention(qkv, kv, l, n, attn, att);                      probe.tap("kqv_out", l, att, n);
+                be.matmul(lw.attnOutput(), att, n, xb);
+                be.add(x, xb, n);                                            probe.tap("ffn_inp", l, x, n);
+                be.rmsNorm(x, lw.ffnNorm(), cfg.rmsEps(), n, xb);            probe.tap("ffn_norm", l, xb, n);
+                be.matmul(lw.gateUp(), xb, n, gateUp);                       // fused gate|up
+                be.swiGlu(gateUp, n, hidden);
+                be.matmul(lw.down(), hidden, n, xb);
+                be.add(x, xb, n);                                            probe.tap("l_out", l, x, n);
             }
-            be.rope(qkv, 0, cfg.heads(), cfg.headDim(), b, n, rope);     // queries
-            be.rope(qkv, attn.keyCol(), cfg.kvHeads(), cfg.headDim(), b, n, rope); // keys
-            be.attention(qkv, kv, l, b, n, attn, att);                   probe.tap("kqv_out", l, att, n);
-            be.matmul(lw.attnOutput(), att, n, xb);
-            be.add(x, xb, n);                                            probe.tap("ffn_inp", l, x, n);
-            be.rmsNorm(x, lw.ffnNorm(), cfg.rmsEps(), n, xb);            probe.tap("ffn_norm", l, xb, n);
-            be.matmul(lw.gateUp(), xb, n, gateUp);                       // fused gate|up
-            be.swiGlu(gateUp, n, hidden);
-            be.matmul(lw.down(), hidden, n, xb);
-            be.add(x, xb, n);                                            probe.tap("l_out", l, x, n);
-        }
-        // Only the rows whose logits were asked for go through the output projection.
-        int[] rows = b.logitRows();
-        for (int from = 0; from < rows.length; from += last.rows()) {
-            int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
-            be.gatherRows(x, part, last);
-            be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
-            be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
-            if (topK > 0) {
-                be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK);
-            } else {
-                be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
+            // Only the rows whose logits were asked for go through the output projection.
+            int[] rows = b.logitRows();
+            for (int from = 0; from < rows.length; from += last.rows()) {
+                int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
+                be.gatherRows(x, part, last);
+                be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
+                be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
+                if (topK > 0) {
+                    be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK);
+                } else {
+                    be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
+                }
+                logitRow += part.length;
             }
-            logitRow += part.length;
+            // spotless:on
         }
-        // spotless:on
         return logitRow;
     }
 

@@ -9,6 +9,7 @@ import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
@@ -16,7 +17,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The activation-side operations of the CPU backend against plain formulas. */
@@ -32,6 +35,19 @@ class CpuBackendTest {
     @AfterAll
     static void stop() {
         backend.close();
+    }
+
+    /** Every test runs its operations in a step of its own; a test that needs a batch opens another. */
+    private Step step;
+
+    @BeforeEach
+    void openStep() {
+        step = backend.beginStep();
+    }
+
+    @AfterEach
+    void closeStep() {
+        step.close();
     }
 
     @Test
@@ -155,8 +171,10 @@ class CpuBackendTest {
         Batch batch = Batch.builder(4)
                 .add(new int[] {1}, 3, new int[] {0}, Batch.Logits.NONE)
                 .build();
+        step.close();
+        step = backend.beginStep(batch);
         Activations normal = activations(x, 1, 8);
-        backend.rope(normal, 0, 2, 4, batch, 1, new Rope(Rope.Style.NORMAL, 4, 100f, 1f, null));
+        backend.rope(normal, 0, 2, 4, 1, new Rope(Rope.Style.NORMAL, 4, 100f, 1f, null));
         float[] y = read(normal, 1);
         double t0 = 3.0;
         double t1 = 3.0 * Math.pow(100, -0.5);
@@ -166,7 +184,7 @@ class CpuBackendTest {
         assertThat(y[2]).isCloseTo((float) -Math.sin(t1), within(1e-6f));
         assertThat(y[3]).isCloseTo((float) Math.cos(t1), within(1e-6f));
         Activations neox = activations(x, 1, 8);
-        backend.rope(neox, 0, 2, 4, batch, 1, new Rope(Rope.Style.NEOX, 4, 100f, 1f, null));
+        backend.rope(neox, 0, 2, 4, 1, new Rope(Rope.Style.NEOX, 4, 100f, 1f, null));
         float[] z = read(neox, 1);
         // pairs (0,2) = (1,0) by t0 and (1,3) = (0,1) by t1
         assertThat(z[0]).isCloseTo((float) Math.cos(t0), within(1e-6f));
@@ -320,7 +338,7 @@ class CpuBackendTest {
     }
 
     private static Weight vector(float[] values) {
-        return CpuWeight.vector("v", values);
+        return CpuWeight.vector(backend, "v", values);
     }
 
     private static float[] gaussian(int n, Random r) {

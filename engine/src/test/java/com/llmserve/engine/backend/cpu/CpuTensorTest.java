@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.UnsupportedTensorTypeException;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;

@@ -10,6 +10,7 @@ import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
@@ -307,13 +308,13 @@ class GpuBackendTest {
         for (Rope rope : List.of(
                 new Rope(Rope.Style.NORMAL, 32, 10000f, 1f, null),
                 new Rope(Rope.Style.NEOX, 24, 500000f, 0.5f, factors))) {
-            compare("rope " + rope.style() + " dims " + rope.dims(), 1e-6, be -> {
+            Batch batch = Batch.builder(16)
+                    .add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 5, new int[] {1, 2, 3}, Batch.Logits.NONE)
+                    .add(new int[600], 9000, new int[] {4}, Batch.Logits.NONE)
+                    .build(); // far: the table grows
+            compare("rope " + rope.style() + " dims " + rope.dims(), 1e-6, batch, be -> {
                 Activations a = load(be, x, n, heads * headDim);
-                Batch batch = Batch.builder(16)
-                        .add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 5, new int[] {1, 2, 3}, Batch.Logits.NONE)
-                        .add(new int[600], 9000, new int[] {4}, Batch.Logits.NONE)
-                        .build(); // far: the table grows
-                be.rope(a, 2 * headDim, 3, headDim, batch, n, rope); // heads 2..4 only
+                be.rope(a, 2 * headDim, 3, headDim, n, rope); // heads 2..4 only
                 return read(be, a, n);
             });
         }
@@ -357,14 +358,20 @@ class GpuBackendTest {
                 .build();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
-        compare("attention " + shape, 2e-3, be -> {
+        compareSteps("attention " + shape, 2e-3, be -> {
             try (KvStorage kv = be.allocateKv(2, 64, blockSize, shape.kvDim())) {
-                Activations out1 = alloc(be, first.size(), shape.queryDim());
-                be.attention(load(be, q1, first.size(), width), kv, 1, first, first.size(), shape, out1);
-                float[] a = read(be, out1, first.size());
-                Activations out2 = alloc(be, second.size(), shape.queryDim());
-                be.attention(load(be, q2, second.size(), width), kv, 1, second, second.size(), shape, out2);
-                float[] b = read(be, out2, second.size());
+                float[] a;
+                try (Step step = be.beginStep(first)) {
+                    Activations out1 = alloc(be, first.size(), shape.queryDim());
+                    be.attention(load(be, q1, first.size(), width), kv, 1, first.size(), shape, out1);
+                    a = read(be, out1, first.size());
+                }
+                float[] b;
+                try (Step step = be.beginStep(second)) {
+                    Activations out2 = alloc(be, second.size(), shape.queryDim());
+                    be.attention(load(be, q2, second.size(), width), kv, 1, second.size(), shape, out2);
+                    b = read(be, out2, second.size());
+                }
                 float[] both = Arrays.copyOf(a, a.length + b.length);
                 System.arraycopy(b, 0, both, a.length, b.length);
                 return both;
@@ -383,10 +390,14 @@ class GpuBackendTest {
         int k = 5;
         int[] ids = new int[n * k];
         float[] values = new float[n * k];
-        gpu.topK(a, n, k, ids, values, 0);
+        try (Step step = gpu.beginStep()) {
+            gpu.topK(a, n, k, ids, values, 0);
+        }
         int[] cpuIds = new int[1 + n * k];
         float[] cpuValues = new float[1 + n * k];
-        cpu.topK(load(cpu, logits, n, vocab), n, k, cpuIds, cpuValues, 1);
+        try (Step step = cpu.beginStep()) {
+            cpu.topK(load(cpu, logits, n, vocab), n, k, cpuIds, cpuValues, 1);
+        }
         assertThat(java.util.Arrays.copyOfRange(cpuIds, 1, 1 + n * k))
                 .as("the CPU backend's choice")
                 .containsExactly(ids);
@@ -405,7 +416,22 @@ class GpuBackendTest {
 
     // ---------------------------------------------------------------- helpers
 
+    /** The same calls on both backends, each in a step of its own, the results compared. */
     private static void compare(String what, double tolerance, java.util.function.Function<Backend, float[]> run) {
+        compare(what, tolerance, null, run);
+    }
+
+    private static void compare(
+            String what, double tolerance, Batch batch, java.util.function.Function<Backend, float[]> run) {
+        compareSteps(what, tolerance, be -> {
+            try (Step step = be.beginStep(batch)) {
+                return run.apply(be);
+            }
+        });
+    }
+
+    /** The same calls on both backends, which open their own steps. */
+    private static void compareSteps(String what, double tolerance, java.util.function.Function<Backend, float[]> run) {
         report(what, run.apply(cpu), run.apply(gpu), tolerance);
     }
 
@@ -426,7 +452,8 @@ class GpuBackendTest {
     }
 
     private static float[] product(Backend be, List<GgufTensor> parts, float[] x, int tokens, int cols, int rows) {
-        try (Weight w = be.uploadMatrix("w", parts)) {
+        try (Weight w = be.uploadMatrix("w", parts);
+                Step step = be.beginStep()) {
             Activations out = alloc(be, tokens, rows);
             be.matmul(w, load(be, x, tokens, cols), tokens, out);
             return read(be, out, tokens);
@@ -434,7 +461,8 @@ class GpuBackendTest {
     }
 
     private static float[] embed(Backend be, GgufTensor table, int[] tokens) {
-        try (Weight w = be.uploadTable(table)) {
+        try (Weight w = be.uploadTable(table);
+                Step step = be.beginStep()) {
             Activations out = alloc(be, tokens.length, (int) table.rowLength());
             be.embed(w, tokens, tokens.length, out);
             return read(be, out, tokens.length);
@@ -456,15 +484,11 @@ class GpuBackendTest {
         OPENED.clear();
     }
 
-    /** Activations holding {@code values}, through the only way in the interface has: an F32 table and embed. */
+    /** Activations holding {@code values}. */
     static Activations load(Backend be, float[] values, int rows, int cols) {
-        MemorySegment m = Arena.ofAuto().allocate((long) values.length * Float.BYTES, 32);
-        MemorySegment.copy(values, 0, m, ValueLayout.JAVA_FLOAT, 0, values.length);
-        try (Weight table = be.uploadTable(new GgufTensor("values", GgmlType.F32, new long[] {cols, rows}, 0, m))) {
-            Activations a = alloc(be, rows, cols);
-            be.embed(table, IntStream.range(0, rows).toArray(), rows, a);
-            return a;
-        }
+        Activations a = alloc(be, rows, cols);
+        be.write(values, 0, rows, a);
+        return a;
     }
 
     static float[] read(Backend be, Activations a, int rows) {

@@ -1,0 +1,222 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.gpu.Scratch.Slot;
+import com.llmserve.engine.backend.gpu.StepMeta.Region;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.kernels.Kernel;
+
+/**
+ * Paged attention of a step's rows: each row's keys and values go to the cache, then its query
+ * heads attend to its sequence's positions.
+ *
+ * @param splits    position splits per row (flash-decoding); 1 writes the output directly
+ * @param kvWritten the rope before it already wrote this step's keys and values
+ * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
+ */
+record Attention(
+        GpuActivations qkv,
+        GpuKvStorage kv,
+        int layer,
+        AttentionShape shape,
+        int splits,
+        int n,
+        GpuActivations out,
+        boolean kvWritten,
+        int tiles)
+        implements DeviceOp {
+
+    /** Must match LS_ATT_THREADS in attention.hip (every attention kernel's block). */
+    static final int THREADS = 128;
+    /** Must match LS_DEC_MAX_GROUP in attention.hip: query heads per kv head of the exact and tiled kernels. */
+    static final int MAX_EXACT_GROUP = 8;
+    /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
+    static final int TILE_QUERIES = 64;
+    /** The general kernel's limits (query heads per kv head, and their values together). */
+    static final int MAX_GROUP = 16;
+
+    static final int MAX_QUERY_VALUES = 2048;
+    private static final int MAX_SPLITS = 32;
+
+    /**
+     * Position splits per row for the per-row kernels: enough for about two blocks per
+     * multiprocessor whatever the batch (measured on an H200: one row decodes fastest with 16 to 32
+     * splits, 64 rows with one), independent of the context so that a bucket's graph stays valid
+     * as sequences grow.
+     */
+    static int splits(int multiprocessors, int kvHeads, int rows) {
+        int splits = (2 * multiprocessors + kvHeads * rows - 1) / (kvHeads * rows);
+        return Math.max(1, Math.min(MAX_SPLITS, splits));
+    }
+
+    /** The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider than 128). */
+    static Kernel tiledKernel(AttentionShape s) {
+        if (s.heads() / s.kvHeads() > MAX_EXACT_GROUP) {
+            return null;
+        }
+        return switch (s.headDim()) {
+            case 8 -> Kernel.ATTENTION_TILE_D8;
+            case 16 -> Kernel.ATTENTION_TILE_D16;
+            case 32 -> Kernel.ATTENTION_TILE_D32;
+            case 64 -> Kernel.ATTENTION_TILE_D64;
+            case 96 -> Kernel.ATTENTION_TILE_D96;
+            case 128 -> Kernel.ATTENTION_TILE_D128;
+            default -> null;
+        };
+    }
+
+    /**
+     * The attention kernels that round softmax weights as the CPU backend does ({values, stats}),
+     * for the head sizes they are built for and at most {@link #MAX_EXACT_GROUP} query heads per kv
+     * head; null for the general kernel.
+     */
+    static Kernel[] exactKernels(AttentionShape s) {
+        if (s.heads() / s.kvHeads() > MAX_EXACT_GROUP) {
+            return null;
+        }
+        return switch (s.headDim()) {
+            case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_STATS_D8};
+            case 16 -> new Kernel[] {Kernel.ATTENTION_F16_D16, Kernel.ATTENTION_STATS_D16};
+            case 32 -> new Kernel[] {Kernel.ATTENTION_F16_D32, Kernel.ATTENTION_STATS_D32};
+            case 64 -> new Kernel[] {Kernel.ATTENTION_F16_D64, Kernel.ATTENTION_STATS_D64};
+            case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_STATS_D96};
+            case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_STATS_D128};
+            case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_STATS_D256};
+            default -> null;
+        };
+    }
+
+    @Override
+    public void reserve(Workspace w) {
+        if (splits > 1) {
+            // rows x splits stays below 2 x multiprocessors + rows: sized once for every bucket
+            long units = Math.max(
+                    (long) n * splits,
+                    2L * w.device().info().multiprocessors() + w.options().maxGraphRows());
+            w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES);
+            w.reserve(Slot.ATTENTION_STATS, units * shape.heads() * 2 * Float.BYTES);
+        }
+    }
+
+    @Override
+    public boolean graphable() {
+        return tiles == 0;
+    }
+
+    /** This attention without its own cache write: the rope before it writes keys and values. */
+    Attention afterCacheWrite() {
+        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles);
+    }
+
+    @Override
+    public void launch(Launch l) {
+        AttentionShape s = shape;
+        if (!kvWritten) {
+            KernelArgs write = KernelArgs.of()
+                    .pointer(qkv.buffer)
+                    .i32(qkv.cols())
+                    .i32(s.keyCol())
+                    .i32(s.valueCol())
+                    .i32(s.kvDim());
+            l.meta(write, Region.SLOTS).pointer(kv.keys[layer]).pointer(kv.values[layer]);
+            l.kernel(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
+        }
+        LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, THREADS, 1, 1, 0);
+        LaunchConfig perHead = new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
+        if (tiles > 0) {
+            KernelArgs args = rowArgs(l, true);
+            l.meta(args, Region.TILES)
+                    .pointer(out.buffer)
+                    .i32(out.cols())
+                    .i32(s.heads())
+                    .i32(s.kvHeads())
+                    .i32(kv.blockSize())
+                    .f32(s.scale())
+                    .i32(s.causal() ? 1 : 0)
+                    .i32(s.slidingWindow());
+            l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, THREADS, 1, 1, 0), args);
+            return;
+        }
+        DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
+        Kernel[] exact = exactKernels(s);
+        if (exact == null) {
+            // the general kernel: online softmax, weights not rounded to half
+            KernelArgs args = rowArgs(l, true).pointer(out.buffer).i32(out.cols());
+            pointerOrNull(args, partials)
+                    .i32(s.heads())
+                    .i32(s.kvHeads())
+                    .i32(s.headDim())
+                    .i32(kv.blockSize())
+                    .f32(s.scale())
+                    .i32(s.causal() ? 1 : 0)
+                    .i32(s.slidingWindow())
+                    .i32(splits);
+            l.kernel(Kernel.ATTENTION_F16, grid, args);
+            if (splits > 1) {
+                l.kernel(Kernel.ATTENTION_COMBINE, perHead, combineArgs(l, partials));
+            }
+            return;
+        }
+        DeviceBuffer stats = splits > 1 ? l.scratch(Slot.ATTENTION_STATS) : null;
+        if (splits > 1) {
+            KernelArgs st = rowArgs(l, false)
+                    .pointer(stats)
+                    .i32(s.heads())
+                    .i32(s.kvHeads())
+                    .i32(kv.blockSize())
+                    .f32(s.scale())
+                    .i32(s.causal() ? 1 : 0)
+                    .i32(s.slidingWindow())
+                    .i32(splits);
+            l.kernel(exact[1], grid, st);
+        }
+        KernelArgs args = rowArgs(l, true).pointer(out.buffer).i32(out.cols());
+        pointerOrNull(pointerOrNull(args, partials), stats)
+                .i32(s.heads())
+                .i32(s.kvHeads())
+                .i32(kv.blockSize())
+                .f32(s.scale())
+                .i32(s.causal() ? 1 : 0)
+                .i32(s.slidingWindow())
+                .i32(splits);
+        l.kernel(exact[0], grid, args);
+        if (splits > 1) {
+            l.kernel(Kernel.ATTENTION_SUM, perHead, combineArgs(l, partials));
+        }
+    }
+
+    /** qkv, its row stride, the cache (keys, and values when asked), then the batch metadata the kernels read. */
+    private KernelArgs rowArgs(Launch l, boolean values) {
+        KernelArgs args = KernelArgs.of().pointer(qkv.buffer).i32(qkv.cols()).pointer(kv.keys[layer]);
+        if (values) {
+            args.pointer(kv.values[layer]);
+        }
+        l.meta(args, Region.POSITIONS);
+        l.meta(args, Region.SLOTS);
+        l.meta(args, Region.TABLE_OFFSETS);
+        l.meta(args, Region.SEQ_LAST);
+        return l.meta(args, Region.TABLES);
+    }
+
+    private KernelArgs combineArgs(Launch l, DeviceBuffer partials) {
+        KernelArgs c = KernelArgs.of().pointer(partials);
+        return l.meta(c, Region.SLOTS)
+                .pointer(out.buffer)
+                .i32(out.cols())
+                .i32(shape.heads())
+                .i32(shape.headDim())
+                .i32(splits);
+    }
+
+    private static KernelArgs pointerOrNull(KernelArgs args, DeviceBuffer b) {
+        return b != null ? args.pointer(b) : args.i64(0);
+    }
+
+    @Override
+    public String profileKey() {
+        return "attention " + shape.heads() + "/" + shape.kvHeads() + "x" + shape.headDim() + " n=" + n
+                + (tiles > 0 ? " tiles=" + tiles : " splits=" + splits);
+    }
+}

@@ -1,0 +1,89 @@
+package com.llmserve.engine.backend.gpu;
+
+import java.util.List;
+
+/**
+ * Merges an operation into the one recorded just before it, where one kernel can do both: each
+ * rule looks at the last recorded operation and the next one, and nothing else, so every rule is
+ * testable alone and a step's fusions never depend on what the model called earlier. The results
+ * are exactly those of the two operations run apart.
+ */
+final class Fusions {
+
+    private Fusions() {}
+
+    /** Appends {@code next} to {@code ops}, fused with the last operation where a rule applies. */
+    static void append(List<DeviceOp> ops, DeviceOp next) {
+        DeviceOp last = ops.isEmpty() ? null : ops.getLast();
+        DeviceOp fused = last == null ? null : fuse(last, next);
+        if (fused != null) {
+            ops.set(ops.size() - 1, fused);
+            return;
+        }
+        switch (next) {
+            case Matmul m
+            when last != null && m.takesQ8() && quantizes(last, m) != null -> {
+                ops.set(ops.size() - 1, quantizes(last, m));
+                ops.add(m.afterQuantizingProducer());
+            }
+            case Attention a
+            when last instanceof RotaryEmbedding r && writesCacheOf(r, a) -> {
+                ops.set(ops.size() - 1, r.writingCache(a.kv(), a.layer(), a.shape()));
+                ops.add(a.afterCacheWrite());
+            }
+            default -> ops.add(next);
+        }
+    }
+
+    /** The one operation doing {@code last} then {@code next}, or null. */
+    private static DeviceOp fuse(DeviceOp last, DeviceOp next) {
+        // x += y; y' = norm(x): the residual add of a pre-norm block and the norm after it
+        if (next instanceof RmsNorm norm
+                && !norm.quantize()
+                && last instanceof Add(GpuActivations x, GpuActivations y, int n)
+                && x == norm.x()
+                && n == norm.n()) {
+            return new AddRmsNorm(x, y, norm.weight(), norm.eps(), n, norm.out(), false);
+        }
+        // the queries then the keys of one q|k|v row: one launch rotates both
+        if (next instanceof RotaryEmbedding keys
+                && last instanceof RotaryEmbedding queries
+                && queries.kv() == null
+                && keys.kv() == null
+                && queries.x() == keys.x()
+                && queries.headDim() == keys.headDim()
+                && queries.style() == keys.style()
+                && queries.table() == keys.table()
+                && queries.n() == keys.n()
+                && queries.col() + queries.heads() * queries.headDim() == keys.col()) {
+            return queries.widened(keys.heads());
+        }
+        return null;
+    }
+
+    /**
+     * The norm or SwiGLU that produced {@code m}'s input, switched to the variant that also writes
+     * its Q8_0 form (which saves the product's own quantization launch); null when {@code last} is
+     * no such producer.
+     */
+    private static DeviceOp quantizes(DeviceOp last, Matmul m) {
+        return switch (last) {
+            case RmsNorm r when r.out() == m.x() && r.n() == m.n() && !r.quantize() -> r.quantizing();
+            case AddRmsNorm r when r.out() == m.x() && r.n() == m.n() && !r.quantize() -> r.quantizing();
+            case SwiGlu g when g.out() == m.x() && g.n() == m.n() && !g.quantize() -> g.quantizing();
+            default -> null;
+        };
+    }
+
+    /** Whether {@code r} rotates exactly the keys of {@code a}'s rows (all kv heads, after the queries). */
+    private static boolean writesCacheOf(RotaryEmbedding r, Attention a) {
+        return !a.kvWritten()
+                && r.kv() == null
+                && r.x() == a.qkv()
+                && r.n() == a.n()
+                && r.headDim() == a.shape().headDim()
+                && r.col() <= a.shape().keyCol()
+                && r.col() + r.heads() * r.headDim()
+                        == a.shape().keyCol() + a.shape().kvDim();
+    }
+}

@@ -1,0 +1,55 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.gpu.Graph;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Captured graphs by what they launch: the list of operations (handles compare by identity, so a
+ * closed buffer's graph is never found again) and the workspace generation they were captured at
+ * (a moved scratch or metadata buffer makes every older graph stale: they are dropped on the first
+ * lookup of a newer generation). The least recently used graph goes beyond the capacity.
+ */
+final class GraphCache implements AutoCloseable {
+
+    private record Key(long generation, List<DeviceOp> ops) {}
+
+    private final int capacity;
+    private final LinkedHashMap<Key, Graph> graphs = new LinkedHashMap<>(16, 0.75f, true);
+    private long generation;
+
+    GraphCache(int capacity) {
+        this.capacity = capacity;
+    }
+
+    /** The graph of {@code ops} at {@code generation}, or null. */
+    Graph get(long generation, List<DeviceOp> ops) {
+        if (generation != this.generation) {
+            close(); // none of them is running: every step waits for its stream
+            this.generation = generation;
+        }
+        return graphs.get(new Key(generation, ops));
+    }
+
+    /** Keeps {@code graph} for a copy of {@code ops}; evicts the least recently used beyond the capacity. */
+    void put(long generation, List<DeviceOp> ops, Graph graph) {
+        graphs.put(new Key(generation, List.copyOf(ops)), graph);
+        if (graphs.size() > capacity) {
+            Iterator<Map.Entry<Key, Graph>> eldest = graphs.entrySet().iterator();
+            eldest.next().getValue().close();
+            eldest.remove();
+        }
+    }
+
+    int size() {
+        return graphs.size();
+    }
+
+    @Override
+    public void close() {
+        graphs.values().forEach(Graph::close);
+        graphs.clear();
+    }
+}

@@ -1,0 +1,292 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.gpu.Scratch.Slot;
+import com.llmserve.gpu.BlasType;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.gpu.Transpose;
+import com.llmserve.kernels.Kernel;
+
+/**
+ * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
+ * {@link WeightFormat#MAX_GEMV_COLUMNS} rows per pass) or, for many rows, the weight in half
+ * (its half copy, or dequantized a band at a time) times half activations through the vendor BLAS.
+ *
+ * @param blas         whether the product takes the BLAS path (decided when recorded)
+ * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
+ */
+record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boolean blas, boolean prequantized)
+        implements DeviceOp {
+
+    /** Must match LS_MMV_THREADS in gemv.hip. */
+    static final int GEMV_THREADS = 128;
+
+    /** A product of {@code n} padded rows, on the path the options choose for it. */
+    static Matmul of(GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options) {
+        boolean blas = n >= options.gemmMinRows() || w.cols() % 8 != 0;
+        return new Matmul(w, x, n, out, blas, false);
+    }
+
+    /** Weight rows per GEMV block for {@code columns} tokens: must match ls_mmv_rows in gemv.hip. */
+    static int gemvRows(int columns) {
+        return columns >= 4 ? 4 : 2;
+    }
+
+    /** Rows of a weight of row length k dequantized per BLAS call: a multiple of 64 fitting the band size. */
+    static int dequantRows(int k, int rows, long bandBytes) {
+        long fit = Math.max(64, bandBytes / ((long) k * 2) / 64 * 64);
+        return (int) Math.min(rows, fit);
+    }
+
+    /** Whether every band multiplies int8 activations (Q4_0, Q8_0), which a norm or SwiGLU before it can write. */
+    boolean takesQ8() {
+        return !blas
+                && x.cols() % 32 == 0
+                && weight.bands.stream().allMatch(b -> b.format().integerGemv());
+    }
+
+    Matmul afterQuantizingProducer() {
+        return new Matmul(weight, x, n, out, blas, true);
+    }
+
+    @Override
+    public void reserve(Workspace w) {
+        int k = weight.cols();
+        GpuOptions options = w.options();
+        // GEMV scratch sized for the largest bucket at once: growing it would make every graph stale
+        long q = blas ? n : Math.max(n, Math.min(options.maxGraphRows(), x.rows()));
+        for (GpuWeight.Band band : weight.bands) {
+            WeightFormat f = band.format();
+            if (blas) {
+                if (f != WeightFormat.F32) {
+                    w.reserve(Slot.XH, (long) n * k * Short.BYTES);
+                }
+                if (f != WeightFormat.F32 && f != WeightFormat.F16 && band.half() == null) {
+                    int rows = dequantRows(k, Math.toIntExact(band.rows()), options.dequantBandBytes());
+                    w.reserve(Slot.WDEQ, (long) rows * k * Short.BYTES);
+                }
+            } else if (f.integerGemv()) {
+                w.reserve(Slot.XQ, q * k);
+                w.reserve(Slot.XD, q * (k / 32) * Float.BYTES);
+                w.reserve(Slot.XS, q * (k / 32) * Integer.BYTES);
+            } else if (band.activation() != WeightFormat.Activation.FLOAT) {
+                w.reserve(Slot.XF, q * k * Float.BYTES);
+            }
+        }
+    }
+
+    @Override
+    public boolean graphable() {
+        return !blas;
+    }
+
+    /** Which rounding of the activations is in the scratch buffers, so fused bands share it. */
+    private enum Prepared {
+        NONE,
+        Q8_0_INT,
+        Q8_0_FLOAT,
+        Q8_K_FLOAT,
+        Q8_0_HALF,
+        Q8_K_HALF,
+        PLAIN_HALF
+    }
+
+    @Override
+    public void launch(Launch l) {
+        int k = weight.cols();
+        Prepared prepared = prequantized ? Prepared.Q8_0_INT : Prepared.NONE;
+        for (GpuWeight.Band band : weight.bands) {
+            long yOffset = band.firstRow() * Float.BYTES;
+            WeightFormat f = band.format();
+            if (blas) {
+                prepared = blas(l, band, f, prepared, yOffset);
+                continue;
+            }
+            Prepared wanted = f.integerGemv()
+                    ? Prepared.Q8_0_INT
+                    : switch (band.activation()) {
+                        case Q8_0 -> Prepared.Q8_0_FLOAT;
+                        case Q8_K -> Prepared.Q8_K_FLOAT;
+                        case FLOAT -> Prepared.NONE;
+                    };
+            if (wanted != Prepared.NONE && wanted != prepared) {
+                prepare(l, wanted);
+                prepared = wanted;
+            }
+            int rows = Math.toIntExact(band.rows());
+            for (int c0 = 0; c0 < n; c0 += WeightFormat.MAX_GEMV_COLUMNS) {
+                int cols = Math.min(WeightFormat.MAX_GEMV_COLUMNS, n - c0);
+                LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), GEMV_THREADS);
+                KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
+                if (f.integerGemv()) {
+                    l.q8(args, c0, k);
+                } else if (band.activation() != WeightFormat.Activation.FLOAT) {
+                    args.pointer(l.scratch(Slot.XF), (long) c0 * k * Float.BYTES);
+                } else {
+                    args.pointer(x.buffer, (long) c0 * k * Float.BYTES);
+                }
+                args.pointer(out.buffer, (long) c0 * out.cols() * Float.BYTES + yOffset)
+                        .i32(rows)
+                        .i32(k)
+                        .i32(out.cols())
+                        .i32(0);
+                l.kernel(f.gemvKernel(cols), grid, args);
+            }
+        }
+    }
+
+    private void prepare(Launch l, Prepared p) {
+        int total = Math.multiplyExact(n, weight.cols());
+        KernelArgs args = KernelArgs.of().pointer(x.buffer);
+        switch (p) {
+            case Q8_0_INT ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_0,
+                        Launch.covering(total),
+                        l.q8(args, 0, weight.cols()).i32(total));
+            case Q8_0_FLOAT ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_0_F32,
+                        Launch.covering(total),
+                        args.pointer(l.scratch(Slot.XF)).i32(total));
+            case Q8_K_FLOAT ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_K,
+                        LaunchConfig.of(total / 256, 256),
+                        args.pointer(l.scratch(Slot.XF)).i64(0).i32(total));
+            case Q8_0_HALF ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_0_F16,
+                        Launch.covering(total),
+                        args.pointer(l.scratch(Slot.XH)).i32(total));
+            case Q8_K_HALF ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_K,
+                        LaunchConfig.of(total / 256, 256),
+                        args.i64(0).pointer(l.scratch(Slot.XH)).i32(total));
+            case PLAIN_HALF ->
+                l.kernel(
+                        Kernel.F32_TO_F16,
+                        Launch.covering(total),
+                        args.pointer(l.scratch(Slot.XH)).i32(total));
+            case NONE -> {}
+        }
+    }
+
+    /**
+     * Row-major {@code out[t][r] = sum_k W[r][k] x[t][k]} through column-major BLAS: {@code out^T = W x^T},
+     * W (band rows x k, row-major) as op(A) = A^T with lda = k, x^T as B (k x n, ldb = k).
+     */
+    private Prepared blas(Launch l, GpuWeight.Band band, WeightFormat f, Prepared prepared, long yOffset) {
+        int k = weight.cols();
+        int rows = Math.toIntExact(band.rows());
+        int ldc = out.cols();
+        var blas = l.blas();
+        if (f == WeightFormat.F32) {
+            blas.gemm(
+                    Transpose.TRANSPOSE,
+                    Transpose.NONE,
+                    rows,
+                    n,
+                    k,
+                    1f,
+                    band.data(),
+                    0,
+                    BlasType.F32,
+                    k,
+                    x.buffer,
+                    0,
+                    BlasType.F32,
+                    k,
+                    0f,
+                    out.buffer,
+                    yOffset,
+                    BlasType.F32,
+                    ldc);
+            return prepared;
+        }
+        Prepared wanted =
+                switch (band.activation()) {
+                    case Q8_0 -> Prepared.Q8_0_HALF;
+                    case Q8_K -> Prepared.Q8_K_HALF;
+                    case FLOAT -> Prepared.PLAIN_HALF;
+                };
+        if (wanted != prepared) {
+            prepare(l, wanted);
+        }
+        DeviceBuffer xh = l.scratch(Slot.XH);
+        if (f == WeightFormat.F16 || band.half() != null) {
+            DeviceBuffer a = f == WeightFormat.F16 ? band.data() : band.half();
+            blas.gemm(
+                    Transpose.TRANSPOSE,
+                    Transpose.NONE,
+                    rows,
+                    n,
+                    k,
+                    1f,
+                    a,
+                    0,
+                    BlasType.F16,
+                    k,
+                    xh,
+                    0,
+                    BlasType.F16,
+                    k,
+                    0f,
+                    out.buffer,
+                    yOffset,
+                    BlasType.F32,
+                    ldc);
+            return wanted;
+        }
+        DeviceBuffer deq = l.scratch(Slot.WDEQ);
+        int bandRows = dequantRows(k, rows, l.options().dequantBandBytes());
+        for (int r0 = 0; r0 < rows; r0 += bandRows) {
+            int r = Math.min(bandRows, rows - r0);
+            l.kernel(
+                    f.dequantF16Kernel(),
+                    Launch.covering((long) r * k / 8),
+                    KernelArgs.of()
+                            .pointer(band.data())
+                            .pointer(band.data(), band.scalesOffset())
+                            .pointer(deq)
+                            .i32(r0)
+                            .i32(r)
+                            .i32(k));
+            blas.gemm(
+                    Transpose.TRANSPOSE,
+                    Transpose.NONE,
+                    r,
+                    n,
+                    k,
+                    1f,
+                    deq,
+                    0,
+                    BlasType.F16,
+                    k,
+                    xh,
+                    0,
+                    BlasType.F16,
+                    k,
+                    0f,
+                    out.buffer,
+                    yOffset + (long) r0 * Float.BYTES,
+                    BlasType.F32,
+                    ldc);
+        }
+        return wanted;
+    }
+
+    @Override
+    public long weightBytes() {
+        return weight.byteSize();
+    }
+
+    @Override
+    public String profileKey() {
+        return "matmul "
+                + weight.bands.stream().map(b -> b.format().name()).distinct().toList() + " " + weight.rows() + "x"
+                + weight.cols() + " n=" + n + (blas ? " blas" : " gemv");
+    }
+}

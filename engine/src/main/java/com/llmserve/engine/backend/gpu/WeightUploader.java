@@ -1,0 +1,258 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Weight;
+import com.llmserve.engine.backend.cpu.CpuTensor;
+import com.llmserve.engine.gguf.GgufTensor;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.GpuCallException;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.gpu.Stream;
+import com.llmserve.gpu.StreamLease;
+import com.llmserve.kernels.Kernel;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Puts weights in device memory, once, in the layout the kernels read: Q4_0/Q8_0 repacked on the
+ * device (quant blocks, then the f16 scales: aligned 16-byte loads), the K-quants, F16 and F32 as
+ * GGML stores them, every other type dequantized on the host to F16. Half copies of quantized
+ * bands for the BLAS path are made while their share of device memory lasts.
+ */
+final class WeightUploader {
+
+    private static final System.Logger LOG = System.getLogger(WeightUploader.class.getName());
+
+    private final Backend owner;
+    private final Device device;
+    private final GpuOptions options;
+    private final HostTransfer transfer;
+    /** What the half copies may take: their share of the memory free when the backend opened. */
+    private final long halfBudget;
+
+    private boolean halfCopiesExhausted;
+    private long weightBytes;
+    private long halfBytes;
+
+    WeightUploader(Backend owner, Device device, GpuOptions options, HostTransfer transfer) {
+        this.owner = owner;
+        this.device = device;
+        this.options = options;
+        this.transfer = transfer;
+        this.halfBudget = options.halfWeights()
+                ? (long) (options.halfWeightShare() * device.memoryInfo().free())
+                : 0;
+    }
+
+    /** Device bytes of the weights as products read them on the GEMV path. */
+    long weightBytes() {
+        return weightBytes;
+    }
+
+    /** Device bytes of the half copies. */
+    long halfBytes() {
+        return halfBytes;
+    }
+
+    /** A matrix (or table) of the rows of {@code parts}: runs of parts with one format and rounding share a band. */
+    GpuWeight matrix(String name, Weight.Kind kind, List<GgufTensor> parts, int cols) {
+        List<WeightFormat> formats = new ArrayList<>();
+        List<WeightFormat.Activation> rounding = new ArrayList<>();
+        for (GgufTensor t : parts) {
+            formats.add(WeightFormat.forType(t.type(), cols));
+            rounding.add(WeightFormat.activationOf(t.type()));
+        }
+        List<GpuWeight.Band> bands = new ArrayList<>();
+        try {
+            long firstRow = 0;
+            int i = 0;
+            while (i < parts.size()) {
+                int j = i;
+                long rows = 0;
+                while (j < parts.size() && formats.get(j) == formats.get(i) && rounding.get(j) == rounding.get(i)) {
+                    rows += parts.get(j).rows();
+                    j++;
+                }
+                // a table's half copy would never be read: embed gathers from the band itself
+                bands.add(band(
+                        formats.get(i),
+                        rounding.get(i),
+                        parts.subList(i, j),
+                        firstRow,
+                        rows,
+                        cols,
+                        kind == Weight.Kind.MATRIX));
+                firstRow += rows;
+                i = j;
+            }
+        } catch (RuntimeException e) {
+            for (GpuWeight.Band b : bands) {
+                b.data().close();
+                if (b.half() != null) {
+                    b.half().close();
+                }
+            }
+            throw e;
+        }
+        GpuWeight w = GpuWeight.matrix(owner, name, parts.getFirst().type(), kind, cols, bands);
+        weightBytes += w.byteSize();
+        return w;
+    }
+
+    GpuWeight vector(String name, float[] values) {
+        DeviceBuffer buffer = transfer.newBuffer(MemorySegment.ofArray(values), (long) values.length * Float.BYTES);
+        weightBytes += buffer.byteSize();
+        return GpuWeight.vector(owner, name, values.length, buffer);
+    }
+
+    private GpuWeight.Band band(
+            WeightFormat f,
+            WeightFormat.Activation activation,
+            List<GgufTensor> parts,
+            long firstRow,
+            long rows,
+            int cols,
+            boolean halfCopy) {
+        long blocksPerRow = cols / 32;
+        long scalesOffset = 0;
+        long bytes;
+        if (f.repacked()) {
+            long quantBytes = rows * blocksPerRow * f.repackedBlockBytes();
+            scalesOffset = (quantBytes + 255) / 256 * 256;
+            bytes = scalesOffset + rows * blocksPerRow * Short.BYTES;
+        } else {
+            bytes = f.type().byteSize(rows * cols);
+        }
+        DeviceBuffer data = device.allocate(bytes);
+        try {
+            long row = 0;
+            for (GgufTensor t : parts) {
+                if (t.type() == f.type() && f.repacked()) {
+                    repack(t, f, data, row * blocksPerRow, scalesOffset);
+                } else if (t.type() == f.type()) {
+                    transfer.toDevice(
+                            t.data().asSlice(0, t.byteSize()), data, f.type().byteSize(row * cols));
+                } else {
+                    convertOnHost(t, f, data, f.type().byteSize(row * cols));
+                }
+                row += t.rows();
+            }
+        } catch (RuntimeException e) {
+            data.close();
+            throw e;
+        }
+        DeviceBuffer half = null;
+        if (halfCopy
+                && options.halfWeights()
+                && !halfCopiesExhausted
+                && f != WeightFormat.F16
+                && f != WeightFormat.F32) {
+            half = halfCopy(f, data, scalesOffset, rows, cols);
+        }
+        return new GpuWeight.Band(f, activation, firstRow, rows, data, scalesOffset, half);
+    }
+
+    /** The band dequantized to half on the device, or null once their share of device memory has run out. */
+    private DeviceBuffer halfCopy(WeightFormat f, DeviceBuffer data, long scalesOffset, long rows, int cols) {
+        if (halfBytes + rows * cols * Short.BYTES > halfBudget) {
+            halfCopiesExhausted = true;
+            LOG.log(
+                    System.Logger.Level.INFO,
+                    "{0}: half weight copies stop at {1} bytes, their share ({2}) of the free device"
+                            + " memory; the remaining weights dequantize per product",
+                    owner.name(),
+                    halfBytes,
+                    options.halfWeightShare());
+            return null;
+        }
+        DeviceBuffer half;
+        try {
+            half = device.allocate(rows * cols * Short.BYTES);
+        } catch (GpuCallException e) {
+            if (!e.isOutOfMemory()) {
+                throw e;
+            }
+            halfCopiesExhausted = true;
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "{0}: out of device memory for half weight copies after {1} bytes;"
+                            + " the remaining weights dequantize per product",
+                    owner.name(),
+                    halfBytes);
+            return null;
+        }
+        try (StreamLease lease = HostTransfer.lease(device)) {
+            Stream s = lease.stream();
+            s.launch(
+                    device.function(f.dequantF16Kernel()),
+                    LaunchConfig.covering(rows * cols / 8, Launch.THREADS),
+                    KernelArgs.of()
+                            .pointer(data)
+                            .pointer(data, scalesOffset)
+                            .pointer(half)
+                            .i32(0)
+                            .i32(Math.toIntExact(rows))
+                            .i32(cols));
+            s.synchronize();
+        } catch (RuntimeException e) {
+            half.close();
+            throw e;
+        }
+        halfBytes += half.byteSize();
+        return half;
+    }
+
+    /** GGML Q4_0/Q8_0 blocks to quants + scales, on the device (the raw blocks go up first). */
+    private void repack(GgufTensor t, WeightFormat f, DeviceBuffer data, long firstBlock, long scalesOffset) {
+        long blocks = t.elementCount() / 32;
+        try (DeviceBuffer raw = device.allocate(t.byteSize())) {
+            transfer.toDevice(t.data().asSlice(0, t.byteSize()), raw, 0);
+            Kernel kernel = f == WeightFormat.Q4_0 ? Kernel.REPACK_Q4_0 : Kernel.REPACK_Q8_0;
+            try (StreamLease lease = HostTransfer.lease(device)) {
+                Stream s = lease.stream();
+                s.launch(
+                        device.function(kernel),
+                        LaunchConfig.covering(blocks, Launch.THREADS),
+                        KernelArgs.of()
+                                .pointer(raw)
+                                .pointer(data, firstBlock * f.repackedBlockBytes())
+                                .pointer(data, scalesOffset + firstBlock * Short.BYTES)
+                                .i64(blocks));
+                s.synchronize();
+            }
+        }
+    }
+
+    /** Types without kernels: dequantized row by row as the CPU backend does, stored as F16 or F32. */
+    private void convertOnHost(GgufTensor t, WeightFormat f, DeviceBuffer data, long offset) {
+        CpuTensor src = CpuTensor.of(t);
+        int cols = src.cols();
+        int elementBytes = f == WeightFormat.F16 ? Short.BYTES : Float.BYTES;
+        long rowsPerChunk = Math.max(1, options.uploadChunkBytes() / ((long) cols * elementBytes));
+        float[] row = new float[cols];
+        for (long r0 = 0; r0 < src.rows(); r0 += rowsPerChunk) {
+            int rows = (int) Math.min(rowsPerChunk, src.rows() - r0);
+            MemorySegment chunk;
+            if (f == WeightFormat.F16) {
+                short[] halves = new short[rows * cols];
+                for (int r = 0; r < rows; r++) {
+                    src.dequantizeRow(r0 + r, row, 0);
+                    for (int c = 0; c < cols; c++) {
+                        halves[r * cols + c] = Float.floatToFloat16(row[c]);
+                    }
+                }
+                chunk = MemorySegment.ofArray(halves);
+            } else {
+                float[] floats = new float[rows * cols];
+                for (int r = 0; r < rows; r++) {
+                    src.dequantizeRow(r0 + r, floats, r * cols);
+                }
+                chunk = MemorySegment.ofArray(floats);
+            }
+            transfer.toDevice(chunk, data, offset + r0 * cols * elementBytes);
+        }
+    }
+}

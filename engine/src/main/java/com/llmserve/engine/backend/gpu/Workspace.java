@@ -1,0 +1,90 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.gpu.Scratch.Slot;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The device buffers operations reach without naming them: scratch slots, the step metadata and
+ * the rope tables. Each grows on demand and is kept; a growth moves a buffer whose address
+ * captured graphs bake in, so every growth bumps {@link #generation()}, and the graph cache keys
+ * graphs by it: a stale graph is never found again, with no invalidation call anywhere.
+ *
+ * <p>Sized while operations are recorded, never while kernels run.
+ */
+final class Workspace implements AutoCloseable {
+
+    private final Device device;
+    private final GpuOptions options;
+    private final HostTransfer transfer;
+    private final Scratch scratch;
+    private final StepMeta meta;
+    private final Map<RopeTable.Key, RopeTable> ropeTables = new HashMap<>();
+    private long generation;
+
+    Workspace(Device device, GpuOptions options, HostTransfer transfer) {
+        this.device = device;
+        this.options = options;
+        this.transfer = transfer;
+        this.scratch = new Scratch(device);
+        this.meta = new StepMeta(device);
+    }
+
+    Device device() {
+        return device;
+    }
+
+    GpuOptions options() {
+        return options;
+    }
+
+    /** Counts the growths of every buffer here: graphs captured at an older generation are stale. */
+    long generation() {
+        return generation;
+    }
+
+    /** Makes {@code slot} hold at least {@code bytes}. */
+    void reserve(Slot slot, long bytes) {
+        if (scratch.ensure(slot, bytes)) {
+            generation++;
+        }
+    }
+
+    DeviceBuffer scratch(Slot slot) {
+        return scratch.get(slot);
+    }
+
+    /** Makes the metadata regions hold at least this many rows, ints and block-table entries. */
+    void reserveMeta(int rows, int ints, int tableEntries) {
+        if (meta.ensure(rows, ints, tableEntries)) {
+            generation++;
+        }
+    }
+
+    StepMeta meta() {
+        return meta;
+    }
+
+    /** The table of {@code rope}, covering positions {@code [0, positions)}. */
+    RopeTable ropeTable(Rope rope, int positions) {
+        RopeTable table = ropeTables.computeIfAbsent(RopeTable.Key.of(rope), key -> new RopeTable(rope));
+        if (table.ensure(positions, transfer)) {
+            generation++;
+        }
+        return table;
+    }
+
+    @Override
+    public void close() {
+        try {
+            scratch.close();
+            meta.close();
+        } finally {
+            ropeTables.values().forEach(RopeTable::close);
+            ropeTables.clear();
+        }
+    }
+}
