@@ -24,9 +24,10 @@ import java.util.List;
 public class CpuBackend extends Backend {
 
     /**
-     * Rows per task of the row-wise operations (norms, residual adds, rope, activation functions,
-     * KV writes): enough that a task outweighs handing it to another thread, few enough that a
-     * prompt's rows spread over all.
+     * Rows per task of the row-wise operations that run on every thread (RMSNorm, residual adds,
+     * rope, unary functions, SwiGLU, the KV writes of attention): enough that a task outweighs
+     * handing it to another thread, few enough that a prompt's rows spread over all. LayerNorm,
+     * bias adds and pooling run on the calling thread: only encoders use them, on short rows.
      */
     static final int ROWS_PER_TASK = 4;
 
