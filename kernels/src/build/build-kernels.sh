@@ -130,6 +130,20 @@ failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
 [ $failed -eq 0 ] || fail "$failed code object(s) failed to compile"
 
+# A code object of a module or target that is no longer listed would still ship in the jar.
+declare -A listed
+for line in "${modules[@]}"; do
+  while read -r kind target; do
+    listed[${line%% *}.$target.$kind]=1
+  done < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
+done
+for out in "$res"/*.hsaco "$res"/*.cubin "$res"/*.ptx; do
+  if [ -e "$out" ] && [ -z "${listed[$(basename "$out")]:-}" ]; then
+    echo "build-kernels: removing $(basename "$out"), no longer listed"
+    rm "$out"
+  fi
+done
+
 tsv="$res/code-objects.tsv.tmp"
 printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
 errors=0
