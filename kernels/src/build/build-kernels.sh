@@ -133,8 +133,9 @@ for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
 # A code object of a module or target that is no longer listed would still ship in the jar.
 declare -A listed
 for line in "${modules[@]}"; do
+  read -r module _ <<<"$line"
   while read -r kind target; do
-    listed[${line%% *}.$target.$kind]=1
+    listed[$module.$target.$kind]=1
   done < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
 done
 for out in "$res"/*.hsaco "$res"/*.cubin "$res"/*.ptx; do
