@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Builds every kernel module for every target in ../main/gpu/targets.manifest, checks that each code
-# object holds exactly the entry points kernels.manifest promises, and writes
+# Builds every kernel module of ../main/gpu/kernels.manifest for every target in targets.manifest,
+# checks that each code object exports exactly the entry points its source declares, and writes
 #   <res>/com/llmserve/kernels/<module>.<target>.{hsaco,cubin,ptx}   the code objects
 #   <res>/com/llmserve/kernels/code-objects.tsv                       module, target, kind, file, sha256, symbols
-#   <java>/com/llmserve/kernels/{KernelModuleId,Kernel}.java          the build-time ids
-# Incremental: a code object is rebuilt only when its source, the compat header or this script is
-# newer. Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF. KERNEL_KINDS (default
+#   <java>/com/llmserve/kernels/{KernelModuleId,Kernel}.java          the build-time ids, each kernel with
+#                                                                     its parameters as declared
+#   <java>/com/llmserve/kernels/KernelConstants.java                  the launch constants of ls_launch.h
+# The source is the one declaration of a kernel: kernel-entry-points.awk reads every LS_KERNEL entry
+# point and its parameter list out of it (and fails on a parameter type a launch cannot pass);
+# launch-constants.awk reads the constants kernels and launchers share out of ls_launch.h.
+# Incremental: a code object is rebuilt only when its source, a header or this script is newer.
+# Tools can be overridden with CLANG, NVCC, AMD_READELF and READELF. KERNEL_KINDS (default
 # "hsaco,cubin,ptx") limits the kinds built, e.g. "hsaco" for a ROCm image or "none" for a CPU
-# image whose build has neither compiler: the ids are written either way.
+# image whose build has neither compiler: the Java sources are written either way.
 #
 # usage: build-kernels.sh <gpu-source-dir> <resource-out-dir> <java-out-dir>
 set -euo pipefail
@@ -15,6 +20,7 @@ set -euo pipefail
 src=$1
 res=$2/com/llmserve/kernels
 java=$3/com/llmserve/kernels
+here=$(dirname "${BASH_SOURCE[0]}")
 CLANG=${CLANG:-clang++-19}
 NVCC=${NVCC:-nvcc}
 AMD_READELF=${AMD_READELF:-llvm-readelf-19}
@@ -25,12 +31,35 @@ fail() { echo "build-kernels: $*" >&2; exit 1; }
 KERNEL_KINDS=${KERNEL_KINDS:-hsaco,cubin,ptx}
 
 mkdir -p "$res" "$java"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
 # Modules and targets, comments and blank lines stripped; targets of the kinds asked for.
 mapfile -t modules < <(grep -Ev '^[[:space:]]*(#|$)' "$src/kernels.manifest")
 mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest" \
   | awk -v kinds=",$KERNEL_KINDS," 'index(kinds, "," $1 ",") > 0')
 [ ${#modules[@]} -gt 0 ] || fail "no modules in $src/kernels.manifest"
+
+# Each module's entry points, "<symbol> [<param>:<KIND>]..." per line in $work/<module>.entries; a
+# symbol or enum constant declared by two modules would make the lookup by kernel ambiguous.
+declare -A declared_by constant_of
+for line in "${modules[@]}"; do
+  read -r module source extra <<<"$line"
+  [ -z "${extra:-}" ] && [ -n "${source:-}" ] \
+    || fail "kernels.manifest: '$line': want '<module> <source>' (the entry points come from the source)"
+  [ -f "$src/$source" ] || fail "module '$module': source $src/$source not found"
+  awk -f "$here/kernel-entry-points.awk" "$src/$source" > "$work/$module.entries" \
+    || fail "module '$module': cannot read the entry points of $source"
+  [ -s "$work/$module.entries" ] || fail "module '$module': $source declares no LS_KERNEL entry point"
+  while read -r symbol _; do
+    constant=${symbol#ls_}
+    constant=${constant^^}
+    [ -z "${declared_by[$symbol]:-}" ] || fail "$symbol is declared by modules ${declared_by[$symbol]} and $module"
+    [ -z "${constant_of[$constant]:-}" ] || fail "$symbol and ${constant_of[$constant]} both become Kernel.$constant"
+    declared_by[$symbol]=$module
+    constant_of[$constant]=$symbol
+  done < "$work/$module.entries"
+done
 
 needed_tools=()
 for tline in "${targets[@]}"; do
@@ -85,9 +114,7 @@ entry_points() {  # kind file
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 pids=()
 for line in "${modules[@]}"; do
-  read -r module source symbols <<<"$line"
-  [ -n "${symbols:-}" ] || fail "module '$module' lists no symbols"
-  [ -f "$src/$source" ] || fail "module '$module': source $src/$source not found"
+  read -r module source <<<"$line"
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
     out="$res/$module.$target.$kind"
@@ -103,18 +130,33 @@ failed=0
 for pid in "${pids[@]}"; do wait "$pid" || failed=$((failed + 1)); done
 [ $failed -eq 0 ] || fail "$failed code object(s) failed to compile"
 
+# A code object of a module or target that is no longer listed would still ship in the jar.
+declare -A listed
+for line in "${modules[@]}"; do
+  read -r module _ <<<"$line"
+  while read -r kind target; do
+    listed[$module.$target.$kind]=1
+  done < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest")
+done
+for out in "$res"/*.hsaco "$res"/*.cubin "$res"/*.ptx; do
+  if [ -e "$out" ] && [ -z "${listed[$(basename "$out")]:-}" ]; then
+    echo "build-kernels: removing $(basename "$out"), no longer listed"
+    rm "$out"
+  fi
+done
+
 tsv="$res/code-objects.tsv.tmp"
 printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
 errors=0
 for line in "${modules[@]}"; do
-  read -r module source symbols <<<"$line"
-  expected=$(tr ' ' '\n' <<<"$symbols" | grep -v '^$' | sort -u)
+  read -r module source <<<"$line"
+  expected=$(cut -d' ' -f1 "$work/$module.entries" | sort)
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
     out="$res/$module.$target.$kind"
     actual=$(entry_points "$kind" "$out")
     if [ "$actual" != "$expected" ]; then
-      echo "build-kernels: $out exports [$(echo $actual)], manifest says [$(echo $expected)]" >&2
+      echo "build-kernels: $out exports [$(echo $actual)], $source declares [$(echo $expected)]" >&2
       errors=$((errors + 1))
     fi
     sum=$(sha256sum "$out" | cut -d' ' -f1)
@@ -122,12 +164,12 @@ for line in "${modules[@]}"; do
       "$(echo $expected | tr ' ' ',')" >> "$tsv"
   done
 done
-[ $errors -eq 0 ] || fail "$errors code object(s) do not match kernels.manifest"
+[ $errors -eq 0 ] || fail "$errors code object(s) do not export what their source declares"
 mv "$tsv" "$res/code-objects.tsv"
-echo "build-kernels: ${#modules[@]} modules x ${#targets[@]} targets, every symbol present"
+echo "build-kernels: ${#modules[@]} modules x ${#targets[@]} targets, every entry point present"
 
-# Java ids: module and kernel enums in manifest order, so their ordinals can index per-device caches.
-upper() { tr '[:lower:]' '[:upper:]' <<<"$1"; }
+# Java ids: modules in manifest order, kernels in declaration order within them; the ordinals index
+# per-device caches.
 {
   echo "// Generated by kernels/src/build/build-kernels.sh from kernels.manifest. Do not edit."
   echo "package com.llmserve.kernels;"
@@ -135,8 +177,8 @@ upper() { tr '[:lower:]' '[:upper:]' <<<"$1"; }
   echo "/** A kernel module: one code object per target, named {@code <name>.<target>.<kind>}. */"
   echo "public enum KernelModuleId {"
   for line in "${modules[@]}"; do
-    read -r module source _ <<<"$line"
-    echo "  $(upper "$module")(\"$module\", \"$source\"),"
+    read -r module source <<<"$line"
+    echo "  ${module^^}(\"$module\", \"$source\"),"
   done
   echo "  ;"
   cat <<'JAVA'
@@ -160,29 +202,44 @@ upper() { tr '[:lower:]' '[:upper:]' <<<"$1"; }
   }
 }
 JAVA
-} > "$java/KernelModuleId.java.tmp"
+} > "$work/KernelModuleId.java"
 
 {
-  echo "// Generated by kernels/src/build/build-kernels.sh from kernels.manifest. Do not edit."
+  echo "// Generated by kernels/src/build/build-kernels.sh from the LS_KERNEL declarations of the kernel"
+  echo "// sources. Do not edit."
   echo "package com.llmserve.kernels;"
   echo
-  echo "/** A kernel entry point (an {@code extern \"C\"} symbol) and the module that holds it. */"
+  for kind in F32 I32 I64 POINTER; do echo "import static com.llmserve.kernels.KernelParam.Kind.$kind;"; done
+  echo
+  echo "import java.util.List;"
+  echo
+  echo "/**"
+  echo " * A kernel entry point (an {@code extern \"C\"} symbol), the module that holds it, and its"
+  echo " * parameters as its source declares them."
+  echo " */"
   echo "public enum Kernel {"
   for line in "${modules[@]}"; do
-    read -r module _ symbols <<<"$line"
-    for s in $symbols; do
-      echo "  $(upper "${s#ls_}")(KernelModuleId.$(upper "$module"), \"$s\"),"
-    done
+    read -r module _ <<<"$line"
+    while read -r symbol params; do
+      constant=${symbol#ls_}
+      printf '  %s(KernelModuleId.%s, "%s"' "${constant^^}" "${module^^}" "$symbol"
+      for param in $params; do
+        printf ',\n      new KernelParam("%s", %s)' "${param%:*}" "${param#*:}"
+      done
+      printf '),\n'
+    done < "$work/$module.entries"
   done
   echo "  ;"
   cat <<'JAVA'
 
   private final KernelModuleId module;
   private final String symbol;
+  private final List<KernelParam> params;
 
-  Kernel(KernelModuleId module, String symbol) {
+  Kernel(KernelModuleId module, String symbol, KernelParam... params) {
     this.module = module;
     this.symbol = symbol;
+    this.params = List.of(params);
   }
 
   /** The module whose code object exports this kernel. */
@@ -194,11 +251,19 @@ JAVA
   public String symbol() {
     return symbol;
   }
+
+  /** The parameters in declaration order: what a launch of this kernel must pass. */
+  public List<KernelParam> params() {
+    return params;
+  }
 }
 JAVA
-} > "$java/Kernel.java.tmp"
+} > "$work/Kernel.java"
+
+awk -f "$here/launch-constants.awk" "$src/ls_launch.h" > "$work/KernelConstants.java" \
+  || fail "cannot turn ls_launch.h into KernelConstants"
 
 # Rewrite the sources only on change, so the compiler's incremental build stays quiet.
-for f in KernelModuleId Kernel; do
-  if cmp -s "$java/$f.java.tmp" "$java/$f.java"; then rm "$java/$f.java.tmp"; else mv "$java/$f.java.tmp" "$java/$f.java"; fi
+for f in KernelModuleId Kernel KernelConstants; do
+  cmp -s "$work/$f.java" "$java/$f.java" || mv "$work/$f.java" "$java/$f.java"
 done

@@ -6,10 +6,9 @@
 // extent of bidirectional attention). Slot of position p: tables[off + p / bs] * bs + p % bs.
 #include "ls_compat.h"
 
-#define LS_ATT_THREADS 128
+// LS_ATT_THREADS, LS_ATT_MAX_QDIM, LS_ATT_MAX_GROUP, LS_ATT_SPLIT_STATS, LS_DEC_MAX_GROUP and
+// LS_TILE_Q come from ls_launch.h.
 #define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
-#define LS_ATT_MAX_QDIM 2048    // group * head_dim: query heads sharing one kv head, times their width
-#define LS_ATT_MAX_GROUP 16
 #define LS_ATT_NEG (-1.0e30f)   // "no score yet": exp() of it minus anything real is 0, never NaN
 
 // Writes each row's key and value (at columns key_col and value_col of qkv) as halves into its
@@ -145,7 +144,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
     return;
   }
   // partial layout per (row, head, split): head_dim accumulators, then max, then sum.
-  const int part = head_dim + 2;
+  const int part = head_dim + LS_ATT_SPLIT_STATS;
 #pragma unroll
   for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) {
     const int idx = tid + j * LS_ATT_THREADS;
@@ -167,7 +166,7 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
                                     int head_dim, int splits) {
   const int h = (int)ls_block_x();
   const int t = (int)ls_block_y();
-  const int part = head_dim + 2;
+  const int part = head_dim + LS_ATT_SPLIT_STATS;
   const float* p = partial + ((long)t * heads + h) * splits * part;
   float m = LS_ATT_NEG;
   for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, p[s * part + head_dim]);
@@ -195,7 +194,6 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 //   ls_attention_f16_d*:   with one split, both scans in one block; with several, the global
 //                          (max, sum) from `stats`, then each split's weighted values into
 //                          `partial`, which ls_attention_sum adds up.
-#define LS_DEC_MAX_GROUP 8
 #define LS_DEC_LANES 32
 // Lane groups per block. Four measured faster than eight on an H200 (8B decode at 1, 4 and 64
 // rows): more blocks per multiprocessor, a smaller merge.
@@ -387,7 +385,7 @@ LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* 
     for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
     float sum = 0.0f;
     for (int w = 0; w < GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
-    float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * 2;
+    float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * LS_ATT_SPLIT_STATS;
     st[0] = mx;
     st[1] = sum;
   }
@@ -423,9 +421,11 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
       float m = LS_ATT_NEG;
       float sum = 0.0f;
       if (g < group) {
-        const float* st = stats + ((long)t * heads + kvh * group + g) * splits * 2;
-        for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, st[2 * s]);
-        for (int s = 0; s < splits; ++s) sum += st[2 * s + 1] * ls_exp(st[2 * s] - m);
+        const float* st = stats + ((long)t * heads + kvh * group + g) * splits * LS_ATT_SPLIT_STATS;
+        for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, st[LS_ATT_SPLIT_STATS * s]);
+        for (int s = 0; s < splits; ++s) {
+          sum += st[LS_ATT_SPLIT_STATS * s + 1] * ls_exp(st[LS_ATT_SPLIT_STATS * s] - m);
+        }
       }
       mx[g] = m;
       inv[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
@@ -499,7 +499,6 @@ LS_KERNEL void ls_attention_sum(const float* partial, const int* slots, float* o
 // each thread computes a 4 x 4 block of scores (4 queries x 4 positions) per dimension step. Two
 // passes over the tile's position range: (max, sum) per query, then half-rounded weights times
 // values. Head sizes up to 128.
-#define LS_TILE_Q 64
 #define LS_TILE_K 32
 #define LS_TILE_PAD 4  // keeps 8-byte loads aligned and shared-memory banks 2-way at worst
 

@@ -6,11 +6,6 @@ LS_KERNEL void ls_vector_add_f32(const float* a, const float* b, float* out, int
   if (i < n) out[i] = a[i] + b[i];
 }
 
-LS_KERNEL void ls_scale_f32(float* x, float factor, int n) {
-  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
-  if (i < n) x[i] *= factor;
-}
-
 // x[t][c] += bias[c] for every element of n rows of `cols`.
 LS_KERNEL void ls_add_bias_f32(float* x, const float* bias, int cols, int total) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());

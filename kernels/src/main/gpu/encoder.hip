@@ -3,13 +3,12 @@
 // `starts`: sequences + 1 ascending row offsets in device memory.
 #include "ls_compat.h"
 
-#define LS_ENC_THREADS 128
+// LS_ENC_THREADS, LS_ENC_QUERIES, LS_ENC_MAX_DIM and the LS_POOL_* modes come from ls_launch.h.
 #define LS_ENC_CHUNK 128
-#define LS_ENC_MAX_DIM 256
 #define LS_ENC_LANES 8                                   // lanes per query in the tiled kernels
-#define LS_ENC_QUERIES (LS_ENC_THREADS / LS_ENC_LANES)   // queries per block: 16
 #define LS_ENC_KEYS 32                                   // keys (and values) per shared-memory tile
 #define LS_ENC_NEG (-1.0e30f)                            // "no score yet": exp() of it minus a real score is 0
+static_assert(LS_ENC_QUERIES * LS_ENC_LANES == LS_ENC_THREADS, "a tiled encoder block is its queries' lanes");
 
 // tanh from exp (header-free HIP has no tanhf): 1 - 2 / (exp(2v) + 1), saturating cleanly.
 LS_DEVICE float ls_tanh(float v) {
@@ -25,7 +24,8 @@ LS_KERNEL void ls_gelu_f32(float* x, int total) {
   x[i] = 0.5f * v * (1.0f + ls_tanh(0.7978845608028654f * v * (1.0f + 0.044715f * v * v)));
 }
 
-// out[s] = mean (mode 1), first row (2) or last row (3) of rows [starts[s], starts[s+1]) of x.
+// out[s] = mean (mode LS_POOL_MEAN), first row (LS_POOL_FIRST) or last row (LS_POOL_LAST) of rows
+// [starts[s], starts[s+1]) of x.
 // Grid (sequences, ceil(cols / block)). The mean scales each row by 1/count and sums in row order,
 // as llama.cpp and the CPU backend do.
 LS_KERNEL void ls_pool_f32(const float* x, const int* starts, float* out, int cols, int mode) {
@@ -35,9 +35,9 @@ LS_KERNEL void ls_pool_f32(const float* x, const int* starts, float* out, int co
   const int first = starts[s];
   const int end = starts[s + 1];
   float v;
-  if (mode == 2) {
+  if (mode == LS_POOL_FIRST) {
     v = x[(long)first * cols + c];
-  } else if (mode == 3) {
+  } else if (mode == LS_POOL_LAST) {
     v = x[(long)(end - 1) * cols + c];
   } else {
     const float inv = 1.0f / (float)(end - first);

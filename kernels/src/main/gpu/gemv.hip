@@ -1,8 +1,10 @@
-// Small-batch matrix times activations: y[c][row] = W[row] . x[c] for c < NCOLS (1..8 tokens),
-// the weights read once for all the tokens. Every launch uses LS_MMV_THREADS threads per block;
-// a block computes ls_mmv_rows(NCOLS) consecutive rows (2 for one to three tokens, 4 from four on,
-// so each activation load serves more weights), its threads splitting the row's length, then
-// reducing through shared memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)).
+// Small-batch matrix times activations: y[c][row] = W[row] . x[c] for c < NCOLS (1 to
+// LS_MMV_MAX_COLS tokens), the weights read once for all the tokens. Every launch uses
+// LS_MMV_THREADS threads per block; a block computes ls_mmv_rows(NCOLS) consecutive rows
+// (LS_MMV_NARROW_ROWS for few tokens, LS_MMV_WIDE_ROWS from LS_MMV_WIDE_COLS on, so each activation
+// load serves more weights), its threads splitting the row's length, then reducing through shared
+// memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)); the constants are in
+// ls_launch.h.
 //
 //   mmvq (Q4_0, Q8_0): activations quantized to Q8_0 (int8 q, float d, int sum per 32), int8 dot
 //     products with 4-way dot instructions, the way llama.cpp's mul_mat_vec_q does.
@@ -12,12 +14,10 @@
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
 #include "ls_formats.h"
 
-#define LS_MMV_THREADS 128
-#define LS_MMV_MAX_ROWS 4
 #define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
 
 constexpr int ls_mmv_rows(int ncols) {
-  return ncols >= 4 ? 4 : 2;
+  return ncols >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS : LS_MMV_NARROW_ROWS;
 }
 
 template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
@@ -160,6 +160,7 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
   }
 
 #define LS_FOR_NCOLS(m, a, b) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) m(a, b, 7) m(a, b, 8)
+static_assert(LS_MMV_MAX_COLS == 8, "LS_FOR_NCOLS instantiates every GEMV for 1 to LS_MMV_MAX_COLS tokens");
 
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q4_0, true)
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q8_0, false)

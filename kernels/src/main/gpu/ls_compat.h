@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "ls_launch.h"
+
 #if LS_AMD
 #define LS_KERNEL extern "C" __attribute__((global)) __attribute__((visibility("default")))
 #define LS_DEVICE static __attribute__((device)) inline __attribute__((always_inline))
@@ -27,9 +29,8 @@
 #define LS_SHARED __shared__
 #endif
 
-// Upper bound of threads per block our launchers use; shared scratch for block reductions is sized
-// from it, one slot per wave, at the smallest wave size (32) so it is large enough everywhere.
-#define LS_MAX_BLOCK 1024
+// Shared scratch for block reductions: one slot per wave of the largest block (LS_MAX_BLOCK), at
+// the smallest wave size (32) so it is large enough everywhere.
 #define LS_MAX_WAVES_PER_BLOCK (LS_MAX_BLOCK / 32)
 
 LS_DEVICE unsigned ls_thread_x() {

@@ -9,8 +9,7 @@
 #pragma once
 #include "ls_compat.h"
 
-#define LS_QK 32        // elements per Q4_0 / Q8_0 block
-#define LS_QK_K 256     // elements per K-quant super-block
+// Block sizes LS_QK (Q4_0 / Q8_0) and LS_QK_K (K-quants) come from ls_launch.h.
 #define LS_Q4_K_BYTES 144
 #define LS_Q6_K_BYTES 210
 

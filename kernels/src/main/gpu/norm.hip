@@ -47,33 +47,9 @@ LS_KERNEL void ls_add_rms_norm_f32(float* x, const float* r, const float* weight
   for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) out[c] = row[c] * scale * weight[c];
 }
 
-// rmsnorm (optionally after the residual add, when r is not null) that also writes the Q8_0 form of
-// its output for the GEMV that follows. cols must be a multiple of 32.
-LS_KERNEL void ls_rms_norm_q8(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
-                              int cols, float eps) {
-  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
-  const long base = (long)ls_block_x() * cols;
-  float* row = x + base;
-  float sum_sq = 0.0f;
-  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
-    float v = row[c];
-    if (r) {
-      v += r[base + c];
-      row[c] = v;
-    }
-    sum_sq += v * v;
-  }
-  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)cols + eps);
-  for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) {
-    const float v = row[c] * scale * weight[c];
-    y[base + c] = v;
-    ls_store_q8_0(v, base + c, q, d, sums);
-  }
-}
-
 // The vectorized row kernels (rows a multiple of 4 long): each thread keeps up to LS_ROW_CACHE
 // float4 of its row in registers between the sum of squares and the scaling, so a row is read
-// once; launch with up to 1024 threads, the more the shorter each thread's chain of loads.
+// once; launch with up to LS_MAX_BLOCK threads, the more the shorter each thread's chain of loads.
 #define LS_ROW_CACHE 4
 
 template <bool ADD, bool Q8>

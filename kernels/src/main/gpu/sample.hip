@@ -1,8 +1,6 @@
 // On-device selection over logits, so only k (id, value) pairs per row cross to the host.
 #include "ls_compat.h"
 
-#define LS_TOPK_THREADS 1024
-
 // Whether (v, i) ranks before (bv, bi): larger value first, lower id on a tie (as a stable sort).
 LS_DEVICE bool ls_before(float v, int i, float bv, int bi) {
   return v > bv || (v == bv && i < bi);

@@ -79,10 +79,16 @@ public final class Stream {
         device.driver().fill(dst.address(), value, dst.byteSize(), handle);
     }
 
+    /**
+     * Launches {@code function} over {@code config}'s grid. The arguments must match the kernel's
+     * declared parameters in number and kind ({@link com.llmserve.kernels.Kernel#params()}): a mismatch
+     * is an {@link IllegalArgumentException} naming the parameter, before anything reaches the device.
+     */
     public void launch(KernelFunction function, LaunchConfig config, KernelArgs args) {
         if (function.device() != device) {
             throw new IllegalArgumentException(function + " belongs to another device than " + device);
         }
+        args.check(function.kernel());
         device.driver().launch(function.handle(), config, handle, args.writeTo(argScratch));
     }
 

@@ -71,13 +71,13 @@ class DeviceGpuTest extends GpuTestBase {
         try (StreamLease lease = device.streams().lease();
                 DeviceBuffer x = lease.stream().allocate(1024)) {
             Stream s = lease.stream();
-            var fn = device.function(com.llmserve.kernels.Kernel.SCALE_F32);
+            var fn = device.function(com.llmserve.kernels.Kernel.VECTOR_ADD_F32);
             GpuCallException e = org.assertj.core.api.Assertions.catchThrowableOfType(
                     GpuCallException.class,
                     () -> s.launch(
                             fn,
                             LaunchConfig.of(1, tooBig),
-                            KernelArgs.of().pointer(x).f32(2f).i32(256)));
+                            KernelArgs.of().pointer(x).pointer(x).pointer(x).i32(256)));
             GpuReport.line("launch with %d threads per block: %s", tooBig, e.getMessage());
             assertThat(e.call()).isIn("cuLaunchKernel", "hipModuleLaunchKernel");
             assertThat(e.codeName()).isNotBlank().doesNotStartWith("status ");

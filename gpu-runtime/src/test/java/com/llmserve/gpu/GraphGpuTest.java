@@ -12,25 +12,27 @@ class GraphGpuTest extends GpuTestBase {
     @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
     void aCapturedSequenceReplaysWithTheSameEffectAsItsLaunches(Device device) throws Exception {
         int n = 4096, steps = 200;
-        float factor = 1.001f;
         float[] x = HostData.randomFloats(n, 9);
+        float[] step = HostData.randomFloats(n, 10);
         try (StreamLease lease = device.streams().lease()) {
             Stream s = lease.stream();
             try (DeviceBuffer direct = HostData.upload(s, x);
                     DeviceBuffer replayed = HostData.upload(s, x);
+                    DeviceBuffer increment = HostData.upload(s, step);
                     Event t0 = device.createEvent();
                     Event t1 = device.createEvent();
                     Event t2 = device.createEvent();
                     Event t3 = device.createEvent()) {
-                device.function(com.llmserve.kernels.Kernel.SCALE_F32); // load the module before capturing, not during
+                // load the module before capturing, not during
+                device.function(com.llmserve.kernels.Kernel.VECTOR_ADD_F32);
                 Graph graph;
                 try (GraphCapture capture = s.beginCapture()) {
-                    for (int i = 0; i < steps; i++) TestKernels.scale(s, replayed, factor, n);
+                    for (int i = 0; i < steps; i++) TestKernels.vectorAdd(s, replayed, increment, replayed, n);
                     graph = capture.end();
                 }
                 try (graph) {
                     s.record(t0);
-                    for (int i = 0; i < steps; i++) TestKernels.scale(s, direct, factor, n);
+                    for (int i = 0; i < steps; i++) TestKernels.vectorAdd(s, direct, increment, direct, n);
                     s.record(t1);
                     s.record(t2);
                     graph.launch(s);
@@ -39,7 +41,7 @@ class GraphGpuTest extends GpuTestBase {
                     float[] b = HostData.download(s, replayed, n);
                     assertThat(b).containsExactly(a);
                     float expected = x[0];
-                    for (int i = 0; i < steps; i++) expected *= factor;
+                    for (int i = 0; i < steps; i++) expected += step[0];
                     assertThat(b[0]).isEqualTo(expected);
                     GpuReport.line(
                             "%d launches on %s: %.1f us issued one by one, %.1f us as one graph replay",
@@ -58,9 +60,9 @@ class GraphGpuTest extends GpuTestBase {
         try (StreamLease lease = device.streams().lease();
                 DeviceBuffer x = device.allocate(1024 * 4)) {
             Stream s = lease.stream();
-            device.function(com.llmserve.kernels.Kernel.SCALE_F32);
+            device.function(com.llmserve.kernels.Kernel.VECTOR_ADD_F32);
             try (GraphCapture ignored = s.beginCapture()) {
-                TestKernels.scale(s, x, 2f, 1024);
+                TestKernels.vectorAdd(s, x, x, x, 1024);
             }
             s.fill(x, (byte) 0);
             s.synchronize();

@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Each proof kernel against a double-precision CPU reference, with its device time. */
+/** Production kernels against a double-precision CPU reference, with their device time. */
 class KernelParityGpuTest extends GpuTestBase {
 
     @ParameterizedTest
@@ -76,49 +76,66 @@ class KernelParityGpuTest extends GpuTestBase {
     void q8_0GemvMatchesTheCpu(Device device) throws Exception {
         int rows = 4096 + 5, cols = 4096; // rows not a multiple of rows-per-block
         int blocks = cols / 32;
-        byte[] w = new byte[rows * blocks * 34];
         float[] x = HostData.randomFloats(cols, 5);
+        // the activations as ls_quantize_q8_0 rounds them: per 32, d = f16(amax / 127), q = rint(x * 127 / amax)
+        float[] xd = new float[blocks];
+        int[] xq = new int[cols];
+        for (int b = 0; b < blocks; b++) {
+            float amax = 0;
+            for (int i = 0; i < 32; i++) amax = Math.max(amax, Math.abs(x[b * 32 + i]));
+            float inv = amax != 0 ? 127f / amax : 0f;
+            xd[b] = Float.float16ToFloat(Float.floatToFloat16(amax / 127f));
+            for (int i = 0; i < 32; i++) xq[b * 32 + i] = (int) Math.rint(x[b * 32 + i] * inv);
+        }
+        // Q8_0 weights as the engine uploads them (repacked): 32 int8 quants per block, the f16 scales apart
+        byte[] quants = new byte[rows * blocks * 32];
+        byte[] scales = new byte[rows * blocks * 2];
         double[] expected = new double[rows];
         double[] scale = new double[rows];
         SplittableRandom r = new SplittableRandom(6);
         for (int row = 0; row < rows; row++) {
             for (int b = 0; b < blocks; b++) {
-                int at = (row * blocks + b) * 34;
+                int block = row * blocks + b;
                 short d = Float.floatToFloat16((float) (0.001 + r.nextDouble() * 0.05));
-                w[at] = (byte) d;
-                w[at + 1] = (byte) (d >> 8);
-                double dScale = Float.float16ToFloat(d);
+                scales[2 * block] = (byte) d;
+                scales[2 * block + 1] = (byte) (d >> 8);
+                double dScale = (double) Float.float16ToFloat(d) * xd[b];
                 for (int i = 0; i < 32; i++) {
                     byte q = (byte) (r.nextInt(255) - 127);
-                    w[at + 2 + i] = q;
-                    expected[row] += dScale * q * x[b * 32 + i];
-                    scale[row] += Math.abs(dScale * q * x[b * 32 + i]);
+                    quants[block * 32 + i] = q;
+                    expected[row] += dScale * q * xq[b * 32 + i];
+                    scale[row] += Math.abs(dScale * q * xq[b * 32 + i]);
                 }
             }
         }
         try (StreamLease lease = device.streams().lease()) {
             Stream s = lease.stream();
-            try (DeviceBuffer dw = HostData.upload(s, w);
+            try (DeviceBuffer dw = HostData.upload(s, quants);
+                    DeviceBuffer dwd = HostData.upload(s, scales);
                     DeviceBuffer dx = HostData.upload(s, x);
+                    DeviceBuffer dxq = device.allocate(cols);
+                    DeviceBuffer dxd = device.allocate(blocks * 4L);
+                    DeviceBuffer dxs = device.allocate(blocks * 4L);
                     DeviceBuffer dy = device.allocate(rows * 4L);
                     Event start = device.createEvent();
                     Event end = device.createEvent()) {
-                TestKernels.gemvQ8_0(s, dw, dx, dy, rows, cols); // warm-up
+                TestKernels.quantizeQ8_0(s, dx, dxq, dxd, dxs, cols);
+                TestKernels.gemvQ8_0(s, dw, dwd, dxq, dxd, dxs, dy, rows, cols); // warm-up
                 s.record(start);
-                for (int i = 0; i < 100; i++) TestKernels.gemvQ8_0(s, dw, dx, dy, rows, cols);
+                for (int i = 0; i < 100; i++) TestKernels.gemvQ8_0(s, dw, dwd, dxq, dxd, dxs, dy, rows, cols);
                 s.record(end);
                 float[] got = HostData.download(s, dy, rows);
                 double err = HostData.maxError(got, expected, scale);
                 double micros = end.elapsedMillisSince(start) * 10; // per launch, of 100
                 GpuReport.line(
-                        "gemv_q8_0_f32 %dx%d on %s (wave %d): max error %.2e (relative to sum |w*x|), %.1f us, %.0f GB/s",
+                        "mmvq_q8_0_1 %dx%d on %s (wave %d): max error %.2e (relative to sum |w*x|), %.1f us, %.0f GB/s",
                         rows,
                         cols,
                         device.info().name(),
                         device.info().waveSize(),
                         err,
                         micros,
-                        w.length / (micros * 1e-6) / 1e9);
+                        (quants.length + scales.length) / (micros * 1e-6) / 1e9);
                 assertThat(err).isLessThan(5e-5); // fp32 accumulation of 4096 terms in another order
             }
         }

@@ -1,0 +1,86 @@
+// The numbers both the kernels and the host code that launches them depend on: block sizes the
+// kernels are written for, shape limits of their shared-memory buffers, layouts of the buffers
+// they exchange. The build turns every define below into com.llmserve.kernels.KernelConstants
+// (same name, the comment above it as its Javadoc), so the host sizes grids and checks shapes with
+// the numbers the kernels were compiled with instead of copies of them. Hence the strict form:
+// only `#define LS_<NAME> <decimal integer>` lines, each under its own // comment; the build fails
+// on anything else. Every kernel source sees this header through ls_compat.h.
+
+#pragma once
+
+// Most threads per block of any launch: block reductions size their shared scratch (one slot per
+// wave) for it. The vectorized row kernels (ls_rms_norm_v4 and its variants) take up to this many.
+#define LS_MAX_BLOCK 1024
+
+// Elements per Q4_0 / Q8_0 block, and per scale and sum of Q8_0 activations (the integer GEMVs'
+// input); rows quantized to Q8_0 are a multiple of it long.
+#define LS_QK 32
+
+// Elements per K-quant super-block. ls_quantize_q8_k takes one block of LS_QK_K threads per
+// super-block, one thread per element.
+#define LS_QK_K 256
+
+// Threads per block of every GEMV (ls_mmvq_*, ls_mmvf_*).
+#define LS_MMV_THREADS 128
+
+// Most tokens (activation rows) one GEMV launch multiplies: every GEMV has one entry point per
+// token count, ls_mmvq_q4_0_1 .. ls_mmvq_q4_0_8 and so on. Larger batches take several launches.
+#define LS_MMV_MAX_COLS 8
+
+// Weight rows per GEMV block for fewer than LS_MMV_WIDE_COLS tokens; the grid is ceil(rows / rows
+// per block).
+#define LS_MMV_NARROW_ROWS 2
+
+// Tokens from which a GEMV block computes LS_MMV_WIDE_ROWS weight rows instead of
+// LS_MMV_NARROW_ROWS, so that each activation load serves more weights.
+#define LS_MMV_WIDE_COLS 4
+
+// Weight rows per GEMV block for LS_MMV_WIDE_COLS tokens or more.
+#define LS_MMV_WIDE_ROWS 4
+
+// Threads per block of the attention kernels over the paged cache: ls_attention_f16,
+// ls_attention_f16_d*, ls_attention_stats_d* and ls_attention_tile_d*.
+#define LS_ATT_THREADS 128
+
+// Most query heads per kv head of ls_attention_f16, the general attention kernel.
+#define LS_ATT_MAX_GROUP 16
+
+// Most query values per kv head (query heads per kv head times head size) of ls_attention_f16,
+// which holds them in shared memory.
+#define LS_ATT_MAX_QDIM 2048
+
+// Floats of softmax statistics (maximum, then sum) per row, query head and position split in the
+// split buffers: ls_attention_f16 writes head-size values and then these to `partial` for
+// ls_attention_combine; ls_attention_stats_d* writes only these to `stats`.
+#define LS_ATT_SPLIT_STATS 2
+
+// Most query heads per kv head of the attention kernels with the CPU backend's rounding,
+// ls_attention_f16_d* and ls_attention_stats_d*.
+#define LS_DEC_MAX_GROUP 8
+
+// Query vectors (rows times the query heads of one kv head) per block of the tiled prompt kernels
+// ls_attention_tile_d*: a tile is at most LS_TILE_Q / (query heads per kv head) rows of one sequence.
+#define LS_TILE_Q 64
+
+// Threads per block of ls_topk_f32, one block per row.
+#define LS_TOPK_THREADS 1024
+
+// Threads per block of the encoder attention kernels, ls_encoder_attention_f32 and
+// ls_encoder_attention_d*.
+#define LS_ENC_THREADS 128
+
+// Query positions per block of the tiled encoder attention kernels ls_encoder_attention_d*: their
+// grid's z dimension is ceil(longest sequence / LS_ENC_QUERIES).
+#define LS_ENC_QUERIES 16
+
+// Largest head size of ls_encoder_attention_f32, which holds a query in shared memory.
+#define LS_ENC_MAX_DIM 256
+
+// ls_pool_f32's mode argument: the mean of each sequence's rows.
+#define LS_POOL_MEAN 1
+
+// ls_pool_f32's mode argument: each sequence's first row (BERT's CLS pooling).
+#define LS_POOL_FIRST 2
+
+// ls_pool_f32's mode argument: each sequence's last row.
+#define LS_POOL_LAST 3
