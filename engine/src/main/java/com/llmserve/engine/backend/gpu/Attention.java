@@ -1,5 +1,9 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_ATT_SPLIT_STATS;
+import static com.llmserve.kernels.KernelConstants.LS_ATT_THREADS;
+import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
+
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.engine.backend.gpu.StepMeta.Region;
@@ -28,16 +32,6 @@ record Attention(
         int tiles)
         implements DeviceOp {
 
-    /** Must match LS_ATT_THREADS in attention.hip (every attention kernel's block). */
-    static final int THREADS = 128;
-    /** Must match LS_DEC_MAX_GROUP in attention.hip: query heads per kv head of the exact and tiled kernels. */
-    static final int MAX_EXACT_GROUP = 8;
-    /** Query vectors (rows x query heads of a kv head) per tile: must match LS_TILE_Q in attention.hip. */
-    static final int TILE_QUERIES = 64;
-    /** The general kernel's limits (query heads per kv head, and their values together). */
-    static final int MAX_GROUP = 16;
-
-    static final int MAX_QUERY_VALUES = 2048;
     private static final int MAX_SPLITS = 32;
 
     /**
@@ -53,7 +47,7 @@ record Attention(
 
     /** The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider than 128). */
     static Kernel tiledKernel(AttentionShape s) {
-        if (s.heads() / s.kvHeads() > MAX_EXACT_GROUP) {
+        if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         return switch (s.headDim()) {
@@ -69,11 +63,11 @@ record Attention(
 
     /**
      * The attention kernels that round softmax weights as the CPU backend does ({values, stats}),
-     * for the head sizes they are built for and at most {@link #MAX_EXACT_GROUP} query heads per kv
+     * for the head sizes they are built for and at most {@code LS_DEC_MAX_GROUP} query heads per kv
      * head; null for the general kernel.
      */
     static Kernel[] exactKernels(AttentionShape s) {
-        if (s.heads() / s.kvHeads() > MAX_EXACT_GROUP) {
+        if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         return switch (s.headDim()) {
@@ -95,8 +89,8 @@ record Attention(
             long units = Math.max(
                     (long) n * splits,
                     2L * w.device().info().multiprocessors() + w.options().maxGraphRows());
-            w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + 2) * Float.BYTES);
-            w.reserve(Slot.ATTENTION_STATS, units * shape.heads() * 2 * Float.BYTES);
+            w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + LS_ATT_SPLIT_STATS) * Float.BYTES);
+            w.reserve(Slot.ATTENTION_STATS, units * shape.heads() * LS_ATT_SPLIT_STATS * Float.BYTES);
         }
     }
 
@@ -123,7 +117,7 @@ record Attention(
             l.meta(write, Region.SLOTS).pointer(kv.keys[layer]).pointer(kv.values[layer]);
             l.kernel(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
         }
-        LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, THREADS, 1, 1, 0);
+        LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, LS_ATT_THREADS, 1, 1, 0);
         LaunchConfig perHead = new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
         if (tiles > 0) {
             KernelArgs args = rowArgs(l, true);
@@ -136,7 +130,7 @@ record Attention(
                     .f32(s.scale())
                     .i32(s.causal() ? 1 : 0)
                     .i32(s.slidingWindow());
-            l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, THREADS, 1, 1, 0), args);
+            l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0), args);
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
@@ -211,7 +205,7 @@ record Attention(
     }
 
     private static KernelArgs pointerOrNull(KernelArgs args, DeviceBuffer b) {
-        return b != null ? args.pointer(b) : args.i64(0);
+        return b != null ? args.pointer(b) : args.nullPointer();
     }
 
     @Override

@@ -1,5 +1,8 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_ENC_QUERIES;
+import static com.llmserve.kernels.KernelConstants.LS_ENC_THREADS;
+
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
@@ -14,13 +17,6 @@ import com.llmserve.kernels.Kernel;
 record EncoderAttention(
         GpuActivations qkv, int starts, int sequences, int n, int longest, AttentionShape shape, GpuActivations out)
         implements DeviceOp {
-
-    /** Must match LS_ENC_THREADS in encoder.hip. */
-    static final int THREADS = 128;
-    /** Positions per block of the tiled kernels (LS_ENC_QUERIES: eight lanes each). */
-    static final int QUERIES = 16;
-    /** Must match LS_ENC_MAX_DIM in encoder.hip. */
-    static final int MAX_HEAD_DIM = 256;
 
     @Override
     public void launch(Launch l) {
@@ -44,11 +40,11 @@ record EncoderAttention(
                     default -> null;
                 };
         if (tiled != null) {
-            // a block per head, sequence and QUERIES positions of it (blocks past a short span return at once)
-            int tiles = (longest + QUERIES - 1) / QUERIES;
-            l.kernel(tiled, new LaunchConfig(s.heads(), sequences, tiles, THREADS, 1, 1, 0), args);
+            // a block per head, sequence and LS_ENC_QUERIES positions of it (blocks past a short span return at once)
+            int tiles = (longest + LS_ENC_QUERIES - 1) / LS_ENC_QUERIES;
+            l.kernel(tiled, new LaunchConfig(s.heads(), sequences, tiles, LS_ENC_THREADS, 1, 1, 0), args);
         } else {
-            l.kernel(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), n, 1, THREADS, 1, 1, 0), args);
+            l.kernel(Kernel.ENCODER_ATTENTION_F32, new LaunchConfig(s.heads(), n, 1, LS_ENC_THREADS, 1, 1, 0), args);
         }
     }
 

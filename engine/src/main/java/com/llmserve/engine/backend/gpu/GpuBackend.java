@@ -1,5 +1,10 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_GROUP;
+import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_QDIM;
+import static com.llmserve.kernels.KernelConstants.LS_ENC_MAX_DIM;
+import static com.llmserve.kernels.KernelConstants.LS_TILE_Q;
+
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
@@ -306,15 +311,15 @@ public final class GpuBackend extends Backend {
             AttentionShape shape,
             Activations out) {
         int group = shape.heads() / shape.kvHeads();
-        if (group > Attention.MAX_GROUP || group * shape.headDim() > Attention.MAX_QUERY_VALUES) {
+        if (group > LS_ATT_MAX_GROUP || group * shape.headDim() > LS_ATT_MAX_QDIM) {
             throw new GpuBackendException("attention of " + group + " query heads of " + shape.headDim()
-                    + " per kv head exceeds the kernel's " + Attention.MAX_QUERY_VALUES + " values");
+                    + " per kv head exceeds the kernel's " + LS_ATT_MAX_QDIM + " values");
         }
         int p = recorder.padded(n, Math.min(qkv.rows(), out.rows()));
         int splits = Attention.splits(device.info().multiprocessors(), shape.kvHeads(), p);
         int tiles = 0;
         if (p >= options.gemmMinRows() && p >= 4 * batch.sequences() && Attention.tiledKernel(shape) != null) {
-            int[] t = StepMeta.tiles(batch, p, Attention.TILE_QUERIES / group);
+            int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
             tiles = t.length / 2;
         }
@@ -324,9 +329,9 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doEncoderAttention(
             Step step, Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out) {
-        if (shape.headDim() > EncoderAttention.MAX_HEAD_DIM) {
-            throw new GpuBackendException("encoder attention heads of " + shape.headDim() + " exceed the kernel's "
-                    + EncoderAttention.MAX_HEAD_DIM);
+        if (shape.headDim() > LS_ENC_MAX_DIM) {
+            throw new GpuBackendException(
+                    "encoder attention heads of " + shape.headDim() + " exceed the kernel's " + LS_ENC_MAX_DIM);
         }
         int rows = starts[sequences];
         int longest = 0;

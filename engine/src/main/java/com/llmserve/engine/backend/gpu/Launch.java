@@ -1,5 +1,8 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_MAX_BLOCK;
+import static com.llmserve.kernels.KernelConstants.LS_QK;
+
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.engine.backend.gpu.StepMeta.Region;
 import com.llmserve.gpu.Blas;
@@ -61,16 +64,16 @@ final class Launch {
         return LaunchConfig.covering(items, THREADS);
     }
 
-    /** Threads for a vectorized row kernel: one float4 each, a multiple of 64 (every wave size), at most 1024. */
+    /** Threads for a vectorized row kernel: one float4 each, a multiple of 64 (every wave size), at most a block. */
     static int rowThreads(int cols) {
         int vecs = (cols / 4 + 63) / 64 * 64;
-        return Math.max(64, Math.min(1024, vecs));
+        return Math.max(64, Math.min(LS_MAX_BLOCK, vecs));
     }
 
     /** Appends the three Q8_0 activation scratch pointers (values, scales, sums), {@code row} rows of {@code k} in. */
     KernelArgs q8(KernelArgs args, long row, int k) {
         return args.pointer(scratch(Slot.XQ), row * k)
-                .pointer(scratch(Slot.XD), row * (k / 32) * Float.BYTES)
-                .pointer(scratch(Slot.XS), row * (k / 32) * Integer.BYTES);
+                .pointer(scratch(Slot.XD), row * (k / LS_QK) * Float.BYTES)
+                .pointer(scratch(Slot.XS), row * (k / LS_QK) * Integer.BYTES);
     }
 }

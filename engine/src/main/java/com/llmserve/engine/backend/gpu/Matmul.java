@@ -1,5 +1,13 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMV_NARROW_ROWS;
+import static com.llmserve.kernels.KernelConstants.LS_MMV_THREADS;
+import static com.llmserve.kernels.KernelConstants.LS_MMV_WIDE_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMV_WIDE_ROWS;
+import static com.llmserve.kernels.KernelConstants.LS_QK;
+import static com.llmserve.kernels.KernelConstants.LS_QK_K;
+
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.gpu.BlasType;
 import com.llmserve.gpu.DeviceBuffer;
@@ -10,7 +18,7 @@ import com.llmserve.kernels.Kernel;
 
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
- * {@link WeightFormat#MAX_GEMV_COLUMNS} rows per pass) or, for many rows, the weight in half
+ * {@code LS_MMV_MAX_COLS} rows per pass) or, for many rows, the weight in half
  * (its half copy, or dequantized a band at a time) times half activations through the vendor BLAS.
  *
  * @param blas         whether the product takes the BLAS path (decided when recorded)
@@ -19,18 +27,15 @@ import com.llmserve.kernels.Kernel;
 record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boolean blas, boolean prequantized)
         implements DeviceOp {
 
-    /** Must match LS_MMV_THREADS in gemv.hip. */
-    static final int GEMV_THREADS = 128;
-
     /** A product of {@code n} padded rows, on the path the options choose for it. */
     static Matmul of(GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options) {
         boolean blas = n >= options.gemmMinRows() || w.cols() % 8 != 0;
         return new Matmul(w, x, n, out, blas, false);
     }
 
-    /** Weight rows per GEMV block for {@code columns} tokens: must match ls_mmv_rows in gemv.hip. */
+    /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
     static int gemvRows(int columns) {
-        return columns >= 4 ? 4 : 2;
+        return columns >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS : LS_MMV_NARROW_ROWS;
     }
 
     /** Rows of a weight of row length k dequantized per BLAS call: a multiple of 64 fitting the band size. */
@@ -42,7 +47,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
     /** Whether every band multiplies int8 activations (Q4_0, Q8_0), which a norm or SwiGLU before it can write. */
     boolean takesQ8() {
         return !blas
-                && x.cols() % 32 == 0
+                && x.cols() % LS_QK == 0
                 && weight.bands.stream().allMatch(b -> b.format().integerGemv());
     }
 
@@ -68,8 +73,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 }
             } else if (f.integerGemv()) {
                 w.reserve(Slot.XQ, q * k);
-                w.reserve(Slot.XD, q * (k / 32) * Float.BYTES);
-                w.reserve(Slot.XS, q * (k / 32) * Integer.BYTES);
+                w.reserve(Slot.XD, q * (k / LS_QK) * Float.BYTES);
+                w.reserve(Slot.XS, q * (k / LS_QK) * Integer.BYTES);
             } else if (band.activation() != WeightFormat.Activation.FLOAT) {
                 w.reserve(Slot.XF, q * k * Float.BYTES);
             }
@@ -115,9 +120,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 prepared = wanted;
             }
             int rows = Math.toIntExact(band.rows());
-            for (int c0 = 0; c0 < n; c0 += WeightFormat.MAX_GEMV_COLUMNS) {
-                int cols = Math.min(WeightFormat.MAX_GEMV_COLUMNS, n - c0);
-                LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), GEMV_THREADS);
+            for (int c0 = 0; c0 < n; c0 += LS_MMV_MAX_COLS) {
+                int cols = Math.min(LS_MMV_MAX_COLS, n - c0);
+                LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), LS_MMV_THREADS);
                 KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
                 if (f.integerGemv()) {
                     l.q8(args, c0, k);
@@ -153,8 +158,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
             case Q8_K_FLOAT ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_K,
-                        LaunchConfig.of(total / 256, 256),
-                        args.pointer(l.scratch(Slot.XF)).i64(0).i32(total));
+                        LaunchConfig.of(total / LS_QK_K, LS_QK_K),
+                        args.pointer(l.scratch(Slot.XF)).nullPointer().i32(total));
             case Q8_0_HALF ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_0_F16,
@@ -163,8 +168,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
             case Q8_K_HALF ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_K,
-                        LaunchConfig.of(total / 256, 256),
-                        args.i64(0).pointer(l.scratch(Slot.XH)).i32(total));
+                        LaunchConfig.of(total / LS_QK_K, LS_QK_K),
+                        args.nullPointer().pointer(l.scratch(Slot.XH)).i32(total));
             case PLAIN_HALF ->
                 l.kernel(
                         Kernel.F32_TO_F16,

@@ -1,5 +1,9 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_POOL_FIRST;
+import static com.llmserve.kernels.KernelConstants.LS_POOL_LAST;
+import static com.llmserve.kernels.KernelConstants.LS_POOL_MEAN;
+
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
@@ -11,11 +15,15 @@ record Pool(GpuActivations x, int starts, int n, Pooling pooling, GpuActivations
     @Override
     public void launch(Launch l) {
         int cols = x.cols();
-        // the kernel's modes are llama.cpp's pooling ids: 1 mean, 2 first row, 3 last row
         KernelArgs args = l.ints(KernelArgs.of().pointer(x.buffer), starts)
                 .pointer(out.buffer)
                 .i32(cols)
-                .i32(pooling.ggufId());
+                .i32(
+                        switch (pooling) {
+                            case MEAN -> LS_POOL_MEAN;
+                            case CLS -> LS_POOL_FIRST;
+                            case LAST -> LS_POOL_LAST;
+                        });
         l.kernel(
                 Kernel.POOL_F32,
                 new LaunchConfig(n, (cols + Launch.THREADS - 1) / Launch.THREADS, 1, Launch.THREADS, 1, 1, 0),

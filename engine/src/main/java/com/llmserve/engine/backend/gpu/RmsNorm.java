@@ -40,7 +40,7 @@ record RmsNorm(GpuActivations x, GpuWeight weight, float eps, int n, GpuActivati
         if (residual != null) {
             args.pointer(residual.buffer);
         } else {
-            args.i64(0);
+            args.nullPointer();
         }
         args.pointer(weight.vector).pointer(out.buffer);
         l.kernel(

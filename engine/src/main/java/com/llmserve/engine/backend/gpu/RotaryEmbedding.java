@@ -48,7 +48,7 @@ record RotaryEmbedding(
             l.meta(args, Region.SLOTS).pointer(kv.keys[layer]).pointer(kv.values[layer]);
             work += shape.kvDim() + (long) shape.kvHeads() * (shape.headDim() - table.dims());
         } else {
-            args.i32(0).i32(0).i32(0).i64(0).i64(0).i64(0);
+            args.i32(0).i32(0).i32(0).nullPointer().nullPointer().nullPointer();
         }
         int blocks = Math.toIntExact((work + Launch.THREADS - 1) / Launch.THREADS);
         l.kernel(Kernel.ROPE_F32, new LaunchConfig(n, blocks, 1, Launch.THREADS, 1, 1, 0), args);

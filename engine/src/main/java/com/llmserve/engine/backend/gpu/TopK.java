@@ -1,5 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_TOPK_THREADS;
+
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
@@ -7,9 +9,6 @@ import com.llmserve.kernels.Kernel;
 
 /** The k best logits of each of n rows, into the top-k scratch. */
 record TopK(GpuActivations x, int n, int k) implements DeviceOp {
-
-    /** Threads per row of the kernel: one block a row. */
-    private static final int THREADS = 1024;
 
     @Override
     public void reserve(Workspace w) {
@@ -21,7 +20,7 @@ record TopK(GpuActivations x, int n, int k) implements DeviceOp {
     public void launch(Launch l) {
         l.kernel(
                 Kernel.TOPK_F32,
-                LaunchConfig.of(n, THREADS),
+                LaunchConfig.of(n, LS_TOPK_THREADS),
                 KernelArgs.of()
                         .pointer(x.buffer)
                         .i32(x.cols())

@@ -109,9 +109,6 @@ enum WeightFormat {
         FLOAT
     }
 
-    /** Most tokens one GEMV launch multiplies; larger batches take several launches or BLAS. */
-    static final int MAX_GEMV_COLUMNS = 8;
-
     private final GgmlType type;
     private final Activation activation;
     private final int repackedBlockBytes;
@@ -196,7 +193,7 @@ enum WeightFormat {
         return dequantF16;
     }
 
-    /** The GEMV kernel for {@code columns} tokens (1..{@link #MAX_GEMV_COLUMNS}). */
+    /** The GEMV kernel for {@code columns} tokens (1 to {@code LS_MMV_MAX_COLS}). */
     Kernel gemvKernel(int columns) {
         return gemv[columns - 1];
     }

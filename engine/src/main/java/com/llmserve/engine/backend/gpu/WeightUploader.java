@@ -1,5 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_QK;
+
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuTensor;
@@ -116,7 +118,7 @@ final class WeightUploader {
             long rows,
             int cols,
             boolean halfCopy) {
-        long blocksPerRow = cols / 32;
+        long blocksPerRow = cols / LS_QK;
         long scalesOffset = 0;
         long bytes;
         if (f.repacked()) {
@@ -207,7 +209,7 @@ final class WeightUploader {
 
     /** GGML Q4_0/Q8_0 blocks to quants + scales, on the device (the raw blocks go up first). */
     private void repack(GgufTensor t, WeightFormat f, DeviceBuffer data, long firstBlock, long scalesOffset) {
-        long blocks = t.elementCount() / 32;
+        long blocks = t.elementCount() / LS_QK;
         try (DeviceBuffer raw = device.allocate(t.byteSize())) {
             transfer.toDevice(t.data().asSlice(0, t.byteSize()), raw, 0);
             Kernel kernel = f == WeightFormat.Q4_0 ? Kernel.REPACK_Q4_0 : Kernel.REPACK_Q8_0;
