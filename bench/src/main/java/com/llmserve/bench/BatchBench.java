@@ -1,4 +1,4 @@
-package com.llmserve.engine.cli;
+package com.llmserve.bench;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;

@@ -1,5 +1,7 @@
-package com.llmserve.engine.backend.gpu;
+package com.llmserve.bench;
 
+import com.llmserve.engine.backend.gpu.GpuBackend;
+import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.EmbeddingModel;

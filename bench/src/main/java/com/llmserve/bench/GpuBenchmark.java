@@ -1,7 +1,9 @@
-package com.llmserve.engine.backend.gpu;
+package com.llmserve.bench;
 
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.gpu.GpuBackend;
+import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.kv.BlockPool;
