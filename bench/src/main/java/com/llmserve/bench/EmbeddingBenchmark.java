@@ -21,67 +21,82 @@ import java.util.Locale;
  * Engine-level speed of a GGUF embedding model on the first GPU: inputs per second of wall time
  * around {@code EmbeddingModel.embed} (pooled vectors copied to the host and normalised) for
  * batches of several sizes, after warm-up; what the service adds on top is tokenization and JSON.
- *
- * <pre>
- * EmbeddingBenchmark --model FILE [--inputs 32,160] [--tokens 102] [--half-weights] [--profile]
- * </pre>
- * {@code --profile} then embeds one batch of each size once more with device events around every
- * operation and prints where the device time goes.
+ * Run {@code EmbeddingBenchmark --help} for the options.
  */
 public final class EmbeddingBenchmark {
+
+    static final String USAGE = """
+            usage: EmbeddingBenchmark --model FILE [options]
+              --model FILE          GGUF embedding model
+              --inputs LIST         inputs per batch, one report line each (default 32,160)
+              --tokens N            tokens per input, [CLS] and [SEP] included, at least 2 (default 102)
+              --half-weights        half-precision copies of the weights for the BLAS products, while
+                                    device memory lasts
+              --profile             then embed one batch of each size once more with device events
+                                    around every operation and print where the device time goes
+            """;
+
+    record Options(Path model, int[] sizes, int tokens, GpuOptions gpu, boolean profile) {
+
+        static Options parse(String[] args) {
+            Path model = null;
+            int[] sizes = {32, 160};
+            int tokens = 102;
+            GpuOptions gpu = GpuOptions.defaults();
+            boolean profile = false;
+            Arguments a = new Arguments(args);
+            while (a.hasNext()) {
+                String option = a.next();
+                switch (option) {
+                    case "--model" -> model = Path.of(a.value(option));
+                    case "--inputs" -> sizes = a.positives(option);
+                    case "--tokens" -> tokens = a.positive(option);
+                    case "--half-weights" -> gpu = gpu.withHalfWeights(true);
+                    case "--profile" -> profile = true;
+                    default -> throw new IllegalArgumentException("unknown option " + option);
+                }
+            }
+            if (model == null) {
+                throw new IllegalArgumentException("no --model given");
+            }
+            if (tokens < 2) {
+                throw new IllegalArgumentException("--tokens must be at least 2, for [CLS] and [SEP]");
+            }
+            return new Options(model, sizes, tokens, gpu, profile);
+        }
+    }
 
     private EmbeddingBenchmark() {}
 
     public static void main(String[] args) throws IOException {
-        Path file = null;
-        int[] sizes = {32, 160};
-        int tokens = 102;
-        GpuOptions options = GpuOptions.defaults();
-        boolean profile = false;
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : "";
-            switch (args[i]) {
-                case "--model" -> {
-                    file = Path.of(v);
-                    i++;
-                }
-                case "--inputs" -> {
-                    sizes = Arrays.stream(v.split(","))
-                            .mapToInt(Integer::parseInt)
-                            .toArray();
-                    i++;
-                }
-                case "--tokens" -> {
-                    tokens = Integer.parseInt(v);
-                    i++;
-                }
-                case "--half-weights" -> options = options.withHalfWeights(true);
-                case "--profile" -> profile = true;
-                default -> {
-                    System.err.println("error: unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
+        if (Arguments.wantsHelp(args)) {
+            System.out.print(USAGE);
+            return;
         }
-        if (file == null) {
-            System.err.println("error: no --model given");
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
             System.exit(2);
+            return;
         }
         PrintStream out = System.out;
-        int largest = Arrays.stream(sizes).max().orElseThrow();
+        int largest = Arrays.stream(o.sizes()).max().orElseThrow();
         try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
             if (pool.isEmpty()) {
                 out.println("no GPU: " + pool.statuses());
                 System.exit(1);
             }
             Device device = pool.device(0);
-            try (GgufFile gguf = GgufFile.open(file);
-                    GpuBackend gpu = GpuBackend.open(device, options);
+            try (GgufFile gguf = GgufFile.open(o.model());
+                    GpuBackend gpu = GpuBackend.open(device, o.gpu());
                     EmbeddingModel model =
-                            Architectures.loadEmbeddingModel(gguf, gpu, new ModelOptions(largest * tokens, 0))) {
-                out.printf(Locale.ROOT, "device: %s; %s; %s%n", device.info().name(), model, options);
-                for (int size : sizes) {
-                    List<int[]> batch = inputs(size, tokens);
+                            Architectures.loadEmbeddingModel(gguf, gpu, new ModelOptions(largest * o.tokens(), 0))) {
+                out.printf(Locale.ROOT, "device: %s; %s; %s%n", device.info().name(), model, o.gpu());
+                for (int size : o.sizes()) {
+                    List<int[]> batch = inputs(size, o.tokens());
                     for (int i = 0; i < 10; i++) {
                         model.embed(batch);
                     }
@@ -96,15 +111,15 @@ public final class EmbeddingBenchmark {
                             Locale.ROOT,
                             "batch of %d inputs x %d tokens: %.2f ms per batch, %.0f inputs/s, %.0f tokens/s%n",
                             size,
-                            tokens,
+                            o.tokens(),
                             1e3 * seconds / runs,
                             size * runs / seconds,
-                            (double) size * tokens * runs / seconds);
+                            (double) size * o.tokens() * runs / seconds);
                 }
-                if (profile) {
-                    for (int size : sizes) {
+                if (o.profile()) {
+                    for (int size : o.sizes()) {
                         gpu.setProfiling(true);
-                        model.embed(inputs(size, tokens));
+                        model.embed(inputs(size, o.tokens()));
                         GpuBenchmark.printProfile("embedding batch of " + size, 1, gpu.takeProfile(), out);
                         gpu.setProfiling(false);
                     }
