@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packs what a GPU host without Java needs to check and measure the GPU backend: a jlink'd Java 25
-# runtime (tar.xz), the module jars and engine test classes, the JUnit console launcher, the small
-# models and goldens the parity tests read, synth_gguf.py with a tokenizer for the benchmark
-# models (written on the host: they are gigabytes), and run-device.sh.
+# runtime (tar.xz), the module jars (bench.jar holds the benchmarks) and engine test classes, the
+# JUnit console launcher, the small models and goldens the parity tests read, synth_gguf.py with a
+# tokenizer for the benchmark models (written on the host: they are gigabytes), and run-device.sh.
 #
 # usage: engine/src/test/device/bundle.sh <out-dir>      (never installs to ~/.m2)
 #        MODELS="all-MiniLM-L6-v2-q8_0" bundle.sh <out-dir>   a different set of ../shared models (and
@@ -16,8 +16,9 @@ shared=${LLMSERVE_SHARED:-$root/../shared}
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 
-(cd "$root" && ./mvnw -B -ntp -q -pl kernels,gpu-runtime,engine package -DskipTests \
-   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$module/target/device-classpath.txt")
+# a relative outputFile is each module's own: the engine's test class path is the one read below
+(cd "$root" && ./mvnw -B -ntp -q -pl kernels,gpu-runtime,engine,bench package -DskipTests \
+   dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/device-classpath.txt)
 cp_file="$module/target/device-classpath.txt"
 junit=$(tr ':' '\n' < "$cp_file" | sed -n 's|.*/junit-platform-launcher-\(.*\)\.jar$|\1|p')
 [ -n "$junit" ] || { echo "bundle: JUnit Platform version not found in $cp_file" >&2; exit 1; }
@@ -29,6 +30,7 @@ mkdir -p "$out/lib" "$out/shared/models" "$out/shared/golden/generation" "$out/t
 cp "$root/kernels/target/kernels-"*.jar "$out/lib/kernels.jar"
 cp "$root/gpu-runtime/target/gpu-runtime-"*.jar "$out/lib/gpu-runtime.jar"
 cp "$module/target/engine-"*[0-9T].jar "$out/lib/engine.jar"
+cp "$root/bench/target/bench-"*[0-9T].jar "$out/lib/bench.jar"
 "$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$module/target/test-classes" .
 # test-side libraries only (the engine's own runtime needs nothing else on these paths)
 # (the goldens are read with Jackson 3, tools.jackson, whose annotations are still com.fasterxml's)

@@ -21,7 +21,7 @@ if [ ! -x "$jre/jre25/bin/java" ]; then
 fi
 java="$jre/jre25/bin/java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xss4m"
 lib=$here/lib
-main_cp="$lib/kernels.jar:$lib/gpu-runtime.jar:$lib/engine.jar"
+main_cp="$lib/kernels.jar:$lib/gpu-runtime.jar:$lib/engine.jar:$lib/bench.jar"
 
 synth() {  # shape type file
   [ -s "$models/$3" ] || python3 "$here/tools/synth_gguf.py" --tokenizer-from "$here/tools/ggml-vocab-llama-spm.gguf" \
@@ -58,13 +58,13 @@ if [ "$what" != tests ]; then
   wait $synth_1b $synth_8b
   cat "$out"/synth-*.txt
   echo "benchmark start $(date +%T)"
-  timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.engine.backend.gpu.GpuBenchmark \
+  timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.bench.GpuBenchmark \
     --model "$models/llama-8b-q4_0.gguf=8B-Q4_0:257,10541,2673" \
     --model "$models/llama-8b-q8_0.gguf=8B-Q8_0:215,10825" \
     --model "$models/llama-1b-q4_0.gguf=1B-Q4_0:695,44651" ${BENCH_ARGS:-} 2>&1 | tee "$out/bench.txt" || status=1
   if [ -n "${BENCH2_ARGS:-}" ]; then  # a second configuration on the 8B Q4_0, e.g. --half-weights or --host-argmax
     echo "benchmark 2 start $(date +%T): $BENCH2_ARGS"
-    timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.engine.backend.gpu.GpuBenchmark \
+    timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.bench.GpuBenchmark \
       --model "$models/llama-8b-q4_0.gguf=8B-Q4_0:257,10541,2673" $BENCH2_ARGS 2>&1 | tee "$out/bench2.txt" || status=1
   fi
 fi

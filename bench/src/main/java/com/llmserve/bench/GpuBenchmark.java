@@ -1,7 +1,9 @@
-package com.llmserve.engine.backend.gpu;
+package com.llmserve.bench;
 
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.gpu.GpuBackend;
+import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.kv.BlockPool;
@@ -27,22 +29,59 @@ import java.util.Locale;
  * figure is tokens per second of wall time around {@code LanguageModel.forward}, after warm-up,
  * with the greedy choice of each decode step made on the device (top-1, as the engine does for
  * greedy requests) or, with {@code --host-argmax}, with whole logit rows copied to the host.
- *
- * <pre>
- * GpuBenchmark --model FILE[=LABEL[:decode,prefill,agg64 anchors]] ... [--decode-steps 128] [--prefill 512]
- *              [--sequences 4,16,64] [--prompt 128] [--generate 128] [--no-graphs] [--gemm-min-rows N] [--half-weights]
- *              [--host-argmax] [--profile]
- * </pre>
- * {@code --profile} then runs a few steps of each phase once more with device events around every
- * operation and prints where the device time goes (those steps run without graphs).
+ * Run {@code GpuBenchmark --help} for the options.
  */
 public final class GpuBenchmark {
 
+    static final String USAGE = """
+            usage: GpuBenchmark --model FILE[=LABEL[:DECODE,PREFILL,AGG]] ... [options]
+              --model SPEC          a GGUF language model (repeatable); LABEL names its report row, and
+                                    llama.cpp's figures for batch-1 decode, prefill and aggregate decode
+                                    at the largest --sequences, when given, add ratios to them
+              --decode-steps N      timed batch-1 decode steps (default 128)
+              --prefill N           prompt tokens of the prefill measurement (default 512)
+              --sequences LIST      sequences decoded together, one column each (default 4,16,64)
+              --prompt N            prompt tokens per sequence of the aggregate runs (default 128)
+              --generate N          tokens generated per sequence of those, at least 2 (default 128)
+              --no-graphs           launch every operation instead of replaying captured graphs
+              --gemm-min-rows N     products of at least N rows run through the vendor BLAS
+                                    (default: the backend's)
+              --half-weights        half-precision copies of the weights for the BLAS products, while
+                                    device memory lasts
+              --host-argmax         copy whole logit rows to the host instead of choosing on the device
+              --profile             then run a few steps of each phase once more with device events
+                                    around every operation and print where the device time goes
+                                    (those steps run without graphs)
+            """;
+
     private static final int BLOCK = 16;
 
-    private record Target(Path file, String label, double[] anchors) {}
+    /** A model to measure, its report label and llama.cpp's figures to compare with (or null). */
+    record Target(Path file, String label, double[] anchors) {
 
-    private record Options(
+        /** {@code FILE[=LABEL[:DECODE,PREFILL,AGG]]}. */
+        static Target parse(String spec) {
+            int eq = spec.indexOf('=');
+            Path file = Path.of(eq < 0 ? spec : spec.substring(0, eq));
+            String label = eq < 0 ? file.getFileName().toString() : spec.substring(eq + 1);
+            double[] anchors = null;
+            int colon = label.indexOf(':');
+            if (colon >= 0) {
+                try {
+                    anchors = Arrays.stream(label.substring(colon + 1).split(","))
+                            .mapToDouble(Double::parseDouble)
+                            .toArray();
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(
+                            "--model " + spec + ": anchors are numbers, as in =8B:257,10541,2673");
+                }
+                label = label.substring(0, colon);
+            }
+            return new Target(file, label, anchors);
+        }
+    }
+
+    record Options(
             List<Target> models,
             int decodeSteps,
             int prefill,
@@ -51,16 +90,60 @@ public final class GpuBenchmark {
             int generate,
             GpuOptions gpu,
             int topK,
-            boolean profile) {}
+            boolean profile) {
+
+        static Options parse(String[] args) {
+            List<Target> models = new ArrayList<>();
+            int decodeSteps = 128;
+            int prefill = 512;
+            int[] sequences = {4, 16, 64};
+            int prompt = 128;
+            int generate = 128;
+            GpuOptions gpu = GpuOptions.defaults();
+            int topK = 1;
+            boolean profile = false;
+            Arguments a = new Arguments(args);
+            while (a.hasNext()) {
+                String option = a.next();
+                switch (option) {
+                    case "--model" -> models.add(Target.parse(a.value(option)));
+                    case "--decode-steps" -> decodeSteps = a.positive(option);
+                    case "--prefill" -> prefill = a.positive(option);
+                    case "--sequences" -> sequences = a.positives(option);
+                    case "--prompt" -> prompt = a.positive(option);
+                    case "--generate" -> generate = a.positive(option);
+                    case "--no-graphs" -> gpu = gpu.withGraphs(false);
+                    case "--profile" -> profile = true;
+                    case "--host-argmax" -> topK = 0;
+                    case "--half-weights" -> gpu = gpu.withHalfWeights(true);
+                    case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
+                    default -> throw new IllegalArgumentException("unknown option " + option);
+                }
+            }
+            if (models.isEmpty()) {
+                throw new IllegalArgumentException("no --model given");
+            }
+            // the first decode step of each width captures its graph and is left out of the timing
+            if (generate < 2) {
+                throw new IllegalArgumentException("--generate must be at least 2");
+            }
+            return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile);
+        }
+    }
 
     private GpuBenchmark() {}
 
     public static void main(String[] args) throws IOException {
+        if (Arguments.wantsHelp(args)) {
+            System.out.print(USAGE);
+            return;
+        }
         Options o;
         try {
-            o = parse(args);
+            o = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
             System.exit(2);
             return;
         }
@@ -400,85 +483,5 @@ public final class GpuBenchmark {
         if (!ok) {
             throw new IllegalStateException("KV block pool too small for the benchmark");
         }
-    }
-
-    private static Options parse(String[] args) {
-        List<Target> models = new ArrayList<>();
-        int decodeSteps = 128;
-        int prefill = 512;
-        int[] sequences = {4, 16, 64};
-        int prompt = 128;
-        int generate = 128;
-        GpuOptions gpu = GpuOptions.defaults();
-        int topK = 1;
-        boolean profile = false;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (a) {
-                case "--model" -> {
-                    models.add(target(value(a, v)));
-                    i++;
-                }
-                case "--decode-steps" -> {
-                    decodeSteps = Integer.parseInt(value(a, v));
-                    i++;
-                }
-                case "--prefill" -> {
-                    prefill = Integer.parseInt(value(a, v));
-                    i++;
-                }
-                case "--sequences" -> {
-                    sequences = Arrays.stream(value(a, v).split(","))
-                            .mapToInt(Integer::parseInt)
-                            .toArray();
-                    i++;
-                }
-                case "--prompt" -> {
-                    prompt = Integer.parseInt(value(a, v));
-                    i++;
-                }
-                case "--generate" -> {
-                    generate = Integer.parseInt(value(a, v));
-                    i++;
-                }
-                case "--no-graphs" -> gpu = gpu.withGraphs(false);
-                case "--profile" -> profile = true;
-                case "--host-argmax" -> topK = 0;
-                case "--half-weights" -> gpu = gpu.withHalfWeights(true);
-                case "--gemm-min-rows" -> {
-                    gpu = gpu.withGemmMinRows(Integer.parseInt(value(a, v)));
-                    i++;
-                }
-                default -> throw new IllegalArgumentException("unknown option " + a);
-            }
-        }
-        if (models.isEmpty()) {
-            throw new IllegalArgumentException("no --model given");
-        }
-        return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile);
-    }
-
-    /** {@code FILE[=LABEL[:d,p,a]]}. */
-    private static Target target(String spec) {
-        int eq = spec.indexOf('=');
-        Path file = Path.of(eq < 0 ? spec : spec.substring(0, eq));
-        String label = eq < 0 ? file.getFileName().toString() : spec.substring(eq + 1);
-        double[] anchors = null;
-        int colon = label.indexOf(':');
-        if (colon >= 0) {
-            anchors = Arrays.stream(label.substring(colon + 1).split(","))
-                    .mapToDouble(Double::parseDouble)
-                    .toArray();
-            label = label.substring(0, colon);
-        }
-        return new Target(file, label, anchors);
-    }
-
-    private static String value(String option, String v) {
-        if (v == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return v;
     }
 }

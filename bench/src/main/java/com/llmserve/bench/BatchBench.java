@@ -1,4 +1,4 @@
-package com.llmserve.engine.cli;
+package com.llmserve.bench;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgufFile;
@@ -16,57 +16,91 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Measures continuous batching on the CPU: for each concurrency level, that many requests run
  * together through one {@link InferenceEngine}, and the report gives the aggregate decode rate
- * while all of them decode together, next to the single-stream rate. Usage:
- * {@code BatchBench --model FILE [--concurrency 1,4,16,64] [--prompt-length 128] [-n 64] [--threads N]}
+ * while all of them decode together, next to the single-stream rate. Run {@code BatchBench --help}
+ * for the options.
  */
 public final class BatchBench {
+
+    static final String USAGE = """
+            usage: BatchBench --model FILE [options]
+              --model FILE          GGUF language model
+              --concurrency LIST    requests running together, one report row per level (default 1,4,16,64)
+              --prompt-length N     prompt tokens per request (default 128)
+              -n, --max-tokens N    tokens generated per request, at least 2 (default 64)
+              --threads N           CPU threads (default: all processors)
+            """;
+
+    // Before measuring, a few short requests warm the JIT up on the prefill and batched decode paths.
+    private static final int WARM_UP_REQUESTS = 4;
+    private static final int WARM_UP_PROMPT = 64;
+    private static final int WARM_UP_TOKENS = 16;
+    private static final int KV_BLOCK = 16;
+
+    record Options(Path model, int[] levels, int promptLength, int generate, int threads) {
+
+        static Options parse(String[] args) {
+            Path model = null;
+            int[] levels = {1, 4, 16, 64};
+            int promptLength = 128;
+            int generate = 64;
+            int threads = Runtime.getRuntime().availableProcessors();
+            Arguments a = new Arguments(args);
+            while (a.hasNext()) {
+                String option = a.next();
+                switch (option) {
+                    case "--model", "-m" -> model = Path.of(a.value(option));
+                    case "--concurrency" -> levels = a.positives(option);
+                    case "--prompt-length" -> promptLength = a.positive(option);
+                    case "-n", "--max-tokens" -> generate = a.positive(option);
+                    case "--threads", "-t" -> threads = a.positive(option);
+                    default -> throw new IllegalArgumentException("unknown option " + option);
+                }
+            }
+            if (model == null) {
+                throw new IllegalArgumentException("--model is required");
+            }
+            // the decode rate is timed from each request's first token to its last
+            if (generate < 2) {
+                throw new IllegalArgumentException("--max-tokens must be at least 2");
+            }
+            return new Options(model, levels, promptLength, generate, threads);
+        }
+    }
 
     private BatchBench() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        Path model = null;
-        int[] levels = {1, 4, 16, 64};
-        int promptLength = 128;
-        int generate = 64;
-        int threads = Runtime.getRuntime().availableProcessors();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--model", "-m" -> model = Path.of(args[++i]);
-                case "--concurrency" ->
-                    levels = Arrays.stream(args[++i].split(","))
-                            .mapToInt(Integer::parseInt)
-                            .toArray();
-                case "--prompt-length" -> promptLength = Integer.parseInt(args[++i]);
-                case "-n", "--max-tokens" -> generate = Integer.parseInt(args[++i]);
-                case "--threads", "-t" -> threads = Integer.parseInt(args[++i]);
-                default -> {
-                    System.err.println("unknown option " + args[i]);
-                    System.exit(2);
-                }
-            }
+        if (Arguments.wantsHelp(args)) {
+            System.out.print(USAGE);
+            return;
         }
-        if (model == null) {
-            System.err.println(
-                    "usage: BatchBench --model FILE [--concurrency 1,4,16,64] [--prompt-length N] [-n N] [--threads N]");
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
             System.exit(2);
+            return;
         }
-        run(model, levels, promptLength, generate, threads, System.out);
+        run(o, System.out);
     }
 
-    static void run(Path path, int[] levels, int promptLength, int generate, int threads, PrintStream out)
-            throws IOException, InterruptedException {
-        int maxLevel = Arrays.stream(levels).max().orElse(1);
-        int blockSize = 16;
-        long tokensPerSequence = promptLength + generate;
-        int blocks = 2 + (int) (maxLevel * ((tokensPerSequence + blockSize - 1) / blockSize));
-        try (GgufFile file = GgufFile.open(path);
-                CpuBackend backend = new CpuBackend(threads);
+    static void run(Options o, PrintStream out) throws IOException, InterruptedException {
+        int maxLevel = Arrays.stream(o.levels()).max().orElse(1);
+        int warmUpRequests = Math.min(WARM_UP_REQUESTS, maxLevel);
+        int warmUpPrompt = Math.min(o.promptLength(), WARM_UP_PROMPT);
+        long tokensPerSequence = Math.max(o.promptLength() + o.generate(), warmUpPrompt + WARM_UP_TOKENS);
+        int blocks = 2 + (int) (maxLevel * ((tokensPerSequence + KV_BLOCK - 1) / KV_BLOCK));
+        try (GgufFile file = GgufFile.open(o.model());
+                CpuBackend backend = new CpuBackend(o.threads());
                 LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(512, 0));
                 InferenceEngine engine = InferenceEngine.start(
                         "bench",
@@ -79,20 +113,28 @@ public final class BatchBench {
                                 .withMaxBatchTokens(512),
                         EngineObserver.NONE)) {
             out.printf(
+                    Locale.ROOT,
                     "model %s, %d threads, prompt %d tokens, %d generated per request, no prefix caching%n",
-                    path.getFileName(), threads, promptLength, generate);
-            // warm the JIT up (prefill and batched decode paths) before measuring
-            measure(engine, model, Math.min(4, maxLevel), Math.min(promptLength, 64), 16, 1000);
+                    o.model().getFileName(),
+                    o.threads(),
+                    o.promptLength(),
+                    o.generate());
+            measure(engine, model, warmUpRequests, warmUpPrompt, WARM_UP_TOKENS, 1000);
             out.println("concurrency | aggregate decode tok/s | per-stream tok/s | wall s | speed-up vs 1");
             double single = 0;
-            for (int level : levels) {
-                Result r = measure(engine, model, level, promptLength, generate, 7 + level);
+            for (int level : o.levels()) {
+                Result r = measure(engine, model, level, o.promptLength(), o.generate(), 7 + level);
                 if (single == 0) {
                     single = r.decodeRate;
                 }
                 out.printf(
+                        Locale.ROOT,
                         "%11d | %22.1f | %16.1f | %6.1f | %.2fx%n",
-                        level, r.decodeRate, r.decodeRate / level, r.wallSeconds, r.decodeRate / single);
+                        level,
+                        r.decodeRate,
+                        r.decodeRate / level,
+                        r.wallSeconds,
+                        r.decodeRate / single);
             }
         }
     }

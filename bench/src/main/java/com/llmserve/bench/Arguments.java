@@ -1,0 +1,65 @@
+package com.llmserve.bench;
+
+import java.util.Arrays;
+
+/**
+ * A benchmark's command line, read option by option. Every problem is an
+ * {@link IllegalArgumentException} that names the option, so a typo ends the command with a
+ * message and the usage before anything is loaded, rather than with a stack trace after.
+ */
+final class Arguments {
+
+    private final String[] args;
+    private int next;
+
+    Arguments(String[] args) {
+        this.args = args.clone();
+    }
+
+    /** Whether the command line asks for the usage ({@code --help} or {@code -h} anywhere in it). */
+    static boolean wantsHelp(String[] args) {
+        return Arrays.stream(args).anyMatch(a -> a.equals("--help") || a.equals("-h"));
+    }
+
+    boolean hasNext() {
+        return next < args.length;
+    }
+
+    /** The next option. */
+    String next() {
+        return args[next++];
+    }
+
+    /** The value that follows {@code option}. */
+    String value(String option) {
+        if (next >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[next++];
+    }
+
+    int positive(String option) {
+        return positive(option, value(option));
+    }
+
+    /** A comma-separated list of positive numbers, such as {@code 1,4,16,64}; an empty item is an error. */
+    int[] positives(String option) {
+        return Arrays.stream(value(option).split(",", -1))
+                .map(String::trim)
+                .mapToInt(s -> positive(option, s))
+                .toArray();
+    }
+
+    private static int positive(String option, String s) {
+        int n;
+        try {
+            n = Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + s + "' is not a number");
+        }
+        if (n <= 0) {
+            throw new IllegalArgumentException(option + " must be positive, not " + n);
+        }
+        return n;
+    }
+}
