@@ -10,10 +10,8 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.LanguageModel;
-import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.sched.EmbeddingEngine;
-import com.llmserve.engine.sched.EmbeddingOptions;
 import com.llmserve.engine.sched.EngineOptions;
 import com.llmserve.engine.sched.EngineStats;
 import com.llmserve.engine.sched.FinishReason;
@@ -128,7 +126,7 @@ final class ModelLoader {
     private ServedTextModel.Replica textReplica(
             ModelPlan plan, GgufFile file, Backend backend, EngineOptions options, List<AutoCloseable> opened) {
         LanguageModel model = Architectures.loadLanguageModel(
-                file, backend, new ModelOptions(properties.engine().maxBatchTokens(), plan.contextSize()));
+                file, backend, properties.engine().modelOptions(plan.contextSize()));
         opened.add(model);
         String device = backends.device(backend);
         AtomicReference<InferenceEngine> started = new AtomicReference<>();
@@ -143,20 +141,10 @@ final class ModelLoader {
     }
 
     private EngineOptions engineOptions(ModelPlan plan) {
-        ServingProperties.Engine e = properties.engine();
-        int kvBlocks =
-                plan.spec() != null && plan.spec().kvBlocks() > 0 ? plan.spec().kvBlocks() : e.kvBlocks();
         // the engine's own default: the timeout of requests that set none (every request gets the limiter's anyway)
         Duration timeout =
                 policies.generationTimeLimiter().getTimeLimiterConfig().getTimeoutDuration();
-        return new EngineOptions(
-                kvBlocks,
-                e.blockSize(),
-                e.maxBatchTokens(),
-                e.maxRunning(),
-                e.maxWaiting(),
-                e.prefixCaching(),
-                timeout);
+        return properties.engine().options(plan.spec() == null ? 0 : plan.spec().kvBlocks(), timeout);
     }
 
     /** Whether the CPU copy of a GPU model is loaded, logged either way. */
@@ -231,9 +219,9 @@ final class ModelLoader {
     private ServedEmbeddingModel.Replica embeddingReplica(
             ModelPlan plan, GgufFile file, Backend backend, List<AutoCloseable> opened) {
         ServingProperties.Embedding e = properties.embedding();
-        int batchTokens = e.batchTokens(backends.accelerated(backend));
+        boolean accelerated = backends.accelerated(backend);
         EmbeddingModel model =
-                Architectures.loadEmbeddingModel(file, backend, new ModelOptions(batchTokens, plan.contextSize()));
+                Architectures.loadEmbeddingModel(file, backend, e.modelOptions(accelerated, plan.contextSize()));
         opened.add(model);
         String device = backends.device(backend);
         AtomicReference<EmbeddingEngine> started = new AtomicReference<>();
@@ -242,8 +230,7 @@ final class ModelLoader {
                 device,
                 () -> started.get() == null ? 0 : started.get().inputsEmbedded(),
                 () -> started.get() == null ? 0 : started.get().waitingRequests());
-        EmbeddingEngine engine = EmbeddingEngine.start(
-                plan.id(), model, new EmbeddingOptions(batchTokens, e.maxWait(), e.maxWaiting()), observer);
+        EmbeddingEngine engine = EmbeddingEngine.start(plan.id(), model, e.options(accelerated), observer);
         started.set(engine);
         opened.add(engine);
         return new ServedEmbeddingModel.Replica(device, backend, model, engine);
