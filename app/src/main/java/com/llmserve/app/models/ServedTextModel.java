@@ -17,7 +17,6 @@ import com.llmserve.engine.tokenizer.Tokenizer;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.timelimiter.TimeLimiter;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +24,7 @@ import java.util.Set;
 
 /**
  * A text-generation model being served: its engine loop (two when a GPU model has a CPU copy),
- * tokenizer and chat template, and the prompt encoding rules every endpoint shares.
+ * tokenizer, chat template and prompt encoder.
  *
  * <p>Every request passes the {@code admission} bulkhead and gets the {@code generation} time
  * limiter's timeout, which the engine enforces (only the engine loop can free a request's KV
@@ -52,8 +51,7 @@ public final class ServedTextModel implements ServedModel {
     private final ChatTemplate chatTemplate;
     private final String backendDescription;
     private final Set<Integer> endOfGeneration;
-    private final List<String> controlTexts;
-    private final String bosText;
+    private final PromptEncoder promptEncoder;
 
     /**
      * @param fallback the CPU copy of a GPU model, or null
@@ -81,20 +79,13 @@ public final class ServedTextModel implements ServedModel {
         this.chatTemplate = chatTemplate;
         this.backendDescription = backendDescription;
         Set<Integer> eog = new HashSet<>();
-        List<String> control = new ArrayList<>();
         for (int t = 0; t < tokenizer.vocabSize(); t++) {
             if (tokenizer.isEndOfGeneration(t)) {
                 eog.add(t);
             }
-            if (tokenizer.isControl(t) && !tokenizer.tokenText(t).isEmpty()) {
-                control.add(tokenizer.tokenText(t));
-            }
         }
         this.endOfGeneration = Set.copyOf(eog);
-        this.controlTexts = List.copyOf(control);
-        this.bosText = tokenizer.bos().isPresent()
-                ? tokenizer.tokenText(tokenizer.bos().getAsInt())
-                : "";
+        this.promptEncoder = new PromptEncoder(tokenizer);
     }
 
     @Override
@@ -130,6 +121,11 @@ public final class ServedTextModel implements ServedModel {
     @Override
     public String backendDescription() {
         return backendDescription;
+    }
+
+    /** How prompts become tokens, the same for every endpoint. */
+    public PromptEncoder promptEncoder() {
+        return promptEncoder;
     }
 
     /** Tokens that end a choice unless the client asks to ignore EOS. */
@@ -287,69 +283,6 @@ public final class ServedTextModel implements ServedModel {
         }
     }
 
-    /**
-     * Encodes a raw completion prompt as llama.cpp's and vLLM's servers do: BOS as the model
-     * wants it, control tokens written as text recognised (the client writes the whole prompt,
-     * markup included; token arrays are the other way to send them).
-     */
-    public int[] encodePrompt(String text) {
-        return tokenizer.encode(text, tokenizer.addsBos() && !startsWithBos(text), true);
-    }
-
-    /** Whether {@code text} holds the text of a control token, such as {@code <|im_start|>} or {@code </s>}. */
-    public boolean containsControlText(String text) {
-        for (String c : controlTexts) {
-            if (text.contains(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Encodes a rendered chat prompt. The template's own markup is parsed for control tokens;
-     * the messages' text never is, so a user cannot forge a turn. When no message holds
-     * control-token text (the usual case) the whole prompt is encoded at once, exactly as
-     * llama.cpp does; otherwise each message's text is encoded apart, found in the prompt in
-     * order (SentencePiece may then put a word-start marker where the text begins).
-     *
-     * @param contents the messages' texts, in conversation order
-     * @return the tokens, or null when a message holding control-token text does not appear
-     *         verbatim in the prompt (the template rewrote it), so it cannot be kept apart safely
-     */
-    public int[] encodeChat(String rendered, List<String> contents) {
-        boolean addBos = tokenizer.addsBos() && !startsWithBos(rendered);
-        if (contents.stream().noneMatch(this::containsControlText)) {
-            return tokenizer.encode(rendered, addBos, true);
-        }
-        IntBuilder out = new IntBuilder();
-        if (addBos && tokenizer.bos().isPresent()) {
-            out.add(tokenizer.bos().getAsInt());
-        }
-        int position = 0;
-        for (String content : contents) {
-            if (content.isEmpty()) {
-                continue;
-            }
-            int at = rendered.indexOf(content, position);
-            if (at < 0) {
-                if (containsControlText(content)) {
-                    return null;
-                }
-                continue;
-            }
-            out.add(tokenizer.encode(rendered.substring(position, at), false, true));
-            out.add(tokenizer.encode(content, false, false));
-            position = at + content.length();
-        }
-        out.add(tokenizer.encode(rendered.substring(position), false, true));
-        return out.toArray();
-    }
-
-    private boolean startsWithBos(String text) {
-        return !bosText.isEmpty() && text.startsWith(bosText);
-    }
-
     @Override
     public void close() {
         if (failover != null) {
@@ -372,28 +305,5 @@ public final class ServedTextModel implements ServedModel {
     @Override
     public String toString() {
         return "ServedTextModel[" + id + ", " + architecture() + ", " + backendDescription + "]";
-    }
-
-    /** A growable int array. */
-    private static final class IntBuilder {
-        private int[] data = new int[64];
-        private int size;
-
-        void add(int v) {
-            if (size == data.length) {
-                data = java.util.Arrays.copyOf(data, size * 2);
-            }
-            data[size++] = v;
-        }
-
-        void add(int[] values) {
-            for (int v : values) {
-                add(v);
-            }
-        }
-
-        int[] toArray() {
-            return java.util.Arrays.copyOf(data, size);
-        }
     }
 }

@@ -103,7 +103,7 @@ class GpuServingDeviceTest {
                 CompletableFuture<FinishReason> done = new CompletableFuture<>();
                 int[] count = {0};
                 model.submit(
-                        InferenceRequest.greedy(model.encodePrompt("Once upon a time"), 32)
+                        InferenceRequest.greedy(model.promptEncoder().encode("Once upon a time"), 32)
                                 .withN(2),
                         new TokenListener() {
                             @Override

@@ -92,7 +92,7 @@ class CompletionsController {
 
     private static int[] tokens(ServedTextModel model, CompletionRequest.Prompt prompt) {
         return switch (prompt) {
-            case CompletionRequest.TextPrompt t -> model.encodePrompt(t.text());
+            case CompletionRequest.TextPrompt t -> model.promptEncoder().encode(t.text());
             case CompletionRequest.TokenPrompt t -> {
                 int vocab = model.tokenizer().vocabSize();
                 for (int i = 0; i < t.tokens().length; i++) {
