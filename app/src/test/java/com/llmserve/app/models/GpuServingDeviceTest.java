@@ -92,9 +92,7 @@ class GpuServingDeviceTest {
                 (ServedTextModel) loader.load(ModelCatalog.plan(p, backends).getFirst())) {
             String device = model.replicas().getFirst().device();
             assertThat(device).matches("(cuda|hip):\\d+");
-            assertThat(model.replicas())
-                    .extracting(ServedTextModel.Replica::device)
-                    .containsExactly(device, "cpu");
+            assertThat(model.replicas()).extracting(Replica::device).containsExactly(device, "cpu");
             assertThat(model.failover()).isPresent();
             loader.warmUp(model);
 
