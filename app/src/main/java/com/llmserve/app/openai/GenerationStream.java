@@ -50,31 +50,33 @@ final class GenerationStream {
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         // nginx and similar proxies would otherwise buffer the stream
         response.setHeader("X-Accel-Buffering", "no");
-        // Spring hands the body a stream that ignores flush(); the response itself flushes to the client
         // with include_usage every chunk carries "usage": null until the last one
-        JsonNode usage = includeUsage ? NullNode.getInstance() : null;
-        return out -> stream(generation, shape, usage, keepAlive, json, new SseSink(out, json, response::flushBuffer));
+        JsonNode usagePlaceholder = includeUsage ? NullNode.getInstance() : null;
+        // Spring hands the body a stream that ignores flush(); the response itself flushes to the client
+        return out -> stream(
+                generation, shape, usagePlaceholder, keepAlive, json, new SseSink(out, json, response::flushBuffer));
     }
 
+    /** @param usagePlaceholder the {@code usage} of every chunk but the last: null for none */
     private static <C> void stream(
             Generation generation,
             GenerationShape<C> shape,
-            JsonNode usage,
+            JsonNode usagePlaceholder,
             Duration keepAlive,
             JsonMapper json,
             SseSink sink) {
         try (generation) {
-            send(sink, shape, shape.opening(), usage);
+            send(sink, shape, shape.opening(), usagePlaceholder);
             sink.flush();
             while (!generation.done()) {
                 Delta d = generation.next(keepAlive);
                 if (d != null) {
-                    send(sink, shape, shape.chunks(d), usage);
+                    send(sink, shape, shape.chunks(d), usagePlaceholder);
                 } else if (!generation.done()) {
                     sink.comment("keep-alive");
                 }
             }
-            if (usage != null) {
+            if (usagePlaceholder != null) {
                 sink.data(shape.chunk(List.of(), json.valueToTree(ApiUsage.of(generation.usage()))));
             }
             sink.done();
