@@ -1,11 +1,10 @@
 package com.llmserve.app;
 
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyList;
-import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import com.llmserve.app.models.PromptEncoder;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.gguf.GgufFile;
@@ -24,9 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A completion model for controller slice tests: the real stories260K tokenizer and the ChatML
- * fallback template, and an "engine" that plays a script on its own thread, as the real engine
- * calls listeners from its loop. Records what the controller asked of it.
+ * A completion model for controller slice tests: the real stories260K tokenizer and prompt encoder,
+ * the ChatML fallback template, and an "engine" that plays a script on its own thread, as the real
+ * engine calls listeners from its loop. Records what the controller asked of it.
  */
 public final class ScriptedModel {
 
@@ -59,10 +58,7 @@ public final class ScriptedModel {
         when(model.maxModelLen()).thenReturn(2048);
         when(model.endOfGeneration()).thenReturn(Set.of(2));
         when(model.chatTemplate()).thenReturn(ChatTemplate.fallback("<s>", "</s>"));
-        when(model.encodePrompt(anyString())).thenAnswer(inv -> TOKENIZER.encode(inv.getArgument(0), true, true));
-        when(model.encodeChat(anyString(), anyList()))
-                .thenAnswer(inv -> TOKENIZER.encode(inv.getArgument(0), true, true));
-        when(model.containsControlText(anyString())).thenReturn(false);
+        when(model.promptEncoder()).thenReturn(new PromptEncoder(TOKENIZER));
         when(model.submit(any(), any())).thenAnswer(inv -> submit(inv.getArgument(0), inv.getArgument(1)));
     }
 

@@ -1,13 +1,18 @@
 package com.llmserve.app.gpu;
 
+import static com.llmserve.app.system.PropertyChecks.atLeast;
+import static com.llmserve.app.system.PropertyChecks.between;
+
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.RuntimeChoice;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
- * The GPU runtime this process opens, and how it watches the devices.
+ * The GPU runtime this process opens, how it watches the devices, and the tuning of the GPU
+ * backend of every model placed on one ({@link GpuOptions}, whose defaults these are).
  *
  * @param runtime           {@code auto} (HIP, then CUDA), {@code hip}, {@code cuda}, or {@code none} to open
  *                          no GPU at all; a machine without a GPU opens none either way
@@ -17,14 +22,43 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param halfWeights       F16 copies of the quantized weights on the device besides the quantized ones (a
  *                          full set is about four times a Q4_0 model's size), so prefill and large batches
  *                          skip dequantizing each step: faster under load. {@code auto}: as many as fit in
- *                          {@value #AUTO_HALF_WEIGHT_SHARE} of the device memory free when the model loads;
+ *                          {@code halfWeightShare} of the device memory free when the model loads;
  *                          {@code on}: while device memory lasts; {@code off}: none
+ * @param halfWeightShare   the share of the free device memory that {@code auto} gives half copies, from 0 to
+ *                          1; the KV cache and activations keep the rest
+ * @param graphs            capture each decode step of at most {@code maxGraphRows} rows as a CUDA/HIP graph per
+ *                          batch size and replay it; off: every kernel is launched each step
+ * @param maxGraphRows      the largest batch replayed as a graph; bigger ones (prefill) launch their kernels
+ *                          directly, where each kernel runs long enough to hide its launch
+ * @param gemmMinRows       products of at least this many rows dequantize the weights to F16 and run the
+ *                          vendor BLAS (cuBLAS, rocBLAS); smaller ones use the quantized GEMV kernels
+ * @param maxGraphs         graphs kept per model; the least recently used are destroyed beyond that
+ * @param dequantBand       the F16 band a weight is dequantized into before each BLAS call: small enough to
+ *                          stay in L2 between the dequantization and the product
+ * @param uploadChunk       the pinned host staging through which weights are copied to the device
  */
 @ConfigurationProperties("llmserve.gpu")
 public record GpuProperties(
         @DefaultValue("auto") RuntimeChoice runtime,
         @DefaultValue("5s") Duration telemetryInterval,
-        @DefaultValue("auto") HalfWeights halfWeights) {
+        @DefaultValue("auto") HalfWeights halfWeights,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_HALF_WEIGHT_SHARE)
+        double halfWeightShare,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_GRAPHS) boolean graphs,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_MAX_GRAPH_ROWS)
+        int maxGraphRows,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_GEMM_MIN_ROWS) int gemmMinRows,
+        @DefaultValue("" + GpuOptions.DEFAULT_MAX_GRAPHS) int maxGraphs,
+
+        @DefaultValue(GpuOptions.DEFAULT_DEQUANT_BAND_MIB + "MB")
+        DataSize dequantBand,
+
+        @DefaultValue(GpuOptions.DEFAULT_UPLOAD_CHUNK_MIB + "MB")
+        DataSize uploadChunk) {
 
     /** Whether the GPU backend keeps F16 copies of the quantized weights. */
     public enum HalfWeights {
@@ -33,24 +67,33 @@ public record GpuProperties(
         OFF
     }
 
-    /** The share of free device memory that {@link HalfWeights#AUTO} gives half copies: the KV cache and activations keep the rest. */
-    public static final double AUTO_HALF_WEIGHT_SHARE = 0.5;
-
     public GpuProperties {
         if (telemetryInterval.isNegative() || telemetryInterval.isZero()) {
             throw new IllegalArgumentException(
                     "llmserve.gpu.telemetry-interval must be positive: " + telemetryInterval);
         }
+        between("llmserve.gpu.half-weight-share", 0, 1, halfWeightShare);
+        atLeast("llmserve.gpu.max-graph-rows", 1, maxGraphRows);
+        atLeast("llmserve.gpu.gemm-min-rows", 1, gemmMinRows);
+        atLeast("llmserve.gpu.max-graphs", 1, maxGraphs);
+        DataSize minStaging = DataSize.ofMegabytes(GpuOptions.MIN_STAGING_MIB);
+        atLeast("llmserve.gpu.dequant-band", minStaging, dequantBand);
+        atLeast("llmserve.gpu.upload-chunk", minStaging, uploadChunk);
     }
 
     /** The GPU backend's tuning for models placed on this runtime's devices. */
     public GpuOptions backendOptions() {
-        return GpuOptions.defaults()
-                .withHalfWeightShare(
-                        switch (halfWeights) {
-                            case AUTO -> AUTO_HALF_WEIGHT_SHARE;
-                            case ON -> 1;
-                            case OFF -> 0;
-                        });
+        return new GpuOptions(
+                graphs,
+                maxGraphRows,
+                gemmMinRows,
+                maxGraphs,
+                dequantBand.toBytes(),
+                uploadChunk.toBytes(),
+                switch (halfWeights) {
+                    case AUTO -> halfWeightShare;
+                    case ON -> 1;
+                    case OFF -> 0;
+                });
     }
 }

@@ -5,9 +5,10 @@ import com.llmserve.engine.backend.BackendChoice;
 import java.util.Locale;
 
 /**
- * Creates the compute backend of each model. The default serves the CPU only; a GPU build
- * replaces this bean. A model whose backend is {@linkplain #accelerated accelerated} gets a
- * circuit breaker around it and, when it fits in memory, a CPU copy (from
+ * Creates the compute backend of each model. The service's is {@link DefaultBackendProvider} (the
+ * engine's {@link com.llmserve.engine.backend.Backends}); an application bean of this type
+ * replaces it. A model whose backend is {@linkplain #accelerated accelerated} gets a circuit
+ * breaker around it and, when it fits in memory, a CPU copy (from
  * {@code create(BackendChoice.CPU, ...)}) that takes its requests while the device fails.
  */
 public interface BackendProvider {

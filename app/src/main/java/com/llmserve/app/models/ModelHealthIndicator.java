@@ -61,11 +61,14 @@ final class ModelHealthIndicator implements HealthIndicator {
         if (s.error() != null) {
             d.put("error", s.error());
         }
-        switch (s.model()) {
+        ServedModel model = s.model();
+        if (model != null) {
+            d.put("backend", model.backendDescription());
+            model.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
+            d.put("maxModelLen", model.maxModelLen());
+        }
+        switch (model) {
             case ServedTextModel m -> {
-                d.put("backend", m.backendDescription());
-                m.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
-                d.put("maxModelLen", m.maxModelLen());
                 EngineStats st = m.stats();
                 d.put("waitingRequests", st.waitingRequests());
                 d.put("runningSequences", st.runningSequences());
@@ -79,9 +82,6 @@ final class ModelHealthIndicator implements HealthIndicator {
                 d.put("preemptions", st.preemptions());
             }
             case ServedEmbeddingModel m -> {
-                d.put("backend", m.backendDescription());
-                m.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
-                d.put("maxModelLen", m.maxModelLen());
                 d.put("dimensions", m.dimensions());
                 d.put("waitingRequests", m.waitingRequests());
                 d.put("embeddedInputs", m.embeddedInputs());

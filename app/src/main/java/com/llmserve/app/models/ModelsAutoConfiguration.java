@@ -3,8 +3,9 @@ package com.llmserve.app.models;
 import com.llmserve.app.gpu.GpuProperties;
 import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
+import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
-import com.llmserve.gpu.DevicePool;
+import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -21,17 +22,24 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(ServingProperties.class)
 public class ModelsAutoConfiguration {
 
-    /** Models on the GPUs of the runtime's pool when there is one (the service always opens it), else on the CPU. */
+    /**
+     * Models on the GPUs of the runtime's pool when there is one (the service always opens it),
+     * else on the CPU; GPU tuning from {@code llmserve.gpu.*}, or the engine's defaults without it.
+     */
     @Bean
     @ConditionalOnMissingBean
     BackendProvider backendProvider(
             ServingProperties properties, ObjectProvider<GpuRuntime> runtime, ObjectProvider<GpuProperties> gpu) {
-        DevicePool pool = runtime.stream().findFirst().flatMap(GpuRuntime::pool).orElse(null);
+        int threads = properties.effectiveCpuThreads();
         GpuOptions options =
                 gpu.stream().findFirst().map(GpuProperties::backendOptions).orElseGet(GpuOptions::defaults);
-        return pool == null
-                ? new CpuBackendProvider(properties.effectiveCpuThreads())
-                : new DeviceBackendProvider(pool, properties.effectiveCpuThreads(), options);
+        Optional<GpuRuntime> opened = runtime.stream().findFirst();
+        Backends backends = opened.flatMap(GpuRuntime::pool)
+                .map(pool -> new Backends(pool, threads, options))
+                .orElseGet(() -> Backends.cpuOnly(
+                        threads,
+                        opened.map(r -> String.join("; ", r.statuses())).orElse("no GPU runtime in this application")));
+        return new DefaultBackendProvider(backends);
     }
 
     /**

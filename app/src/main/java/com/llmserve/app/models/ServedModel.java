@@ -1,7 +1,9 @@
 package com.llmserve.app.models;
 
+import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.tokenizer.Tokenizer;
+import java.util.Optional;
 
 /** A model that is loaded, warmed up and answering requests. */
 public sealed interface ServedModel extends AutoCloseable permits ServedTextModel, ServedEmbeddingModel {
@@ -20,6 +22,9 @@ public sealed interface ServedModel extends AutoCloseable permits ServedTextMode
 
     /** Where it runs, for logs and health details. */
     String backendDescription();
+
+    /** The router of a model placed on a GPU; empty for a model on the CPU. */
+    Optional<Failover> failover();
 
     /** Frees its engine, backend and file; requests still running end. */
     @Override

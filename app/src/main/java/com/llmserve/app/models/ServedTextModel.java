@@ -1,9 +1,7 @@
 package com.llmserve.app.models;
 
 import com.llmserve.app.resilience.Failover;
-import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.chat.ChatTemplate;
-import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.sampling.TokenLogprobs;
@@ -14,87 +12,47 @@ import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.RequestHandle;
 import com.llmserve.engine.sched.TokenListener;
 import com.llmserve.engine.tokenizer.Tokenizer;
-import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.timelimiter.TimeLimiter;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * A text-generation model being served: its engine loop (two when a GPU model has a CPU copy),
- * tokenizer and chat template, and the prompt encoding rules every endpoint shares.
+ * A text-generation model being served: its replicas (two when a GPU model has a CPU copy),
+ * tokenizer, chat template and prompt encoder.
  *
  * <p>Every request passes the {@code admission} bulkhead and gets the {@code generation} time
  * limiter's timeout, which the engine enforces (only the engine loop can free a request's KV
- * blocks at a step boundary). A model placed on a GPU routes each new request by its
- * {@link Failover}: the GPU while its breaker is closed, else the CPU copy or a 503.
+ * blocks at a step boundary).
  */
 public final class ServedTextModel implements ServedModel {
 
-    /**
-     * One loaded copy of the model with its engine loop.
-     *
-     * @param device where it runs, as its backend names it ({@code cpu}, {@code cuda:0}); the meters' {@code device} tag
-     */
-    public record Replica(String device, Backend backend, LanguageModel model, InferenceEngine engine) {}
-
     private final String id;
-    private final GgufFile file;
-    private final Replica primary;
-    private final Replica fallback;
-    private final Failover failover;
-    private final Bulkhead admission;
-    private final TimeLimiter timeLimiter;
+    private final ReplicaSet<LanguageModel, InferenceEngine> replicas;
     private final Tokenizer tokenizer;
     private final ChatTemplate chatTemplate;
-    private final String backendDescription;
     private final Set<Integer> endOfGeneration;
-    private final List<String> controlTexts;
-    private final String bosText;
+    private final PromptEncoder promptEncoder;
 
-    /**
-     * @param fallback the CPU copy of a GPU model, or null
-     * @param failover the router of a GPU model, or null for a model on the CPU (which needs none)
-     */
     ServedTextModel(
             String id,
-            GgufFile file,
-            Replica primary,
-            Replica fallback,
-            Failover failover,
-            Bulkhead admission,
-            TimeLimiter timeLimiter,
+            ReplicaSet<LanguageModel, InferenceEngine> replicas,
             Tokenizer tokenizer,
-            ChatTemplate chatTemplate,
-            String backendDescription) {
+            ChatTemplate chatTemplate) {
         this.id = id;
-        this.file = file;
-        this.primary = primary;
-        this.fallback = fallback;
-        this.failover = failover;
-        this.admission = admission;
-        this.timeLimiter = timeLimiter;
+        this.replicas = replicas;
         this.tokenizer = tokenizer;
         this.chatTemplate = chatTemplate;
-        this.backendDescription = backendDescription;
         Set<Integer> eog = new HashSet<>();
-        List<String> control = new ArrayList<>();
         for (int t = 0; t < tokenizer.vocabSize(); t++) {
             if (tokenizer.isEndOfGeneration(t)) {
                 eog.add(t);
             }
-            if (tokenizer.isControl(t) && !tokenizer.tokenText(t).isEmpty()) {
-                control.add(tokenizer.tokenText(t));
-            }
         }
         this.endOfGeneration = Set.copyOf(eog);
-        this.controlTexts = List.copyOf(control);
-        this.bosText = tokenizer.bos().isPresent()
-                ? tokenizer.tokenText(tokenizer.bos().getAsInt())
-                : "";
+        this.promptEncoder = new PromptEncoder(tokenizer);
     }
 
     @Override
@@ -109,7 +67,7 @@ public final class ServedTextModel implements ServedModel {
 
     @Override
     public String architecture() {
-        return primary.model().architecture();
+        return replicas.primary().model().architecture();
     }
 
     @Override
@@ -121,15 +79,21 @@ public final class ServedTextModel implements ServedModel {
         return chatTemplate;
     }
 
+    /** How prompts become tokens, the same for every endpoint. */
+    public PromptEncoder promptEncoder() {
+        return promptEncoder;
+    }
+
     /** Prompt and output together never exceed this: the context window, or the KV cache if smaller. */
     @Override
     public int maxModelLen() {
+        Replica<LanguageModel, InferenceEngine> primary = replicas.primary();
         return (int) Math.min(primary.model().contextLength(), primary.engine().kvCapacityTokens());
     }
 
     @Override
     public String backendDescription() {
-        return backendDescription;
+        return replicas.description();
     }
 
     /** Tokens that end a choice unless the client asks to ignore EOS. */
@@ -138,22 +102,24 @@ public final class ServedTextModel implements ServedModel {
     }
 
     /** The copies of the model: the primary first, then the CPU fallback when there is one. */
-    public List<Replica> replicas() {
-        return fallback == null ? List.of(primary) : List.of(primary, fallback);
+    public List<Replica<LanguageModel, InferenceEngine>> replicas() {
+        return replicas.all();
     }
 
-    /** The router of a model placed on a GPU; empty for a model on the CPU. */
+    @Override
     public Optional<Failover> failover() {
-        return Optional.ofNullable(failover);
+        return replicas.failover();
     }
 
     /** The engines' state and totals, summed over the replicas. */
     public EngineStats stats() {
-        EngineStats a = primary.engine().stats();
-        if (fallback == null) {
-            return a;
-        }
-        EngineStats b = fallback.engine().stats();
+        return replicas.all().stream()
+                .map(r -> r.engine().stats())
+                .reduce(ServedTextModel::plus)
+                .orElseThrow();
+    }
+
+    private static EngineStats plus(EngineStats a, EngineStats b) {
         return new EngineStats(
                 a.waitingRequests() + b.waitingRequests(),
                 a.runningSequences() + b.runningSequences(),
@@ -175,54 +141,29 @@ public final class ServedTextModel implements ServedModel {
      * @throws com.llmserve.engine.sched.AdmissionException when the engine refuses it
      */
     public RequestHandle submit(InferenceRequest request, TokenListener listener) {
-        if (!admission.tryAcquirePermission()) {
-            throw BulkheadFullException.createBulkheadFullException(admission);
-        }
-        boolean guarded;
-        Replica target;
-        try {
-            Failover.Route route = failover == null ? Failover.Route.PRIMARY : failover.route();
-            guarded = failover != null && route == Failover.Route.PRIMARY;
-            target = route == Failover.Route.PRIMARY ? primary : fallback;
-        } catch (RuntimeException e) {
-            admission.onComplete();
-            throw e;
-        }
-        InferenceRequest timed = request.timeout() != null
-                ? request
-                : request.withTimeout(timeLimiter.getTimeLimiterConfig().getTimeoutDuration());
-        try {
-            return target.engine().submit(timed, new Settling(listener, request.n(), guarded));
-        } catch (RuntimeException e) {
-            admission.onComplete();
-            if (guarded) {
-                failover.refused(e);
-            }
-            throw e;
-        }
+        ReplicaSet<LanguageModel, InferenceEngine>.Ticket ticket = replicas.admit();
+        InferenceRequest timed = request.timeout() != null ? request : request.withTimeout(replicas.timeout());
+        return ticket.submit(engine -> engine.submit(timed, new Settling(listener, request.n(), ticket)));
     }
 
     /**
-     * Passes a request's output on, and once it has ended settles its accounts: the admission
-     * permit, the time limiter's outcome and, on a GPU, the breaker's. Settled before the last
-     * event is passed on, so whoever sees the request end sees the accounts settled. Runs on the
-     * engine thread, as every listener does.
+     * Passes a request's output on, and once it has ended settles its ticket and the time
+     * limiter's outcome. Settled before the last event is passed on, so whoever sees the request
+     * end sees the accounts settled. Runs on the engine thread, as every listener does.
      */
     private final class Settling implements TokenListener {
 
         private final TokenListener client;
-        private final boolean guarded;
-        private final long start = System.nanoTime();
+        private final ReplicaSet<LanguageModel, InferenceEngine>.Ticket ticket;
         private int unfinished;
         private boolean generated;
         private boolean timedOut;
         private Throwable error;
-        private boolean breakerSettled;
 
-        Settling(TokenListener client, int choices, boolean guarded) {
+        Settling(TokenListener client, int choices, ReplicaSet<LanguageModel, InferenceEngine>.Ticket ticket) {
             this.client = client;
             this.unfinished = choices;
-            this.guarded = guarded;
+            this.ticket = ticket;
         }
 
         @Override
@@ -238,11 +179,7 @@ public final class ServedTextModel implements ServedModel {
         @Override
         public void onError(Throwable e) {
             error = e;
-            if (guarded && !breakerSettled) {
-                // before the client hears of it: its 500 must not race the breaker's count
-                breakerSettled = true;
-                failover.failed(System.nanoTime() - start, e);
-            }
+            ticket.failed(e); // before the client hears of it: its 500 must not race the breaker's count
             client.onError(e);
         }
 
@@ -265,135 +202,38 @@ public final class ServedTextModel implements ServedModel {
         }
 
         private void settle() {
-            long elapsed = System.nanoTime() - start;
-            if (guarded && !breakerSettled) {
-                breakerSettled = true;
-                if (error != null) {
-                    failover.failed(elapsed, error);
-                } else if (generated) {
-                    failover.succeeded(elapsed);
-                } else {
-                    failover.noVerdict(); // timed out or cancelled before it said anything of the device
-                }
-            }
-            if (timedOut) {
-                timeLimiter.onError(TimeLimiter.createdTimeoutExceptionWithName(timeLimiter.getName(), null));
-            } else if (error != null) {
-                timeLimiter.onError(error);
+            if (error != null) {
+                ticket.failed(error);
+            } else if (generated) {
+                ticket.succeeded();
             } else {
-                timeLimiter.onSuccess();
+                ticket.noVerdict(); // timed out or cancelled before it said anything of the device
             }
-            admission.onComplete();
+            // the engine enforces the timeout, so the limiter only hears how the request ended
+            TimeLimiter limiter = replicas.timeLimiter();
+            if (timedOut) {
+                limiter.onError(TimeLimiter.createdTimeoutExceptionWithName(limiter.getName(), null));
+            } else if (error != null) {
+                limiter.onError(error);
+            } else {
+                limiter.onSuccess();
+            }
+            ticket.close();
         }
     }
 
-    /**
-     * Encodes a raw completion prompt as llama.cpp's and vLLM's servers do: BOS as the model
-     * wants it, control tokens written as text recognised (the client writes the whole prompt,
-     * markup included; token arrays are the other way to send them).
-     */
-    public int[] encodePrompt(String text) {
-        return tokenizer.encode(text, tokenizer.addsBos() && !startsWithBos(text), true);
-    }
-
-    /** Whether {@code text} holds the text of a control token, such as {@code <|im_start|>} or {@code </s>}. */
-    public boolean containsControlText(String text) {
-        for (String c : controlTexts) {
-            if (text.contains(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Encodes a rendered chat prompt. The template's own markup is parsed for control tokens;
-     * the messages' text never is, so a user cannot forge a turn. When no message holds
-     * control-token text (the usual case) the whole prompt is encoded at once, exactly as
-     * llama.cpp does; otherwise each message's text is encoded apart, found in the prompt in
-     * order (SentencePiece may then put a word-start marker where the text begins).
-     *
-     * @param contents the messages' texts, in conversation order
-     * @return the tokens, or null when a message holding control-token text does not appear
-     *         verbatim in the prompt (the template rewrote it), so it cannot be kept apart safely
-     */
-    public int[] encodeChat(String rendered, List<String> contents) {
-        boolean addBos = tokenizer.addsBos() && !startsWithBos(rendered);
-        if (contents.stream().noneMatch(this::containsControlText)) {
-            return tokenizer.encode(rendered, addBos, true);
-        }
-        IntBuilder out = new IntBuilder();
-        if (addBos && tokenizer.bos().isPresent()) {
-            out.add(tokenizer.bos().getAsInt());
-        }
-        int position = 0;
-        for (String content : contents) {
-            if (content.isEmpty()) {
-                continue;
-            }
-            int at = rendered.indexOf(content, position);
-            if (at < 0) {
-                if (containsControlText(content)) {
-                    return null;
-                }
-                continue;
-            }
-            out.add(tokenizer.encode(rendered.substring(position, at), false, true));
-            out.add(tokenizer.encode(content, false, false));
-            position = at + content.length();
-        }
-        out.add(tokenizer.encode(rendered.substring(position), false, true));
-        return out.toArray();
-    }
-
-    private boolean startsWithBos(String text) {
-        return !bosText.isEmpty() && text.startsWith(bosText);
+    /** The replicas and the routing between them: for loading and warm-up. */
+    ReplicaSet<LanguageModel, InferenceEngine> replicaSet() {
+        return replicas;
     }
 
     @Override
     public void close() {
-        if (failover != null) {
-            failover.close();
-        }
-        // the loops first: they end what is running and stop touching the models, backends and mapping
-        try {
-            for (Replica r : replicas()) {
-                r.engine().close();
-            }
-            for (Replica r : replicas()) {
-                r.model().close();
-                r.backend().close();
-            }
-        } finally {
-            file.close();
-        }
+        replicas.close();
     }
 
     @Override
     public String toString() {
-        return "ServedTextModel[" + id + ", " + architecture() + ", " + backendDescription + "]";
-    }
-
-    /** A growable int array. */
-    private static final class IntBuilder {
-        private int[] data = new int[64];
-        private int size;
-
-        void add(int v) {
-            if (size == data.length) {
-                data = java.util.Arrays.copyOf(data, size * 2);
-            }
-            data[size++] = v;
-        }
-
-        void add(int[] values) {
-            for (int v : values) {
-                add(v);
-            }
-        }
-
-        int[] toArray() {
-            return java.util.Arrays.copyOf(data, size);
-        }
+        return "ServedTextModel[" + id + ", " + architecture() + ", " + replicas.description() + "]";
     }
 }

@@ -1,7 +1,13 @@
 package com.llmserve.app.models;
 
+import static com.llmserve.app.system.PropertyChecks.atLeast;
+import static com.llmserve.app.system.PropertyChecks.notNegative;
+
 import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.model.ModelKind;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.sched.EmbeddingOptions;
+import com.llmserve.engine.sched.EngineOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -9,7 +15,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Which models the service serves and how it runs them.
+ * Which models the service serves and how it runs them. The engine's option records
+ * ({@link EngineOptions}, {@link EmbeddingOptions}, {@link ModelOptions}) own the defaults; the
+ * nested records turn these properties into them.
  *
  * @param models        models configured one by one; they win over a file of the folder with the same id or path
  * @param modelsDir     folder whose {@code *.gguf} files are all served, each under its file name
@@ -69,7 +77,10 @@ public record ServingProperties(
             String path,
             ModelKind kind,
             BackendChoice backend,
-            @DefaultValue("0") int contextSize,
+
+            @DefaultValue("" + ModelOptions.DEFAULT_CONTEXT_LENGTH)
+            int contextSize,
+
             @DefaultValue("0") int kvBlocks,
             String chatTemplate,
             String chatTemplateFile) {
@@ -106,41 +117,96 @@ public record ServingProperties(
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
      */
     public record Engine(
-            @DefaultValue("1024") int kvBlocks,
-            @DefaultValue("16") int blockSize,
-            @DefaultValue("512") int maxBatchTokens,
-            @DefaultValue("64") int maxRunning,
-            @DefaultValue("256") int maxWaiting,
-            @DefaultValue("true") boolean prefixCaching) {}
+            @DefaultValue("" + EngineOptions.DEFAULT_KV_BLOCKS)
+            int kvBlocks,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_BLOCK_SIZE)
+            int blockSize,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_MAX_BATCH_TOKENS)
+            int maxBatchTokens,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_MAX_RUNNING)
+            int maxRunning,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_MAX_WAITING)
+            int maxWaiting,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
+            boolean prefixCaching) {
+
+        public Engine {
+            atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);
+            atLeast("llmserve.engine.block-size", 1, blockSize);
+            atLeast("llmserve.engine.max-batch-tokens", 1, maxBatchTokens);
+            atLeast("llmserve.engine.max-running", 1, maxRunning);
+            atLeast("llmserve.engine.max-waiting", 0, maxWaiting);
+        }
+
+        /**
+         * The options of one model's engine loop.
+         *
+         * @param modelKvBlocks  the model's own {@code kv-blocks}; 0 for {@link #kvBlocks}
+         * @param defaultTimeout the limit of requests that set none
+         */
+        public EngineOptions options(int modelKvBlocks, Duration defaultTimeout) {
+            return new EngineOptions(
+                    modelKvBlocks > 0 ? modelKvBlocks : kvBlocks,
+                    blockSize,
+                    maxBatchTokens,
+                    maxRunning,
+                    maxWaiting,
+                    prefixCaching,
+                    defaultTimeout);
+        }
+
+        /** How a completion model is loaded: scratch for one step's tokens. */
+        public ModelOptions modelOptions(int contextSize) {
+            return new ModelOptions(maxBatchTokens, contextSize);
+        }
+    }
 
     /**
      * How each embedding model's loop gathers concurrent requests into one forward pass.
      *
      * @param maxBatchTokens tokens per batch; requests join in arrival order until the next would pass it.
-     *                       0 (the default) for {@value #CPU_BATCH_TOKENS} on the CPU and {@value #GPU_BATCH_TOKENS}
-     *                       on a GPU, where a batch of several 32-input requests costs little more than one
+     *                       0 (the default) for {@value EmbeddingOptions#DEFAULT_CPU_BATCH_TOKENS} on the CPU and
+     *                       {@value EmbeddingOptions#DEFAULT_GPU_BATCH_TOKENS} on a GPU, where a batch of several
+     *                       32-input requests costs little more than one
      * @param maxWait        how long the first request of a batch waits for others to join, while requests
      *                       come together (after a batch of one request there is no wait)
      * @param maxWaiting     the most requests waiting; more are answered 429
      */
     public record Embedding(
             @DefaultValue("0") int maxBatchTokens,
-            @DefaultValue("2ms") Duration maxWait,
-            @DefaultValue("256") int maxWaiting) {
 
-        public static final int CPU_BATCH_TOKENS = 2048;
-        public static final int GPU_BATCH_TOKENS = 16384;
+            @DefaultValue(EmbeddingOptions.DEFAULT_MAX_WAIT_MILLIS + "ms")
+            Duration maxWait,
+
+            @DefaultValue("" + EmbeddingOptions.DEFAULT_MAX_WAITING)
+            int maxWaiting) {
 
         public Embedding {
-            if (maxBatchTokens < 0) {
-                throw new IllegalArgumentException(
-                        "llmserve.embedding.max-batch-tokens must not be negative: " + maxBatchTokens);
-            }
+            atLeast("llmserve.embedding.max-batch-tokens", 0, maxBatchTokens);
+            notNegative("llmserve.embedding.max-wait", maxWait);
+            atLeast("llmserve.embedding.max-waiting", 0, maxWaiting);
         }
 
         /** The token budget of a batch on a backend that is, or is not, a GPU. */
         public int batchTokens(boolean accelerated) {
-            return maxBatchTokens > 0 ? maxBatchTokens : accelerated ? GPU_BATCH_TOKENS : CPU_BATCH_TOKENS;
+            return maxBatchTokens > 0
+                    ? maxBatchTokens
+                    : EmbeddingOptions.defaults(accelerated).maxBatchTokens();
+        }
+
+        /** The options of one model's loop on a backend that is, or is not, a GPU. */
+        public EmbeddingOptions options(boolean accelerated) {
+            return new EmbeddingOptions(batchTokens(accelerated), maxWait, maxWaiting);
+        }
+
+        /** How an embedding model is loaded: scratch for one batch's tokens. */
+        public ModelOptions modelOptions(boolean accelerated, int contextSize) {
+            return new ModelOptions(batchTokens(accelerated), contextSize);
         }
     }
 }

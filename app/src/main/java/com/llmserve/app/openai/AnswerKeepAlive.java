@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * and the caller cancels the generation. An answer that is ready sooner keeps the usual status
  * codes; one that fails after its 200 went out carries the error envelope as its body.
  */
-public final class AnswerKeepAlive {
+final class AnswerKeepAlive {
 
     private static final Logger LOG = LoggerFactory.getLogger(AnswerKeepAlive.class);
     private static final byte[] SPACE = {' '};
@@ -28,14 +28,14 @@ public final class AnswerKeepAlive {
     private long due;
     private boolean committed;
 
-    public AnswerKeepAlive(HttpServletResponse response, Duration interval) {
+    AnswerKeepAlive(HttpServletResponse response, Duration interval) {
         this.response = response;
         this.intervalNanos = interval.toNanos();
         this.due = System.nanoTime() + intervalNanos;
     }
 
     /** How long the caller may wait for output before {@link #ping()} is due. */
-    public Duration untilDue() {
+    Duration untilDue() {
         return Duration.ofNanos(Math.max(1_000_000, due - System.nanoTime()));
     }
 
@@ -44,7 +44,7 @@ public final class AnswerKeepAlive {
      *
      * @return false when the client has gone (the caller cancels its generation and answers nothing)
      */
-    public boolean ping() {
+    boolean ping() {
         long now = System.nanoTime();
         if (now - due < 0) {
             return true;
@@ -67,7 +67,7 @@ public final class AnswerKeepAlive {
     }
 
     /** The answer: a 200 with {@code body}, written straight after the spaces once the response is committed. */
-    public ResponseEntity<Object> respond(Object body, JsonMapper json) throws IOException {
+    ResponseEntity<Object> respond(Object body, JsonMapper json) throws IOException {
         if (!committed) {
             return ResponseEntity.ok(body);
         }

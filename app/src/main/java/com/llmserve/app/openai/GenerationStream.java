@@ -6,37 +6,28 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.NullNode;
 
 /**
- * Streams a {@link Generation} as server-sent events. The endpoint supplies the chunks
- * ({@link Chunks}); this class owns the framing and the life of the stream: a keep-alive comment
- * whenever the model is silent for {@link ApiProperties#keepAliveInterval()}, an error chunk
- * then {@code [DONE]} if generation fails midway, and cancellation of the generation when the
- * client goes away (noticed when a write fails, at the latest at the next keep-alive).
+ * Streams a {@link Generation} as server-sent events. The endpoint shapes the chunks
+ * ({@link GenerationShape}); this class owns the framing and the life of the stream: the usage
+ * chunk when asked for, a keep-alive comment whenever the model is silent for
+ * {@link ApiProperties#keepAliveInterval()}, an error chunk then {@code [DONE]} if generation
+ * fails midway, and cancellation of the generation when the client goes away (noticed when a
+ * write fails, at the latest at the next keep-alive).
  */
-public final class GenerationStream {
+final class GenerationStream {
 
     private static final Logger LOG = LoggerFactory.getLogger(GenerationStream.class);
-
-    /** The chunks of one endpoint. */
-    public interface Chunks {
-
-        /** Events before any output (the assistant role of a chat, an echoed prompt). */
-        void open(SseSink sink) throws IOException;
-
-        /** Events for new output of one choice. */
-        void delta(SseSink sink, Delta delta) throws IOException;
-
-        /** Events after every choice finished (the usage chunk when asked). */
-        void close(SseSink sink, Generation.Usage usage) throws IOException;
-    }
 
     private GenerationStream() {}
 
@@ -46,31 +37,48 @@ public final class GenerationStream {
      * itself (Spring picks the streaming return handler by the returned object's class, which a
      * {@code ResponseEntity<?>} would hide).
      */
-    public static StreamingResponseBody body(
-            Generation generation, Chunks chunks, Duration keepAlive, JsonMapper json, HttpServletResponse response) {
+    static <C> StreamingResponseBody body(
+            Generation generation,
+            GenerationShape<C> shape,
+            boolean includeUsage,
+            Duration keepAlive,
+            JsonMapper json,
+            HttpServletResponse response) {
         response.setStatus(HttpServletResponse.SC_OK);
         response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
         response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         // nginx and similar proxies would otherwise buffer the stream
         response.setHeader("X-Accel-Buffering", "no");
+        // with include_usage every chunk carries "usage": null until the last one
+        JsonNode usagePlaceholder = includeUsage ? NullNode.getInstance() : null;
         // Spring hands the body a stream that ignores flush(); the response itself flushes to the client
-        return out -> stream(generation, chunks, keepAlive, new SseSink(out, json, response::flushBuffer));
+        return out -> stream(
+                generation, shape, usagePlaceholder, keepAlive, json, new SseSink(out, json, response::flushBuffer));
     }
 
-    private static void stream(Generation generation, Chunks chunks, Duration keepAlive, SseSink sink) {
+    /** @param usagePlaceholder the {@code usage} of every chunk but the last: null for none */
+    private static <C> void stream(
+            Generation generation,
+            GenerationShape<C> shape,
+            JsonNode usagePlaceholder,
+            Duration keepAlive,
+            JsonMapper json,
+            SseSink sink) {
         try (generation) {
-            chunks.open(sink);
+            send(sink, shape, shape.opening(), usagePlaceholder);
             sink.flush();
             while (!generation.done()) {
                 Delta d = generation.next(keepAlive);
                 if (d != null) {
-                    chunks.delta(sink, d);
+                    send(sink, shape, shape.chunks(d), usagePlaceholder);
                 } else if (!generation.done()) {
                     sink.comment("keep-alive");
                 }
             }
-            chunks.close(sink, generation.usage());
+            if (usagePlaceholder != null) {
+                sink.data(shape.chunk(List.of(), json.valueToTree(ApiUsage.of(generation.usage()))));
+            }
             sink.done();
         } catch (IOException e) {
             // the client went away; closing the generation (above) cancelled it
@@ -79,6 +87,14 @@ public final class GenerationStream {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             fail(sink, e);
+        }
+    }
+
+    /** One chunk per choice. */
+    private static <C> void send(SseSink sink, GenerationShape<C> shape, List<C> choices, JsonNode usage)
+            throws IOException {
+        for (C choice : choices) {
+            sink.data(shape.chunk(List.of(choice), usage));
         }
     }
 

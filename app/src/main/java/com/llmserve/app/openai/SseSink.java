@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
  * line per event, {@code data: [DONE]} at the end, and comment lines ({@code : keep-alive}) that
  * clients ignore. Each event is flushed at once: a client measures time to first token by it.
  */
-public final class SseSink {
+final class SseSink {
 
     private final OutputStream out;
     private final JsonMapper json;
@@ -21,29 +21,29 @@ public final class SseSink {
      * @param flusher pushes what was written to the client (the servlet response's flushBuffer:
      *                the stream Spring hands a streaming body does not flush)
      */
-    public SseSink(OutputStream out, JsonMapper json, Flushable flusher) {
+    SseSink(OutputStream out, JsonMapper json, Flushable flusher) {
         this.out = out;
         this.json = json;
         this.flusher = flusher;
     }
 
     /** One {@code data:} event holding {@code chunk} as JSON. */
-    public void data(Object chunk) throws IOException {
+    void data(Object chunk) throws IOException {
         write("data: " + json.writeValueAsString(chunk) + "\n\n");
     }
 
     /** A comment, which keeps the connection busy and shows whether the client is still there. */
-    public void comment(String text) throws IOException {
+    void comment(String text) throws IOException {
         write(": " + text + "\n\n");
     }
 
     /** Sends the response headers now, before any event, so the client knows its request was accepted. */
-    public void flush() throws IOException {
+    void flush() throws IOException {
         flusher.flush();
     }
 
     /** The end of the stream. */
-    public void done() throws IOException {
+    void done() throws IOException {
         write("data: [DONE]\n\n");
     }
 

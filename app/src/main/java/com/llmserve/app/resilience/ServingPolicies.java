@@ -3,6 +3,7 @@ package com.llmserve.app.resilience;
 import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.engine.model.InputTooLongException;
 import com.llmserve.engine.sched.AdmissionException;
+import com.llmserve.engine.sched.EngineOptions;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
@@ -48,10 +49,12 @@ public final class ServingPolicies {
             .ignoreExceptions(AdmissionException.class, InputTooLongException.class)
             .build();
 
+    /** The engine's own limit, which the configured one replaces. */
     static final TimeLimiterConfig GENERATION_DEFAULTS = TimeLimiterConfig.custom()
-            .timeoutDuration(Duration.ofMinutes(10))
+            .timeoutDuration(EngineOptions.DEFAULT_TIMEOUT)
             .cancelRunningFuture(true)
             .build();
+
     static final TimeLimiterConfig EMBEDDING_DEFAULTS = TimeLimiterConfig.custom()
             .timeoutDuration(Duration.ofMinutes(2))
             .cancelRunningFuture(true)

@@ -2,6 +2,7 @@ package com.llmserve.app.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.llmserve.engine.backend.gpu.GpuOptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -73,7 +74,7 @@ class GpuAutoConfigurationTests {
     void halfWeightsTakeHalfOfTheFreeMemoryUnlessToldOtherwise() {
         runner.withPropertyValues("llmserve.gpu.runtime=none").run(context -> assertThat(
                         context.getBean(GpuProperties.class).backendOptions().halfWeightShare())
-                .isEqualTo(GpuProperties.AUTO_HALF_WEIGHT_SHARE));
+                .isEqualTo(GpuOptions.DEFAULT_HALF_WEIGHT_SHARE));
         for (String on : new String[] {"on", "true"}) {
             runner.withPropertyValues("llmserve.gpu.runtime=none", "llmserve.gpu.half-weights=" + on)
                     .run(context -> assertThat(context.getBean(GpuProperties.class)

@@ -50,7 +50,7 @@ class GenerationBehaviourIntegrationTests {
 
     @Test
     void echoWithLogprobsScoresEveryPromptTokenButTheFirst() {
-        int[] ids = registry.textModel(TestModels.TEXT).encodePrompt("Once upon a time");
+        int[] ids = registry.textModel(TestModels.TEXT).promptEncoder().encode("Once upon a time");
         String prompt = java.util.Arrays.toString(ids);
         JsonNode scored = complete("""
                 {"model":"%s","prompt":%s,"max_tokens":0,"echo":true,"logprobs":1}""".formatted(TestModels.TEXT, prompt));

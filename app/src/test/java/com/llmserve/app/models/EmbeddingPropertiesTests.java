@@ -3,6 +3,7 @@ package com.llmserve.app.models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.llmserve.engine.sched.EmbeddingOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +12,8 @@ class EmbeddingPropertiesTests {
     @Test
     void theDefaultBatchBudgetDependsOnTheBackend() {
         ServingProperties.Embedding defaults = new ServingProperties.Embedding(0, Duration.ofMillis(2), 256);
-        assertThat(defaults.batchTokens(false)).isEqualTo(ServingProperties.Embedding.CPU_BATCH_TOKENS);
-        assertThat(defaults.batchTokens(true)).isEqualTo(ServingProperties.Embedding.GPU_BATCH_TOKENS);
+        assertThat(defaults.batchTokens(false)).isEqualTo(EmbeddingOptions.DEFAULT_CPU_BATCH_TOKENS);
+        assertThat(defaults.batchTokens(true)).isEqualTo(EmbeddingOptions.DEFAULT_GPU_BATCH_TOKENS);
     }
 
     @Test

@@ -11,6 +11,7 @@ import com.llmserve.app.metrics.EngineMetrics;
 import com.llmserve.app.resilience.FailoverProperties;
 import com.llmserve.app.resilience.HostMemory;
 import com.llmserve.app.resilience.ServingPolicies;
+import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.sched.FinishReason;
@@ -69,7 +70,7 @@ class GpuServingDeviceTest {
         values.put("llmserve.engine.kv-blocks", "256");
         ServingProperties p = new Binder(new MapConfigurationPropertySource(values))
                 .bindOrCreate("llmserve", ServingProperties.class);
-        DeviceBackendProvider backends = new DeviceBackendProvider(pool, 2, GpuOptions.defaults());
+        DefaultBackendProvider backends = new DefaultBackendProvider(new Backends(pool, 2, GpuOptions.defaults()));
         CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
         ServingPolicies policies = new ServingPolicies(
                 breakers,
@@ -91,9 +92,7 @@ class GpuServingDeviceTest {
                 (ServedTextModel) loader.load(ModelCatalog.plan(p, backends).getFirst())) {
             String device = model.replicas().getFirst().device();
             assertThat(device).matches("(cuda|hip):\\d+");
-            assertThat(model.replicas())
-                    .extracting(ServedTextModel.Replica::device)
-                    .containsExactly(device, "cpu");
+            assertThat(model.replicas()).extracting(Replica::device).containsExactly(device, "cpu");
             assertThat(model.failover()).isPresent();
             loader.warmUp(model);
 
@@ -102,7 +101,7 @@ class GpuServingDeviceTest {
                 CompletableFuture<FinishReason> done = new CompletableFuture<>();
                 int[] count = {0};
                 model.submit(
-                        InferenceRequest.greedy(model.encodePrompt("Once upon a time"), 32)
+                        InferenceRequest.greedy(model.promptEncoder().encode("Once upon a time"), 32)
                                 .withN(2),
                         new TokenListener() {
                             @Override

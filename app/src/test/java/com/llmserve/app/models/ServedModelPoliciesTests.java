@@ -105,7 +105,7 @@ class ServedModelPoliciesTests {
         limiters.timeLimiter(ServingPolicies.GENERATION).getEventPublisher().onTimeout(e -> timeouts.incrementAndGet());
         CompletableFuture<FinishReason> finished = new CompletableFuture<>();
 
-        text.submit(InferenceRequest.greedy(text.encodePrompt("Once upon a time"), 400), new TokenListener() {
+        text.submit(InferenceRequest.greedy(text.promptEncoder().encode("Once upon a time"), 400), new TokenListener() {
             @Override
             public void onToken(int choice, int token, TokenLogprobs logprobs) {}
 

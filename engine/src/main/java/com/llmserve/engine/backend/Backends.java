@@ -1,45 +1,116 @@
 package com.llmserve.engine.backend;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
-import com.llmserve.engine.backend.gpu.GpuBackends;
+import com.llmserve.engine.backend.gpu.GpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
+import com.llmserve.gpu.BackendStatus;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DevicePool;
+import java.util.Collections;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
- * Chooses the compute backend a model runs on, from the service's {@code backend} setting:
- * {@code cpu}, {@code gpu} (the first GPU, or an error naming why none answered) or {@code auto}
- * (the first GPU when one answers, else the CPU, logging why).
+ * The one way from a {@link BackendChoice} to a compute backend, for the devices of one process.
+ * {@code cpu} runs on a {@link CpuBackend}; {@code gpu}, and {@code auto} when the pool holds a
+ * device, on a {@link GpuBackend} over one of the pool's devices, placed round robin in the order
+ * backends are opened (one model per device while models are no more than devices); {@code auto}
+ * on a machine without a GPU runs on the CPU. Each backend serves one model: a CPU backend's
+ * worker crew serves one engine loop at a time.
+ *
+ * <p>The pool stays its opener's: backends open on its devices and close without it, and the
+ * opener closes the pool after the backends.
  */
 public final class Backends {
 
-    private static final System.Logger LOG = System.getLogger(Backends.class.getName());
+    private final DevicePool pool;
+    private final String noGpu;
+    private final int cpuThreads;
+    private final GpuOptions gpu;
+    private final AtomicInteger next = new AtomicInteger();
+    /** The GPU backends opened here, with their descriptions; weak, so a closed model's backend goes. */
+    private final Map<Backend, String> onGpu = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private Backends() {}
+    /**
+     * Backends on the devices of {@code pool}, which may be empty (a machine without a GPU).
+     *
+     * @param cpuThreads threads of each CPU backend
+     */
+    public Backends(DevicePool pool, int cpuThreads, GpuOptions gpu) {
+        this(pool, pool.isEmpty() ? reasons(pool) : null, cpuThreads, gpu);
+    }
 
-    /** {@link #open(BackendChoice, GpuOptions, int)} with the default GPU options and every processor for the CPU. */
-    public static Backend open(BackendChoice choice) {
-        return open(choice, GpuOptions.defaults(), Runtime.getRuntime().availableProcessors());
+    private Backends(DevicePool pool, String noGpu, int cpuThreads, GpuOptions gpu) {
+        if (cpuThreads < 1) {
+            throw new IllegalArgumentException("cpuThreads must be positive: " + cpuThreads);
+        }
+        this.pool = pool;
+        this.noGpu = noGpu;
+        this.cpuThreads = cpuThreads;
+        this.gpu = gpu;
     }
 
     /**
-     * Opens the chosen backend. A GPU backend opened here owns its device pool and closes it.
+     * Backends of a process that opened no GPU runtime: everything runs on the CPU.
      *
-     * @throws IllegalStateException for {@code GPU} when no device answers, with each runtime's reason
+     * @param why why there is no runtime, for the refusal of {@code gpu}
      */
-    public static Backend open(BackendChoice choice, GpuOptions gpu, int cpuThreads) {
-        if (choice == BackendChoice.CPU) {
+    public static Backends cpuOnly(int cpuThreads, String why) {
+        return new Backends(null, why, cpuThreads, GpuOptions.defaults());
+    }
+
+    /** Why {@code choice} cannot be opened here, with each GPU runtime's reason; empty when it can. */
+    public Optional<String> unavailable(BackendChoice choice) {
+        return choice == BackendChoice.GPU && noGpu != null
+                ? Optional.of("no GPU backend available (" + noGpu + ")")
+                : Optional.empty();
+    }
+
+    public boolean available(BackendChoice choice) {
+        return unavailable(choice).isEmpty();
+    }
+
+    /**
+     * A new backend for one model; the caller closes it.
+     *
+     * @throws IllegalStateException when {@code choice} is {@linkplain #unavailable unavailable}, saying why
+     */
+    public Backend open(BackendChoice choice) {
+        Optional<String> refused = unavailable(choice);
+        if (refused.isPresent()) {
+            throw new IllegalStateException(
+                    "backend " + choice.name().toLowerCase(Locale.ROOT) + " asked for: " + refused.get());
+        }
+        if (choice == BackendChoice.CPU || noGpu != null) {
             return new CpuBackend(cpuThreads);
         }
-        GpuBackends.Opened opened = GpuBackends.openFirst(gpu);
-        Optional<Backend> backend = opened.backend();
-        if (backend.isPresent()) {
-            LOG.log(System.Logger.Level.INFO, "compute backend: {0}", backend.get());
-            return backend.get();
-        }
-        if (choice == BackendChoice.GPU) {
-            throw new IllegalStateException("backend 'gpu' was asked for, but no GPU answered: " + opened.reason());
-        }
-        LOG.log(System.Logger.Level.INFO, "compute backend: cpu ({0})", opened.reason());
-        return new CpuBackend(cpuThreads);
+        Device device = pool.devices()
+                .get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));
+        GpuBackend backend = GpuBackend.open(device, gpu);
+        onGpu.put(
+                backend,
+                backend.name() + " (" + device.info().name() + ", "
+                        + device.info().arch() + ")");
+        return backend;
+    }
+
+    /** Whether {@code backend} was opened here on a GPU. */
+    public boolean onGpu(Backend backend) {
+        return onGpu.containsKey(backend);
+    }
+
+    /** Where {@code backend} runs, for logs and health: {@code cuda:0 (NVIDIA H100, sm_90)}, {@code cpu (16 threads)}. */
+    public String describe(Backend backend) {
+        String d = onGpu.get(backend);
+        return d != null ? d : backend.name() + " (" + cpuThreads + " threads)";
+    }
+
+    private static String reasons(DevicePool pool) {
+        String reasons = pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; "));
+        return reasons.isEmpty() ? "no GPU runtime" : reasons;
     }
 }

@@ -1,14 +1,20 @@
 package com.llmserve.engine.model;
 
 /**
- * How a model is loaded.
+ * How a model is loaded. Its defaults are the constants below; the service sets both per model
+ * ({@code llmserve.engine.max-batch-tokens} or {@code llmserve.embedding.max-batch-tokens}, and
+ * {@code llmserve.models[i].context-size}).
  *
  * @param maxBatchTokens rows the scratch buffers hold; a larger batch runs in chunks of this size
  * @param contextLength  the longest sequence to serve, 0 for the model's own context length
  */
 public record ModelOptions(int maxBatchTokens, int contextLength) {
 
-    public static final ModelOptions DEFAULT = new ModelOptions(512, 0);
+    public static final int DEFAULT_MAX_BATCH_TOKENS = 512;
+    /** The model's own context length. */
+    public static final int DEFAULT_CONTEXT_LENGTH = 0;
+
+    public static final ModelOptions DEFAULT = new ModelOptions(DEFAULT_MAX_BATCH_TOKENS, DEFAULT_CONTEXT_LENGTH);
 
     public ModelOptions {
         if (maxBatchTokens < 1) {

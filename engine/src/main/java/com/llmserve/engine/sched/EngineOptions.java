@@ -1,11 +1,13 @@
 package com.llmserve.engine.sched;
 
+import com.llmserve.engine.model.ModelOptions;
 import java.time.Duration;
 
 /**
- * How an engine loop schedules one model replica.
+ * How an engine loop schedules one model replica. Its defaults are the constants below, which the
+ * service's {@code llmserve.engine.*} properties take as theirs.
  *
- * @param kvBlocks       KV cache blocks (the reserved one included)
+ * @param kvBlocks       KV cache blocks (the reserved one included, so at least {@value #MIN_KV_BLOCKS})
  * @param blockSize      token slots per block
  * @param maxBatchTokens tokens per forward pass, shared by decodes and prefill chunks: running
  *                       decodes go first, a long prompt takes what is left, so it never stalls them
@@ -23,8 +25,21 @@ public record EngineOptions(
         boolean prefixCaching,
         Duration defaultTimeout) {
 
+    /** The reserved null block and at least one to hold tokens. */
+    public static final int MIN_KV_BLOCKS = 2;
+
+    public static final int DEFAULT_KV_BLOCKS = 1024;
+    public static final int DEFAULT_BLOCK_SIZE = 16;
+    /** A step's tokens are the rows the model's scratch buffers hold. */
+    public static final int DEFAULT_MAX_BATCH_TOKENS = ModelOptions.DEFAULT_MAX_BATCH_TOKENS;
+
+    public static final int DEFAULT_MAX_RUNNING = 64;
+    public static final int DEFAULT_MAX_WAITING = 256;
+    public static final boolean DEFAULT_PREFIX_CACHING = true;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+
     public EngineOptions {
-        if (kvBlocks < 2 || blockSize < 1 || maxBatchTokens < 1 || maxRunning < 1 || maxWaiting < 0) {
+        if (kvBlocks < MIN_KV_BLOCKS || blockSize < 1 || maxBatchTokens < 1 || maxRunning < 1 || maxWaiting < 0) {
             throw new IllegalArgumentException("invalid engine options: " + kvBlocks + " blocks of " + blockSize + ", "
                     + maxBatchTokens + " tokens per step, " + maxRunning + " running, " + maxWaiting + " waiting");
         }
@@ -33,9 +48,16 @@ public record EngineOptions(
         }
     }
 
-    /** Sizes for a small CPU deployment: 1024 blocks of 16 tokens, 512 tokens per step. */
+    /** Sizes for a small CPU deployment: 1024 blocks of 16 tokens, 512 tokens per step, 10 minutes per request. */
     public static EngineOptions defaults() {
-        return new EngineOptions(1024, 16, 512, 64, 256, true, Duration.ofMinutes(10));
+        return new EngineOptions(
+                DEFAULT_KV_BLOCKS,
+                DEFAULT_BLOCK_SIZE,
+                DEFAULT_MAX_BATCH_TOKENS,
+                DEFAULT_MAX_RUNNING,
+                DEFAULT_MAX_WAITING,
+                DEFAULT_PREFIX_CACHING,
+                DEFAULT_TIMEOUT);
     }
 
     public EngineOptions withKvBlocks(int blocks) {

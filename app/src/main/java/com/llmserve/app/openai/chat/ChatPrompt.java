@@ -28,7 +28,7 @@ public final class ChatPrompt {
                 .map(ChatMessage::content)
                 .filter(Objects::nonNull)
                 .toList();
-        int[] tokens = model.encodeChat(rendered, contents);
+        int[] tokens = model.promptEncoder().encodeChat(rendered, contents);
         if (tokens == null) {
             throw new InvalidRequestException(
                     "messages",

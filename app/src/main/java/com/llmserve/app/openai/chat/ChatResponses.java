@@ -61,12 +61,6 @@ final class ChatResponses {
             }
             return new Logprobs(content, null);
         }
-
-        Logprobs plus(Logprobs more) {
-            List<TokenLogprob> all = new ArrayList<>(content);
-            all.addAll(more.content);
-            return new Logprobs(all, null);
-        }
     }
 
     /** A token: its text, log-probability, UTF-8 bytes (a character may span tokens) and the most likely alternatives. */

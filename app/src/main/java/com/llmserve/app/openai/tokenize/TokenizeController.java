@@ -71,7 +71,9 @@ class TokenizeController {
         if (prompt != null) {
             tokens = switch (model) {
                 case ServedTextModel text ->
-                    addSpecial ? text.encodePrompt(prompt) : text.tokenizer().encode(prompt, false, true);
+                    addSpecial
+                            ? text.promptEncoder().encode(prompt)
+                            : text.tokenizer().encode(prompt, false, true);
                 case ServedEmbeddingModel embedding -> embedding.tokenizer().encode(prompt, addSpecial, false);
             };
         } else {

@@ -3,48 +3,27 @@ package com.llmserve.app.openai.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.mockito.Mockito.when;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import com.llmserve.app.OpenApiContract;
-import com.llmserve.app.ScriptedModel;
 import com.llmserve.app.ScriptedModel.Finish;
 import com.llmserve.app.ScriptedModel.Text;
-import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.openai.ApiProperties;
+import com.llmserve.app.openai.ScriptedEndpointTests;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.sched.FinishReason;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.MvcResult;
 
 /** The chat endpoint over a scripted model: chunk sequence per choice, template refusals, defaults. */
 @WebMvcTest(ChatController.class)
 @EnableConfigurationProperties(ApiProperties.class)
-class ChatControllerTests {
+class ChatControllerTests extends ScriptedEndpointTests {
 
-    @Autowired
-    MockMvc mvc;
-
-    @MockitoBean
-    ModelRegistry registry;
-
-    ScriptedModel fake = new ScriptedModel("fake");
-
-    @BeforeEach
-    void serveTheFake() {
-        when(registry.textModel("fake")).thenReturn(fake.model());
-    }
+    private static final String PATH = "/v1/chat/completions";
 
     @Test
     void eachChoiceStreamsItsRoleThenContentThenAnEmptyDeltaWithTheFinishReason() throws Exception {
@@ -54,15 +33,8 @@ class ChatControllerTests {
                 new Finish(1, FinishReason.STOP),
                 new Finish(0, FinishReason.LENGTH));
 
-        MvcResult started = mvc.perform(post("/v1/chat/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","messages":[{"role":"user","content":"Hi"}],"n":2,"stream":true}"""))
-                .andExpect(request().asyncStarted())
-                .andReturn();
-        started.getAsyncResult(10_000);
-        String body =
-                mvc.perform(asyncDispatch(started)).andReturn().getResponse().getContentAsString();
+        String body = stream(PATH, """
+                {"model":"fake","messages":[{"role":"user","content":"Hi"}],"n":2,"stream":true}""").getContentAsString();
 
         List<String> events = List.of(body.split("\n\n"));
         assertThat(events.get(0)).contains("\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}");
@@ -80,10 +52,8 @@ class ChatControllerTests {
     void withoutMaxTokensTheAnswerMayFillTheRestOfTheContext() throws Exception {
         fake.play(new Text(0, " Hello"), new Finish(0, FinishReason.STOP));
 
-        mvc.perform(post("/v1/chat/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","messages":[{"role":"user","content":"Hi"}]}"""))
+        post(PATH, """
+                {"model":"fake","messages":[{"role":"user","content":"Hi"}]}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.object").value("chat.completion"))
                 .andExpect(jsonPath("$.choices[0].message.role").value("assistant"))
@@ -102,10 +72,8 @@ class ChatControllerTests {
                         "<s>",
                         "</s>"));
 
-        mvc.perform(post("/v1/chat/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}"""))
+        post(PATH, """
+                {"model":"fake","messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]}""")
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.error.param").value("messages"))
                 .andExpect(jsonPath("$.error.code").value("invalid_conversation"))
@@ -117,10 +85,8 @@ class ChatControllerTests {
     void logprobsCarryTokenBytesAndAlternatives() throws Exception {
         fake.play(new Text(0, " Hello"), new Finish(0, FinishReason.LENGTH));
 
-        mvc.perform(post("/v1/chat/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","messages":[{"role":"user","content":"Hi"}],"logprobs":true,"top_logprobs":1}"""))
+        post(PATH, """
+                {"model":"fake","messages":[{"role":"user","content":"Hi"}],"logprobs":true,"top_logprobs":1}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.choices[0].logprobs.content[0].logprob").value(-0.5))
                 .andExpect(jsonPath("$.choices[0].logprobs.content[0].bytes[0]").value(32))

@@ -3,37 +3,27 @@ package com.llmserve.app.openai.completions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.when;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.asyncDispatch;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import com.llmserve.app.OpenApiContract;
-import com.llmserve.app.ScriptedModel;
 import com.llmserve.app.ScriptedModel.Fail;
 import com.llmserve.app.ScriptedModel.Finish;
 import com.llmserve.app.ScriptedModel.Pause;
 import com.llmserve.app.ScriptedModel.Text;
 import com.llmserve.app.models.ModelNotReadyException;
-import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.openai.ApiProperties;
+import com.llmserve.app.openai.ScriptedEndpointTests;
 import com.llmserve.engine.sched.AdmissionException;
 import com.llmserve.engine.sched.FinishReason;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.MvcResult;
 
 /**
  * The completions endpoint over a scripted model: SSE framing byte for byte, stop strings,
@@ -41,32 +31,24 @@ import org.springframework.test.web.servlet.MvcResult;
  */
 @WebMvcTest(value = CompletionsController.class, properties = "llmserve.api.keep-alive-interval=100ms")
 @EnableConfigurationProperties(ApiProperties.class)
-class CompletionsControllerTests {
+class CompletionsControllerTests extends ScriptedEndpointTests {
 
-    @Autowired
-    MockMvc mvc;
-
-    @MockitoBean
-    ModelRegistry registry;
-
-    ScriptedModel fake = new ScriptedModel("fake");
-
-    @BeforeEach
-    void serveTheFake() {
-        when(registry.textModel("fake")).thenReturn(fake.model());
-    }
+    private static final String PATH = "/v1/completions";
 
     private MockHttpServletResponse stream(String body) throws Exception {
-        MvcResult started = mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content(body))
-                .andExpect(request().asyncStarted())
-                .andReturn();
-        started.getAsyncResult(10_000);
-        return mvc.perform(asyncDispatch(started))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse();
+        return stream(PATH, body);
+    }
+
+    /** The response is one the OpenAPI document describes, {@code Retry-After} included. */
+    private static void assertDocumented(MockHttpServletResponse r, int status, String retryAfter) throws Exception {
+        OpenApiContract.load()
+                .assertResponse(
+                        "POST",
+                        PATH,
+                        status,
+                        r.getContentType(),
+                        r.getContentAsString(),
+                        Map.of("Retry-After", List.of(retryAfter)));
     }
 
     @Test
@@ -134,10 +116,8 @@ class CompletionsControllerTests {
     void theEnginesOwnEndOfAChoiceAlreadyStoppedByItsStopStringIsIgnored() throws Exception {
         fake.play(new Text(0, " she said the end"), new Finish(0, FinishReason.TIMEOUT));
 
-        mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once","stop":"said"}"""))
+        post(PATH, """
+                {"model":"fake","prompt":"Once","stop":"said"}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.choices[0].text").value(" she "))
                 .andExpect(jsonPath("$.choices[0].finish_reason").value("stop"));
@@ -147,10 +127,8 @@ class CompletionsControllerTests {
     void aTimeoutIs503() throws Exception {
         fake.play(new Text(0, " she"), new Finish(0, FinishReason.TIMEOUT));
 
-        mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once"}"""))
+        post(PATH, """
+                {"model":"fake","prompt":"Once"}""")
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.error.code").value("request_timeout"));
     }
@@ -194,10 +172,8 @@ class CompletionsControllerTests {
                 new Finish(1, FinishReason.LENGTH),
                 new Finish(0, FinishReason.STOP));
 
-        mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once","n":2,"seed":5}"""))
+        post(PATH, """
+                {"model":"fake","prompt":"Once","n":2,"seed":5}""")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.object").value("text_completion"))
                 .andExpect(jsonPath("$.choices[0].text").value(" a"))
@@ -215,11 +191,8 @@ class CompletionsControllerTests {
     void ignoreEosSubmitsNoStopTokens() throws Exception {
         fake.play(new Text(0, " a"), new Finish(0, FinishReason.LENGTH));
 
-        mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once","ignore_eos":true,"max_tokens":1}"""))
-                .andExpect(status().isOk());
+        post(PATH, """
+                {"model":"fake","prompt":"Once","ignore_eos":true,"max_tokens":1}""").andExpect(status().isOk());
 
         assertThat(fake.requests().getFirst().stopTokens()).isEmpty();
     }
@@ -232,24 +205,15 @@ class CompletionsControllerTests {
                         "256 requests are already waiting for fake",
                         Duration.ofSeconds(2)));
 
-        MockHttpServletResponse r = mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once"}"""))
+        MockHttpServletResponse r = post(PATH, """
+                {"model":"fake","prompt":"Once"}""")
                 .andExpect(status().isTooManyRequests())
                 .andExpect(header().string("Retry-After", "2"))
                 .andExpect(jsonPath("$.error.type").value("rate_limit_error"))
                 .andExpect(jsonPath("$.error.code").value("queue_full"))
                 .andReturn()
                 .getResponse();
-        OpenApiContract.load()
-                .assertResponse(
-                        "POST",
-                        "/v1/completions",
-                        429,
-                        r.getContentType(),
-                        r.getContentAsString(),
-                        Map.of("Retry-After", List.of("2")));
+        assertDocumented(r, 429, "2");
     }
 
     @Test
@@ -257,34 +221,23 @@ class CompletionsControllerTests {
         when(registry.textModel("fake"))
                 .thenThrow(new ModelNotReadyException("The model 'fake' is loading; try again shortly", true));
 
-        MockHttpServletResponse r = mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once"}"""))
+        MockHttpServletResponse r = post(PATH, """
+                {"model":"fake","prompt":"Once"}""")
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(header().string("Retry-After", "5"))
                 .andExpect(jsonPath("$.error.code").value("model_loading"))
                 .andExpect(jsonPath("$.error.param").value("model"))
                 .andReturn()
                 .getResponse();
-        OpenApiContract.load()
-                .assertResponse(
-                        "POST",
-                        "/v1/completions",
-                        503,
-                        r.getContentType(),
-                        r.getContentAsString(),
-                        Map.of("Retry-After", List.of("5")));
+        assertDocumented(r, 503, "5");
     }
 
     @Test
     void anUnexpectedFailureIs500WithoutItsDetails() throws Exception {
         when(registry.textModel("fake")).thenThrow(new IllegalStateException("secret internals"));
 
-        mvc.perform(post("/v1/completions")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                        {"model":"fake","prompt":"Once"}"""))
+        post(PATH, """
+                {"model":"fake","prompt":"Once"}""")
                 .andExpect(status().isInternalServerError())
                 .andExpect(jsonPath("$.error.type").value("server_error"))
                 .andExpect(jsonPath("$.error.message").value("The server had an error while processing your request."));

@@ -1,7 +1,8 @@
 package com.llmserve.engine.backend.gpu;
 
 /**
- * Tuning of the GPU backend.
+ * Tuning of the GPU backend. Its defaults are the constants below, which the service's
+ * {@code llmserve.gpu.*} properties take as theirs.
  *
  * @param graphs           capture each step of at most {@code maxGraphRows} rows as a CUDA/HIP graph per
  *                         batch-size bucket and replay it (off: every kernel is launched each step)
@@ -29,21 +30,47 @@ public record GpuOptions(
         long uploadChunkBytes,
         double halfWeightShare) {
 
+    public static final boolean DEFAULT_GRAPHS = true;
+    /** Decode batches of up to 64 sequences replay graphs. */
+    public static final int DEFAULT_MAX_GRAPH_ROWS = 64;
+    /** From 32 rows the vendor BLAS beats eight-row GEMV passes. */
+    public static final int DEFAULT_GEMM_MIN_ROWS = 32;
+
+    public static final int DEFAULT_MAX_GRAPHS = 64;
+    public static final int DEFAULT_DEQUANT_BAND_MIB = 32;
+    public static final int DEFAULT_UPLOAD_CHUNK_MIB = 64;
+    /** The smallest dequantization band and upload staging. */
+    public static final int MIN_STAGING_MIB = 1;
+    /** Half of the free memory: the KV cache and activations keep the other half. */
+    public static final double DEFAULT_HALF_WEIGHT_SHARE = 0.5;
+
     public GpuOptions {
         if (maxGraphRows < 1 || gemmMinRows < 1 || maxGraphs < 1) {
-            throw new IllegalArgumentException("maxGraphRows, gemmMinRows and maxGraphs must be positive");
+            throw new IllegalArgumentException("maxGraphRows, gemmMinRows and maxGraphs must be positive: "
+                    + maxGraphRows + ", " + gemmMinRows + ", " + maxGraphs);
         }
-        if (dequantBandBytes < (1 << 20) || uploadChunkBytes < (1 << 20)) {
-            throw new IllegalArgumentException("dequantBandBytes and uploadChunkBytes must be at least 1 MiB");
+        if (dequantBandBytes < mib(MIN_STAGING_MIB) || uploadChunkBytes < mib(MIN_STAGING_MIB)) {
+            throw new IllegalArgumentException("dequantBandBytes and uploadChunkBytes must be at least "
+                    + MIN_STAGING_MIB + " MiB: " + dequantBandBytes + ", " + uploadChunkBytes);
         }
         if (!(halfWeightShare >= 0 && halfWeightShare <= 1)) {
             throw new IllegalArgumentException("halfWeightShare must be in [0, 1]: " + halfWeightShare);
         }
     }
 
-    /** Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging, no half copies. */
+    /**
+     * Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging,
+     * half copies in half of the free memory.
+     */
     public static GpuOptions defaults() {
-        return new GpuOptions(true, 64, 32, 64, 32L << 20, 64L << 20, 0);
+        return new GpuOptions(
+                DEFAULT_GRAPHS,
+                DEFAULT_MAX_GRAPH_ROWS,
+                DEFAULT_GEMM_MIN_ROWS,
+                DEFAULT_MAX_GRAPHS,
+                mib(DEFAULT_DEQUANT_BAND_MIB),
+                mib(DEFAULT_UPLOAD_CHUNK_MIB),
+                DEFAULT_HALF_WEIGHT_SHARE);
     }
 
     public GpuOptions withGraphs(boolean on) {
@@ -68,5 +95,9 @@ public record GpuOptions(
 
     public GpuOptions withHalfWeightShare(double share) {
         return new GpuOptions(graphs, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, share);
+    }
+
+    private static long mib(int mib) {
+        return (long) mib << 20;
     }
 }

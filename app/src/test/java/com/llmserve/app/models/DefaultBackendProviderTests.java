@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
 import org.junit.jupiter.api.Test;
 
-/** The backends of a process whose GPU runtime found no device (every CI machine). */
-class DeviceBackendProviderTests {
+/** The service's backends on a machine without a GPU (every CI machine). */
+class DefaultBackendProviderTests {
 
     @Test
-    void withoutADeviceAutoRunsOnTheCpuAndGpuIsRefusedWithEachRuntimesReason() {
-        try (DevicePool pool = DevicePool.open(com.llmserve.gpu.RuntimeChoice.NONE)) {
-            DeviceBackendProvider provider = new DeviceBackendProvider(pool, 1, GpuOptions.defaults());
+    void withoutADeviceAutoRunsUnguardedOnTheCpuAndGpuIsRefusedNamingTheModelAndEachRuntimesReason() {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.NONE)) {
+            DefaultBackendProvider provider = new DefaultBackendProvider(new Backends(pool, 1, GpuOptions.defaults()));
 
             assertThat(provider.available(BackendChoice.AUTO)).isTrue();
             assertThat(provider.available(BackendChoice.GPU)).isFalse();
@@ -32,5 +34,15 @@ class DeviceBackendProviderTests {
                 assertThat(provider.describe(auto)).isEqualTo("cpu (1 threads)");
             }
         }
+    }
+
+    @Test
+    void withoutAGpuRuntimeGpuIsRefusedSayingWhy() {
+        DefaultBackendProvider provider =
+                new DefaultBackendProvider(Backends.cpuOnly(1, "GPU runtime not opened: no code objects"));
+
+        assertThatThrownBy(() -> provider.check(BackendChoice.GPU, "m"))
+                .hasMessage("model 'm' asks for backend gpu: no GPU backend available"
+                        + " (GPU runtime not opened: no code objects)");
     }
 }

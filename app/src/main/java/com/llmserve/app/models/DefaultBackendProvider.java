@@ -1,0 +1,50 @@
+package com.llmserve.app.models;
+
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.Backends;
+import java.util.Locale;
+
+/**
+ * The service's backends unless the application brings its own {@link BackendProvider}: the
+ * engine's {@link Backends} over the GPU runtime's device pool, or over the CPU alone in a process
+ * without one. Every backend it puts on a GPU is {@linkplain #accelerated accelerated}, so its
+ * model gets a circuit breaker and, when it fits, a CPU copy.
+ */
+final class DefaultBackendProvider implements BackendProvider {
+
+    private final Backends backends;
+
+    DefaultBackendProvider(Backends backends) {
+        this.backends = backends;
+    }
+
+    @Override
+    public boolean available(BackendChoice choice) {
+        return backends.available(choice);
+    }
+
+    @Override
+    public void check(BackendChoice choice, String modelId) {
+        backends.unavailable(choice).ifPresent(why -> {
+            throw new IllegalStateException(
+                    "model '" + modelId + "' asks for backend " + choice.name().toLowerCase(Locale.ROOT) + ": " + why);
+        });
+    }
+
+    @Override
+    public Backend create(BackendChoice choice, String modelId) {
+        check(choice, modelId);
+        return backends.open(choice);
+    }
+
+    @Override
+    public boolean accelerated(Backend backend) {
+        return backends.onGpu(backend);
+    }
+
+    @Override
+    public String describe(Backend backend) {
+        return backends.describe(backend);
+    }
+}

@@ -1,0 +1,38 @@
+package com.llmserve.app.models;
+
+import com.llmserve.engine.backend.Backend;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What loading and serving one kind of model takes, for {@link ModelLoader}'s one load path:
+ * how a replica's model loads and its loop starts, what a CPU copy needs, how a replica is probed,
+ * and the served model its replicas make.
+ *
+ * @param <M> the loaded model
+ * @param <E> its engine loop
+ */
+interface ServedKind<M extends AutoCloseable, E extends AutoCloseable> {
+
+    /**
+     * Loads the model's weights onto {@code backend}.
+     *
+     * @param accelerated whether the backend is a GPU, where some sizes differ
+     */
+    M load(Backend backend, boolean accelerated);
+
+    /** Starts the loop of a replica on {@code device}, its meters tagged with it. */
+    E start(M model, String device, boolean accelerated);
+
+    /** Bytes a CPU copy needs besides the file's: its KV cache, if any (sized like {@code model}'s). */
+    long cacheBytes(M model);
+
+    /** One short request straight on {@code engine}; completes when it answered, exceptionally with its error. */
+    CompletableFuture<?> probe(E engine);
+
+    /** The time limiter whose timeout bounds a request of this kind. */
+    TimeLimiter timeLimiter();
+
+    /** The served model over {@code replicas}. */
+    ServedModel serve(ReplicaSet<M, E> replicas);
+}

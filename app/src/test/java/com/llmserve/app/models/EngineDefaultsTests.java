@@ -1,0 +1,90 @@
+package com.llmserve.app.models;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.llmserve.app.gpu.GpuProperties;
+import com.llmserve.engine.backend.gpu.GpuOptions;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.sched.EmbeddingOptions;
+import com.llmserve.engine.sched.EngineOptions;
+import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+/** The engine's option records own the defaults: the service's properties add none of their own. */
+class EngineDefaultsTests {
+
+    private static <T> T bind(String prefix, Class<T> type, Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, type);
+    }
+
+    @Test
+    void anEmptyConfigurationBindsToExactlyTheEnginesDefaults() {
+        ServingProperties serving = bind("llmserve", ServingProperties.class, Map.of());
+        GpuProperties gpu = bind("llmserve.gpu", GpuProperties.class, Map.of());
+
+        assertThat(serving.engine().options(0, EngineOptions.DEFAULT_TIMEOUT)).isEqualTo(EngineOptions.defaults());
+        assertThat(serving.engine().modelOptions(ModelOptions.DEFAULT_CONTEXT_LENGTH))
+                .isEqualTo(ModelOptions.DEFAULT);
+        assertThat(serving.embedding().options(false)).isEqualTo(EmbeddingOptions.defaults(false));
+        assertThat(serving.embedding().options(true)).isEqualTo(EmbeddingOptions.defaults(true));
+        assertThat(gpu.backendOptions()).isEqualTo(GpuOptions.defaults());
+        assertThat(serving.effectiveCpuThreads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    }
+
+    @Test
+    void aConfiguredModelServesItsOwnContextByDefault() {
+        ServingProperties serving = bind("llmserve", ServingProperties.class, Map.of("llmserve.models[0].path", "a"));
+
+        assertThat(serving.models().getFirst().contextSize()).isEqualTo(ModelOptions.DEFAULT_CONTEXT_LENGTH);
+    }
+
+    @Test
+    void everyGpuOptionIsReachable() {
+        GpuProperties gpu = bind(
+                "llmserve.gpu",
+                GpuProperties.class,
+                Map.of(
+                        "llmserve.gpu.graphs", "false",
+                        "llmserve.gpu.max-graph-rows", "32",
+                        "llmserve.gpu.gemm-min-rows", "16",
+                        "llmserve.gpu.max-graphs", "8",
+                        "llmserve.gpu.dequant-band", "16MB",
+                        "llmserve.gpu.upload-chunk", "128MB",
+                        "llmserve.gpu.half-weight-share", "0.25"));
+
+        assertThat(gpu.backendOptions()).isEqualTo(new GpuOptions(false, 32, 16, 8, 16L << 20, 128L << 20, 0.25));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "llmserve.engine.kv-blocks, 1",
+        "llmserve.engine.block-size, 0",
+        "llmserve.engine.max-batch-tokens, 0",
+        "llmserve.engine.max-running, 0",
+        "llmserve.engine.max-waiting, -1",
+        "llmserve.embedding.max-wait, -1ms",
+        "llmserve.embedding.max-waiting, -1",
+        "llmserve.gpu.max-graph-rows, 0",
+        "llmserve.gpu.gemm-min-rows, 0",
+        "llmserve.gpu.max-graphs, 0",
+        "llmserve.gpu.dequant-band, 512KB",
+        "llmserve.gpu.upload-chunk, 0B",
+        "llmserve.gpu.half-weight-share, 1.5"
+    })
+    void aValueOutOfRangeIsRefusedNamingItsProperty(String property, String value) {
+        String prefix = property.startsWith("llmserve.gpu.") ? "llmserve.gpu" : "llmserve";
+        Class<?> type = prefix.equals("llmserve") ? ServingProperties.class : GpuProperties.class;
+
+        assertThatThrownBy(() -> bind(prefix, type, Map.of(property, value)))
+                .rootCause()
+                .isInstanceOf(IllegalArgumentException.class)
+                .asInstanceOf(InstanceOfAssertFactories.THROWABLE)
+                .hasMessageStartingWith(property + " must ");
+    }
+}
