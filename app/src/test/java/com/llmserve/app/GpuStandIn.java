@@ -79,11 +79,6 @@ public class GpuStandIn {
             return b;
         }
 
-        @Override
-        public boolean accelerated(Backend backend) {
-            return backend.accelerated();
-        }
-
         /** The stand-in GPU backend of a model. */
         public FaultInjectingBackend of(String modelId) {
             return gpu.get(modelId);

@@ -8,7 +8,7 @@ import java.util.Locale;
 /**
  * The service's backends unless the application brings its own {@link BackendProvider}: the
  * engine's {@link Backends} over the GPU runtime's device pool, or over the CPU alone in a process
- * without one. Every backend it puts on a GPU is {@linkplain #accelerated accelerated}, so its
+ * without one. Every backend it puts on a GPU is {@linkplain Backend#accelerated accelerated}, so its
  * model gets a circuit breaker and, when it fits, a CPU copy.
  */
 final class DefaultBackendProvider implements BackendProvider {
@@ -36,15 +36,5 @@ final class DefaultBackendProvider implements BackendProvider {
     public Backend create(BackendChoice choice, String modelId) {
         check(choice, modelId);
         return backends.open(choice);
-    }
-
-    @Override
-    public boolean accelerated(Backend backend) {
-        return backends.onGpu(backend);
-    }
-
-    @Override
-    public String describe(Backend backend) {
-        return backends.describe(backend);
     }
 }

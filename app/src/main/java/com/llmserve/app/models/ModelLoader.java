@@ -82,7 +82,7 @@ final class ModelLoader {
         Replica<M, E> primary = replica(kind, backends.create(plan.backend(), plan.id()), opened);
         Replica<M, E> fallback = null;
         Failover failover = null;
-        if (backends.accelerated(primary.backend())) {
+        if (primary.backend().accelerated()) {
             if (cpuFallback(plan, plan.fileSize() + kind.cacheBytes(primary.model()))) {
                 fallback = replica(kind, backends.create(BackendChoice.CPU, plan.id()), opened);
             }
@@ -90,8 +90,9 @@ final class ModelLoader {
             failover = policies.failover(plan.id(), primary.device(), fallback != null, () -> kind.probe(gpu));
         }
         String description = fallback == null
-                ? backends.describe(primary.backend())
-                : backends.describe(primary.backend()) + ", CPU fallback " + backends.describe(fallback.backend());
+                ? primary.backend().description()
+                : primary.backend().description() + ", CPU fallback "
+                        + fallback.backend().description();
         return kind.serve(new ReplicaSet<>(
                 file, primary, fallback, failover, policies.admission(), kind.timeLimiter(), kind::probe, description));
     }
@@ -99,10 +100,10 @@ final class ModelLoader {
     private <M extends AutoCloseable, E extends AutoCloseable> Replica<M, E> replica(
             ServedKind<M, E> kind, Backend backend, List<AutoCloseable> opened) {
         opened.add(backend);
-        boolean accelerated = backends.accelerated(backend);
+        boolean accelerated = backend.accelerated();
         M model = kind.load(backend, accelerated);
         opened.add(model);
-        String device = backends.device(backend);
+        String device = backend.name();
         E engine = kind.start(model, device, accelerated);
         opened.add(engine);
         return new Replica<>(device, backend, model, engine);

@@ -28,10 +28,8 @@ class DefaultBackendProviderTests {
                     .hasMessageContaining("disabled by configuration");
             try (Backend auto = provider.create(BackendChoice.AUTO, "m")) {
                 assertThat(auto.name()).isEqualTo("cpu");
-                assertThat(provider.accelerated(auto))
-                        .as("the CPU is never guarded")
-                        .isFalse();
-                assertThat(provider.describe(auto)).isEqualTo("cpu (1 threads)");
+                assertThat(auto.accelerated()).as("the CPU is never guarded").isFalse();
+                assertThat(auto.description()).isEqualTo("cpu (1 threads)");
             }
         }
     }

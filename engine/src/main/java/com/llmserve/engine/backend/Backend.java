@@ -68,11 +68,15 @@ public abstract class Backend implements AutoCloseable {
 
     /**
      * Whether this backend computes on an accelerator whose faults are its own (a GPU): the service
-     * guards such a model with a circuit breaker. The CPU's failures are the process's own.
+     * guards such a model with a circuit breaker and may give it a CPU copy. The CPU's failures are
+     * the process's own.
      */
     public boolean accelerated() {
         return false;
     }
+
+    /** Where it runs, for logs and health details: {@code cuda:0 (NVIDIA H100, sm_90)}, {@code cpu (16 threads)}. */
+    public abstract String description();
 
     // ---------------------------------------------------------------- uploads and memory
 

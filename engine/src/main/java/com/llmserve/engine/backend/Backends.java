@@ -6,11 +6,8 @@ import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
-import java.util.Collections;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -32,8 +29,6 @@ public final class Backends {
     private final int cpuThreads;
     private final GpuOptions gpu;
     private final AtomicInteger next = new AtomicInteger();
-    /** The GPU backends opened here, with their descriptions; weak, so a closed model's backend goes. */
-    private final Map<Backend, String> onGpu = Collections.synchronizedMap(new WeakHashMap<>());
 
     /**
      * Backends on the devices of {@code pool}, which may be empty (a machine without a GPU).
@@ -90,23 +85,7 @@ public final class Backends {
         }
         Device device = pool.devices()
                 .get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));
-        GpuBackend backend = GpuBackend.open(device, gpu);
-        onGpu.put(
-                backend,
-                backend.name() + " (" + device.info().name() + ", "
-                        + device.info().arch() + ")");
-        return backend;
-    }
-
-    /** Whether {@code backend} was opened here on a GPU. */
-    public boolean onGpu(Backend backend) {
-        return onGpu.containsKey(backend);
-    }
-
-    /** Where {@code backend} runs, for logs and health: {@code cuda:0 (NVIDIA H100, sm_90)}, {@code cpu (16 threads)}. */
-    public String describe(Backend backend) {
-        String d = onGpu.get(backend);
-        return d != null ? d : backend.name() + " (" + cpuThreads + " threads)";
+        return GpuBackend.open(device, gpu);
     }
 
     private static String reasons(DevicePool pool) {

@@ -38,8 +38,8 @@ class BackendsTest {
                     .hasMessageContaining("disabled by configuration");
             try (Backend auto = backends.open(BackendChoice.AUTO)) {
                 assertThat(auto).isInstanceOf(CpuBackend.class);
-                assertThat(backends.onGpu(auto)).as("the CPU is never on a GPU").isFalse();
-                assertThat(backends.describe(auto)).isEqualTo("cpu (1 threads)");
+                assertThat(auto.accelerated()).as("the CPU is never on a GPU").isFalse();
+                assertThat(auto.description()).isEqualTo("cpu (1 threads)");
             }
         }
     }
@@ -52,7 +52,7 @@ class BackendsTest {
         try (Backend cpu = backends.open(BackendChoice.CPU);
                 Backend auto = backends.open(BackendChoice.AUTO)) {
             assertThat(List.of(cpu, auto)).allSatisfy(b -> assertThat(b).isInstanceOf(CpuBackend.class));
-            assertThat(backends.describe(auto)).isEqualTo("cpu (2 threads)");
+            assertThat(auto.description()).isEqualTo("cpu (2 threads)");
         }
     }
 
@@ -79,11 +79,11 @@ class BackendsTest {
                 assertThat(opened.subList(0, devices)).extracting(Backend::name).doesNotHaveDuplicates();
                 for (int i = 0; i < opened.size(); i++) {
                     Backend b = opened.get(i);
-                    assertThat(backends.onGpu(b)).isTrue();
+                    assertThat(b.accelerated()).isTrue();
                     assertThat(b.name())
                             .isEqualTo(opened.get(i % devices).name())
                             .matches("(cuda|hip):\\d+");
-                    assertThat(backends.describe(b)).startsWith(b.name() + " (");
+                    assertThat(b.description()).startsWith(b.name() + " (");
                 }
             } finally {
                 opened.reversed().forEach(Backend::close);

@@ -72,6 +72,11 @@ public class CpuBackend extends Backend {
     }
 
     @Override
+    public String description() {
+        return name() + " (" + parallel.threads() + " threads)";
+    }
+
+    @Override
     protected Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols) {
         List<CpuTensor> tensors = new ArrayList<>(parts.size());
         Arena arena = pack ? Arena.ofShared() : null;

@@ -18,7 +18,6 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
-import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
@@ -47,7 +46,6 @@ public final class GpuBackend extends Backend {
     private static final System.Logger LOG = System.getLogger(GpuBackend.class.getName());
 
     private final Device device;
-    private final DevicePool ownedPool;
     private final GpuOptions options;
     private final HostTransfer transfer;
     private final Workspace workspace;
@@ -55,11 +53,10 @@ public final class GpuBackend extends Backend {
     private final StepRecorder recorder;
     private final StepExecutor executor;
 
-    private GpuBackend(Device device, DevicePool ownedPool, GpuOptions options) {
+    private GpuBackend(Device device, GpuOptions options) {
         super((device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
                 + device.info().ordinal());
         this.device = device;
-        this.ownedPool = ownedPool;
         this.options = options;
         this.transfer = new HostTransfer(device, options.uploadChunkBytes());
         this.workspace = new Workspace(device, options, transfer);
@@ -73,14 +70,9 @@ public final class GpuBackend extends Backend {
         workspace.reserveMeta(64, 128, 1024);
     }
 
-    /** A backend on {@code device}; the caller keeps owning the device's pool. */
+    /** A backend on {@code device}; whoever opened the device's pool closes it after the backend. */
     public static GpuBackend open(Device device, GpuOptions options) {
-        return new GpuBackend(device, null, options);
-    }
-
-    /** A backend that closes {@code pool} when it is closed (the pool was opened for it alone). */
-    static GpuBackend owning(DevicePool pool, Device device, GpuOptions options) {
-        return new GpuBackend(device, pool, options);
+        return new GpuBackend(device, options);
     }
 
     public Device device() {
@@ -94,6 +86,11 @@ public final class GpuBackend extends Backend {
     @Override
     public boolean accelerated() {
         return true;
+    }
+
+    @Override
+    public String description() {
+        return name() + " (" + device.info().name() + ", " + device.info().arch() + ")";
     }
 
     /**
@@ -385,11 +382,7 @@ public final class GpuBackend extends Backend {
     protected void doClose() {
         recorder.end();
         LOG.log(System.Logger.Level.DEBUG, "{0} closing: {1}", name(), stats());
-        Cleanup.all(executor::close, workspace::close, transfer::close, () -> {
-            if (ownedPool != null) {
-                ownedPool.close();
-            }
-        });
+        Cleanup.all(executor::close, workspace::close, transfer::close);
     }
 
     private static GpuActivations act(Activations a) {
