@@ -45,7 +45,7 @@ if [ "$what" != bench ]; then
   echo "tests start $(date +%T)"
   timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" -jar "$lib/junit-platform-console-standalone.jar" execute \
     --class-path "$cp" --include-tag gpu \
-    $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTest model.GpuModelParityTest model.GpuGoldenParityTest}; do
+    $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests}; do
         echo "--select-class com.llmserve.engine.$c"; done) \
     --details tree --disable-banner --reports-dir "$out/junit" > "$out/junit.txt" 2>&1 || status=1
   grep -h "\[gpu-report\]\|^parity" "$out/junit.txt" > "$out/gpu-report.txt"

@@ -1,0 +1,356 @@
+package com.llmserve.engine.backend.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Pooling;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Weight;
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufTensor;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The activation-side operations of the CPU backend against plain formulas. */
+class CpuBackendTests {
+
+    private static CpuBackend backend;
+
+    @BeforeAll
+    static void start() {
+        backend = new CpuBackend(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        backend.close();
+    }
+
+    /** Every test runs its operations in a step of its own; a test that needs a batch opens another. */
+    private Step step;
+
+    @BeforeEach
+    void openStep() {
+        step = backend.beginStep();
+    }
+
+    @AfterEach
+    void closeStep() {
+        step.close();
+    }
+
+    @Test
+    void fusedPartsWithRaggedRowCountsMultiplyLikeEachPartAlone() {
+        // 20 + 45 rows: the second part's tiles start inside the fused matrix's tiles
+        Random r = new Random(5);
+        int cols = 256;
+        GgufTensor a = tensor("a", GgmlType.Q4_0, 20, cols, r);
+        GgufTensor b = tensor("b", GgmlType.Q4_0, 45, cols, r);
+        for (int tokens : new int[] {1, 6}) {
+            float[] x = gaussian(tokens * cols, r);
+            try (Weight fused = backend.uploadMatrix("ab", List.of(a, b));
+                    Weight wa = backend.uploadMatrix(a);
+                    Weight wb = backend.uploadMatrix(b)) {
+                float[] y = product(fused, x, tokens, cols, 65);
+                float[] ya = product(wa, x, tokens, cols, 20);
+                float[] yb = product(wb, x, tokens, cols, 45);
+                for (int t = 0; t < tokens; t++) {
+                    for (int i = 0; i < 20; i++) {
+                        assertThat(y[t * 65 + i]).isEqualTo(ya[t * 20 + i]);
+                    }
+                    for (int i = 0; i < 45; i++) {
+                        assertThat(y[t * 65 + 20 + i]).isEqualTo(yb[t * 45 + i]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void topKTakesTheLargestOfEachRowBestFirstWithTiesToTheLowerColumn() {
+        Random r = new Random(5);
+        int n = 3;
+        int cols = 1000;
+        float[] x = new float[n * cols];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) r.nextGaussian();
+        }
+        x[cols + 400] = x[cols + 17] = x[cols + 900] = 9f; // a three-way tie at the top of row 1
+        x[2 * cols + 999] = Float.NEGATIVE_INFINITY;
+        int k = 4;
+        int at = 5;
+        int[] ids = new int[at + n * k];
+        float[] values = new float[at + n * k];
+        backend.topK(activations(x, n, cols), n, k, ids, values, at);
+        for (int t = 0; t < n; t++) {
+            int row = t;
+            int[] sorted = java.util.stream.IntStream.range(0, cols)
+                    .boxed()
+                    .sorted((i, j) -> Float.compare(x[row * cols + j], x[row * cols + i]))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
+            for (int j = 0; j < k; j++) {
+                assertThat(ids[at + t * k + j]).as("row %d rank %d", t, j).isEqualTo(sorted[j]);
+                assertThat(values[at + t * k + j]).isEqualTo(x[t * cols + sorted[j]]);
+            }
+        }
+        assertThat(java.util.Arrays.copyOfRange(ids, at + k, at + k + 3)).containsExactly(17, 400, 900);
+        assertThat(ids[0]).as("nothing before at").isZero();
+    }
+
+    @Test
+    void topKRefusesAKOutsideItsRange() {
+        Activations a = backend.allocate(1, 8);
+        assertThatThrownBy(() -> backend.topK(a, 1, 0, new int[8], new float[8], 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> backend.topK(a, 1, 9, new int[9], new float[9], 0))
+                .hasMessageContaining("[1, 8]");
+        assertThatThrownBy(() -> backend.topK(a, 1, 4, new int[3], new float[3], 0))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void rmsNormScalesEachRowByItsRootMeanSquare() {
+        float[] x = {1, 2, 3, 4, -1, -1, -1, -1};
+        Weight w = vector(new float[] {1, 0.5f, 2, 1});
+        Activations in = activations(x, 2, 4);
+        Activations out = backend.allocate(2, 4);
+        backend.rmsNorm(in, w, 1e-6f, 2, out);
+        float[] y = read(out, 2);
+        double rms = Math.sqrt((1 + 4 + 9 + 16) / 4.0 + 1e-6);
+        assertThat(y[0]).isCloseTo((float) (1 / rms), within(1e-6f));
+        assertThat(y[1]).isCloseTo((float) (2 / rms * 0.5), within(1e-6f));
+        assertThat(y[2]).isCloseTo((float) (3 / rms * 2), within(1e-6f));
+        assertThat(y[4]).isCloseTo((float) (-1 / Math.sqrt(1 + 1e-6)), within(1e-6f));
+    }
+
+    @Test
+    void layerNormCentresScalesAndShifts() {
+        float[] x = {1, 2, 3, 6};
+        Activations out = backend.allocate(1, 4);
+        backend.layerNorm(
+                activations(x, 1, 4), vector(new float[] {1, 1, 2, 1}), vector(new float[] {0, 1, 0, 0}), 0f, 1, out);
+        float[] y = read(out, 1);
+        double mean = 3;
+        double sd = Math.sqrt((4 + 1 + 0 + 9) / 4.0);
+        assertThat(y[0]).isCloseTo((float) ((1 - mean) / sd), within(1e-6f));
+        assertThat(y[1]).isCloseTo((float) ((2 - mean) / sd + 1), within(1e-6f));
+        assertThat(y[2]).isCloseTo((float) (0 * 2), within(1e-6f));
+    }
+
+    @Test
+    void swiGluGatesTheUpHalfWithSiluOfTheGateHalf() {
+        float[] gu = new float[2 * 40];
+        Random r = new Random(1);
+        for (int i = 0; i < gu.length; i++) {
+            gu[i] = (float) r.nextGaussian() * 3;
+        }
+        Activations out = backend.allocate(1, 40);
+        backend.swiGlu(activations(gu, 1, 80), 1, out);
+        float[] y = read(out, 1);
+        for (int i = 0; i < 40; i++) {
+            double g = gu[i];
+            assertThat(y[i]).isCloseTo((float) (g / (1 + Math.exp(-g)) * gu[40 + i]), within(1e-5f));
+        }
+    }
+
+    @Test
+    void ropeRotatesAdjacentPairsOrHalvesByPosition() {
+        float[] x = {1, 0, 0, 1, 1, 0, 0, 1};
+        Batch batch = Batch.builder(4)
+                .add(new int[] {1}, 3, new int[] {0}, Batch.Logits.NONE)
+                .build();
+        step.close();
+        step = backend.beginStep(batch);
+        Activations normal = activations(x, 1, 8);
+        backend.rope(normal, 0, 2, 4, 1, new Rope(Rope.Style.NORMAL, 4, 100f, 1f, null));
+        float[] y = read(normal, 1);
+        double t0 = 3.0;
+        double t1 = 3.0 * Math.pow(100, -0.5);
+        // pair (0,1) = (1,0) turns by t0; pair (2,3) = (0,1) by t1
+        assertThat(y[0]).isCloseTo((float) Math.cos(t0), within(1e-6f));
+        assertThat(y[1]).isCloseTo((float) Math.sin(t0), within(1e-6f));
+        assertThat(y[2]).isCloseTo((float) -Math.sin(t1), within(1e-6f));
+        assertThat(y[3]).isCloseTo((float) Math.cos(t1), within(1e-6f));
+        Activations neox = activations(x, 1, 8);
+        backend.rope(neox, 0, 2, 4, 1, new Rope(Rope.Style.NEOX, 4, 100f, 1f, null));
+        float[] z = read(neox, 1);
+        // pairs (0,2) = (1,0) by t0 and (1,3) = (0,1) by t1
+        assertThat(z[0]).isCloseTo((float) Math.cos(t0), within(1e-6f));
+        assertThat(z[2]).isCloseTo((float) Math.sin(t0), within(1e-6f));
+        assertThat(z[1]).isCloseTo((float) -Math.sin(t1), within(1e-6f));
+        assertThat(z[3]).isCloseTo((float) Math.cos(t1), within(1e-6f));
+    }
+
+    @Test
+    void layerNormRoundsLikeGgmlWithBertsTinyEpsilon() {
+        // BERT's epsilon (1e-12) vanishes next to any real variance; the result is centred and of unit variance
+        Random r = new Random(3);
+        float[] x = gaussian(384, r);
+        for (int i = 0; i < x.length; i++) {
+            x[i] = x[i] * 4 + 7;
+        }
+        float[] ones = new float[384];
+        java.util.Arrays.fill(ones, 1f);
+        Activations out = backend.allocate(1, 384);
+        backend.layerNorm(activations(x, 1, 384), vector(ones), vector(new float[384]), 1e-12f, 1, out);
+        float[] y = read(out, 1);
+        double mean = 0;
+        double sq = 0;
+        for (float v : y) {
+            mean += v;
+            sq += (double) v * v;
+        }
+        assertThat(mean / 384).isCloseTo(0, within(1e-6));
+        assertThat(sq / 384).isCloseTo(1, within(1e-5));
+    }
+
+    @Test
+    void geluIsTheTanhFormOfTheInputRoundedToHalfAsGgmlCpuComputesIt() {
+        float[] x = {-12f, -10f, -3.2f, -0.5f, 0f, 1e-3f, 0.5f, 1f, 2.5f, 9.99f, 10f, 15f, 1.0001f, -0.0417f};
+        Activations a = backend.allocate(2, x.length);
+        CpuActivations rows = (CpuActivations) a;
+        System.arraycopy(x, 0, rows.data, 0, x.length);
+        System.arraycopy(x, 0, rows.data, x.length, x.length);
+        backend.gelu(a, 1);
+        float[] y = read(a, 2);
+        for (int i = 0; i < x.length; i++) {
+            if (x[i] <= -10f) {
+                assertThat(y[i]).as("gelu(%s)", x[i]).isZero();
+            } else if (x[i] >= 10f) {
+                assertThat(y[i]).as("gelu(%s)", x[i]).isEqualTo(x[i]);
+            } else {
+                double h = Float.float16ToFloat(Float.floatToFloat16(x[i]));
+                double exact = 0.5 * h * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * h * (1 + 0.044715 * h * h)));
+                // the table holds halves: within half a half-precision step of the formula
+                assertThat((double) y[i]).as("gelu(%s)", x[i]).isCloseTo(exact, within(Math.abs(exact) / 1024 + 1e-7));
+                assertThat(Float.float16ToFloat(Float.floatToFloat16(y[i]))).isEqualTo(y[i]);
+            }
+            assertThat(y[x.length + i]).as("row 1 is beyond n and untouched").isEqualTo(x[i]);
+        }
+        // 1.0001 and 1 are the same half, so the same entry of the table
+        assertThat(y[12]).isEqualTo(y[7]);
+        assertThat(y[7]).isEqualTo(Float.float16ToFloat(Float.floatToFloat16(0.841345f)));
+    }
+
+    @Test
+    void encoderAttentionAttendsToEveryRowOfItsOwnSequenceOnly() {
+        // sequences of 3, 1 and 5 rows; 4 query heads share 2 kv heads
+        AttentionShape shape = new AttentionShape(4, 2, 8, 1f / (float) Math.sqrt(8), false, 0);
+        int cols = shape.queryDim() + 2 * shape.kvDim();
+        int[] starts = {0, 3, 4, 9, 99};
+        Random r = new Random(11);
+        float[] qkv = gaussian(10 * cols, r);
+        Activations out = backend.allocate(10, shape.queryDim());
+        backend.encoderAttention(activations(qkv, 10, cols), starts, 3, shape, out);
+        float[] y = read(out, 10);
+        for (int s = 0; s < 3; s++) {
+            for (int t = starts[s]; t < starts[s + 1]; t++) {
+                for (int head = 0; head < 4; head++) {
+                    int kv = head / 2;
+                    double[] scores = new double[starts[s + 1] - starts[s]];
+                    double max = Double.NEGATIVE_INFINITY;
+                    for (int j = 0; j < scores.length; j++) {
+                        double dot = 0;
+                        for (int i = 0; i < 8; i++) {
+                            dot += qkv[t * cols + head * 8 + i]
+                                    * qkv[(starts[s] + j) * cols + shape.keyCol() + kv * 8 + i];
+                        }
+                        scores[j] = dot * shape.scale();
+                        max = Math.max(max, scores[j]);
+                    }
+                    double sum = 0;
+                    for (int j = 0; j < scores.length; j++) {
+                        scores[j] = Math.exp(scores[j] - max);
+                        sum += scores[j];
+                    }
+                    for (int i = 0; i < 8; i++) {
+                        double expected = 0;
+                        for (int j = 0; j < scores.length; j++) {
+                            expected += scores[j] / sum * qkv[(starts[s] + j) * cols + shape.valueCol() + kv * 8 + i];
+                        }
+                        assertThat((double) y[t * shape.queryDim() + head * 8 + i])
+                                .as("row %d head %d", t, head)
+                                .isCloseTo(expected, within(1e-5));
+                    }
+                }
+            }
+        }
+        assertThat(java.util.Arrays.copyOfRange(y, 9 * shape.queryDim(), 10 * shape.queryDim()))
+                .as("row past the spans")
+                .containsOnly(0f);
+    }
+
+    @Test
+    void encoderAttentionRefusesACausalShape() {
+        AttentionShape causal = new AttentionShape(2, 2, 4, 0.5f, true, 0);
+        Activations qkv = backend.allocate(2, 24);
+        Activations out = backend.allocate(2, 8);
+        assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2}, 1, causal, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bidirectional");
+        assertThatThrownBy(() -> backend.encoderAttention(
+                        qkv, new int[] {0, 2, 2}, 2, new AttentionShape(2, 2, 4, 0.5f, false, 0), out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sequence 1 spans no rows");
+    }
+
+    @Test
+    void poolingTakesTheMeanTheFirstOrTheLastRowOfEachSequence() {
+        float[] x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30}; // rows of 2: (1,2) (3,4) | (5,6) (7,8) (9,10) (20,30)
+        int[] starts = {0, 2, 6};
+        Activations out = backend.allocate(2, 2);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.MEAN, out);
+        assertThat(read(out, 2)).containsExactly(2, 3, 10.25f, 13.5f);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.CLS, out);
+        assertThat(read(out, 2)).containsExactly(1, 2, 5, 6);
+        backend.pool(activations(x, 6, 2), starts, 2, Pooling.LAST, out);
+        assertThat(read(out, 2)).containsExactly(3, 4, 20, 30);
+    }
+
+    private static float[] product(Weight w, float[] x, int tokens, int cols, int rows) {
+        Activations out = backend.allocate(tokens, rows);
+        backend.matmul(w, activations(x, tokens, cols), tokens, out);
+        return read(out, tokens);
+    }
+
+    private static Activations activations(float[] values, int rows, int cols) {
+        CpuActivations a = (CpuActivations) backend.allocate(rows, cols);
+        System.arraycopy(values, 0, a.data, 0, values.length);
+        return a;
+    }
+
+    private static float[] read(Activations a, int rows) {
+        float[] out = new float[rows * a.cols()];
+        backend.read(a, rows, out, 0);
+        return out;
+    }
+
+    private static Weight vector(float[] values) {
+        return CpuWeight.vector(backend, "v", values);
+    }
+
+    private static float[] gaussian(int n, Random r) {
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextGaussian();
+        }
+        return x;
+    }
+
+    private static GgufTensor tensor(String name, GgmlType type, int rows, int cols, Random r) {
+        MemorySegment data = CpuTensorTests.randomTensor(type, rows, cols, r);
+        return new GgufTensor(name, type, new long[] {cols, rows}, 0, data);
+    }
+}

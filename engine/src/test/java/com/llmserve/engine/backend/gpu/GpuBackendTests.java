@@ -1,0 +1,509 @@
+package com.llmserve.engine.backend.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Pooling;
+import com.llmserve.engine.backend.Rope;
+import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Weight;
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufTensor;
+import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RuntimeChoice;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every operation of the GPU backend against the CPU backend (the reference: llama.cpp's
+ * numerics) on random inputs: the same calls on both, the results compared by relative L2 error.
+ * GEMV paths multiply the same Q8 activations as the CPU and differ only in float summation order;
+ * the BLAS path rounds operands to half (about 5e-4 relative); attention skips the CPU's rounding
+ * of softmax weights to half.
+ */
+@Tag("gpu")
+class GpuBackendTests {
+
+    private static DevicePool pool;
+    private static GpuBackend gpu;
+    private static CpuBackend cpu;
+
+    @BeforeAll
+    static void open() {
+        pool = DevicePool.open(RuntimeChoice.AUTO);
+        assumeThat(pool.isEmpty()).as("no GPU: %s", pool.statuses()).isFalse();
+        gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
+        cpu = new CpuBackend(2);
+    }
+
+    @AfterAll
+    static void close() {
+        if (gpu != null) {
+            gpu.close();
+        }
+        if (cpu != null) {
+            cpu.close();
+        }
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
+    static Stream<Arguments> typesAndBatches() {
+        List<Arguments> out = new ArrayList<>();
+        for (GgmlType t : new GgmlType[] {
+            GgmlType.Q4_0,
+            GgmlType.Q8_0,
+            GgmlType.Q4_K,
+            GgmlType.Q6_K,
+            GgmlType.F16,
+            GgmlType.F32,
+            GgmlType.Q5_0,
+            GgmlType.Q4_1
+        }) {
+            for (int tokens : new int[] {1, 3, 8, 11, 33, 70}) {
+                out.add(Arguments.of(t, tokens));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} x {1} tokens")
+    @MethodSource("typesAndBatches")
+    void matmulMatchesTheCpuBackend(GgmlType type, int tokens) {
+        Random r = new Random(type.ordinal() * 31L + tokens);
+        int rows = 201; // odd: the last two-row GEMV block has one row
+        int cols = 512;
+        GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
+        float[] x = RandomTensors.gaussian(tokens * cols, r);
+        float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
+        float[] got = product(gpu, List.of(w), x, tokens, cols, rows);
+        report(
+                "matmul " + type + " x" + tokens,
+                ref,
+                got,
+                tolerance(type, tokens >= gpu.options().gemmMinRows()));
+    }
+
+    /**
+     * GEMV paths differ from the CPU in summation order only; the BLAS path rounds operands to
+     * half; types without kernels are stored as half (2^-11 relative per weight).
+     */
+    private static double tolerance(GgmlType type, boolean blas) {
+        if (blas) {
+            return 3e-3;
+        }
+        return WeightFormat.of(type).isPresent() ? 1e-4 : 1e-3;
+    }
+
+    @ParameterizedTest
+    @MethodSource("halfCopyTypes")
+    void halfWeightCopiesServeTheBlasPath(GgmlType type) {
+        Random r = new Random(type.ordinal() + 99L);
+        int tokens = 40;
+        GgufTensor w = RandomTensors.tensor("w", type, 96, 512, r);
+        float[] x = RandomTensors.gaussian(tokens * 512, r);
+        try (GpuBackend half =
+                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(true))) {
+            float[] got = product(half, List.of(w), x, tokens, 512, 96);
+            assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
+            report("half copy of " + type + " x" + tokens, product(cpu, List.of(w), x, tokens, 512, 96), got, 3e-3);
+        }
+    }
+
+    @Test
+    void weightsBeyondTheHalfCopiesShareDequantizePerProduct() {
+        Random r = new Random(5);
+        int tokens = 40;
+        GgufTensor first = RandomTensors.tensor("first", GgmlType.Q4_0, 96, 512, r);
+        GgufTensor second = RandomTensors.tensor("second", GgmlType.Q4_0, 96, 512, r);
+        float[] x = RandomTensors.gaussian(tokens * 512, r);
+        long free = pool.device(0).memoryInfo().free();
+        // a share that fits the first copy and not the second
+        double share = 1.5 * 96 * 512 * 2 / free;
+        try (GpuBackend half =
+                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeightShare(share))) {
+            float[] a = product(half, List.of(first), x, tokens, 512, 96);
+            float[] b = product(half, List.of(second), x, tokens, 512, 96);
+            assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
+            report("within the half share x" + tokens, product(cpu, List.of(first), x, tokens, 512, 96), a, 3e-3);
+            report("beyond the half share x" + tokens, product(cpu, List.of(second), x, tokens, 512, 96), b, 3e-3);
+        }
+    }
+
+    static Stream<GgmlType> halfCopyTypes() {
+        return Stream.of(GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K);
+    }
+
+    @Test
+    void fusedPartsOfDifferentTypesMatchTheCpuBackend() {
+        Random r = new Random(7);
+        int cols = 256;
+        List<GgufTensor> parts = List.of(
+                RandomTensors.tensor("q", GgmlType.Q4_K, 64, cols, r),
+                RandomTensors.tensor("k", GgmlType.Q4_K, 32, cols, r),
+                RandomTensors.tensor("v", GgmlType.Q6_K, 32, cols, r),
+                RandomTensors.tensor("x", GgmlType.Q8_0, 40, cols, r));
+        for (int tokens : new int[] {1, 5, 40}) {
+            float[] x = RandomTensors.gaussian(tokens * cols, r);
+            report(
+                    "fused Q4_K|Q4_K|Q6_K|Q8_0 x" + tokens,
+                    product(cpu, parts, x, tokens, cols, 168),
+                    product(gpu, parts, x, tokens, cols, 168),
+                    tokens >= gpu.options().gemmMinRows() ? 3e-3 : 1e-4);
+        }
+    }
+
+    @Test
+    void rowsOfALengthNotAMultipleOfEightStillMultiply() {
+        // stories260K's ffn_down: 172 columns, F32
+        Random r = new Random(8);
+        GgufTensor w = RandomTensors.tensor("down", GgmlType.F32, 64, 172, r);
+        for (int tokens : new int[] {1, 5}) {
+            float[] x = RandomTensors.gaussian(tokens * 172, r);
+            report(
+                    "F32 172 columns x" + tokens,
+                    product(cpu, List.of(w), x, tokens, 172, 64),
+                    product(gpu, List.of(w), x, tokens, 172, 64),
+                    1e-5);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("embeddingTypes")
+    void embedReadsTheRowsTheCpuBackendReads(GgmlType type) {
+        Random r = new Random(type.ordinal());
+        GgufTensor table = RandomTensors.tensor("embd", type, 100, 256, r);
+        int[] tokens = {5, 99, 0, 5, 42};
+        float[] ref = embed(cpu, table, tokens);
+        float[] got = embed(gpu, table, tokens);
+        report("embed " + type, ref, got, WeightFormat.of(type).isPresent() ? 1e-6 : 1e-3);
+    }
+
+    static Stream<GgmlType> embeddingTypes() {
+        return Stream.of(
+                GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16, GgmlType.F32, GgmlType.Q5_0);
+    }
+
+    @Test
+    void normsAndElementwiseOperationsMatchTheCpuBackend() {
+        Random r = new Random(11);
+        int n = 5;
+        int d = 96;
+        float[] x = RandomTensors.gaussian(n * d, r);
+        float[] y = RandomTensors.gaussian(n * d, r);
+        float[] w = RandomTensors.gaussian(d, r);
+        float[] b = RandomTensors.gaussian(d, r);
+        float[] gu = RandomTensors.gaussian(n * 2 * d, r);
+        compare("rmsNorm", 1e-5, be -> {
+            Activations out = alloc(be, n, d);
+            be.rmsNorm(load(be, x, n, d), vector(be, w), 1e-5f, n, out);
+            return read(be, out, n);
+        });
+        compare("add then rmsNorm (fused on the GPU)", 1e-5, be -> {
+            Activations a = load(be, x, n, d);
+            Activations res = load(be, y, n, d);
+            be.add(a, res, n);
+            be.rmsNorm(a, vector(be, w), 1e-5f, n, res);
+            float[] both = new float[2 * n * d];
+            be.read(a, n, both, 0);
+            be.read(res, n, both, n * d);
+            return both;
+        });
+        compare("layerNorm", 1e-5, be -> {
+            Activations out = alloc(be, n, d);
+            be.layerNorm(load(be, x, n, d), vector(be, w), vector(be, b), 1e-12f, n, out);
+            return read(be, out, n);
+        });
+        compare("add", 0, be -> {
+            Activations a = load(be, x, n, d);
+            be.add(a, load(be, y, n, d), n);
+            return read(be, a, n);
+        });
+        compare("addBias", 0, be -> {
+            Activations a = load(be, x, n, d);
+            be.addBias(a, vector(be, b), n);
+            return read(be, a, n);
+        });
+        compare("swiGlu", 1e-6, be -> {
+            Activations out = alloc(be, n, d);
+            be.swiGlu(load(be, gu, n, 2 * d), n, out);
+            return read(be, out, n);
+        });
+        compare("gatherRows", 0, be -> {
+            Activations out = alloc(be, 4, d);
+            be.gatherRows(load(be, x, n, d), new int[] {4, 0, 4, 2}, out);
+            return read(be, out, 4);
+        });
+    }
+
+    @Test
+    void encoderOperationsMatchTheCpuBackend() {
+        Random r = new Random(21);
+        int d = 96;
+        float[] x = RandomTensors.gaussian(9 * d, r);
+        // the CPU rounds GELU's input and output to half (ggml's table), the GPU computes in float
+        compare("gelu", 2e-3, be -> {
+            Activations a = load(be, x, 9, d);
+            be.gelu(a, 9);
+            return read(be, a, 9);
+        });
+        int[] starts = {0, 3, 4, 9};
+        for (Pooling pooling : Pooling.values()) {
+            compare("pool " + pooling, 1e-6, be -> {
+                Activations out = alloc(be, 3, d);
+                be.pool(load(be, x, 9, d), starts, 3, pooling, out);
+                return read(be, out, 3);
+            });
+        }
+        // spans of 5, 1, 34 and 260 rows: the longest takes several chunks of the kernel
+        int[] spans = {0, 5, 6, 40, 300};
+        // head sizes 32, 64 and 128 take the tiled kernels (across tiles of 32 keys), 48 the general one
+        for (AttentionShape shape : List.of(
+                new AttentionShape(12, 12, 32, (float) (1 / Math.sqrt(32)), false, 0),
+                new AttentionShape(8, 2, 64, 0.125f, false, 0),
+                new AttentionShape(4, 4, 128, 0.088f, false, 0),
+                new AttentionShape(4, 2, 48, 0.144f, false, 0))) {
+            int width = shape.queryDim() + 2 * shape.kvDim();
+            float[] qkv = RandomTensors.gaussian(300 * width, r);
+            compare("encoder attention " + shape, 1e-5, be -> {
+                Activations out = alloc(be, 300, shape.queryDim());
+                be.encoderAttention(load(be, qkv, 300, width), spans, 4, shape, out);
+                return read(be, out, 300);
+            });
+        }
+    }
+
+    @Test
+    void ropeMatchesTheCpuBackend() {
+        Random r = new Random(12);
+        int heads = 6;
+        int headDim = 32;
+        int n = 4;
+        float[] x = RandomTensors.gaussian(n * heads * headDim, r);
+        float[] factors = new float[12];
+        Arrays.fill(factors, 1.5f);
+        for (Rope rope : List.of(
+                new Rope(Rope.Style.NORMAL, 32, 10000f, 1f, null),
+                new Rope(Rope.Style.NEOX, 24, 500000f, 0.5f, factors))) {
+            Batch batch = Batch.builder(16)
+                    .add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 5, new int[] {1, 2, 3}, Batch.Logits.NONE)
+                    .add(new int[600], 9000, new int[] {4}, Batch.Logits.NONE)
+                    .build(); // far: the table grows
+            compare("rope " + rope.style() + " dims " + rope.dims(), 1e-6, batch, be -> {
+                Activations a = load(be, x, n, heads * headDim);
+                be.rope(a, 2 * headDim, 3, headDim, n, rope); // heads 2..4 only
+                return read(be, a, n);
+            });
+        }
+    }
+
+    static Stream<Arguments> attentionShapes() {
+        return Stream.of(
+                Arguments.of(8, 2, 64, true, 0),
+                Arguments.of(32, 8, 128, true, 0),
+                Arguments.of(4, 4, 8, true, 0), // stories260K-like tiny heads
+                Arguments.of(8, 2, 64, true, 40), // sliding window
+                Arguments.of(6, 2, 32, false, 0), // bidirectional (BERT)
+                Arguments.of(16, 1, 64, true, 0), // 16 query heads per kv head: the general kernel
+                Arguments.of(4, 2, 40, true, 0)); // a head size without its own kernel: the general kernel
+    }
+
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}")
+    @MethodSource("attentionShapes")
+    void pagedAttentionMatchesTheCpuBackend(int heads, int kvHeads, int headDim, boolean causal, int window) {
+        Random r = new Random(heads * 1000L + headDim);
+        AttentionShape shape =
+                new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window);
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        int blockSize = 16;
+        // blocks handed out in a shuffled order, so tables are not contiguous
+        List<Integer> free = new ArrayList<>(IntStream.range(0, 64).boxed().toList());
+        Collections.shuffle(free, r);
+        int[] tableA = free.subList(0, 2).stream().mapToInt(Integer::intValue).toArray();
+        int[] tableB = free.subList(2, 22).stream().mapToInt(Integer::intValue).toArray();
+        int[] tableC = free.subList(22, 23).stream().mapToInt(Integer::intValue).toArray();
+        // step 1: a 300-token prompt and a 5-token prompt; step 2: one decode row each, a 2-row
+        // chunk, and a new sequence: long contexts take several chunks and (step 2) several splits
+        Batch first = Batch.builder(blockSize)
+                .add(tableB, 0, tokens(300), Batch.Logits.NONE)
+                .add(tableA, 0, tokens(5), Batch.Logits.NONE)
+                .build();
+        Batch second = Batch.builder(blockSize)
+                .add(tableB, 300, tokens(1), Batch.Logits.NONE)
+                .add(tableA, 5, tokens(2), Batch.Logits.NONE)
+                .add(tableC, 0, tokens(1), Batch.Logits.NONE)
+                .build();
+        float[] q1 = RandomTensors.gaussian(first.size() * width, r);
+        float[] q2 = RandomTensors.gaussian(second.size() * width, r);
+        compareSteps("attention " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(2, 64, blockSize, shape.kvDim())) {
+                float[] a;
+                try (Step step = be.beginStep(first)) {
+                    Activations out1 = alloc(be, first.size(), shape.queryDim());
+                    be.attention(load(be, q1, first.size(), width), kv, 1, first.size(), shape, out1);
+                    a = read(be, out1, first.size());
+                }
+                float[] b;
+                try (Step step = be.beginStep(second)) {
+                    Activations out2 = alloc(be, second.size(), shape.queryDim());
+                    be.attention(load(be, q2, second.size(), width), kv, 1, second.size(), shape, out2);
+                    b = read(be, out2, second.size());
+                }
+                float[] both = Arrays.copyOf(a, a.length + b.length);
+                System.arraycopy(b, 0, both, a.length, b.length);
+                return both;
+            }
+        });
+    }
+
+    @Test
+    void topKOnTheDeviceMatchesASortOfTheRow() {
+        Random r = new Random(13);
+        int n = 3;
+        int vocab = 5000;
+        float[] logits = RandomTensors.gaussian(n * vocab, r);
+        logits[vocab + 17] = logits[vocab + 18] = 50f; // a tie: the lower id first
+        Activations a = load(gpu, logits, n, vocab);
+        int k = 5;
+        int[] ids = new int[n * k];
+        float[] values = new float[n * k];
+        try (Step step = gpu.beginStep()) {
+            gpu.topK(a, n, k, ids, values, 0);
+        }
+        int[] cpuIds = new int[1 + n * k];
+        float[] cpuValues = new float[1 + n * k];
+        try (Step step = cpu.beginStep()) {
+            cpu.topK(load(cpu, logits, n, vocab), n, k, cpuIds, cpuValues, 1);
+        }
+        assertThat(java.util.Arrays.copyOfRange(cpuIds, 1, 1 + n * k))
+                .as("the CPU backend's choice")
+                .containsExactly(ids);
+        for (int t = 0; t < n; t++) {
+            int row = t;
+            Integer[] order = IntStream.range(0, vocab)
+                    .boxed()
+                    .sorted((i, j) -> Float.compare(logits[row * vocab + j], logits[row * vocab + i]))
+                    .toArray(Integer[]::new);
+            for (int j = 0; j < k; j++) {
+                assertThat(ids[t * k + j]).as("row %d rank %d", t, j).isEqualTo(order[j]);
+                assertThat(values[t * k + j]).isEqualTo(logits[t * vocab + order[j]]);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** The same calls on both backends, each in a step of its own, the results compared. */
+    private static void compare(String what, double tolerance, java.util.function.Function<Backend, float[]> run) {
+        compare(what, tolerance, null, run);
+    }
+
+    private static void compare(
+            String what, double tolerance, Batch batch, java.util.function.Function<Backend, float[]> run) {
+        compareSteps(what, tolerance, be -> {
+            try (Step step = be.beginStep(batch)) {
+                return run.apply(be);
+            }
+        });
+    }
+
+    /** The same calls on both backends, which open their own steps. */
+    private static void compareSteps(String what, double tolerance, java.util.function.Function<Backend, float[]> run) {
+        report(what, run.apply(cpu), run.apply(gpu), tolerance);
+    }
+
+    private static void report(String what, float[] ref, float[] got, double tolerance) {
+        assertThat(got).as(what).hasSameSizeAs(ref);
+        double err = 0;
+        double norm = 0;
+        for (int i = 0; i < ref.length; i++) {
+            assertThat(Float.isFinite(got[i]))
+                    .as("%s: element %d is %s", what, i, got[i])
+                    .isTrue();
+            err += (got[i] - ref[i]) * (double) (got[i] - ref[i]);
+            norm += (double) ref[i] * ref[i];
+        }
+        double rel = Math.sqrt(err / Math.max(norm, 1e-30));
+        System.out.printf("[gpu-report] %-60s relative L2 error %.2e (tolerance %.0e)%n", what, rel, tolerance);
+        assertThat(rel).as(what).isLessThanOrEqualTo(tolerance);
+    }
+
+    private static float[] product(Backend be, List<GgufTensor> parts, float[] x, int tokens, int cols, int rows) {
+        try (Weight w = be.uploadMatrix("w", parts);
+                Step step = be.beginStep()) {
+            Activations out = alloc(be, tokens, rows);
+            be.matmul(w, load(be, x, tokens, cols), tokens, out);
+            return read(be, out, tokens);
+        }
+    }
+
+    private static float[] embed(Backend be, GgufTensor table, int[] tokens) {
+        try (Weight w = be.uploadTable(table);
+                Step step = be.beginStep()) {
+            Activations out = alloc(be, tokens.length, (int) table.rowLength());
+            be.embed(w, tokens, tokens.length, out);
+            return read(be, out, tokens.length);
+        }
+    }
+
+    /** Activations of every test, closed after it (device memory is not garbage collected). */
+    private static final List<Activations> OPENED = new ArrayList<>();
+
+    static Activations alloc(Backend be, int rows, int cols) {
+        Activations a = be.allocate(rows, cols);
+        OPENED.add(a);
+        return a;
+    }
+
+    @AfterEach
+    void closeActivations() {
+        OPENED.forEach(Activations::close);
+        OPENED.clear();
+    }
+
+    /** Activations holding {@code values}. */
+    static Activations load(Backend be, float[] values, int rows, int cols) {
+        Activations a = alloc(be, rows, cols);
+        be.write(values, 0, rows, a);
+        return a;
+    }
+
+    static float[] read(Backend be, Activations a, int rows) {
+        float[] out = new float[rows * a.cols()];
+        be.read(a, rows, out, 0);
+        return out;
+    }
+
+    private static Weight vector(Backend be, float[] values) {
+        MemorySegment m = Arena.ofAuto().allocate((long) values.length * Float.BYTES, 32);
+        MemorySegment.copy(values, 0, m, ValueLayout.JAVA_FLOAT, 0, values.length);
+        return be.uploadVector(new GgufTensor("v", GgmlType.F32, new long[] {values.length}, 0, m));
+    }
+
+    private static int[] tokens(int n) {
+        return new int[n];
+    }
+}

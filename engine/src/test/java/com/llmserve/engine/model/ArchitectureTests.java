@@ -1,0 +1,179 @@
+package com.llmserve.engine.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.gguf.GgmlType;
+import com.llmserve.engine.gguf.GgufBuilder;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.kv.BlockTable;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each llama-family variant against the float64 reference decoder; loading errors by name. */
+class ArchitectureTests {
+
+    private static final int[] TOKENS = {1, 17, 5, 42, 9, 63, 2, 28, 11, 70, 33, 4};
+
+    @TempDir
+    Path dir;
+
+    private static CpuBackend backend;
+
+    @BeforeAll
+    static void start() {
+        backend = new CpuBackend(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        backend.close();
+    }
+
+    @Test
+    void referenceDecoderAgreesWithLlamaCppOnStories() throws IOException {
+        // the oracle must itself be right: llama.cpp's first step of "Once upon a time"
+        try (GgufFile f = GgufFile.open(TestData.model("stories260K.gguf"))) {
+            double[][] logits = new ReferenceDecoder(f, false).logits(new int[] {1, 403, 407, 261, 378});
+            double[] last = logits[4];
+            assertThat(argmax(last)).isEqualTo(432);
+            // golden/generation/stories260K.json, first case, step 0
+            assertThat(logSoftmax(last)[432]).isCloseTo(-0.0317530669, org.assertj.core.data.Offset.offset(0.01));
+            assertThat(logSoftmax(last)[383]).isCloseTo(-3.54816103, org.assertj.core.data.Offset.offset(0.01));
+        }
+    }
+
+    @Test
+    void llamaMatchesTheReference() throws IOException {
+        assertMatchesReference(SyntheticModel.Spec.llama(), false);
+    }
+
+    @Test
+    void tiedEmbeddingsUseTheTokenTableAsOutput() throws IOException {
+        assertMatchesReference(SyntheticModel.Spec.llama().tiedEmbeddings(), false);
+    }
+
+    @Test
+    void qwen2AddsQkvBiasAndRotatesNeoxPairs() throws IOException {
+        assertMatchesReference(
+                SyntheticModel.Spec.llama().arch("qwen2").withBias().tiedEmbeddings(), true);
+    }
+
+    @Test
+    void mistralLimitsAttentionToItsSlidingWindow() throws IOException {
+        SyntheticModel.Spec spec = SyntheticModel.Spec.llama().arch("mistral").window(4);
+        assertMatchesReference(spec, false);
+        // and the window matters: without it the late positions differ
+        try (GgufFile windowed = GgufFile.open(SyntheticModel.write(dir, "w.gguf", spec));
+                GgufFile full = GgufFile.open(SyntheticModel.write(dir, "f.gguf", spec.window(0)))) {
+            double[][] a = new ReferenceDecoder(windowed, false).logits(TOKENS);
+            double[][] b = new ReferenceDecoder(full, false).logits(TOKENS);
+            assertThat(maxDiff(a[3], b[3])).isLessThan(1e-9);
+            assertThat(maxDiff(a[TOKENS.length - 1], b[TOKENS.length - 1])).isGreaterThan(1e-3);
+        }
+    }
+
+    @Test
+    void unsupportedArchitectureNamesTheSupportedOnes() throws IOException {
+        Path p = new GgufBuilder().kvString("general.architecture", "gpt2").writeTo(dir, "gpt2.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(UnsupportedArchitectureException.class)
+                    .hasMessageContaining("'gpt2'")
+                    .hasMessageContaining("llama, mistral, qwen2");
+        }
+    }
+
+    @Test
+    void aTensorOfTheWrongShapeIsNamed() throws IOException {
+        Path p = new GgufBuilder()
+                .kvString("general.architecture", "llama")
+                .kvU32("llama.embedding_length", 8)
+                .kvU32("llama.block_count", 1)
+                .kvU32("llama.feed_forward_length", 16)
+                .kvU32("llama.attention.head_count", 2)
+                .tensor("token_embd.weight", GgmlType.F32, new long[] {8, 10}, new byte[320])
+                .tensor("output_norm.weight", GgmlType.F32, new long[] {8}, new byte[32])
+                .tensor("blk.0.attn_q.weight", GgmlType.F32, new long[] {8, 6}, new byte[192])
+                .writeTo(dir, "bad.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("blk.0.attn_q.weight")
+                    .hasMessageContaining("[8, 6]")
+                    .hasMessageContaining("[8, 8]");
+        }
+    }
+
+    private void assertMatchesReference(SyntheticModel.Spec spec, boolean neox) throws IOException {
+        Path p = SyntheticModel.write(dir, spec.arch() + ".gguf", spec);
+        try (GgufFile f = GgufFile.open(p);
+                LanguageModel model = Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT)) {
+            assertThat(model.architecture()).isEqualTo(spec.arch());
+            double[][] expected = new ReferenceDecoder(f, neox).logits(TOKENS);
+            BlockPool pool = new BlockPool(8, 4);
+            try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
+                BlockTable table = new BlockTable(pool);
+                table.ensureCapacity(TOKENS.length);
+                Logits logits = model.forward(
+                        Batch.builder(4)
+                                .add(table.blocks(), 0, TOKENS, Batch.Logits.ALL)
+                                .build(),
+                        kv);
+                for (int t = 0; t < TOKENS.length; t++) {
+                    float[] row = logits.row(t);
+                    double scale = 0;
+                    for (double v : expected[t]) {
+                        scale = Math.max(scale, Math.abs(v));
+                    }
+                    for (int i = 0; i < row.length; i++) {
+                        assertThat((double) row[i])
+                                .as("%s position %d token %d", spec.arch(), t, i)
+                                .isCloseTo(expected[t][i], org.assertj.core.data.Offset.offset(1e-4 * scale + 1e-5));
+                    }
+                }
+            }
+        }
+    }
+
+    static double maxDiff(double[] a, double[] b) {
+        double m = 0;
+        for (int i = 0; i < a.length; i++) {
+            m = Math.max(m, Math.abs(a[i] - b[i]));
+        }
+        return m;
+    }
+
+    static int argmax(double[] v) {
+        int best = 0;
+        for (int i = 1; i < v.length; i++) {
+            if (v[i] > v[best]) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    static double[] logSoftmax(double[] v) {
+        double max = v[argmax(v)];
+        double sum = 0;
+        for (double x : v) {
+            sum += Math.exp(x - max);
+        }
+        double lse = max + Math.log(sum);
+        double[] out = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] - lse;
+        }
+        return out;
+    }
+}

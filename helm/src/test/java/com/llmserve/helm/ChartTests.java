@@ -1,0 +1,264 @@
+package com.llmserve.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResource;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
+import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
+import java.beans.Introspector;
+import java.beans.PropertyDescriptor;
+import java.lang.reflect.Method;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Renders the chart with the Helm library for the AMD (default), NVIDIA and CPU value sets,
+ * decodes every document as a Kubernetes object, strictly (a field the API does not know fails),
+ * and checks what an operator relies on.
+ */
+class ChartTests {
+
+    private static final Path CHART =
+            Path.of(System.getProperty("llmserve.chart.dir", "llmserve")).toAbsolutePath();
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    @Test
+    void theChartLintsCleanInStrictMode() {
+        LintResult lint = new Helm(CHART).lint().strict().call();
+        assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
+    }
+
+    @Test
+    void amdIsTheDefaultAndAsksForAnAmdGpuOnAnAmdNode() {
+        List<HasMetadata> docs = render("amd-values.yaml");
+        Deployment d = one(docs, Deployment.class);
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().getFirst();
+        assertThat(d.getSpec().getStrategy().getType()).isEqualTo("Recreate");
+        assertThat(c.getResources().getLimits()).containsEntry("amd.com/gpu", new Quantity("1"));
+        assertThat(c.getResources().getLimits()).doesNotContainKey("nvidia.com/gpu");
+        assertThat(c.getImage()).isEqualTo("llmserve:0.1.0-rocm");
+        assertThat(pod.getNodeSelector()).containsEntry("feature.node.kubernetes.io/amd-gpu", "true");
+        assertThat(pod.getTolerations()).anySatisfy(t -> assertThat(t.getKey()).isEqualTo("amd.com/gpu"));
+        assertRestrictedSecurity(pod);
+        assertProbes(c);
+        ConfigMap cm = one(docs, ConfigMap.class);
+        assertThat(cm.getData().get("models.yaml"))
+                .contains("id: \"llama-8b\"")
+                .contains("path: \"/models/llama-8b-q4_0.gguf\"")
+                .contains("kind: embedding")
+                .contains("context-size: 8192");
+        assertThat(one(docs, ServiceMonitor.class)
+                        .getSpec()
+                        .getEndpoints()
+                        .getFirst()
+                        .getPath())
+                .isEqualTo("/actuator/prometheus");
+        HorizontalPodAutoscaler hpa = one(docs, HorizontalPodAutoscaler.class);
+        assertThat(hpa.getSpec().getMetrics().getFirst().getPods().getMetric().getName())
+                .isEqualTo("llm_requests_waiting");
+        assertThat(d.getSpec().getReplicas())
+                .as("the HPA owns the replica count")
+                .isNull();
+        assertThat(one(docs, Ingress.class).getMetadata().getAnnotations())
+                .containsEntry("nginx.ingress.kubernetes.io/proxy-buffering", "off");
+        assertThat(one(docs, PodDisruptionBudget.class)
+                        .getSpec()
+                        .getMaxUnavailable()
+                        .getIntVal())
+                .isEqualTo(1);
+        assertThat(one(docs, PersistentVolumeClaim.class).getMetadata().getAnnotations())
+                .containsEntry("helm.sh/resource-policy", "keep");
+        assertThat(pod.getVolumes())
+                .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim()).isNotNull());
+    }
+
+    @Test
+    void nvidiaValuesSwitchResourceImageAndScheduling() {
+        List<HasMetadata> docs = render("nvidia-values.yaml");
+        PodSpec pod = one(docs, Deployment.class).getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().getFirst();
+        assertThat(c.getResources().getLimits())
+                .containsEntry("nvidia.com/gpu", new Quantity("1"))
+                .doesNotContainKey("amd.com/gpu");
+        assertThat(c.getImage()).endsWith("-cuda");
+        assertThat(pod.getNodeSelector()).containsEntry("nvidia.com/gpu.present", "true");
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getHostPath()).isNotNull());
+        assertThat(docs).noneMatch(PersistentVolumeClaim.class::isInstance);
+        assertRestrictedSecurity(pod);
+        assertProbes(c);
+    }
+
+    @Test
+    void cpuValuesAskForNoGpuAndRollUpdates() {
+        List<HasMetadata> docs = render("cpu-values.yaml");
+        Deployment d = one(docs, Deployment.class);
+        PodSpec pod = d.getSpec().getTemplate().getSpec();
+        Container c = pod.getContainers().getFirst();
+        assertThat(c.getResources().getLimits()).doesNotContainKeys("amd.com/gpu", "nvidia.com/gpu");
+        assertThat(c.getImage()).endsWith("-cpu");
+        assertThat(d.getSpec().getStrategy().getType()).isEqualTo("RollingUpdate");
+        assertThat(d.getSpec().getReplicas()).isEqualTo(2);
+        assertThat(pod.getNodeSelector()).isNullOrEmpty();
+        assertThat(pod.getTolerations()).isNullOrEmpty();
+        assertThat(pod.getInitContainers()).singleElement().satisfies(i -> {
+            assertThat(i.getImage()).isEqualTo("registry.example.com/models:2026-11");
+            assertThat(i.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        });
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getEmptyDir()).isNotNull());
+        assertRestrictedSecurity(pod);
+        assertProbes(c);
+        assertThat(one(docs, Service.class).getSpec().getPorts().getFirst().getPort())
+                .isEqualTo(8080);
+    }
+
+    @Test
+    void theSchemaRejectsBadValues() {
+        assertRejected("accelerator.type", "tpu");
+        assertRejected("accelerator.count", 0);
+        assertRejected("securityContext.readOnlyRootFilesystem", false);
+        assertRejected("podSecurityContext.runAsNonRoot", false);
+        assertRejected("modelStorage.type", "s3");
+        assertRejected("probes.startup.failureThreshold", 0);
+        assertRejected("service.port", 70000);
+        assertRejected("replicaCount", "two");
+        assertRejected("acceleratr.type", "amd");
+    }
+
+    private static void assertRejected(String key, Object value) {
+        assertThatThrownBy(() ->
+                        new Helm(CHART).template().withName("t").set(key, value).call())
+                .as("%s=%s", key, value)
+                .hasMessageContaining("values don't meet the specifications of the schema");
+    }
+
+    private static void assertRestrictedSecurity(PodSpec pod) {
+        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(pod.getSecurityContext().getRunAsUser()).isPositive();
+        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+        for (Container c : pod.getContainers()) {
+            assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(c.getSecurityContext().getCapabilities().getAdd()).isNullOrEmpty();
+            assertThat(c.getVolumeMounts())
+                    .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
+        }
+    }
+
+    private static void assertProbes(Container c) {
+        assertThat(c.getStartupProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+        assertThat(c.getStartupProbe().getPeriodSeconds() * c.getStartupProbe().getFailureThreshold())
+                .as("the startup probe waits for model load")
+                .isGreaterThanOrEqualTo(300);
+        assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+        assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+    }
+
+    private static List<HasMetadata> render(String valuesFile) {
+        String out = new Helm(CHART)
+                .template()
+                .withName("llm")
+                .withNamespace("serving")
+                .withValuesFile(CHART.resolve("ci").resolve(valuesFile))
+                .call();
+        List<HasMetadata> docs = new ArrayList<>();
+        for (String doc : out.split("(?m)^---\\s*$")) {
+            if (doc.lines().allMatch(l -> l.isBlank() || l.startsWith("#"))) {
+                continue;
+            }
+            try {
+                KubernetesResource r = YAML.readValue(doc, KubernetesResource.class);
+                assertThat(r).as("a Kubernetes object:\n" + doc).isInstanceOf(HasMetadata.class);
+                List<String> unknown = new ArrayList<>();
+                unknownFields(r, ((HasMetadata) r).getKind(), unknown, new IdentityHashMap<>());
+                assertThat(unknown)
+                        .as("fields the Kubernetes API does not know, in:\n" + doc)
+                        .isEmpty();
+                docs.add((HasMetadata) r);
+            } catch (Exception e) {
+                throw new AssertionError("cannot decode rendered document:\n" + doc, e);
+            }
+        }
+        assertThat(docs).isNotEmpty();
+        return docs;
+    }
+
+    /**
+     * The fabric8 model keeps fields it does not know in {@code additionalProperties} instead of
+     * failing; strict decoding means every such map in the object graph is empty.
+     */
+    private static void unknownFields(Object o, String path, List<String> unknown, Map<Object, Boolean> seen)
+            throws Exception {
+        if (o == null
+                || seen.put(o, true) != null
+                || o instanceof String
+                || o instanceof Number
+                || o instanceof Boolean
+                || o.getClass().isEnum()
+                || o instanceof Quantity) {
+            return;
+        }
+        if (o instanceof Collection<?> items) {
+            int i = 0;
+            for (Object item : items) {
+                unknownFields(item, path + "[" + i++ + "]", unknown, seen);
+            }
+            return;
+        }
+        if (o instanceof Map<?, ?> map) {
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                unknownFields(e.getValue(), path + "." + e.getKey(), unknown, seen);
+            }
+            return;
+        }
+        if (!o.getClass().getName().startsWith("io.fabric8.")) {
+            return;
+        }
+        for (PropertyDescriptor p : Introspector.getBeanInfo(o.getClass()).getPropertyDescriptors()) {
+            Method getter = p.getReadMethod();
+            if (getter == null || getter.getParameterCount() != 0 || p.getName().equals("class")) {
+                continue;
+            }
+            Object value = getter.invoke(o);
+            if (p.getName().equals("additionalProperties")) {
+                if (value instanceof Map<?, ?> extra && !extra.isEmpty()) {
+                    unknown.add(path + ": " + extra.keySet());
+                }
+            } else {
+                unknownFields(value, path + "." + p.getName(), unknown, seen);
+            }
+        }
+    }
+
+    private static <T> T one(List<HasMetadata> docs, Class<T> type) {
+        Optional<T> found =
+                docs.stream().filter(type::isInstance).map(type::cast).findFirst();
+        assertThat(docs.stream().filter(type::isInstance).count())
+                .as(type.getSimpleName() + " documents")
+                .isEqualTo(1);
+        return found.orElseThrow();
+    }
+}
