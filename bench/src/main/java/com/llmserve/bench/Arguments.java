@@ -42,6 +42,21 @@ final class Arguments {
         return positive(option, value(option));
     }
 
+    /** A share: a number from 0 to 1. */
+    double share(String option) {
+        String s = value(option);
+        double d;
+        try {
+            d = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + s + "' is not a number");
+        }
+        if (!(d >= 0 && d <= 1)) {
+            throw new IllegalArgumentException(option + " must be from 0 to 1, not " + s);
+        }
+        return d;
+    }
+
     /** A comma-separated list of positive numbers, such as {@code 1,4,16,64}; an empty item is an error. */
     int[] positives(String option) {
         return Arrays.stream(value(option).split(",", -1))

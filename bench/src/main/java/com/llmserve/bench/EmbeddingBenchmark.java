@@ -30,8 +30,10 @@ public final class EmbeddingBenchmark {
               --model FILE          GGUF embedding model
               --inputs LIST         inputs per batch, one report line each (default 32,160)
               --tokens N            tokens per input, [CLS] and [SEP] included, at least 2 (default 102)
-              --half-weights        half-precision copies of the weights for the BLAS products, while
+              --half-weights        half-precision copies of every weight for the BLAS products, while
                                     device memory lasts
+              --half-weight-share S the share of free device memory the half copies may take, 0 for
+                                    none (default: the service's, 0.5)
               --profile             then embed one batch of each size once more with device events
                                     around every operation and print where the device time goes
             """;
@@ -52,6 +54,7 @@ public final class EmbeddingBenchmark {
                     case "--inputs" -> sizes = a.positives(option);
                     case "--tokens" -> tokens = a.positive(option);
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
+                    case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--profile" -> profile = true;
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }

@@ -46,8 +46,10 @@ public final class GpuBenchmark {
               --no-graphs           launch every operation instead of replaying captured graphs
               --gemm-min-rows N     products of at least N rows run through the vendor BLAS
                                     (default: the backend's)
-              --half-weights        half-precision copies of the weights for the BLAS products, while
+              --half-weights        half-precision copies of every weight for the BLAS products, while
                                     device memory lasts
+              --half-weight-share S the share of free device memory the half copies may take, 0 for
+                                    none (default: the service's, 0.5)
               --host-argmax         copy whole logit rows to the host instead of choosing on the device
               --profile             then run a few steps of each phase once more with device events
                                     around every operation and print where the device time goes
@@ -116,6 +118,7 @@ public final class GpuBenchmark {
                     case "--profile" -> profile = true;
                     case "--host-argmax" -> topK = 0;
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
+                    case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }

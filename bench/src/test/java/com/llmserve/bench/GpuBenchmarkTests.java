@@ -37,6 +37,16 @@ class GpuBenchmarkTests {
     }
 
     @Test
+    void halfCopiesDefaultToTheServicesShareAndCanBeTurnedOff() {
+        assertThat(parse().gpu().halfWeightShare()).isEqualTo(0.5);
+        assertThat(parse("--half-weight-share", "0").gpu().halfWeights()).isFalse();
+        assertThat(parse("--half-weights").gpu().halfWeightShare()).isEqualTo(1);
+        assertThatThrownBy(() -> parse("--half-weight-share", "2"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--half-weight-share must be from 0 to 1, not 2");
+    }
+
+    @Test
     void rejectsACommandLineWithoutModel() {
         assertThatThrownBy(() -> GpuBenchmark.Options.parse(new String[] {"--profile"}))
                 .isInstanceOf(IllegalArgumentException.class)
