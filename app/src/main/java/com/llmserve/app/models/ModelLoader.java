@@ -125,11 +125,8 @@ final class ModelLoader {
 
     /** One short request through each copy, so JIT compilation and first page faults happen before clients arrive. */
     void warmUp(ServedModel model) throws Exception {
-        ReplicaSet<?, ?> replicas =
-                switch (model) {
-                    case ServedTextModel text -> text.replicaSet();
-                    case ServedEmbeddingModel embedding -> embedding.replicaSet();
-                };
-        replicas.warmUp(WARM_UP_LIMIT);
+        switch (model) {
+            case ReplicatedModel<?, ?> replicated -> replicated.replicaSet().warmUp(WARM_UP_LIMIT);
+        }
     }
 }

@@ -1,13 +1,11 @@
 package com.llmserve.app.models;
 
-import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.sched.EmbeddingEngine;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -18,36 +16,15 @@ import java.util.concurrent.TimeoutException;
  * pass the {@code admission} bulkhead and wait at most the {@code embedding} time limiter's
  * timeout.
  */
-public final class ServedEmbeddingModel implements ServedModel {
-
-    private final String id;
-    private final ReplicaSet<EmbeddingModel, EmbeddingEngine> replicas;
-    private final Tokenizer tokenizer;
+public final class ServedEmbeddingModel extends ReplicatedModel<EmbeddingModel, EmbeddingEngine> {
 
     ServedEmbeddingModel(String id, ReplicaSet<EmbeddingModel, EmbeddingEngine> replicas, Tokenizer tokenizer) {
-        this.id = id;
-        this.replicas = replicas;
-        this.tokenizer = tokenizer;
-    }
-
-    @Override
-    public String id() {
-        return id;
+        super(id, replicas, tokenizer, replicas.primary().model().architecture());
     }
 
     @Override
     public ModelKind kind() {
         return ModelKind.EMBEDDING;
-    }
-
-    @Override
-    public String architecture() {
-        return replicas.primary().model().architecture();
-    }
-
-    @Override
-    public Tokenizer tokenizer() {
-        return tokenizer;
     }
 
     /** The most tokens of one input, special tokens included. */
@@ -58,21 +35,6 @@ public final class ServedEmbeddingModel implements ServedModel {
 
     public int dimensions() {
         return replicas.primary().model().dimensions();
-    }
-
-    @Override
-    public String backendDescription() {
-        return replicas.description();
-    }
-
-    /** The copies of the model: the primary first, then the CPU fallback when there is one. */
-    public List<Replica<EmbeddingModel, EmbeddingEngine>> replicas() {
-        return replicas.all();
-    }
-
-    @Override
-    public Optional<Failover> failover() {
-        return replicas.failover();
     }
 
     public int waitingRequests() {
@@ -125,20 +87,5 @@ public final class ServedEmbeddingModel implements ServedModel {
                         EmbeddingFailedException.Reason.ENGINE_ERROR, "The model failed while embedding", e);
             }
         }
-    }
-
-    /** The replicas and the routing between them: for loading and warm-up. */
-    ReplicaSet<EmbeddingModel, EmbeddingEngine> replicaSet() {
-        return replicas;
-    }
-
-    @Override
-    public void close() {
-        replicas.close();
-    }
-
-    @Override
-    public String toString() {
-        return "ServedEmbeddingModel[" + id + ", " + architecture() + ", " + replicas.description() + "]";
     }
 }

@@ -6,7 +6,7 @@ import com.llmserve.engine.tokenizer.Tokenizer;
 import java.util.Optional;
 
 /** A model that is loaded, warmed up and answering requests. */
-public sealed interface ServedModel extends AutoCloseable permits ServedTextModel, ServedEmbeddingModel {
+public sealed interface ServedModel extends AutoCloseable permits ReplicatedModel {
 
     String id();
 

@@ -1,6 +1,5 @@
 package com.llmserve.app.models;
 
-import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelKind;
@@ -15,8 +14,6 @@ import com.llmserve.engine.tokenizer.Tokenizer;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,11 +24,8 @@ import java.util.Set;
  * limiter's timeout, which the engine enforces (only the engine loop can free a request's KV
  * blocks at a step boundary).
  */
-public final class ServedTextModel implements ServedModel {
+public final class ServedTextModel extends ReplicatedModel<LanguageModel, InferenceEngine> {
 
-    private final String id;
-    private final ReplicaSet<LanguageModel, InferenceEngine> replicas;
-    private final Tokenizer tokenizer;
     private final ChatTemplate chatTemplate;
     private final Set<Integer> endOfGeneration;
     private final PromptEncoder promptEncoder;
@@ -41,9 +35,7 @@ public final class ServedTextModel implements ServedModel {
             ReplicaSet<LanguageModel, InferenceEngine> replicas,
             Tokenizer tokenizer,
             ChatTemplate chatTemplate) {
-        this.id = id;
-        this.replicas = replicas;
-        this.tokenizer = tokenizer;
+        super(id, replicas, tokenizer, replicas.primary().model().architecture());
         this.chatTemplate = chatTemplate;
         Set<Integer> eog = new HashSet<>();
         for (int t = 0; t < tokenizer.vocabSize(); t++) {
@@ -56,23 +48,8 @@ public final class ServedTextModel implements ServedModel {
     }
 
     @Override
-    public String id() {
-        return id;
-    }
-
-    @Override
     public ModelKind kind() {
         return ModelKind.COMPLETION;
-    }
-
-    @Override
-    public String architecture() {
-        return replicas.primary().model().architecture();
-    }
-
-    @Override
-    public Tokenizer tokenizer() {
-        return tokenizer;
     }
 
     public ChatTemplate chatTemplate() {
@@ -91,24 +68,9 @@ public final class ServedTextModel implements ServedModel {
         return (int) Math.min(primary.model().contextLength(), primary.engine().kvCapacityTokens());
     }
 
-    @Override
-    public String backendDescription() {
-        return replicas.description();
-    }
-
     /** Tokens that end a choice unless the client asks to ignore EOS. */
     public Set<Integer> endOfGeneration() {
         return endOfGeneration;
-    }
-
-    /** The copies of the model: the primary first, then the CPU fallback when there is one. */
-    public List<Replica<LanguageModel, InferenceEngine>> replicas() {
-        return replicas.all();
-    }
-
-    @Override
-    public Optional<Failover> failover() {
-        return replicas.failover();
     }
 
     /** The engines' state and totals, summed over the replicas. */
@@ -220,20 +182,5 @@ public final class ServedTextModel implements ServedModel {
             }
             ticket.close();
         }
-    }
-
-    /** The replicas and the routing between them: for loading and warm-up. */
-    ReplicaSet<LanguageModel, InferenceEngine> replicaSet() {
-        return replicas;
-    }
-
-    @Override
-    public void close() {
-        replicas.close();
-    }
-
-    @Override
-    public String toString() {
-        return "ServedTextModel[" + id + ", " + architecture() + ", " + replicas.description() + "]";
     }
 }

@@ -311,7 +311,7 @@ public abstract class Backend implements AutoCloseable {
             throw new IllegalArgumentException("rope of " + heads + " heads of " + headDim + " (rotating " + rope.dims()
                     + ") at column " + col + " does not fit rows of " + x.cols());
         }
-        doRope(s, batch, x, col, heads, headDim, n, rope);
+        doRope(s, x, col, heads, headDim, n, rope);
     }
 
     /**
@@ -344,7 +344,7 @@ public abstract class Backend implements AutoCloseable {
         if (s.firstUseOf(kv)) {
             checkSlots(batch, kv);
         }
-        doAttention(s, batch, qkv, kv, layer, n, shape, out);
+        doAttention(s, qkv, kv, layer, n, shape, out);
     }
 
     /**
@@ -496,18 +496,12 @@ public abstract class Backend implements AutoCloseable {
 
     protected abstract void doSwiGlu(Step step, Activations gateUp, int n, Activations out);
 
-    protected abstract void doRope(
-            Step step, Batch batch, Activations x, int col, int heads, int headDim, int n, Rope rope);
+    /** {@code step.batch()} is present: {@link #rope} checked it. */
+    protected abstract void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope);
 
+    /** {@code step.batch()} is present and its block tables lie in {@code kv}: {@link #attention} checked them. */
     protected abstract void doAttention(
-            Step step,
-            Batch batch,
-            Activations qkv,
-            KvStorage kv,
-            int layer,
-            int n,
-            AttentionShape shape,
-            Activations out);
+            Step step, Activations qkv, KvStorage kv, int layer, int n, AttentionShape shape, Activations out);
 
     protected abstract void doEncoderAttention(
             Step step, Activations qkv, int[] starts, int sequences, AttentionShape shape, Activations out);

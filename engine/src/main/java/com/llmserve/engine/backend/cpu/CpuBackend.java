@@ -240,7 +240,8 @@ public class CpuBackend extends Backend {
     }
 
     @Override
-    protected void doRope(Step step, Batch batch, Activations x, int col, int heads, int headDim, int n, Rope rope) {
+    protected void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope) {
+        Batch batch = step.batch();
         float[] a = data(x);
         int cols = x.cols();
         int half = rope.dims() / 2;
@@ -276,15 +277,8 @@ public class CpuBackend extends Backend {
 
     @Override
     protected void doAttention(
-            Step step,
-            Batch batch,
-            Activations qkv,
-            KvStorage kv,
-            int layer,
-            int n,
-            AttentionShape shape,
-            Activations out) {
-        cached.run((CpuActivations) qkv, (CpuKvStorage) kv, layer, batch, n, shape, (CpuActivations) out);
+            Step step, Activations qkv, KvStorage kv, int layer, int n, AttentionShape shape, Activations out) {
+        cached.run((CpuActivations) qkv, (CpuKvStorage) kv, layer, step.batch(), n, shape, (CpuActivations) out);
     }
 
     @Override

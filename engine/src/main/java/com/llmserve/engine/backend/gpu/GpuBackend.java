@@ -287,7 +287,8 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
-    protected void doRope(Step step, Batch batch, Activations x, int col, int heads, int headDim, int n, Rope rope) {
+    protected void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope) {
+        Batch batch = step.batch();
         int maxPosition = 0;
         for (int t = 0; t < n; t++) {
             maxPosition = Math.max(maxPosition, batch.position(t));
@@ -299,14 +300,7 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected void doAttention(
-            Step step,
-            Batch batch,
-            Activations qkv,
-            KvStorage kv,
-            int layer,
-            int n,
-            AttentionShape shape,
-            Activations out) {
+            Step step, Activations qkv, KvStorage kv, int layer, int n, AttentionShape shape, Activations out) {
         int group = shape.heads() / shape.kvHeads();
         if (group > LS_ATT_MAX_GROUP || group * shape.headDim() > LS_ATT_MAX_QDIM) {
             throw new GpuBackendException("attention of " + group + " query heads of " + shape.headDim()
@@ -315,6 +309,7 @@ public final class GpuBackend extends Backend {
         int p = recorder.padded(n, Math.min(qkv.rows(), out.rows()));
         int splits = Attention.splits(device.info().multiprocessors(), shape.kvHeads(), p);
         int tiles = 0;
+        Batch batch = step.batch();
         if (p >= options.gemmMinRows() && p >= 4 * batch.sequences() && Attention.tiledKernel(shape) != null) {
             int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
