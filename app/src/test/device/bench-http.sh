@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU host without Java: the service on the GPU measured through HTTP with
-# ../shared/tools/openai_load.py, as DESIGN.md measured llama-server:
+# ../shared/tools/openai_load.py, the same load llama-server is measured with (docs/gpu-backend.md):
 #   text        synthetic 8B-shape Q4_0 (written here by synth_gguf.py), 100-word (~130-token)
 #               prompts, 128 tokens generated with ignore_eos, 1, 16 and 64 streams
 #   embeddings  all-MiniLM-L6-v2 Q8_0, 32 inputs of 100 words per request, 1 and 16 clients

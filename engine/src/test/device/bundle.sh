@@ -28,7 +28,9 @@ junit=$(tr ':' '\n' < "$cp_file" | sed -n 's|.*/junit-platform-launcher-\(.*\)\.
 rm -rf "$out/lib" "$out/shared"
 mkdir -p "$out/lib" "$out/shared/models" "$out/shared/golden/generation" "$out/tools"
 cp "$root/kernels/target/kernels-"*.jar "$out/lib/kernels.jar"
-cp "$root/gpu-runtime/target/gpu-runtime-"*.jar "$out/lib/gpu-runtime.jar"
+cp "$root/gpu-runtime/target/gpu-runtime-"*[0-9T].jar "$out/lib/gpu-runtime.jar"
+# @RequiresGpu and the simulated device, which the engine's GPU tests use
+cp "$root/gpu-runtime/target/gpu-runtime-"*-tests.jar "$out/lib/gpu-runtime-tests.jar"
 cp "$module/target/engine-"*[0-9T].jar "$out/lib/engine.jar"
 cp "$root/bench/target/bench-"*[0-9T].jar "$out/lib/bench.jar"
 "$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$module/target/test-classes" .

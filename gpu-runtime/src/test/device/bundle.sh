@@ -13,10 +13,10 @@ root=$(dirname "$module")
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 
-# Package both modules, generate the header checks (BindingHeaderCheckTest writes them), record
+# Package both modules, generate the header checks (BindingHeaderCheckTests writes them), record
 # the test class path.
 (cd "$root" && ./mvnw -B -ntp -q -pl kernels,gpu-runtime package \
-   -Dtest=BindingHeaderCheckTest -Dsurefire.failIfNoSpecifiedTests=false \
+   -Dtest=BindingHeaderCheckTests -Dsurefire.failIfNoSpecifiedTests=false \
    dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$module/target/device-classpath.txt")
 cp_file="$module/target/device-classpath.txt"
 junit=$(tr ':' '\n' < "$cp_file" | sed -n 's|.*/junit-platform-launcher-\(.*\)\.jar$|\1|p')
@@ -27,7 +27,7 @@ junit=$(tr ':' '\n' < "$cp_file" | sed -n 's|.*/junit-platform-launcher-\(.*\)\.
 rm -rf "$out/lib" "$out/binding-checks"
 mkdir -p "$out/lib" "$out/binding-checks"
 cp "$root/kernels/target/kernels-"*.jar "$out/lib/kernels.jar"
-cp "$module/target/gpu-runtime-"*.jar "$out/lib/gpu-runtime.jar"
+cp "$module/target/gpu-runtime-"*[0-9T].jar "$out/lib/gpu-runtime.jar"
 "$JAVA_HOME/bin/jar" cf "$out/lib/gpu-runtime-tests.jar" -C "$module/target/test-classes" .
 for dep in assertj-core byte-buddy; do
   cp "$(tr ':' '\n' < "$cp_file" | grep "/$dep-[0-9][^/]*\.jar$")" "$out/lib/$dep.jar"

@@ -1,6 +1,7 @@
 package com.llmserve.gpu;
 
 import com.llmserve.gpu.spi.BlasDriver;
+import com.llmserve.gpu.spi.Gemm;
 
 /**
  * rocBLAS or cuBLAS, bound to one stream (obtained from {@link Stream#blas()}). Matrices are
@@ -84,12 +85,10 @@ public final class Blas {
             long cOffset,
             BlasType cType,
             int ldc) {
-        checkOperand(
-                "A", a, aOffset, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda, 0, 1);
-        checkOperand(
-                "B", b, bOffset, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb, 0, 1);
-        checkOperand("C", c, cOffset, cType, m, n, ldc, 0, 1);
-        driver.gemm(
+        checkOperand("A", a, aOffset, aType, transA == Transpose.NONE ? m : k, transA == Transpose.NONE ? k : m, lda);
+        checkOperand("B", b, bOffset, bType, transB == Transpose.NONE ? k : n, transB == Transpose.NONE ? n : k, ldb);
+        checkOperand("C", c, cOffset, cType, m, n, ldc);
+        driver.gemm(new Gemm(
                 transA,
                 transB,
                 m,
@@ -105,73 +104,7 @@ public final class Blas {
                 beta,
                 c.address() + cOffset,
                 cType,
-                ldc);
-    }
-
-    /** {@code batchCount} independent GEMMs whose operands sit {@code stride*} elements apart. */
-    public void gemmStridedBatched(
-            Transpose transA,
-            Transpose transB,
-            int m,
-            int n,
-            int k,
-            float alpha,
-            DeviceBuffer a,
-            BlasType aType,
-            int lda,
-            long strideA,
-            DeviceBuffer b,
-            BlasType bType,
-            int ldb,
-            long strideB,
-            float beta,
-            DeviceBuffer c,
-            BlasType cType,
-            int ldc,
-            long strideC,
-            int batchCount) {
-        checkOperand(
-                "A",
-                a,
-                0,
-                aType,
-                transA == Transpose.NONE ? m : k,
-                transA == Transpose.NONE ? k : m,
-                lda,
-                strideA,
-                batchCount);
-        checkOperand(
-                "B",
-                b,
-                0,
-                bType,
-                transB == Transpose.NONE ? k : n,
-                transB == Transpose.NONE ? n : k,
-                ldb,
-                strideB,
-                batchCount);
-        checkOperand("C", c, 0, cType, m, n, ldc, strideC, batchCount);
-        driver.gemmStridedBatched(
-                transA,
-                transB,
-                m,
-                n,
-                k,
-                alpha,
-                a.address(),
-                aType,
-                lda,
-                strideA,
-                b.address(),
-                bType,
-                ldb,
-                strideB,
-                beta,
-                c.address(),
-                cType,
-                ldc,
-                strideC,
-                batchCount);
+                ldc));
     }
 
     public Stream stream() {
@@ -186,18 +119,10 @@ public final class Blas {
         }
     }
 
-    /** A rows x cols column-major operand with leading dimension ld must fit its buffer, for every batch. */
+    /** A rows x cols column-major operand with leading dimension ld must fit its buffer. */
     private static void checkOperand(
-            String name,
-            DeviceBuffer buffer,
-            long offset,
-            BlasType type,
-            int rows,
-            int cols,
-            int ld,
-            long stride,
-            int batches) {
-        if (rows < 0 || cols < 0 || batches < 1) throw new IllegalArgumentException("negative GEMM extent for " + name);
+            String name, DeviceBuffer buffer, long offset, BlasType type, int rows, int cols, int ld) {
+        if (rows < 0 || cols < 0) throw new IllegalArgumentException("negative GEMM extent for " + name);
         if (offset < 0 || offset % type.bytes() != 0) {
             throw new IllegalArgumentException(
                     "offset " + offset + " of " + name + " is not a whole " + type + " element");
@@ -206,7 +131,7 @@ public final class Blas {
             throw new IllegalArgumentException(
                     "leading dimension of " + name + " is " + ld + ", below its " + rows + " rows");
         }
-        long lastElement = (long) (batches - 1) * stride + (long) ld * Math.max(0, cols - 1) + rows;
+        long lastElement = (long) ld * Math.max(0, cols - 1) + rows;
         long needed = offset + lastElement * type.bytes();
         if (needed > buffer.byteSize()) {
             throw new IllegalArgumentException(

@@ -47,13 +47,25 @@ public final class DevicePool implements AutoCloseable {
      * at least one device; an unavailable backend is never an error, only a status.
      */
     public static DevicePool open(RuntimeChoice choice, DeviceOptions options) {
-        List<Backend> order =
+        if (choice == RuntimeChoice.NONE) {
+            BackendStatus off = new BackendStatus("gpu", false, "disabled by configuration");
+            LOG.log(System.Logger.Level.INFO, "GPU backend {0}", off);
+            return new DevicePool(null, List.of(), List.of(off), CodeObjectCatalog.load());
+        }
+        return open(
                 switch (choice) {
-                    case AUTO -> List.of(new HipBackend(), new CudaBackend());
                     case HIP -> List.of(new HipBackend());
                     case CUDA -> List.of(new CudaBackend());
-                    case NONE -> List.of();
-                };
+                    default -> List.of(new HipBackend(), new CudaBackend());
+                },
+                options);
+    }
+
+    /**
+     * Discovers the devices of the first of {@code order} that opens at least one: the runtime's
+     * own backends, or another implementation of the SPI (a simulated device in tests).
+     */
+    public static DevicePool open(List<Backend> order, DeviceOptions options) {
         CodeObjectCatalog catalog = CodeObjectCatalog.load();
         List<BackendStatus> statuses = new ArrayList<>();
         for (Backend backend : order) {
@@ -72,7 +84,6 @@ public final class DevicePool implements AutoCloseable {
                 }
             }
         }
-        if (choice == RuntimeChoice.NONE) statuses.add(new BackendStatus("gpu", false, "disabled by configuration"));
         statuses.forEach(s -> LOG.log(System.Logger.Level.INFO, "GPU backend {0}", s));
         return new DevicePool(null, List.of(), List.copyOf(statuses), catalog);
     }

@@ -21,13 +21,6 @@ public final class Dnn {
         driver.softmax(x.address(), y.address(), rows, cols);
     }
 
-    public void activation(Activation activation, DeviceBuffer x, DeviceBuffer y, int count) {
-        long bytes = (long) count * Float.BYTES;
-        x.checkRange(0, bytes);
-        y.checkRange(0, bytes);
-        driver.activation(activation, x.address(), y.address(), count);
-    }
-
     public Stream stream() {
         return stream;
     }

@@ -4,7 +4,10 @@ import java.util.Locale;
 
 /** Which GPU runtime the pool may use. */
 public enum RuntimeChoice {
-    /** HIP if it finds a device, else CUDA, else none: the order DESIGN.md fixes. */
+    /**
+     * HIP if it finds a device, else CUDA, else none: AMD first, the service's primary target
+     * (docs/architecture.md), and a host never has both.
+     */
     AUTO,
     HIP,
     CUDA,

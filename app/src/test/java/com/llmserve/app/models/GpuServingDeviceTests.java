@@ -1,7 +1,6 @@
 package com.llmserve.app.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.llmserve.app.TestModels;
 import com.llmserve.app.gpu.DeviceFaults;
@@ -18,6 +17,7 @@ import com.llmserve.engine.sched.FinishReason;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.TokenListener;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RequiresGpu;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -30,9 +30,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -42,22 +40,14 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
  * with a CPU copy, and the device's meters read real numbers (printed as {@code [gpu-report]}
  * lines). Skipped where no GPU answers.
  */
-@Tag("gpu")
+@RequiresGpu
 class GpuServingDeviceTests {
 
     private static DevicePool pool;
 
     @BeforeAll
-    static void open() {
-        pool = DevicePool.open(com.llmserve.gpu.RuntimeChoice.AUTO);
-        assumeThat(pool.isEmpty()).as("a GPU answers: " + pool.statuses()).isFalse();
-    }
-
-    @AfterAll
-    static void close() {
-        if (pool != null) {
-            pool.close();
-        }
+    static void open(DevicePool devices) {
+        pool = devices;
     }
 
     @Test

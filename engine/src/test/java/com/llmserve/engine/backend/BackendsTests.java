@@ -2,15 +2,14 @@ package com.llmserve.engine.backend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.RequiresGpu;
 import com.llmserve.gpu.RuntimeChoice;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The {@code backend} setting ({@code cpu}, {@code gpu} or {@code auto}) on a process's devices. */
@@ -65,29 +64,24 @@ class BackendsTests {
     }
 
     @Test
-    @Tag("gpu")
-    void gpuBackendsArePlacedRoundRobinOnThePoolsDevicesAndKnownAsGpuBackends() {
-        try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
-            assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
-            Backends backends = new Backends(pool, 1, GpuOptions.defaults());
-            List<Backend> opened = new ArrayList<>();
-            try {
-                for (int i = 0; i < 2 * pool.devices().size(); i++) {
-                    opened.add(backends.open(i % 2 == 0 ? BackendChoice.GPU : BackendChoice.AUTO));
-                }
-                int devices = pool.devices().size();
-                assertThat(opened.subList(0, devices)).extracting(Backend::name).doesNotHaveDuplicates();
-                for (int i = 0; i < opened.size(); i++) {
-                    Backend b = opened.get(i);
-                    assertThat(b.accelerated()).isTrue();
-                    assertThat(b.name())
-                            .isEqualTo(opened.get(i % devices).name())
-                            .matches("(cuda|hip):\\d+");
-                    assertThat(b.description()).startsWith(b.name() + " (");
-                }
-            } finally {
-                opened.reversed().forEach(Backend::close);
+    @RequiresGpu
+    void gpuBackendsArePlacedRoundRobinOnThePoolsDevicesAndKnownAsGpuBackends(DevicePool pool) {
+        Backends backends = new Backends(pool, 1, GpuOptions.defaults());
+        List<Backend> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2 * pool.devices().size(); i++) {
+                opened.add(backends.open(i % 2 == 0 ? BackendChoice.GPU : BackendChoice.AUTO));
             }
+            int devices = pool.devices().size();
+            assertThat(opened.subList(0, devices)).extracting(Backend::name).doesNotHaveDuplicates();
+            for (int i = 0; i < opened.size(); i++) {
+                Backend b = opened.get(i);
+                assertThat(b.accelerated()).isTrue();
+                assertThat(b.name()).isEqualTo(opened.get(i % devices).name()).matches("(cuda|hip):\\d+");
+                assertThat(b.description()).startsWith(b.name() + " (");
+            }
+        } finally {
+            opened.reversed().forEach(Backend::close);
         }
     }
 }

@@ -2,7 +2,6 @@ package com.llmserve.engine.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
@@ -15,13 +14,12 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
 import com.llmserve.gpu.DevicePool;
-import com.llmserve.gpu.RuntimeChoice;
+import com.llmserve.gpu.RequiresGpu;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * largest logit difference is reported and bounded. Also: graph replay against plain launches,
  * and sequences batched on the GPU against their solo runs.
  */
-@Tag("gpu")
+@RequiresGpu
 class GpuModelParityTests {
 
     private static final int STEPS = 24;
@@ -44,9 +42,8 @@ class GpuModelParityTests {
     private static CpuBackend cpu;
 
     @BeforeAll
-    static void open() {
-        pool = DevicePool.open(RuntimeChoice.AUTO);
-        assumeFalse(pool.isEmpty(), () -> "no GPU: " + pool.statuses());
+    static void open(DevicePool devices) {
+        pool = devices;
         cpu = new CpuBackend(2);
     }
 
@@ -54,9 +51,6 @@ class GpuModelParityTests {
     static void close() {
         if (cpu != null) {
             cpu.close();
-        }
-        if (pool != null) {
-            pool.close();
         }
     }
 

@@ -36,7 +36,7 @@ final class CudaDriver implements Driver {
 
     @Override
     public DeviceDriver openDevice(int ordinal) {
-        return new CudaDevice(ordinal, nvml);
+        return new DeviceDriver(new CudaCalls(ordinal, nvml));
     }
 
     @Override

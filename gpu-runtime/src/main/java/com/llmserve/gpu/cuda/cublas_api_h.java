@@ -2,11 +2,13 @@ package com.llmserve.gpu.cuda;
 
 import static com.llmserve.gpu.spi.CTypes.*;
 
+import com.llmserve.gpu.spi.BlasCalls;
 import com.llmserve.gpu.spi.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * cuBLAS ({@code cublas_api.h}, the v2 API): handle, stream binding, workspace and the
@@ -32,11 +34,7 @@ public final class cublas_api_h {
             "cublasGemmEx",
             "cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, "
                     + "const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*, cudaDataType, int, "
-                    + "cublasComputeType_t, cublasGemmAlgo_t)",
-            "cublasGemmStridedBatchedEx",
-            "cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, "
-                    + "const void*, cudaDataType, int, long long int, const void*, cudaDataType, int, long long int, const void*, "
-                    + "void*, cudaDataType, int, long long int, int, cublasComputeType_t, cublasGemmAlgo_t)");
+                    + "cublasComputeType_t, cublasGemmAlgo_t)");
 
     public static final int CUBLAS_STATUS_SUCCESS = 0;
     public static final int CUBLAS_STATUS_ALLOC_FAILED = 3;
@@ -47,180 +45,6 @@ public final class cublas_api_h {
     public static final int CUDA_R_16BF = 14;
     public static final int CUBLAS_COMPUTE_32F = 68;
     public static final int CUBLAS_GEMM_DEFAULT = -1;
-
-    private static final MethodHandle cublasCreate_v2$MH =
-            LIBRARY.downcall("cublasCreate_v2", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code cublasStatus_t cublasCreate_v2(cublasHandle_t* handle)} */
-    public static int cublasCreate_v2(MemorySegment handle) {
-        try {
-            return (int) cublasCreate_v2$MH.invokeExact(handle);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasDestroy_v2$MH =
-            LIBRARY.downcall("cublasDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code cublasStatus_t cublasDestroy_v2(cublasHandle_t handle)} */
-    public static int cublasDestroy_v2(MemorySegment handle) {
-        try {
-            return (int) cublasDestroy_v2$MH.invokeExact(handle);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasGetVersion_v2$MH =
-            LIBRARY.downcall("cublasGetVersion_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int* version)} */
-    public static int cublasGetVersion_v2(MemorySegment handle, MemorySegment version) {
-        try {
-            return (int) cublasGetVersion_v2$MH.invokeExact(handle, version);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasSetStream_v2$MH =
-            LIBRARY.downcall("cublasSetStream_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t streamId)} */
-    public static int cublasSetStream_v2(MemorySegment handle, MemorySegment streamId) {
-        try {
-            return (int) cublasSetStream_v2$MH.invokeExact(handle, streamId);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasSetWorkspace_v2$MH =
-            LIBRARY.downcall("cublasSetWorkspace_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG));
-
-    /** {@code cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void* workspace, size_t workspaceSizeInBytes)} */
-    public static int cublasSetWorkspace_v2(MemorySegment handle, MemorySegment workspace, long workspaceSizeInBytes) {
-        try {
-            return (int) cublasSetWorkspace_v2$MH.invokeExact(handle, workspace, workspaceSizeInBytes);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasGemmEx$MH = LIBRARY.downcall(
-            "cublasGemmEx",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_POINTER,
-                    C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_INT, C_INT));
-
-    /** {@code cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void* alpha, const void* A, cudaDataType Atype, int lda, const void* B, cudaDataType Btype, int ldb, const void* beta, void* C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo)} */
-    public static int cublasGemmEx(
-            MemorySegment handle,
-            int transa,
-            int transb,
-            int m,
-            int n,
-            int k,
-            MemorySegment alpha,
-            MemorySegment A,
-            int Atype,
-            int lda,
-            MemorySegment B,
-            int Btype,
-            int ldb,
-            MemorySegment beta,
-            MemorySegment C,
-            int Ctype,
-            int ldc,
-            int computeType,
-            int algo) {
-        try {
-            return (int) cublasGemmEx$MH.invokeExact(
-                    handle,
-                    transa,
-                    transb,
-                    m,
-                    n,
-                    k,
-                    alpha,
-                    A,
-                    Atype,
-                    lda,
-                    B,
-                    Btype,
-                    ldb,
-                    beta,
-                    C,
-                    Ctype,
-                    ldc,
-                    computeType,
-                    algo);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cublasGemmStridedBatchedEx$MH = LIBRARY.downcall(
-            "cublasGemmStridedBatchedEx",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_LONG,
-                    C_POINTER, C_INT, C_INT, C_LONG, C_POINTER, C_POINTER, C_INT, C_INT, C_LONG, C_INT, C_INT, C_INT));
-
-    /** {@code cublasStatus_t cublasGemmStridedBatchedEx(..., long long int strideA, ..., int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo)} */
-    public static int cublasGemmStridedBatchedEx(
-            MemorySegment handle,
-            int transa,
-            int transb,
-            int m,
-            int n,
-            int k,
-            MemorySegment alpha,
-            MemorySegment A,
-            int Atype,
-            int lda,
-            long strideA,
-            MemorySegment B,
-            int Btype,
-            int ldb,
-            long strideB,
-            MemorySegment beta,
-            MemorySegment C,
-            int Ctype,
-            int ldc,
-            long strideC,
-            int batchCount,
-            int computeType,
-            int algo) {
-        try {
-            return (int) cublasGemmStridedBatchedEx$MH.invokeExact(
-                    handle,
-                    transa,
-                    transb,
-                    m,
-                    n,
-                    k,
-                    alpha,
-                    A,
-                    Atype,
-                    lda,
-                    strideA,
-                    B,
-                    Btype,
-                    ldb,
-                    strideB,
-                    beta,
-                    C,
-                    Ctype,
-                    ldc,
-                    strideC,
-                    batchCount,
-                    computeType,
-                    algo);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
 
     private static final MethodHandle cublasGetStatusName$MH =
             LIBRARY.downcall("cublasGetStatusName", FunctionDescriptor.of(C_POINTER, C_INT));
@@ -245,4 +69,20 @@ public final class cublas_api_h {
             throw NativeLibrary.rethrow(t);
         }
     }
+
+    /** The calls the runtime makes, by their cuBLAS names; its GEMM is the one the others adapt to. */
+    public static final BlasCalls CALLS = BlasCalls.bind(
+            LIBRARY,
+            new BlasCalls.Names(
+                    "cublasCreate_v2", "cublasSetStream_v2", "cublasDestroy_v2", Optional.of("cublasSetWorkspace_v2")),
+            new BlasCalls.Codes(
+                    CUBLAS_OP_N,
+                    CUBLAS_OP_T,
+                    CUDA_R_32F,
+                    CUDA_R_16F,
+                    CUDA_R_16BF,
+                    CUBLAS_COMPUTE_32F,
+                    CUBLAS_GEMM_DEFAULT),
+            "cublasGemmEx",
+            LIBRARY.downcall("cublasGemmEx", BlasCalls.GEMM));
 }

@@ -3,6 +3,7 @@ package com.llmserve.gpu.cuda;
 import static com.llmserve.gpu.spi.CTypes.*;
 
 import com.llmserve.gpu.spi.NativeLibrary;
+import com.llmserve.gpu.spi.SharedCalls;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
@@ -27,6 +28,7 @@ public final class cuda_h {
     public static final int CUDA_SUCCESS = 0;
     public static final int CUDA_ERROR_OUT_OF_MEMORY = 2;
     public static final int CUDA_ERROR_NO_DEVICE = 100;
+    public static final int CUDA_ERROR_NOT_FOUND = 500;
     public static final int CUDA_ERROR_NOT_READY = 600;
     public static final int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
     public static final int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
@@ -170,42 +172,6 @@ public final class cuda_h {
         }
     }
 
-    private static final MethodHandle cuCtxSynchronize$MH =
-            LIBRARY.downcall("cuCtxSynchronize", FunctionDescriptor.of(C_INT));
-
-    /** {@code CUresult cuCtxSynchronize(void)} */
-    public static int cuCtxSynchronize() {
-        try {
-            return (int) cuCtxSynchronize$MH.invokeExact();
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuMemGetInfo_v2$MH =
-            LIBRARY.downcall("cuMemGetInfo_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuMemGetInfo_v2(size_t* free, size_t* total)} */
-    public static int cuMemGetInfo_v2(MemorySegment free, MemorySegment total) {
-        try {
-            return (int) cuMemGetInfo_v2$MH.invokeExact(free, total);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuMemAlloc_v2$MH =
-            LIBRARY.downcall("cuMemAlloc_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
-
-    /** {@code CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytesize)} */
-    public static int cuMemAlloc_v2(MemorySegment dptr, long bytesize) {
-        try {
-            return (int) cuMemAlloc_v2$MH.invokeExact(dptr, bytesize);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle cuMemFree_v2$MH =
             LIBRARY.downcall("cuMemFree_v2", FunctionDescriptor.of(C_INT, C_LONG));
 
@@ -225,18 +191,6 @@ public final class cuda_h {
     public static int cuMemAllocHost_v2(MemorySegment pp, long bytesize) {
         try {
             return (int) cuMemAllocHost_v2$MH.invokeExact(pp, bytesize);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuMemFreeHost$MH =
-            LIBRARY.downcall("cuMemFreeHost", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuMemFreeHost(void* p)} */
-    public static int cuMemFreeHost(MemorySegment p) {
-        try {
-            return (int) cuMemFreeHost$MH.invokeExact(p);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }
@@ -292,223 +246,6 @@ public final class cuda_h {
         }
     }
 
-    private static final MethodHandle cuStreamCreate$MH =
-            LIBRARY.downcall("cuStreamCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code CUresult cuStreamCreate(CUstream* phStream, unsigned int Flags)} */
-    public static int cuStreamCreate(MemorySegment phStream, int Flags) {
-        try {
-            return (int) cuStreamCreate$MH.invokeExact(phStream, Flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuStreamDestroy_v2$MH =
-            LIBRARY.downcall("cuStreamDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuStreamDestroy_v2(CUstream hStream)} */
-    public static int cuStreamDestroy_v2(MemorySegment hStream) {
-        try {
-            return (int) cuStreamDestroy_v2$MH.invokeExact(hStream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuStreamSynchronize$MH =
-            LIBRARY.downcall("cuStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuStreamSynchronize(CUstream hStream)} */
-    public static int cuStreamSynchronize(MemorySegment hStream) {
-        try {
-            return (int) cuStreamSynchronize$MH.invokeExact(hStream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuStreamWaitEvent$MH =
-            LIBRARY.downcall("cuStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
-
-    /** {@code CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)} */
-    public static int cuStreamWaitEvent(MemorySegment hStream, MemorySegment hEvent, int Flags) {
-        try {
-            return (int) cuStreamWaitEvent$MH.invokeExact(hStream, hEvent, Flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventCreate$MH =
-            LIBRARY.downcall("cuEventCreate", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code CUresult cuEventCreate(CUevent* phEvent, unsigned int Flags)} */
-    public static int cuEventCreate(MemorySegment phEvent, int Flags) {
-        try {
-            return (int) cuEventCreate$MH.invokeExact(phEvent, Flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventDestroy_v2$MH =
-            LIBRARY.downcall("cuEventDestroy_v2", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuEventDestroy_v2(CUevent hEvent)} */
-    public static int cuEventDestroy_v2(MemorySegment hEvent) {
-        try {
-            return (int) cuEventDestroy_v2$MH.invokeExact(hEvent);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventRecord$MH =
-            LIBRARY.downcall("cuEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuEventRecord(CUevent hEvent, CUstream hStream)} */
-    public static int cuEventRecord(MemorySegment hEvent, MemorySegment hStream) {
-        try {
-            return (int) cuEventRecord$MH.invokeExact(hEvent, hStream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventSynchronize$MH =
-            LIBRARY.downcall("cuEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuEventSynchronize(CUevent hEvent)} */
-    public static int cuEventSynchronize(MemorySegment hEvent) {
-        try {
-            return (int) cuEventSynchronize$MH.invokeExact(hEvent);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventQuery$MH =
-            LIBRARY.downcall("cuEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuEventQuery(CUevent hEvent)} */
-    public static int cuEventQuery(MemorySegment hEvent) {
-        try {
-            return (int) cuEventQuery$MH.invokeExact(hEvent);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuEventElapsedTime_v2$MH =
-            LIBRARY.downcall("cuEventElapsedTime_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStart, CUevent hEnd)} */
-    public static int cuEventElapsedTime_v2(MemorySegment pMilliseconds, MemorySegment hStart, MemorySegment hEnd) {
-        try {
-            return (int) cuEventElapsedTime_v2$MH.invokeExact(pMilliseconds, hStart, hEnd);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuModuleLoadData$MH =
-            LIBRARY.downcall("cuModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuModuleLoadData(CUmodule* module, const void* image)} */
-    public static int cuModuleLoadData(MemorySegment module, MemorySegment image) {
-        try {
-            return (int) cuModuleLoadData$MH.invokeExact(module, image);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuModuleUnload$MH =
-            LIBRARY.downcall("cuModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuModuleUnload(CUmodule hmod)} */
-    public static int cuModuleUnload(MemorySegment hmod) {
-        try {
-            return (int) cuModuleUnload$MH.invokeExact(hmod);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuModuleGetFunction$MH =
-            LIBRARY.downcall("cuModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const char* name)} */
-    public static int cuModuleGetFunction(MemorySegment hfunc, MemorySegment hmod, MemorySegment name) {
-        try {
-            return (int) cuModuleGetFunction$MH.invokeExact(hfunc, hmod, name);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuLaunchKernel$MH = LIBRARY.downcall(
-            "cuLaunchKernel",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER,
-                    C_POINTER));
-
-    /** {@code CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, ..., unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra)} */
-    public static int cuLaunchKernel(
-            MemorySegment f,
-            int gridDimX,
-            int gridDimY,
-            int gridDimZ,
-            int blockDimX,
-            int blockDimY,
-            int blockDimZ,
-            int sharedMemBytes,
-            MemorySegment hStream,
-            MemorySegment kernelParams,
-            MemorySegment extra) {
-        try {
-            return (int) cuLaunchKernel$MH.invokeExact(
-                    f,
-                    gridDimX,
-                    gridDimY,
-                    gridDimZ,
-                    blockDimX,
-                    blockDimY,
-                    blockDimZ,
-                    sharedMemBytes,
-                    hStream,
-                    kernelParams,
-                    extra);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuStreamBeginCapture_v2$MH =
-            LIBRARY.downcall("cuStreamBeginCapture_v2", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)} */
-    public static int cuStreamBeginCapture_v2(MemorySegment hStream, int mode) {
-        try {
-            return (int) cuStreamBeginCapture_v2$MH.invokeExact(hStream, mode);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuStreamEndCapture$MH =
-            LIBRARY.downcall("cuStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuStreamEndCapture(CUstream hStream, CUgraph* phGraph)} */
-    public static int cuStreamEndCapture(MemorySegment hStream, MemorySegment phGraph) {
-        try {
-            return (int) cuStreamEndCapture$MH.invokeExact(hStream, phGraph);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle cuGraphInstantiateWithFlags$MH =
             LIBRARY.downcall("cuGraphInstantiateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG));
 
@@ -516,42 +253,6 @@ public final class cuda_h {
     public static int cuGraphInstantiateWithFlags(MemorySegment phGraphExec, MemorySegment hGraph, long flags) {
         try {
             return (int) cuGraphInstantiateWithFlags$MH.invokeExact(phGraphExec, hGraph, flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuGraphLaunch$MH =
-            LIBRARY.downcall("cuGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)} */
-    public static int cuGraphLaunch(MemorySegment hGraphExec, MemorySegment hStream) {
-        try {
-            return (int) cuGraphLaunch$MH.invokeExact(hGraphExec, hStream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuGraphExecDestroy$MH =
-            LIBRARY.downcall("cuGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)} */
-    public static int cuGraphExecDestroy(MemorySegment hGraphExec) {
-        try {
-            return (int) cuGraphExecDestroy$MH.invokeExact(hGraphExec);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle cuGraphDestroy$MH =
-            LIBRARY.downcall("cuGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code CUresult cuGraphDestroy(CUgraph hGraph)} */
-    public static int cuGraphDestroy(MemorySegment hGraph) {
-        try {
-            return (int) cuGraphDestroy$MH.invokeExact(hGraph);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }
@@ -580,4 +281,39 @@ public final class cuda_h {
             throw NativeLibrary.rethrow(t);
         }
     }
+
+    /** The calls HIP shares, by their CUDA names: bound here so the checks see them with the rest. */
+    public static final SharedCalls SHARED = SharedCalls.bind(
+            LIBRARY,
+            new SharedCalls.Names(
+                    "cuMemGetInfo_v2",
+                    "cuCtxSynchronize",
+                    "cuMemAlloc_v2",
+                    "cuMemFreeHost",
+                    "cuStreamCreate",
+                    "cuStreamDestroy_v2",
+                    "cuStreamSynchronize",
+                    "cuStreamWaitEvent",
+                    "cuEventCreate",
+                    "cuEventDestroy_v2",
+                    "cuEventRecord",
+                    "cuEventSynchronize",
+                    "cuEventQuery",
+                    "cuEventElapsedTime_v2",
+                    "cuModuleLoadData",
+                    "cuModuleUnload",
+                    "cuModuleGetFunction",
+                    "cuLaunchKernel",
+                    "cuStreamBeginCapture_v2",
+                    "cuStreamEndCapture",
+                    "cuGraphLaunch",
+                    "cuGraphDestroy",
+                    "cuGraphExecDestroy"),
+            new SharedCalls.Codes(
+                    CUDA_ERROR_NOT_READY,
+                    CUDA_ERROR_NOT_FOUND,
+                    CU_STREAM_NON_BLOCKING,
+                    CU_EVENT_DEFAULT,
+                    CU_EVENT_DISABLE_TIMING,
+                    CU_STREAM_CAPTURE_MODE_RELAXED));
 }

@@ -39,7 +39,7 @@ final class HipDriver implements Driver {
 
     @Override
     public DeviceDriver openDevice(int ordinal) {
-        return new HipDevice(ordinal, smi);
+        return new DeviceDriver(new HipCalls(ordinal, smi));
     }
 
     @Override

@@ -3,7 +3,6 @@ package com.llmserve.gpu.hip;
 import static com.llmserve.gpu.hip.HipStatus.MIOPEN;
 import static com.llmserve.gpu.hip.miopen_h.*;
 
-import com.llmserve.gpu.Activation;
 import com.llmserve.gpu.spi.DnnDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -54,42 +53,6 @@ final class Miopen implements DnnDriver {
                             MIOPEN_SOFTMAX_ACCURATE,
                             MIOPEN_SOFTMAX_MODE_CHANNEL),
                     "miopenSoftmaxForward_V2");
-        } finally {
-            MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
-        }
-    }
-
-    @Override
-    public void activation(Activation activation, long x, long y, int count) {
-        select.run();
-        MemorySegment desc = tensor(1, count);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ValueLayout.ADDRESS);
-            MIOPEN.check(miopenCreateActivationDescriptor(out), "miopenCreateActivationDescriptor");
-            MemorySegment act = out.get(ValueLayout.ADDRESS, 0);
-            try {
-                int mode =
-                        switch (activation) {
-                            case RELU -> miopenActivationRELU;
-                            case TANH -> miopenActivationTANH;
-                            case LOGISTIC -> miopenActivationLOGISTIC;
-                        };
-                // tanh in MIOpen is beta * tanh(alpha * x): alpha = beta = 1 gives plain tanh.
-                MIOPEN.check(miopenSetActivationDescriptor(act, mode, 1.0, 1.0, 0.0), "miopenSetActivationDescriptor");
-                MIOPEN.check(
-                        miopenActivationForward(
-                                handle,
-                                act,
-                                one,
-                                desc,
-                                MemorySegment.ofAddress(x),
-                                zero,
-                                desc,
-                                MemorySegment.ofAddress(y)),
-                        "miopenActivationForward");
-            } finally {
-                MIOPEN.check(miopenDestroyActivationDescriptor(act), "miopenDestroyActivationDescriptor");
-            }
         } finally {
             MIOPEN.check(miopenDestroyTensorDescriptor(desc), "miopenDestroyTensorDescriptor");
         }

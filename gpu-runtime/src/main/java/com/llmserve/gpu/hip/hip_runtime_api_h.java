@@ -3,6 +3,7 @@ package com.llmserve.gpu.hip;
 import static com.llmserve.gpu.spi.CTypes.*;
 
 import com.llmserve.gpu.spi.NativeLibrary;
+import com.llmserve.gpu.spi.SharedCalls;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -27,6 +28,7 @@ public final class hip_runtime_api_h {
     public static final int hipSuccess = 0;
     public static final int hipErrorOutOfMemory = 2;
     public static final int hipErrorNoDevice = 100;
+    public static final int hipErrorNotFound = 500;
     public static final int hipErrorNotReady = 600;
     public static final int hipMemcpyHostToDevice = 1;
     public static final int hipMemcpyDeviceToHost = 2;
@@ -140,42 +142,6 @@ public final class hip_runtime_api_h {
         }
     }
 
-    private static final MethodHandle hipDeviceSynchronize$MH =
-            LIBRARY.downcall("hipDeviceSynchronize", FunctionDescriptor.of(C_INT));
-
-    /** {@code hipError_t hipDeviceSynchronize(void)} */
-    public static int hipDeviceSynchronize() {
-        try {
-            return (int) hipDeviceSynchronize$MH.invokeExact();
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipMemGetInfo$MH =
-            LIBRARY.downcall("hipMemGetInfo", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipMemGetInfo(size_t* free, size_t* total)} */
-    public static int hipMemGetInfo(MemorySegment free, MemorySegment total) {
-        try {
-            return (int) hipMemGetInfo$MH.invokeExact(free, total);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipMalloc$MH =
-            LIBRARY.downcall("hipMalloc", FunctionDescriptor.of(C_INT, C_POINTER, C_LONG));
-
-    /** {@code hipError_t hipMalloc(void** ptr, size_t size)} */
-    public static int hipMalloc(MemorySegment ptr, long size) {
-        try {
-            return (int) hipMalloc$MH.invokeExact(ptr, size);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle hipFree$MH = LIBRARY.downcall("hipFree", FunctionDescriptor.of(C_INT, C_POINTER));
 
     /** {@code hipError_t hipFree(void* ptr)} */
@@ -194,18 +160,6 @@ public final class hip_runtime_api_h {
     public static int hipHostMalloc(MemorySegment ptr, long size, int flags) {
         try {
             return (int) hipHostMalloc$MH.invokeExact(ptr, size, flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipHostFree$MH =
-            LIBRARY.downcall("hipHostFree", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipHostFree(void* ptr)} */
-    public static int hipHostFree(MemorySegment ptr) {
-        try {
-            return (int) hipHostFree$MH.invokeExact(ptr);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }
@@ -236,223 +190,6 @@ public final class hip_runtime_api_h {
         }
     }
 
-    private static final MethodHandle hipStreamCreateWithFlags$MH =
-            LIBRARY.downcall("hipStreamCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags)} */
-    public static int hipStreamCreateWithFlags(MemorySegment stream, int flags) {
-        try {
-            return (int) hipStreamCreateWithFlags$MH.invokeExact(stream, flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipStreamDestroy$MH =
-            LIBRARY.downcall("hipStreamDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipStreamDestroy(hipStream_t stream)} */
-    public static int hipStreamDestroy(MemorySegment stream) {
-        try {
-            return (int) hipStreamDestroy$MH.invokeExact(stream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipStreamSynchronize$MH =
-            LIBRARY.downcall("hipStreamSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipStreamSynchronize(hipStream_t stream)} */
-    public static int hipStreamSynchronize(MemorySegment stream) {
-        try {
-            return (int) hipStreamSynchronize$MH.invokeExact(stream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipStreamWaitEvent$MH =
-            LIBRARY.downcall("hipStreamWaitEvent", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
-
-    /** {@code hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags)} */
-    public static int hipStreamWaitEvent(MemorySegment stream, MemorySegment event, int flags) {
-        try {
-            return (int) hipStreamWaitEvent$MH.invokeExact(stream, event, flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventCreateWithFlags$MH =
-            LIBRARY.downcall("hipEventCreateWithFlags", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags)} */
-    public static int hipEventCreateWithFlags(MemorySegment event, int flags) {
-        try {
-            return (int) hipEventCreateWithFlags$MH.invokeExact(event, flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventDestroy$MH =
-            LIBRARY.downcall("hipEventDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipEventDestroy(hipEvent_t event)} */
-    public static int hipEventDestroy(MemorySegment event) {
-        try {
-            return (int) hipEventDestroy$MH.invokeExact(event);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventRecord$MH =
-            LIBRARY.downcall("hipEventRecord", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)} */
-    public static int hipEventRecord(MemorySegment event, MemorySegment stream) {
-        try {
-            return (int) hipEventRecord$MH.invokeExact(event, stream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventSynchronize$MH =
-            LIBRARY.downcall("hipEventSynchronize", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipEventSynchronize(hipEvent_t event)} */
-    public static int hipEventSynchronize(MemorySegment event) {
-        try {
-            return (int) hipEventSynchronize$MH.invokeExact(event);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventQuery$MH =
-            LIBRARY.downcall("hipEventQuery", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipEventQuery(hipEvent_t event)} */
-    public static int hipEventQuery(MemorySegment event) {
-        try {
-            return (int) hipEventQuery$MH.invokeExact(event);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipEventElapsedTime$MH =
-            LIBRARY.downcall("hipEventElapsedTime", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop)} */
-    public static int hipEventElapsedTime(MemorySegment ms, MemorySegment start, MemorySegment stop) {
-        try {
-            return (int) hipEventElapsedTime$MH.invokeExact(ms, start, stop);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipModuleLoadData$MH =
-            LIBRARY.downcall("hipModuleLoadData", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipModuleLoadData(hipModule_t* module, const void* image)} */
-    public static int hipModuleLoadData(MemorySegment module, MemorySegment image) {
-        try {
-            return (int) hipModuleLoadData$MH.invokeExact(module, image);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipModuleUnload$MH =
-            LIBRARY.downcall("hipModuleUnload", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipModuleUnload(hipModule_t module)} */
-    public static int hipModuleUnload(MemorySegment module) {
-        try {
-            return (int) hipModuleUnload$MH.invokeExact(module);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipModuleGetFunction$MH =
-            LIBRARY.downcall("hipModuleGetFunction", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname)} */
-    public static int hipModuleGetFunction(MemorySegment function, MemorySegment module, MemorySegment kname) {
-        try {
-            return (int) hipModuleGetFunction$MH.invokeExact(function, module, kname);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipModuleLaunchKernel$MH = LIBRARY.downcall(
-            "hipModuleLaunchKernel",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER,
-                    C_POINTER));
-
-    /** {@code hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gridDimX, ..., unsigned sharedMemBytes, hipStream_t stream, void** kernelParams, void** extra)} */
-    public static int hipModuleLaunchKernel(
-            MemorySegment f,
-            int gridDimX,
-            int gridDimY,
-            int gridDimZ,
-            int blockDimX,
-            int blockDimY,
-            int blockDimZ,
-            int sharedMemBytes,
-            MemorySegment stream,
-            MemorySegment kernelParams,
-            MemorySegment extra) {
-        try {
-            return (int) hipModuleLaunchKernel$MH.invokeExact(
-                    f,
-                    gridDimX,
-                    gridDimY,
-                    gridDimZ,
-                    blockDimX,
-                    blockDimY,
-                    blockDimZ,
-                    sharedMemBytes,
-                    stream,
-                    kernelParams,
-                    extra);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipStreamBeginCapture$MH =
-            LIBRARY.downcall("hipStreamBeginCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
-
-    /** {@code hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode)} */
-    public static int hipStreamBeginCapture(MemorySegment stream, int mode) {
-        try {
-            return (int) hipStreamBeginCapture$MH.invokeExact(stream, mode);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipStreamEndCapture$MH =
-            LIBRARY.downcall("hipStreamEndCapture", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph)} */
-    public static int hipStreamEndCapture(MemorySegment stream, MemorySegment pGraph) {
-        try {
-            return (int) hipStreamEndCapture$MH.invokeExact(stream, pGraph);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle hipGraphInstantiate$MH = LIBRARY.downcall(
             "hipGraphInstantiate", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_LONG));
 
@@ -465,42 +202,6 @@ public final class hip_runtime_api_h {
             long bufferSize) {
         try {
             return (int) hipGraphInstantiate$MH.invokeExact(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipGraphLaunch$MH =
-            LIBRARY.downcall("hipGraphLaunch", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream)} */
-    public static int hipGraphLaunch(MemorySegment graphExec, MemorySegment stream) {
-        try {
-            return (int) hipGraphLaunch$MH.invokeExact(graphExec, stream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipGraphExecDestroy$MH =
-            LIBRARY.downcall("hipGraphExecDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)} */
-    public static int hipGraphExecDestroy(MemorySegment graphExec) {
-        try {
-            return (int) hipGraphExecDestroy$MH.invokeExact(graphExec);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle hipGraphDestroy$MH =
-            LIBRARY.downcall("hipGraphDestroy", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code hipError_t hipGraphDestroy(hipGraph_t graph)} */
-    public static int hipGraphDestroy(MemorySegment graph) {
-        try {
-            return (int) hipGraphDestroy$MH.invokeExact(graph);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }
@@ -529,4 +230,39 @@ public final class hip_runtime_api_h {
             throw NativeLibrary.rethrow(t);
         }
     }
+
+    /** The calls HIP shares with CUDA, by their HIP names: bound here so the checks see them with the rest. */
+    public static final SharedCalls SHARED = SharedCalls.bind(
+            LIBRARY,
+            new SharedCalls.Names(
+                    "hipMemGetInfo",
+                    "hipDeviceSynchronize",
+                    "hipMalloc",
+                    "hipHostFree",
+                    "hipStreamCreateWithFlags",
+                    "hipStreamDestroy",
+                    "hipStreamSynchronize",
+                    "hipStreamWaitEvent",
+                    "hipEventCreateWithFlags",
+                    "hipEventDestroy",
+                    "hipEventRecord",
+                    "hipEventSynchronize",
+                    "hipEventQuery",
+                    "hipEventElapsedTime",
+                    "hipModuleLoadData",
+                    "hipModuleUnload",
+                    "hipModuleGetFunction",
+                    "hipModuleLaunchKernel",
+                    "hipStreamBeginCapture",
+                    "hipStreamEndCapture",
+                    "hipGraphLaunch",
+                    "hipGraphDestroy",
+                    "hipGraphExecDestroy"),
+            new SharedCalls.Codes(
+                    hipErrorNotReady,
+                    hipErrorNotFound,
+                    hipStreamNonBlocking,
+                    hipEventDefault,
+                    hipEventDisableTiming,
+                    hipStreamCaptureModeRelaxed));
 }

@@ -25,9 +25,6 @@ public final class miopen_h {
     public static final int miopenStatusAllocFailed = 4;
     public static final int miopenHalf = 0;
     public static final int miopenFloat = 1;
-    public static final int miopenActivationLOGISTIC = 1;
-    public static final int miopenActivationTANH = 2;
-    public static final int miopenActivationRELU = 3;
     public static final int MIOPEN_SOFTMAX_ACCURATE = 1;
     public static final int MIOPEN_SOFTMAX_MODE_CHANNEL = 1;
 
@@ -110,67 +107,6 @@ public final class miopen_h {
     public static int miopenDestroyTensorDescriptor(MemorySegment tensorDesc) {
         try {
             return (int) miopenDestroyTensorDescriptor$MH.invokeExact(tensorDesc);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle miopenCreateActivationDescriptor$MH =
-            LIBRARY.downcall("miopenCreateActivationDescriptor", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc)} */
-    public static int miopenCreateActivationDescriptor(MemorySegment activDesc) {
-        try {
-            return (int) miopenCreateActivationDescriptor$MH.invokeExact(activDesc);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle miopenSetActivationDescriptor$MH = LIBRARY.downcall(
-            "miopenSetActivationDescriptor",
-            FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_DOUBLE, C_DOUBLE, C_DOUBLE));
-
-    /** {@code miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc, miopenActivationMode_t mode, double activAlpha, double activBeta, double activGamma)} */
-    public static int miopenSetActivationDescriptor(
-            MemorySegment activDesc, int mode, double activAlpha, double activBeta, double activGamma) {
-        try {
-            return (int)
-                    miopenSetActivationDescriptor$MH.invokeExact(activDesc, mode, activAlpha, activBeta, activGamma);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle miopenDestroyActivationDescriptor$MH =
-            LIBRARY.downcall("miopenDestroyActivationDescriptor", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t activDesc)} */
-    public static int miopenDestroyActivationDescriptor(MemorySegment activDesc) {
-        try {
-            return (int) miopenDestroyActivationDescriptor$MH.invokeExact(activDesc);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle miopenActivationForward$MH = LIBRARY.downcall(
-            "miopenActivationForward",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER));
-
-    /** {@code miopenStatus_t miopenActivationForward(miopenHandle_t handle, const miopenActivationDescriptor_t activDesc, const void* alpha, const miopenTensorDescriptor_t xDesc, const void* x, const void* beta, const miopenTensorDescriptor_t yDesc, void* y)} */
-    public static int miopenActivationForward(
-            MemorySegment handle,
-            MemorySegment activDesc,
-            MemorySegment alpha,
-            MemorySegment xDesc,
-            MemorySegment x,
-            MemorySegment beta,
-            MemorySegment yDesc,
-            MemorySegment y) {
-        try {
-            return (int) miopenActivationForward$MH.invokeExact(handle, activDesc, alpha, xDesc, x, beta, yDesc, y);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }

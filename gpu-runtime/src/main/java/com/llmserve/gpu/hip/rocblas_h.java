@@ -2,10 +2,13 @@ package com.llmserve.gpu.hip;
 
 import static com.llmserve.gpu.spi.CTypes.*;
 
+import com.llmserve.gpu.spi.BlasCalls;
 import com.llmserve.gpu.spi.NativeLibrary;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.util.Optional;
 
 /**
  * rocBLAS ({@code rocblas/rocblas.h}): handle, stream binding and the mixed-precision GEMMs.
@@ -31,179 +34,12 @@ public final class rocblas_h {
     public static final int rocblas_datatype_bf16_r = 168;
     public static final int rocblas_gemm_algo_standard = 0;
 
-    private static final MethodHandle rocblas_create_handle$MH =
-            LIBRARY.downcall("rocblas_create_handle", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code rocblas_status rocblas_create_handle(rocblas_handle* handle)} */
-    public static int rocblas_create_handle(MemorySegment handle) {
-        try {
-            return (int) rocblas_create_handle$MH.invokeExact(handle);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle rocblas_destroy_handle$MH =
-            LIBRARY.downcall("rocblas_destroy_handle", FunctionDescriptor.of(C_INT, C_POINTER));
-
-    /** {@code rocblas_status rocblas_destroy_handle(rocblas_handle handle)} */
-    public static int rocblas_destroy_handle(MemorySegment handle) {
-        try {
-            return (int) rocblas_destroy_handle$MH.invokeExact(handle);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle rocblas_set_stream$MH =
-            LIBRARY.downcall("rocblas_set_stream", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code rocblas_status rocblas_set_stream(rocblas_handle handle, hipStream_t stream)} */
-    public static int rocblas_set_stream(MemorySegment handle, MemorySegment stream) {
-        try {
-            return (int) rocblas_set_stream$MH.invokeExact(handle, stream);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle rocblas_gemm_ex$MH = LIBRARY.downcall(
             "rocblas_gemm_ex",
             FunctionDescriptor.of(
                     C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_POINTER,
                     C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT,
                     C_INT));
-
-    /** {@code rocblas_status rocblas_gemm_ex(handle, transA, transB, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c, c_type, ldc, d, d_type, ldd, compute_type, algo, int32_t solution_index, uint32_t flags)} */
-    public static int rocblas_gemm_ex(
-            MemorySegment handle,
-            int transA,
-            int transB,
-            int m,
-            int n,
-            int k,
-            MemorySegment alpha,
-            MemorySegment a,
-            int a_type,
-            int lda,
-            MemorySegment b,
-            int b_type,
-            int ldb,
-            MemorySegment beta,
-            MemorySegment c,
-            int c_type,
-            int ldc,
-            MemorySegment d,
-            int d_type,
-            int ldd,
-            int compute_type,
-            int algo,
-            int solution_index,
-            int flags) {
-        try {
-            return (int) rocblas_gemm_ex$MH.invokeExact(
-                    handle,
-                    transA,
-                    transB,
-                    m,
-                    n,
-                    k,
-                    alpha,
-                    a,
-                    a_type,
-                    lda,
-                    b,
-                    b_type,
-                    ldb,
-                    beta,
-                    c,
-                    c_type,
-                    ldc,
-                    d,
-                    d_type,
-                    ldd,
-                    compute_type,
-                    algo,
-                    solution_index,
-                    flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
-    private static final MethodHandle rocblas_gemm_strided_batched_ex$MH = LIBRARY.downcall(
-            "rocblas_gemm_strided_batched_ex",
-            FunctionDescriptor.of(
-                    C_INT, C_POINTER, C_INT, C_INT, C_INT, C_INT, C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_LONG,
-                    C_POINTER, C_INT, C_INT, C_LONG, C_POINTER, C_POINTER, C_INT, C_INT, C_LONG, C_POINTER, C_INT,
-                    C_INT, C_LONG, C_INT, C_INT, C_INT, C_INT, C_INT));
-
-    /** {@code rocblas_status rocblas_gemm_strided_batched_ex(..., rocblas_stride stride_a, ..., rocblas_int batch_count, rocblas_datatype compute_type, rocblas_gemm_algo algo, int32_t solution_index, uint32_t flags)} */
-    public static int rocblas_gemm_strided_batched_ex(
-            MemorySegment handle,
-            int transA,
-            int transB,
-            int m,
-            int n,
-            int k,
-            MemorySegment alpha,
-            MemorySegment a,
-            int a_type,
-            int lda,
-            long stride_a,
-            MemorySegment b,
-            int b_type,
-            int ldb,
-            long stride_b,
-            MemorySegment beta,
-            MemorySegment c,
-            int c_type,
-            int ldc,
-            long stride_c,
-            MemorySegment d,
-            int d_type,
-            int ldd,
-            long stride_d,
-            int batch_count,
-            int compute_type,
-            int algo,
-            int solution_index,
-            int flags) {
-        try {
-            return (int) rocblas_gemm_strided_batched_ex$MH.invokeExact(
-                    handle,
-                    transA,
-                    transB,
-                    m,
-                    n,
-                    k,
-                    alpha,
-                    a,
-                    a_type,
-                    lda,
-                    stride_a,
-                    b,
-                    b_type,
-                    ldb,
-                    stride_b,
-                    beta,
-                    c,
-                    c_type,
-                    ldc,
-                    stride_c,
-                    d,
-                    d_type,
-                    ldd,
-                    stride_d,
-                    batch_count,
-                    compute_type,
-                    algo,
-                    solution_index,
-                    flags);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
 
     private static final MethodHandle rocblas_status_to_string$MH =
             LIBRARY.downcall("rocblas_status_to_string", FunctionDescriptor.of(C_POINTER, C_INT));
@@ -216,4 +52,30 @@ public final class rocblas_h {
             throw NativeLibrary.rethrow(t);
         }
     }
+
+    /**
+     * {@code rocblas_gemm_ex} as {@link BlasCalls#GEMM}: D is C (in place, BLAS's meaning), the
+     * default solution and no flags.
+     */
+    static MethodHandle gemmInPlace(MethodHandle rocblasGemmEx) {
+        MethodHandle defaults = MethodHandles.insertArguments(rocblasGemmEx, 22, 0, 0);
+        int[] fromGemm = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 14, 15, 16, 17, 18};
+        return MethodHandles.permuteArguments(defaults, BlasCalls.GEMM.toMethodType(), fromGemm);
+    }
+
+    /** The calls the runtime makes, by their rocBLAS names; rocBLAS manages its own workspace. */
+    public static final BlasCalls CALLS = BlasCalls.bind(
+            LIBRARY,
+            new BlasCalls.Names(
+                    "rocblas_create_handle", "rocblas_set_stream", "rocblas_destroy_handle", Optional.empty()),
+            new BlasCalls.Codes(
+                    rocblas_operation_none,
+                    rocblas_operation_transpose,
+                    rocblas_datatype_f32_r,
+                    rocblas_datatype_f16_r,
+                    rocblas_datatype_bf16_r,
+                    rocblas_datatype_f32_r,
+                    rocblas_gemm_algo_standard),
+            "rocblas_gemm_ex",
+            gemmInPlace(rocblas_gemm_ex$MH));
 }

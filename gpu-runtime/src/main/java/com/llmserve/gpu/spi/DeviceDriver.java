@@ -4,109 +4,246 @@ import com.llmserve.gpu.DeviceInfo;
 import com.llmserve.gpu.DeviceTelemetry;
 import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.gpu.MemoryInfo;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
- * The vendor operations on one device, over raw handles. This interface is where HIP and CUDA
- * differ; everything above it (pools, caches, leases, ownership) is written once. Handles are the
- * vendor's opaque pointers (or {@code CUdeviceptr}s) as {@code long}; the typed wrappers in
- * {@code com.llmserve.gpu} own them.
- *
- * <p>Each call binds the device to the calling OS thread first when the vendor keeps a per-thread
- * current device or context: virtual threads move between carriers, so "bound once" is not a fact
- * the runtime can rely on.
+ * The device runtime, written once over any vendor's {@link RuntimeCalls}: binds the device
+ * before each call, passes the out-parameters and reads them, turns not-ready and not-found
+ * answers into values. Handles are the vendor's opaque pointers (or device pointers) as
+ * {@code long}; the typed wrappers in {@code com.llmserve.gpu} own them.
  */
-public interface DeviceDriver extends AutoCloseable {
+public final class DeviceDriver implements AutoCloseable {
 
-    DeviceInfo info();
+    private final RuntimeCalls calls;
+    private final DeviceInfo info;
 
-    MemoryInfo memoryInfo();
+    /** Opens the device the calls are for; on failure gives back what opening it took. */
+    public DeviceDriver(RuntimeCalls calls) {
+        this.calls = calls;
+        try {
+            calls.bind();
+            this.info = calls.readInfo();
+        } catch (RuntimeException e) {
+            calls.release();
+            throw e;
+        }
+    }
+
+    public DeviceInfo info() {
+        return info;
+    }
+
+    public MemoryInfo memoryInfo() {
+        calls.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment free = arena.allocate(ValueLayout.JAVA_LONG);
+            MemorySegment total = arena.allocate(ValueLayout.JAVA_LONG);
+            calls.memoryInfo(free, total);
+            return new MemoryInfo(free.get(ValueLayout.JAVA_LONG, 0), total.get(ValueLayout.JAVA_LONG, 0));
+        }
+    }
 
     /** Waits for all work on the device. */
-    void synchronize();
+    public void synchronize() {
+        calls.bind();
+        calls.synchronize();
+    }
 
     // memory
 
-    long malloc(long bytes);
+    public long malloc(long bytes) {
+        return out(p -> calls.malloc(p, bytes));
+    }
 
-    void free(long pointer);
+    public void free(long pointer) {
+        calls.bind();
+        calls.free(pointer);
+    }
 
     /** Page-locked host memory the device can DMA from and to. */
-    MemorySegment hostAlloc(long bytes);
+    public MemorySegment hostAlloc(long bytes) {
+        return MemorySegment.ofAddress(out(p -> calls.hostAlloc(p, bytes))).reinterpret(bytes);
+    }
 
-    void hostFree(MemorySegment segment);
+    public void hostFree(MemorySegment segment) {
+        calls.bind();
+        calls.hostFree(MemorySegment.ofAddress(segment.address()));
+    }
 
-    void copyHostToDevice(long dst, MemorySegment src, long bytes, long stream);
+    public void copyHostToDevice(long dst, MemorySegment src, long bytes, long stream) {
+        calls.bind();
+        calls.copyHostToDevice(dst, src, bytes, ptr(stream));
+    }
 
-    void copyDeviceToHost(MemorySegment dst, long src, long bytes, long stream);
+    public void copyDeviceToHost(MemorySegment dst, long src, long bytes, long stream) {
+        calls.bind();
+        calls.copyDeviceToHost(dst, src, bytes, ptr(stream));
+    }
 
-    void copyDeviceToDevice(long dst, long src, long bytes, long stream);
+    public void copyDeviceToDevice(long dst, long src, long bytes, long stream) {
+        calls.bind();
+        calls.copyDeviceToDevice(dst, src, bytes, ptr(stream));
+    }
 
-    void fill(long dst, byte value, long bytes, long stream);
+    public void fill(long dst, byte value, long bytes, long stream) {
+        calls.bind();
+        calls.fill(dst, value, bytes, ptr(stream));
+    }
 
     // streams and events
 
-    long createStream();
+    public long createStream() {
+        return out(calls::createStream);
+    }
 
-    void destroyStream(long stream);
+    public void destroyStream(long stream) {
+        calls.bind();
+        calls.destroyStream(ptr(stream));
+    }
 
-    void synchronizeStream(long stream);
+    public void synchronizeStream(long stream) {
+        calls.bind();
+        calls.synchronizeStream(ptr(stream));
+    }
 
-    long createEvent(boolean timing);
+    public long createEvent(boolean timing) {
+        return out(e -> calls.createEvent(e, timing));
+    }
 
-    void destroyEvent(long event);
+    public void destroyEvent(long event) {
+        calls.bind();
+        calls.destroyEvent(ptr(event));
+    }
 
-    void recordEvent(long event, long stream);
+    public void recordEvent(long event, long stream) {
+        calls.bind();
+        calls.recordEvent(ptr(event), ptr(stream));
+    }
 
-    void synchronizeEvent(long event);
+    public void synchronizeEvent(long event) {
+        calls.bind();
+        calls.synchronizeEvent(ptr(event));
+    }
 
     /** True when all work before the event's record has finished; never blocks. */
-    boolean eventDone(long event);
+    public boolean eventDone(long event) {
+        calls.bind();
+        return calls.eventDone(ptr(event));
+    }
 
-    void streamWaitEvent(long stream, long event);
+    public void streamWaitEvent(long stream, long event) {
+        calls.bind();
+        calls.streamWaitEvent(ptr(stream), ptr(event));
+    }
 
-    float elapsedMillis(long start, long end);
+    public float elapsedMillis(long start, long end) {
+        calls.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment millis = arena.allocate(ValueLayout.JAVA_FLOAT);
+            calls.elapsedMillis(millis, ptr(start), ptr(end));
+            return millis.get(ValueLayout.JAVA_FLOAT, 0);
+        }
+    }
 
     // modules and launches
 
     /** Loads a code object; {@code image} is NUL-terminated so PTX text loads too. */
-    long loadModule(MemorySegment image);
+    public long loadModule(MemorySegment image) {
+        return out(m -> calls.loadModule(m, image));
+    }
 
-    void unloadModule(long module);
+    public void unloadModule(long module) {
+        calls.bind();
+        calls.unloadModule(ptr(module));
+    }
 
     /** The function handle for an entry point, or empty when the module does not export it. */
-    Optional<Long> function(long module, String symbol);
+    public Optional<Long> function(long module, String symbol) {
+        calls.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment f = arena.allocate(ValueLayout.ADDRESS);
+            return calls.function(f, ptr(module), arena.allocateFrom(symbol))
+                    ? Optional.of(f.get(ValueLayout.ADDRESS, 0).address())
+                    : Optional.empty();
+        }
+    }
 
     /** Launches with {@code arguments} laid out as a {@code void*[]} of pointers to each argument's value. */
-    void launch(long function, LaunchConfig config, long stream, MemorySegment arguments);
+    public void launch(long function, LaunchConfig config, long stream, MemorySegment arguments) {
+        calls.bind();
+        calls.launch(ptr(function), config, ptr(stream), arguments);
+    }
 
     // graphs
 
-    void beginCapture(long stream);
+    public void beginCapture(long stream) {
+        calls.bind();
+        calls.beginCapture(ptr(stream));
+    }
 
     /** Ends capture and returns the captured graph. */
-    long endCapture(long stream);
+    public long endCapture(long stream) {
+        return out(g -> calls.endCapture(ptr(stream), g));
+    }
 
-    long instantiateGraph(long graph);
+    public long instantiateGraph(long graph) {
+        return out(e -> calls.instantiateGraph(e, ptr(graph)));
+    }
 
-    void launchGraph(long graphExec, long stream);
+    public void launchGraph(long graphExec, long stream) {
+        calls.bind();
+        calls.launchGraph(ptr(graphExec), ptr(stream));
+    }
 
-    void destroyGraph(long graph);
+    public void destroyGraph(long graph) {
+        calls.bind();
+        calls.destroyGraph(ptr(graph));
+    }
 
-    void destroyGraphExec(long graphExec);
+    public void destroyGraphExec(long graphExec) {
+        calls.bind();
+        calls.destroyGraphExec(ptr(graphExec));
+    }
 
     // libraries bound to a stream
 
-    BlasDriver createBlas(long stream);
+    public BlasDriver createBlas(long stream) {
+        calls.bind();
+        return calls.createBlas(ptr(stream));
+    }
 
     /** The DNN library (MIOpen) bound to a stream; empty where the backend has none. */
-    Optional<DnnDriver> createDnn(long stream);
+    public Optional<DnnDriver> createDnn(long stream) {
+        calls.bind();
+        return calls.createDnn(ptr(stream));
+    }
 
     /** Management-library reading (NVML, rocm-smi); empty when that library is unavailable. */
-    Optional<DeviceTelemetry> telemetry();
+    public Optional<DeviceTelemetry> telemetry() {
+        return calls.telemetry();
+    }
 
     /** Releases the device's context; the pool calls this after every stream and buffer is gone. */
     @Override
-    void close();
+    public void close() {
+        calls.release();
+    }
+
+    /** Binds, runs a call that writes a pointer-sized value through its argument, and returns that value. */
+    private long out(Consumer<MemorySegment> call) {
+        calls.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ValueLayout.ADDRESS);
+            call.accept(out);
+            return out.get(ValueLayout.ADDRESS, 0).address();
+        }
+    }
+
+    private static MemorySegment ptr(long address) {
+        return MemorySegment.ofAddress(address);
+    }
 }

@@ -1,14 +1,10 @@
 package com.llmserve.gpu.spi;
 
-import com.llmserve.gpu.Activation;
-
 /** A DNN-library handle (MIOpen) bound to one stream. FP32 tensors, packed rows. */
 public interface DnnDriver extends AutoCloseable {
 
     /** Softmax over each of {@code rows} rows of {@code cols} values. */
     void softmax(long x, long y, int rows, int cols);
-
-    void activation(Activation activation, long x, long y, int count);
 
     @Override
     void close();

@@ -1,7 +1,6 @@
 package com.llmserve.engine.backend.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
@@ -16,7 +15,7 @@ import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.DevicePool;
-import com.llmserve.gpu.RuntimeChoice;
+import com.llmserve.gpu.RequiresGpu;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -30,7 +29,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the BLAS path rounds operands to half (about 5e-4 relative); attention skips the CPU's rounding
  * of softmax weights to half.
  */
-@Tag("gpu")
+@RequiresGpu
 class GpuBackendTests {
 
     private static DevicePool pool;
@@ -51,9 +49,8 @@ class GpuBackendTests {
     private static CpuBackend cpu;
 
     @BeforeAll
-    static void open() {
-        pool = DevicePool.open(RuntimeChoice.AUTO);
-        assumeThat(pool.isEmpty()).as("no GPU: %s", pool.statuses()).isFalse();
+    static void open(DevicePool devices) {
+        pool = devices;
         gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
         cpu = new CpuBackend(2);
     }
@@ -65,9 +62,6 @@ class GpuBackendTests {
         }
         if (cpu != null) {
             cpu.close();
-        }
-        if (pool != null) {
-            pool.close();
         }
     }
 

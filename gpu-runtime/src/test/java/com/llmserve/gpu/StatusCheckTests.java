@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.llmserve.gpu.spi.StatusCheck;
 import org.junit.jupiter.api.Test;
 
-class StatusCheckTest {
+class StatusCheckTests {
 
     private static final StatusCheck CHECK = new StatusCheck("hip", new StatusCheck.Decoder() {
         @Override

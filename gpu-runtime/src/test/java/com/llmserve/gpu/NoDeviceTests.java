@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * vendor's words instead of failing. On CI (CI=true) the HIP runtime must be installed; elsewhere
  * its absence only skips the HIP-specific assertions.
  */
-class NoDeviceTest {
+class NoDeviceTests {
 
     private static void requireHipRuntime() {
         if (System.getenv("CI") != null) {

@@ -3,13 +3,14 @@ package com.llmserve.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /** Graph capture and replay, as the decode step per batch-size bucket will use it. */
-class GraphGpuTest extends GpuTestBase {
+@RequiresGpu
+class GraphGpuTests {
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void aCapturedSequenceReplaysWithTheSameEffectAsItsLaunches(Device device) throws Exception {
         int n = 4096, steps = 200;
         float[] x = HostData.randomFloats(n, 9);
@@ -55,17 +56,27 @@ class GraphGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void anAbandonedCaptureLeavesTheStreamUsable(Device device) throws Exception {
-        try (StreamLease lease = device.streams().lease();
-                DeviceBuffer x = device.allocate(1024 * 4)) {
+        int n = 1024;
+        float[] values = HostData.randomFloats(n, 11);
+        try (StreamLease lease = device.streams().lease()) {
             Stream s = lease.stream();
-            device.function(com.llmserve.kernels.Kernel.VECTOR_ADD_F32);
-            try (GraphCapture ignored = s.beginCapture()) {
-                TestKernels.vectorAdd(s, x, x, x, 1024);
+            try (DeviceBuffer x = HostData.upload(s, values)) {
+                device.function(com.llmserve.kernels.Kernel.VECTOR_ADD_F32);
+                try (GraphCapture ignored = s.beginCapture()) {
+                    TestKernels.vectorAdd(s, x, x, x, n); // captured, never ended, so never run
+                }
+                assertThat(HostData.download(s, x, n))
+                        .as("the abandoned add did not run")
+                        .containsExactly(values);
+                TestKernels.vectorAdd(s, x, x, x, n);
+                float[] doubled = new float[n];
+                for (int i = 0; i < n; i++) doubled[i] = values[i] + values[i];
+                assertThat(HostData.download(s, x, n))
+                        .as("the stream runs work again")
+                        .containsExactly(doubled);
             }
-            s.fill(x, (byte) 0);
-            s.synchronize();
         }
     }
 }

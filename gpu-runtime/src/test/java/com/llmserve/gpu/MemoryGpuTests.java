@@ -6,14 +6,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
-class MemoryGpuTest extends GpuTestBase {
+@RequiresGpu
+class MemoryGpuTests {
 
     private static final int BYTES = 64 << 20;
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void bytesSurviveHostToDeviceToDeviceToHost(Device device) throws Exception {
         try (StreamLease lease = device.streams().lease();
                 PinnedBuffer src = device.allocatePinned(BYTES);
@@ -51,7 +52,7 @@ class MemoryGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void fillWritesEveryByte(Device device) throws Exception {
         try (StreamLease lease = device.streams().lease();
                 DeviceBuffer buf = lease.stream().allocate(4099);
@@ -65,7 +66,7 @@ class MemoryGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void theCachingAllocatorKeepsADecodeLoopAwayFromTheDriver(Device device) throws Exception {
         AllocatorStats before = device.allocatorStats();
         try (StreamLease lease = device.streams().lease()) {

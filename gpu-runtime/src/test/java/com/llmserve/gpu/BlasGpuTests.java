@@ -6,13 +6,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /** rocBLAS / cuBLAS GEMMs against a double-precision CPU reference (column-major, as BLAS). */
-class BlasGpuTest extends GpuTestBase {
+@RequiresGpu
+class BlasGpuTests {
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void f32GemmMatchesTheCpuWithAndWithoutTranspose(Device device) throws Exception {
         int m = 192, n = 130, k = 320;
         for (Transpose ta : Transpose.values()) {
@@ -55,7 +56,7 @@ class BlasGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void f16InputsWithF32OutputMatchTheCpu(Device device) throws Exception {
         int m = 256, n = 64, k = 512;
         float[] a = roundToHalf(HostData.randomFloats(m * k, 21));
@@ -94,61 +95,7 @@ class BlasGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
-    void stridedBatchedGemmComputesEachBatch(Device device) throws Exception {
-        int m = 64, n = 32, k = 48, batches = 5;
-        float[] a = HostData.randomFloats(m * k * batches, 31);
-        float[] b = HostData.randomFloats(k * n * batches, 32);
-        try (StreamLease lease = device.streams().lease()) {
-            Stream s = lease.stream();
-            try (DeviceBuffer da = HostData.upload(s, a);
-                    DeviceBuffer db = HostData.upload(s, b);
-                    DeviceBuffer dc = device.allocate((long) m * n * batches * 4)) {
-                s.blas()
-                        .gemmStridedBatched(
-                                Transpose.NONE,
-                                Transpose.NONE,
-                                m,
-                                n,
-                                k,
-                                1f,
-                                da,
-                                BlasType.F32,
-                                m,
-                                (long) m * k,
-                                db,
-                                BlasType.F32,
-                                k,
-                                (long) k * n,
-                                0f,
-                                dc,
-                                BlasType.F32,
-                                m,
-                                (long) m * n,
-                                batches);
-                float[] got = HostData.download(s, dc, m * n * batches);
-                double worst = 0;
-                for (int batch = 0; batch < batches; batch++) {
-                    float[] ab = java.util.Arrays.copyOfRange(a, batch * m * k, (batch + 1) * m * k);
-                    float[] bb = java.util.Arrays.copyOfRange(b, batch * k * n, (batch + 1) * k * n);
-                    double[][] ref = reference(ab, Transpose.NONE, m, bb, new float[m * n], m, n, k, 1, 0);
-                    worst = Math.max(
-                            worst,
-                            HostData.maxError(
-                                    java.util.Arrays.copyOfRange(got, batch * m * n, (batch + 1) * m * n),
-                                    ref[0],
-                                    ref[1]));
-                }
-                GpuReport.line(
-                        "gemm strided batched f32 %dx%dx%d x%d on %s: max error %.2e",
-                        m, n, k, batches, device.info().name(), worst);
-                assertThat(worst).isLessThan(1e-5);
-            }
-        }
-    }
-
-    @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void largeF16GemmThroughput(Device device) throws Exception {
         int size = 4096;
         long elems = (long) size * size;

@@ -4,20 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
-class DeviceGpuTest extends GpuTestBase {
+@RequiresGpu
+class DeviceGpuTests {
 
     @Test
-    void discoveryReportsTheChosenBackend() {
-        pool.statuses().forEach(s -> GpuReport.line("backend %s", s));
-        assertThat(pool.statuses()).anyMatch(BackendStatus::available);
-        assertThat(pool.vendor()).isPresent();
+    void discoveryReportsTheChosenBackend(DevicePool devices) {
+        devices.statuses().forEach(s -> GpuReport.line("backend %s", s));
+        assertThat(devices.statuses()).anyMatch(BackendStatus::available);
+        assertThat(devices.vendor()).isPresent();
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
-    void propertiesDescribeARealDevice(Device device) {
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void propertiesDescribeARealDevice(Device device, DevicePool devices) {
         DeviceInfo info = device.info();
         MemoryInfo memory = device.memoryInfo();
         GpuReport.line(
@@ -33,7 +34,7 @@ class DeviceGpuTest extends GpuTestBase {
                 info.pciBusId(),
                 memory.free() / 1073741824.0);
         assertThat(info.name()).isNotBlank();
-        assertThat(info.vendor()).isEqualTo(pool.vendor().orElseThrow());
+        assertThat(info.vendor()).isEqualTo(devices.vendor().orElseThrow());
         assertThat(info.totalMemory()).isGreaterThan(1L << 30);
         assertThat(info.waveSize()).isIn(32, 64);
         if (info.vendor() == Vendor.NVIDIA) assertThat(info.waveSize()).isEqualTo(32);
@@ -46,7 +47,7 @@ class DeviceGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void telemetryReadsPlausibleValues(Device device) {
         DeviceTelemetry t = device.telemetry().orElseThrow(() -> new AssertionError("no NVML / rocm-smi reading"));
         GpuReport.line(
@@ -65,7 +66,7 @@ class DeviceGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void aVendorErrorBecomesATypedExceptionAndTheDeviceStaysUsable(Device device) throws Exception {
         int tooBig = device.info().maxThreadsPerBlock() * 2;
         try (StreamLease lease = device.streams().lease();

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The kernels jar as the runtime sees it: every module built for every target, each code object
  * intact and holding the symbols the generated enums promise.
  */
-class CodeObjectCatalogTest {
+class CodeObjectCatalogTests {
 
     private static final int EM_CUDA = 190;
     private static final int EM_AMDGPU = 224;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The allocator's policy against a fake device: what is reused when, and that nothing leaks. */
-class CachingAllocatorTest {
+class CachingAllocatorTests {
 
     /** Device memory that counts mallocs and models events as "pending until completed". */
     static final class FakeMemory implements DeviceMemory {

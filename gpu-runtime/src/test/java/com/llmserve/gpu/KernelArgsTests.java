@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
-class KernelArgsTest {
+class KernelArgsTests {
 
     @Test
     void eachPointerOfTheArrayAddressesItsArgumentsValue() {

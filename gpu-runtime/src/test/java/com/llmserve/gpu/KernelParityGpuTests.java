@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
 /** Production kernels against a double-precision CPU reference, with their device time. */
-class KernelParityGpuTest extends GpuTestBase {
+@RequiresGpu
+class KernelParityGpuTests {
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void vectorAddMatchesTheCpu(Device device) throws Exception {
         int n = (1 << 20) + 3; // not a multiple of the block: the tail guard matters
         float[] a = HostData.randomFloats(n, 1);
@@ -31,7 +32,7 @@ class KernelParityGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void rmsNormMatchesTheCpu(Device device) throws Exception {
         for (int[] shape : new int[][] {{64, 4096}, {7, 1000}, {3, 1}}) {
             int rows = shape[0], cols = shape[1];
@@ -72,7 +73,7 @@ class KernelParityGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void q8_0GemvMatchesTheCpu(Device device) throws Exception {
         int rows = 4096 + 5, cols = 4096; // rows not a multiple of rows-per-block
         int blocks = cols / 32;

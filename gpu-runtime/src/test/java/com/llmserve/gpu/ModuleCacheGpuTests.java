@@ -13,13 +13,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ArgumentsSource;
 
-class ModuleCacheGpuTest extends GpuTestBase {
+@RequiresGpu
+class ModuleCacheGpuTests {
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
-    void eachModuleIsLoadedOnceWhateverTheNumberOfConcurrentLookups(Device device) throws Exception {
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void eachModuleIsLoadedOnceWhateverTheNumberOfConcurrentLookups(Device device, DevicePool devices)
+            throws Exception {
         int threads = 16;
         int lookups = 2000;
         Set<KernelFunction> seen = ConcurrentHashMap.newKeySet();
@@ -55,7 +57,7 @@ class ModuleCacheGpuTest extends GpuTestBase {
             assertThat(module.target())
                     .isEqualTo(device.info()
                             .arch()
-                            .select(pool.codeObjects().targets(id))
+                            .select(devices.codeObjects().targets(id))
                             .orElseThrow());
         }
         assertThat(seen).hasSize(Kernel.values().length); // one function object per kernel, looked up once
@@ -65,16 +67,16 @@ class ModuleCacheGpuTest extends GpuTestBase {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.gpu.GpuTestBase#devices")
-    void ptxLoadsThroughTheDriverJitWhenNoCubinFits(Device device) throws Exception {
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void ptxLoadsThroughTheDriverJitWhenNoCubinFits(Device device, DevicePool devices) throws Exception {
         if (device.info().vendor() != Vendor.NVIDIA) return; // PTX is NVIDIA's fallback only
-        CodeObjectCatalog.Entry ptx = pool.codeObjects().entries(KernelModuleId.ELEMENTWISE).stream()
+        CodeObjectCatalog.Entry ptx = devices.codeObjects().entries(KernelModuleId.ELEMENTWISE).stream()
                 .filter(e -> e.target().kind() == CodeObjectTarget.Kind.PTX)
                 .findFirst()
                 .orElseThrow();
         long t0 = System.nanoTime();
         KernelModule module = KernelModule.load(
-                device, KernelModuleId.ELEMENTWISE, ptx, pool.codeObjects().image(ptx));
+                device, KernelModuleId.ELEMENTWISE, ptx, devices.codeObjects().image(ptx));
         double jitMillis = (System.nanoTime() - t0) / 1e6;
         try (StreamLease lease = device.streams().lease()) {
             Stream s = lease.stream();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class DeviceArchTest {
+class DeviceArchTests {
 
     private static final List<CodeObjectTarget> BUILT = List.of(
             new CodeObjectTarget(CodeObjectTarget.Kind.HSACO, "gfx90a"),

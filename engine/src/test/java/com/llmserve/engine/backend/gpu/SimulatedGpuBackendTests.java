@@ -1,0 +1,203 @@
+package com.llmserve.engine.backend.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.model.Architectures;
+import com.llmserve.engine.model.EmbeddingModel;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.SimulatedGpu;
+import com.llmserve.gpu.StreamLease;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The GPU backend's step machinery without a GPU: real models run on a {@link SimulatedGpu}, whose
+ * kernels compute nothing but whose launches are checked against each kernel's declared parameters
+ * and a device's limits, whose graphs are counted and whose memory is accounted. What runs here is
+ * what runs on a device, up to the kernels' arithmetic (the GPU-tagged tests check that). The tiny
+ * models' rows are multiples of 8 long, so their decode steps take graphs; stories260K's 172-wide
+ * feed-forward always multiplies through the BLAS.
+ */
+class SimulatedGpuBackendTests {
+
+    private static final int BLOCK = 16;
+
+    private static SimulatedGpu gpu;
+    private static Device device;
+
+    @BeforeAll
+    static void open() throws InterruptedException {
+        gpu = SimulatedGpu.open(2L << 30);
+        device = gpu.pool().device(0);
+        // every stream's BLAS handle and workspace now: they belong to the pool, not to a model
+        List<StreamLease> leases = new ArrayList<>();
+        try {
+            for (int i = 0; i < device.streams().capacity(); i++) {
+                StreamLease lease = device.streams().lease();
+                leases.add(lease);
+                lease.stream().blas();
+            }
+        } finally {
+            leases.forEach(StreamLease::close);
+        }
+    }
+
+    @AfterAll
+    static void close() {
+        gpu.close();
+    }
+
+    @BeforeEach
+    void forget() {
+        gpu.clearLaunches();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "stories260K.gguf",
+                "stories260K-q8_0.gguf",
+                "stories260K-q4_0.gguf",
+                "llama-2-tiny-random.gguf",
+                "tiny-F16.gguf",
+                "tiny-Q8_0.gguf",
+                "tiny-Q6_K.gguf",
+                "tiny-Q5_K_M.gguf",
+                "tiny-Q5_1.gguf",
+                "tiny-Q5_0.gguf",
+                "tiny-Q4_K_M.gguf",
+                "tiny-Q4_1.gguf",
+                "tiny-Q4_0.gguf",
+                "tiny-Q3_K_M.gguf",
+                "tiny-Q2_K.gguf"
+            })
+    void everyModelRunsItsPromptAndItsDecodeStepsWithWellFormedLaunchesAndGivesItsMemoryBack(String file)
+            throws IOException {
+        long inUse = device.allocatorStats().bytesInUse();
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults());
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1); // BLAS products, tiled attention, no graph
+            model.forward(prompt(table, 5), kv, 0); // GEMV products; whole logit rows read back
+            for (int step = 0; step < 3; step++) {
+                model.forward(decode(table, 40 + step), kv, 1);
+            }
+            assertThat(gpu.launches()).isNotEmpty();
+        }
+        assertThat(device.allocatorStats().bytesInUse())
+                .as("device memory in use")
+                .isEqualTo(inUse);
+    }
+
+    @Test
+    void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            assertThat(gpu.gemms())
+                    .as("a 40-row prompt multiplies through the BLAS")
+                    .isNotEmpty();
+            gpu.clearLaunches();
+            for (int step = 0; step < 5; step++) {
+                model.forward(decode(table, 40 + step), kv, 1);
+            }
+            assertThat(be.stats().graphCaptures()).isEqualTo(1);
+            assertThat(be.stats().graphReplays()).isEqualTo(5);
+            List<String> step = gpu.launches().stream()
+                    .filter(SimulatedGpu.Launch::captured)
+                    .map(SimulatedGpu.Launch::symbol)
+                    .toList();
+            assertThat(gpu.launches()).allMatch(SimulatedGpu.Launch::captured);
+            // the fusions: norms and SwiGLU write the int8 input of the Q4_0 products after them (only
+            // the attention output's product quantizes its own), the key rope writes the cache, each
+            // residual add runs inside the next norm (the last one stands alone: a gather follows it)
+            int layers = frequency(step, "ls_rope_f32");
+            assertThat(layers).as("one rope per layer for queries and keys").isPositive();
+            assertThat(frequency(step, "ls_rms_norm_q8_v4")).isEqualTo(2 * layers);
+            assertThat(frequency(step, "ls_swiglu_q8")).isEqualTo(layers);
+            assertThat(frequency(step, "ls_quantize_q8_0")).isEqualTo(layers);
+            assertThat(frequency(step, "ls_vector_add_f32")).isEqualTo(1);
+            assertThat(step).contains("ls_mmvq_q4_0_1", "ls_topk_f32").doesNotContain("ls_kv_write_f16");
+        }
+    }
+
+    @Test
+    void aMovedWorkspaceBufferMakesTheNextStepCaptureAgainWithoutAnyoneInvalidatingGraphs() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            // a long table over few blocks: positions far apart, cache contents beside the point
+            int[] table = IntStream.range(0, 400).map(i -> i % 64).toArray();
+            model.forward(decode(table, 10), kv, 1);
+            model.forward(decode(table, 11), kv, 1);
+            assertThat(be.stats().graphCaptures()).isEqualTo(1);
+            model.forward(decode(table, 5000), kv, 1); // past the rope table's 4096 positions: it grows
+            model.forward(decode(table, 5001), kv, 1);
+            assertThat(be.stats().graphCaptures())
+                    .as("one capture after the growth")
+                    .isEqualTo(2);
+            assertThat(be.stats().graphReplays()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void anEncoderPassEmbedsTokensAndPositionsInOneStep() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("all-MiniLM-L6-v2-q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults());
+                EmbeddingModel model = Architectures.loadEmbeddingModel(f, be, new ModelOptions(256, 0))) {
+            float[][] vectors = model.embed(List.of(new int[] {101, 2023, 102}, new int[] {101, 7592, 2088, 102}));
+            assertThat(vectors).hasNumberOfRows(2);
+            assertThat(gpu.launches())
+                    .extracting(SimulatedGpu.Launch::symbol)
+                    .contains(
+                            "ls_embed_q8_0",
+                            "ls_layer_norm_f32",
+                            "ls_encoder_attention_d32",
+                            "ls_gelu_f32",
+                            "ls_pool_f32");
+            GpuBackend.Stats stats = be.stats();
+            assertThat(stats.eagerSteps() + stats.graphReplays())
+                    .as("a pass of encoder rows is one run")
+                    .isEqualTo(1);
+        }
+    }
+
+    private static int frequency(List<String> symbols, String symbol) {
+        return (int) symbols.stream().filter(symbol::equals).count();
+    }
+
+    /** The first {@code n} tokens of one sequence, whose last row's logits are asked for. */
+    private static Batch prompt(int[] table, int n) {
+        int[] tokens = new int[n];
+        Arrays.fill(tokens, 1);
+        return Batch.builder(BLOCK).add(table, 0, tokens, Batch.Logits.LAST).build();
+    }
+
+    /** One token of one sequence at {@code position}. */
+    private static Batch decode(int[] table, int position) {
+        return Batch.builder(BLOCK)
+                .add(table, position, new int[] {2}, Batch.Logits.LAST)
+                .build();
+    }
+}

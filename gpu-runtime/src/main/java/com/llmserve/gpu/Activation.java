@@ -1,8 +1,0 @@
-package com.llmserve.gpu;
-
-/** Activations the DNN library (MIOpen) applies element-wise. */
-public enum Activation {
-    RELU,
-    TANH,
-    LOGISTIC
-}
