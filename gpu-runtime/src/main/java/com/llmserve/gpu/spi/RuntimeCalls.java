@@ -10,10 +10,11 @@ import java.util.Optional;
  * One vendor's runtime for one device, as {@link DeviceDriver} needs it: each call is the vendor's
  * function for that job, its status checked with the vendor's own name for it (so an error names
  * {@code cuMemAlloc_v2} or {@code hipMalloc}). Out-parameters are segments the caller provides and
- * reads. Everything the vendors share (binding before each call, out-parameters, the not-ready and
- * not-found answers) is written once in {@link DeviceDriver}; an implementation holds only what
- * really differs: how a device becomes current, how its properties are read, which copy function
- * or flag each vendor takes, its management library.
+ * reads. What every vendor needs around the calls (binding before each, out-parameters) is written
+ * once in {@link DeviceDriver}; the calls whose signatures the vendors share, once in
+ * {@link NativeRuntimeCalls}. A vendor's adapter holds only what really differs: how a device
+ * becomes current, how its properties are read, which copy function or flag it takes, its
+ * management library. (Tests implement this interface whole, over host memory.)
  *
  * <p>Handles are the vendor's opaque pointers; device pointers are {@code long}s.
  */
