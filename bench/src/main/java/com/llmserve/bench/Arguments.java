@@ -1,6 +1,8 @@
 package com.llmserve.bench;
 
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A benchmark's command line, read option by option. Every problem is an
@@ -19,6 +21,25 @@ final class Arguments {
     /** Whether the command line asks for the usage ({@code --help} or {@code -h} anywhere in it). */
     static boolean wantsHelp(String[] args) {
         return Arrays.stream(args).anyMatch(a -> a.equals("--help") || a.equals("-h"));
+    }
+
+    /**
+     * A benchmark's options, or empty after printing the usage that {@code --help} asked for. A
+     * command line {@code parser} refuses ends the process with the message, the usage and status 2.
+     */
+    static <T> Optional<T> parseOrExit(String[] args, String usage, Function<String[], T> parser) {
+        if (wantsHelp(args)) {
+            System.out.print(usage);
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(parser.apply(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(usage);
+            System.exit(2);
+            return Optional.empty();
+        }
     }
 
     boolean hasNext() {

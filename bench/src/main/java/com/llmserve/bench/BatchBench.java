@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -77,19 +78,11 @@ public final class BatchBench {
     private BatchBench() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        if (Arguments.wantsHelp(args)) {
-            System.out.print(USAGE);
+        Optional<Options> parsed = Arguments.parseOrExit(args, USAGE, Options::parse);
+        if (parsed.isEmpty()) {
             return;
         }
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options o = parsed.get();
         run(o, System.out);
     }
 

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Engine-level speed of a GGUF embedding model on the first GPU: inputs per second of wall time
@@ -72,19 +73,11 @@ public final class EmbeddingBenchmark {
     private EmbeddingBenchmark() {}
 
     public static void main(String[] args) throws IOException {
-        if (Arguments.wantsHelp(args)) {
-            System.out.print(USAGE);
+        Optional<Options> parsed = Arguments.parseOrExit(args, USAGE, Options::parse);
+        if (parsed.isEmpty()) {
             return;
         }
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options o = parsed.get();
         PrintStream out = System.out;
         int largest = Arrays.stream(o.sizes()).max().orElseThrow();
         try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Engine-level speed of GGUF models on the first GPU: batch-1 decode, prefill, and aggregate
@@ -137,19 +138,11 @@ public final class GpuBenchmark {
     private GpuBenchmark() {}
 
     public static void main(String[] args) throws IOException {
-        if (Arguments.wantsHelp(args)) {
-            System.out.print(USAGE);
+        Optional<Options> parsed = Arguments.parseOrExit(args, USAGE, Options::parse);
+        if (parsed.isEmpty()) {
             return;
         }
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("error: " + e.getMessage());
-            System.err.print(USAGE);
-            System.exit(2);
-            return;
-        }
+        Options o = parsed.get();
         PrintStream out = System.out;
         try (DevicePool pool = DevicePool.open(RuntimeChoice.AUTO)) {
             if (pool.isEmpty()) {

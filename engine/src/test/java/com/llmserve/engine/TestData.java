@@ -2,6 +2,7 @@ package com.llmserve.engine;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Locates {@code ../shared} (models, goldens, tokenizers) that CI places beside the checkout. */
 public final class TestData {
@@ -21,6 +22,26 @@ public final class TestData {
 
     public static Path model(String fileName) {
         return shared().resolve("models").resolve(fileName);
+    }
+
+    /** Every llama-family model in {@code ../shared/models}: each file type, tokenizer and shape the tests cover. */
+    public static List<String> llamaFamilyModels() {
+        return List.of(
+                "stories260K.gguf",
+                "stories260K-q8_0.gguf",
+                "stories260K-q4_0.gguf",
+                "llama-2-tiny-random.gguf",
+                "tiny-F16.gguf",
+                "tiny-Q8_0.gguf",
+                "tiny-Q6_K.gguf",
+                "tiny-Q5_K_M.gguf",
+                "tiny-Q5_1.gguf",
+                "tiny-Q5_0.gguf",
+                "tiny-Q4_K_M.gguf",
+                "tiny-Q4_1.gguf",
+                "tiny-Q4_0.gguf",
+                "tiny-Q3_K_M.gguf",
+                "tiny-Q2_K.gguf");
     }
 
     public static Path golden(String relative) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The GPU backend against the CPU backend on every llama-family model of {@code ../shared/models}:
@@ -55,24 +55,7 @@ class GpuModelParityTests {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "stories260K.gguf",
-                "stories260K-q8_0.gguf",
-                "stories260K-q4_0.gguf",
-                "llama-2-tiny-random.gguf",
-                "tiny-F16.gguf",
-                "tiny-Q8_0.gguf",
-                "tiny-Q6_K.gguf",
-                "tiny-Q5_K_M.gguf",
-                "tiny-Q5_1.gguf",
-                "tiny-Q5_0.gguf",
-                "tiny-Q4_K_M.gguf",
-                "tiny-Q4_1.gguf",
-                "tiny-Q4_0.gguf",
-                "tiny-Q3_K_M.gguf",
-                "tiny-Q2_K.gguf"
-            })
+    @MethodSource("com.llmserve.engine.TestData#llamaFamilyModels")
     void greedyDecodingAgreesWithTheCpuBackend(String modelFile) throws IOException {
         // 40 tokens: the prompt takes the BLAS products and the tiled attention, the steps after it
         // the GEMV kernels, per-row attention and graphs

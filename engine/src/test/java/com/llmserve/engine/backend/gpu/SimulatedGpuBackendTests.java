@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The GPU backend's step machinery without a GPU: real models run on a {@link SimulatedGpu}, whose
@@ -68,24 +68,7 @@ class SimulatedGpuBackendTests {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "stories260K.gguf",
-                "stories260K-q8_0.gguf",
-                "stories260K-q4_0.gguf",
-                "llama-2-tiny-random.gguf",
-                "tiny-F16.gguf",
-                "tiny-Q8_0.gguf",
-                "tiny-Q6_K.gguf",
-                "tiny-Q5_K_M.gguf",
-                "tiny-Q5_1.gguf",
-                "tiny-Q5_0.gguf",
-                "tiny-Q4_K_M.gguf",
-                "tiny-Q4_1.gguf",
-                "tiny-Q4_0.gguf",
-                "tiny-Q3_K_M.gguf",
-                "tiny-Q2_K.gguf"
-            })
+    @MethodSource("com.llmserve.engine.TestData#llamaFamilyModels")
     void everyModelRunsItsPromptAndItsDecodeStepsWithWellFormedLaunchesAndGivesItsMemoryBack(String file)
             throws IOException {
         long inUse = device.allocatorStats().bytesInUse();
