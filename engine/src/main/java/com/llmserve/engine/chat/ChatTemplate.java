@@ -43,11 +43,39 @@ public final class ChatTemplate {
      * The template for models without one: ChatML, the markup of Qwen2.5, SmolLM2 and many
      * fine-tunes, and llama.cpp's own fallback. Each message becomes
      * {@code <|im_start|>ROLE\nCONTENT<|im_end|>\n}; the generation prompt is
-     * {@code <|im_start|>assistant\n}. No BOS is written.
+     * {@code <|im_start|>assistant\n}. No BOS is written. Tools are written the way Qwen2.5's
+     * template writes them (Hermes style): their JSON signatures in a system turn inside
+     * {@code <tools>}, the assistant's calls as {@code <tool_call>} JSON blocks, results as
+     * {@code <tool_response>} blocks in a user turn; so tool calling works with this template.
      */
     public static final String CHATML = """
+            {%- if tools -%}
+            {{- '<|im_start|>system\\n' -}}
+            {%- if messages[0]['role'] == 'system' -%}{{- messages[0]['content'] + '\\n\\n' -}}{%- endif -%}
+            {{- '# Tools\\n\\nYou may call one or more functions to assist with the user query.\\n\\n' -}}
+            {{- 'You are provided with function signatures within <tools></tools> XML tags:\\n<tools>' -}}
+            {%- for tool in tools -%}{{- '\\n' + (tool | tojson) -}}{%- endfor -%}
+            {{- '\\n</tools>\\n\\nFor each function call, return a json object with function name and arguments' -}}
+            {{- ' within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{"name": <function-name>, "arguments": <args-json-object>}' -}}
+            {{- '\\n</tool_call><|im_end|>\\n' -}}
+            {%- endif -%}
             {%- for message in messages -%}
+            {%- if tools and loop.first and message['role'] == 'system' -%}
+            {%- elif message['role'] == 'tool' -%}
+            {{- '<|im_start|>user\\n<tool_response>\\n' + (message['content'] or '') + '\\n</tool_response><|im_end|>\\n' -}}
+            {%- elif message['role'] == 'assistant' and message['tool_calls'] -%}
+            {{- '<|im_start|>assistant\\n' + (message['content'] or '') -}}
+            {%- for call in message['tool_calls'] -%}
+            {%- if (loop.first and message['content']) or not loop.first -%}{{- '\\n' -}}{%- endif -%}
+            {{- '<tool_call>\\n{"name": "' + call['function']['name'] + '", "arguments": ' -}}
+            {%- if call['function']['arguments'] is string -%}{{- call['function']['arguments'] -}}
+            {%- else -%}{{- call['function']['arguments'] | tojson -}}{%- endif -%}
+            {{- '}\\n</tool_call>' -}}
+            {%- endfor -%}
+            {{- '<|im_end|>\\n' -}}
+            {%- else -%}
             {{- '<|im_start|>' + message['role'] + '\\n' + (message['content'] or '') + '<|im_end|>\\n' -}}
+            {%- endif -%}
             {%- endfor -%}
             {%- if add_generation_prompt -%}
             {{- '<|im_start|>assistant\\n' -}}
@@ -153,6 +181,7 @@ public final class ChatTemplate {
             Map<String, Object> map = new LinkedHashMap<>();
             map.put("role", m.role());
             map.put("content", m.content());
+            m.fields().forEach((k, v) -> map.put(k, toJinja(v)));
             list.add(new PyMap(map));
         }
         context.put("messages", new PyList(list));
