@@ -12,6 +12,11 @@
 # usage: OUT=dir bash bench-http.sh text|embeddings [service arguments...]
 #        bash bench-http.sh keep     only keep the bundle in /tmp (the next call carries the model)
 #        BACKEND=cpu ... to try it on a machine without a GPU
+#        MODEL=llama-1b-q4_0 ...     another synthetic text model (llama-1b or llama-8b shape, q4_0 or q8_0)
+#        REQUESTS=32 ...             requests per concurrency level (openai_load's default is 64)
+#        VARIANTS='{"a":1}|{"b":2}' text ...  each pass runs the load once per variant (JSON merged into
+#                                    every request after ignore_eos), alternating, e.g. without and with
+#                                    a response_format to measure constrained decoding
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 what=$1; shift
@@ -35,15 +40,15 @@ served=$keep/$what-models
 rm -rf "$served" && mkdir -p "$served"
 case $what in
   text)
-    model=llama-8b-q4_0
+    model=${MODEL:-llama-8b-q4_0}
     if [ ! -s "$models/$model.gguf" ]; then
       start=$(date +%s)
       python3 "$keep/tools/synth_gguf.py" --tokenizer-from "$keep/tools/ggml-vocab-llama-spm.gguf" \
-        --shape llama-8b --type q4_0 --out "$models/$model.gguf" > "$out/synth.txt" 2>&1 || { cat "$out/synth.txt"; exit 1; }
+        --shape "${model%-*}" --type "${model##*-}" --out "$models/$model.gguf" > "$out/synth.txt" 2>&1 || { cat "$out/synth.txt"; exit 1; }
       echo "synthesized $model in $(( $(date +%s) - start )) s"
     fi
     ln -s "$models/$model.gguf" "$served/"
-    load=(--concurrency "${CONCURRENCY:-1,16,64}" --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}')
+    load=(--concurrency "${CONCURRENCY:-1,16,64}" --prompt-words 100 --max-tokens 128 ${REQUESTS:+--requests $REQUESTS})
     ;;
   embeddings)
     model=all-MiniLM-L6-v2-q8_0
@@ -78,10 +83,15 @@ import sys; sys.path.insert(0, '$keep/tools'); import openai_load; print(openai_
 fi
 # PASSES=2: the same load twice on one service, the first on a cold JVM (reported too), the second
 # warmed up; CONCURRENCY=1,4 other levels than the anchors'
+IFS='|' read -r -a variants <<< "${VARIANTS:-{\}}"
 for pass in $(seq 1 "${PASSES:-1}"); do
-  echo "pass $pass"
-  python3 "$keep/tools/openai_load.py" --url "$url" --model "$model" "${load[@]}" --json "$out/$what-$pass.json" | tee "$out/$what-$pass.md"
-  curl -s "$url/actuator/prometheus" > "$out/$what-scrape-$pass.txt"
+  for v in "${!variants[@]}"; do
+    extra=$(python3 -c "import json,sys; e=json.loads(sys.argv[1]); print(json.dumps({'ignore_eos': True, **e}) if sys.argv[2]=='text' else json.dumps(e))" "${variants[$v]}" "$what")
+    tag=$what-$pass$([ ${#variants[@]} -gt 1 ] && echo "-v$v")
+    echo "pass $pass variant $v: $extra"
+    python3 "$keep/tools/openai_load.py" --url "$url" --model "$model" "${load[@]}" --extra "$extra" --json "$out/$tag.json" | tee "$out/$tag.md"
+    curl -s "$url/actuator/prometheus" > "$out/$tag-scrape.txt"
+  done
 done
 nvidia-smi --query-gpu=memory.used,utilization.gpu,power.draw --format=csv >> "$out/devices.txt" 2>&1
 grep -E "ERROR|WARN" "$out/$what-service.log" | head -10

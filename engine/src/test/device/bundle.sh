@@ -36,7 +36,7 @@ cp "$root/bench/target/bench-"*[0-9T].jar "$out/lib/bench.jar"
 "$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$module/target/test-classes" .
 # test-side libraries only (the engine's own runtime needs nothing else on these paths)
 # (the goldens are read with Jackson 3, tools.jackson, whose annotations are still com.fasterxml's)
-for dep in org/assertj/assertj-core net/bytebuddy/byte-buddy tools/jackson/core/jackson-core tools/jackson/core/jackson-databind \
+for dep in org/assertj/assertj-core net/bytebuddy/byte-buddy org/slf4j/slf4j-api tools/jackson/core/jackson-core tools/jackson/core/jackson-databind \
            com/fasterxml/jackson/core/jackson-annotations; do
   jar=$(tr ':' '\n' < "$cp_file" | grep "/$dep/[^/]*/${dep##*/}-[0-9][^/]*\.jar$" | head -1)
   [ -n "$jar" ] || { echo "bundle: $dep not on the test class path" >&2; exit 1; }

@@ -41,11 +41,11 @@ if [ "$what" != bench ]; then
       --shape tiny --type f16 --seed 0 --out "$tiny" > "$out/synth-tiny.txt" 2>&1
   [ ! -s "$tiny" ] || echo "945ffb14fb9c51ebc9f9c91a11edc9860b20cc1aacee13fe7b45ac75923793c2  $tiny" | sha256sum -c - \
     >> "$out/synth-tiny.txt" 2>&1 || { echo "tiny-F16.gguf differs from shared/models' copy"; rm -f "$tiny"; }
-  cp="$main_cp:$lib/gpu-runtime-tests.jar:$lib/engine-tests.jar:$lib/assertj-core.jar:$lib/byte-buddy.jar:$lib/jackson-core.jar:$lib/jackson-databind.jar:$lib/jackson-annotations.jar"
+  cp="$main_cp:$lib/slf4j-api.jar:$lib/gpu-runtime-tests.jar:$lib/engine-tests.jar:$lib/assertj-core.jar:$lib/byte-buddy.jar:$lib/jackson-core.jar:$lib/jackson-databind.jar:$lib/jackson-annotations.jar"
   echo "tests start $(date +%T)"
   timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" -jar "$lib/junit-platform-console-standalone.jar" execute \
     --class-path "$cp" --include-tag gpu \
-    $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests}; do
+    $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests sched.GpuConstrainedDecodingTests}; do
         echo "--select-class com.llmserve.engine.$c"; done) \
     --details tree --disable-banner --reports-dir "$out/junit" > "$out/junit.txt" 2>&1 || status=1
   grep -h "\[gpu-report\]\|^parity" "$out/junit.txt" > "$out/gpu-report.txt"

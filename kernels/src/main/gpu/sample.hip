@@ -8,12 +8,17 @@ LS_DEVICE bool ls_before(float v, int i, float bv, int bi) {
 
 // The k largest values of each of n rows of `cols` floats, in order: ids[t][j], vals[t][j].
 // One block of LS_TOPK_THREADS per row; k block-wide arg-max passes, each excluding what the ones
-// before chose, so k should be small (greedy decoding uses 1).
-LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* vals) {
+// before chose, so k should be small (greedy decoding uses 1). With a mask (mask_words 32-bit words
+// per row, bit c of word c / 32; null for none) only allowed columns are candidates, so a grammar's
+// greedy choice needs no whole row on the host; a row with fewer than k allowed columns ends in
+// ids of 0x7fffffff with -infinity.
+LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* vals, const unsigned* mask,
+                           int mask_words) {
   LS_SHARED float wave_val[LS_MAX_WAVES_PER_BLOCK];
   LS_SHARED int wave_idx[LS_MAX_WAVES_PER_BLOCK];
   const int t = (int)ls_block_x();
   const float* row = x + (long)t * cols;
+  const unsigned* allowed = mask ? mask + (long)t * mask_words : nullptr;
   const unsigned wave = ls_wave_size();
   const int tid = (int)ls_thread_x();
   const int lane = tid & (int)(wave - 1);
@@ -24,6 +29,9 @@ LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* val
     float bv = -__builtin_inff();
     int bi = 0x7fffffff;
     for (int c = tid; c < cols; c += (int)ls_block_dim_x()) {
+      if (allowed && !((allowed[c >> 5] >> (c & 31)) & 1u)) {
+        continue;
+      }
       const float v = row[c];
       // candidates rank strictly after the previous pick
       if (ls_before(prev_v, prev_i, v, c) && ls_before(v, c, bv, bi)) {

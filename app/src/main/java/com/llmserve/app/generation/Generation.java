@@ -78,7 +78,8 @@ public final class Generation implements AutoCloseable {
                         stopTokens,
                         params.topLogprobs(),
                         params.promptLogprobs(),
-                        null);
+                        null,
+                        params.grammar());
                 g.handles.add(model.submit(request, g.listener(p)));
             }
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package com.llmserve.app.generation;
 
+import com.llmserve.engine.grammar.TokenAutomaton;
 import com.llmserve.engine.sampling.SamplingParams;
 import java.util.List;
 
@@ -14,6 +15,7 @@ import java.util.List;
  * @param topLogprobs -1 for no log-probabilities, 0 for the chosen token's, k for the k most likely too
  * @param promptLogprobs the same for the prompt's tokens ({@link Generation#promptLogprobs}); {@code maxTokens}
  *                    may then be 0
+ * @param grammar     the language every choice must be in (structured output, forced tool calls), or null
  */
 public record GenerationParams(
         int n,
@@ -22,7 +24,8 @@ public record GenerationParams(
         List<String> stop,
         boolean ignoreEos,
         int topLogprobs,
-        int promptLogprobs) {
+        int promptLogprobs,
+        TokenAutomaton grammar) {
 
     public GenerationParams {
         stop = List.copyOf(stop);

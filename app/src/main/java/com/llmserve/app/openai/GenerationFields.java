@@ -69,6 +69,8 @@ public final class GenerationFields {
             }
             RequestFields o = RequestFields.nested(options, f.path("stream_options"));
             includeUsage = o.optBoolean("include_usage").orElse(false);
+            // OpenAI pads chunks against length side channels unless this is false; no padding is ever sent here
+            o.optBoolean("include_obfuscation");
             o.optBoolean("continuous_usage_stats").ifPresent(on -> {
                 if (on) {
                     throw o.invalid(
@@ -87,11 +89,58 @@ public final class GenerationFields {
         return f.optBoolean("ignore_eos").orElse(false);
     }
 
-    /** A string parameter that must be absent (or null) because it is not built: 400 naming it otherwise. */
+    /** A parameter that must be absent (or null) because it is not built: 400 naming it otherwise. */
     public static void unsupported(RequestFields f, String name, String message) {
         if (f.raw(name) != null) {
             throw f.invalid(name, message, "unsupported_parameter");
         }
+    }
+
+    /**
+     * Chat parameters of OpenAI's platform rather than of the answer. Accepted, type-checked and
+     * without effect: {@code store} and {@code metadata} (nothing is stored), {@code service_tier},
+     * {@code safety_identifier}, the prompt cache's hints ({@code prompt_cache_key},
+     * {@code prompt_cache_retention}, {@code prompt_cache_options}: the prefix cache here is
+     * automatic), {@code reasoning_effort} (the served models take no reasoning budget; a chat
+     * template's own switch is set with {@code chat_template_kwargs}), {@code prediction} (a
+     * latency hint: the answer is the same without it) and {@code verbosity} at its default,
+     * {@code medium}. Refused with a 400 when set, because the answer would not be what was asked:
+     * {@code verbosity} other than {@code medium}, {@code web_search_options}, {@code audio} and
+     * {@code moderation}.
+     */
+    public static void platformFields(RequestFields f) {
+        f.optBoolean("store");
+        JsonNode metadata = f.raw("metadata");
+        if (metadata != null) {
+            RequestFields m = RequestFields.nested(metadata, f.path("metadata"));
+            for (String key : metadata.propertyNames()) {
+                m.optString(key);
+            }
+        }
+        f.optString("service_tier");
+        f.optString("safety_identifier");
+        f.optString("prompt_cache_key");
+        f.optString("prompt_cache_retention");
+        JsonNode cacheOptions = f.raw("prompt_cache_options");
+        if (cacheOptions != null && !cacheOptions.isObject()) {
+            throw RequestFields.typeError(f.path("prompt_cache_options"), "an object", cacheOptions);
+        }
+        f.optString("reasoning_effort");
+        JsonNode prediction = f.raw("prediction");
+        if (prediction != null && !prediction.isObject()) {
+            throw RequestFields.typeError(f.path("prediction"), "an object", prediction);
+        }
+        f.optString("verbosity").ifPresent(verbosity -> {
+            if (!verbosity.equals("medium")) {
+                throw f.invalid(
+                        "verbosity",
+                        "Invalid 'verbosity': only 'medium' (the default) is supported, but got '" + verbosity + "'.",
+                        "unsupported_parameter");
+            }
+        });
+        unsupported(f, "web_search_options", "Web search is not supported.");
+        unsupported(f, "audio", "Audio output is not supported; only the text modality is.");
+        unsupported(f, "moderation", "Moderation is not supported.");
     }
 
     /** The optional id a client sends in {@code user}; accepted and not used. */

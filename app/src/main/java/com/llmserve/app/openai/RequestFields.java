@@ -8,16 +8,36 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the fields of one JSON object of a request with OpenAI's validation messages: a wrong
  * type or an out-of-range value becomes a 400 naming the parameter by its path
  * ({@code messages[2].content}). A JSON {@code null} counts as absent, as in OpenAI's API. After
- * reading, {@link #rejectUnknown()} refuses any field that was not read, so a misspelt parameter
- * is an error rather than silently ignored.
+ * reading, {@link #rejectUnknown()} deals with the fields that were not read as the request's
+ * {@link UnknownFieldPolicy} says: a 400, a warning, or nothing. The policy is bound for each API
+ * request by {@link #withPolicy}; where none is bound (a parser called outside a request) unknown
+ * fields are rejected.
  */
 public final class RequestFields {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RequestFields.class);
+
+    /** The policy of the request being read, and its endpoint for the log. */
+    private record Scope(UnknownFieldPolicy policy, String endpoint) {}
+
+    private static final ScopedValue<Scope> SCOPE = ScopedValue.newInstance();
+    private static final Scope STRICT = new Scope(UnknownFieldPolicy.REJECT, "");
+
+    /** Unknown fields already logged at WARN, as endpoint and field path; bounded, as clients choose the names. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+    private static final int MAX_WARNED = 1000;
+    private static final AtomicBoolean WARNED_FULL = new AtomicBoolean();
 
     private final JsonNode node;
     private final String prefix;
@@ -130,7 +150,22 @@ public final class RequestFields {
         return OptionalDouble.of(numberValue(v, path(name), min, max));
     }
 
-    /** Refuses every field that was not read. */
+    /**
+     * Runs {@code op} (the handling of one request to {@code endpoint}) with {@code policy} for the
+     * fields that its parsers do not know.
+     */
+    public static <T, X extends Throwable> T withPolicy(
+            UnknownFieldPolicy policy, String endpoint, ScopedValue.CallableOp<? extends T, X> op) throws X {
+        return ScopedValue.where(SCOPE, new Scope(policy, endpoint)).call(op);
+    }
+
+    /**
+     * Deals with every field that was not read as the request's policy says: under {@link
+     * UnknownFieldPolicy#REJECT} a 400 naming the first one, under {@link UnknownFieldPolicy#WARN}
+     * a warning the first time a field of that name comes to the endpoint, under {@link
+     * UnknownFieldPolicy#IGNORE} nothing. Fields read with the methods above have been checked
+     * already, whatever the policy.
+     */
     public void rejectUnknown() {
         List<String> unknown = new ArrayList<>();
         for (String name : node.propertyNames()) {
@@ -138,11 +173,49 @@ public final class RequestFields {
                 unknown.add(name);
             }
         }
-        if (!unknown.isEmpty()) {
-            String name = unknown.getFirst();
-            throw new InvalidRequestException(
-                    path(name), "Unrecognized request argument supplied: " + path(name), "unknown_parameter");
+        if (unknown.isEmpty()) {
+            return;
         }
+        Scope scope = SCOPE.orElse(STRICT);
+        switch (scope.policy()) {
+            case REJECT -> {
+                String name = unknown.getFirst();
+                throw new InvalidRequestException(
+                        path(name), "Unrecognized request argument supplied: " + path(name), "unknown_parameter");
+            }
+            case WARN -> unknown.forEach(name -> warnOnce(scope.endpoint(), printable(path(name))));
+            case IGNORE -> {
+                if (LOG.isDebugEnabled()) {
+                    unknown.forEach(name ->
+                            LOG.debug("{}: ignored unknown field '{}'", scope.endpoint(), printable(path(name))));
+                }
+            }
+        }
+    }
+
+    private static void warnOnce(String endpoint, String path) {
+        // one warning per field, not per array element: messages[3].x is messages[].x
+        String key = endpoint + " " + path.replaceAll("\\[\\d+]", "[]");
+        if (WARNED.size() < MAX_WARNED && WARNED.add(key)) {
+            LOG.warn(
+                    "{}: ignored the unknown request field '{}' (llmserve.api.unknown-fields=warn; logged once per field)",
+                    endpoint,
+                    path);
+        } else if (WARNED.size() >= MAX_WARNED && WARNED_FULL.compareAndSet(false, true)) {
+            LOG.warn("{} unknown request fields have been logged; further ones are logged at DEBUG only", MAX_WARNED);
+        } else {
+            LOG.debug("{}: ignored unknown field '{}'", endpoint, path);
+        }
+    }
+
+    /** A field name for the log: control characters escaped, at most 100 characters (clients choose it). */
+    private static String printable(String name) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < Math.min(name.length(), 100); i++) {
+            char c = name.charAt(i);
+            out.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+        }
+        return name.length() > 100 ? out + "..." : out.toString();
     }
 
     /** A 400 for this field. */

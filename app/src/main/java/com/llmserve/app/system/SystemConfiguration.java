@@ -9,7 +9,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 
-/** Cross-cutting HTTP concerns: the request size limit, and errors that Tomcat answers itself. */
+/**
+ * Cross-cutting HTTP concerns: the request size limit, the policy for unknown request fields, and
+ * errors that Tomcat answers itself.
+ */
 @Configuration(proxyBeanMethods = false)
 class SystemConfiguration {
 
@@ -28,6 +31,14 @@ class SystemConfiguration {
         FilterRegistrationBean<RequestSizeFilter> registration = new FilterRegistrationBean<>(
                 new RequestSizeFilter(api.maxRequestSize().toBytes()));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    @Bean
+    FilterRegistrationBean<UnknownFieldsFilter> unknownFieldsFilter(ApiProperties api) {
+        FilterRegistrationBean<UnknownFieldsFilter> registration =
+                new FilterRegistrationBean<>(new UnknownFieldsFilter(api.unknownFields()));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 20);
         return registration;
     }
 }

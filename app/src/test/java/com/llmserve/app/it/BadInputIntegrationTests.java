@@ -19,7 +19,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Bad inputs each get the right 4xx in OpenAI's envelope, with {@code param} naming the field at
- * fault, and the answer matches the contract.
+ * fault, and the answer matches the contract. Unknown fields are not among them: under the default
+ * policy they are answered (ClientDefaultFieldsIntegrationTests); RequestFieldsTests has the 400
+ * of the {@code reject} policy.
  */
 @ServiceTest
 class BadInputIntegrationTests {
@@ -126,12 +128,13 @@ class BadInputIntegrationTests {
                         "stream_options"),
                 arguments(
                         c,
-                        "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"stream\":true,\"stream_options\":{\"foo\":1}}",
+                        "{\"model\":\"" + T
+                                + "\",\"prompt\":\"x\",\"stream\":true,\"stream_options\":{\"include_usage\":1}}",
                         400,
-                        "stream_options.foo"),
+                        "stream_options.include_usage"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"stream\":\"yes\"}", 400, "stream"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"suffix\":\"end\"}", 400, "suffix"),
-                arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"bogus\":true}", 400, "bogus"),
+                arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"x\",\"echo\":\"yes\"}", 400, "echo"),
                 arguments(c, "{\"model\":\"" + T + "\",\"prompt\":\"" + "word ".repeat(3000) + "\"}", 400, "prompt"),
                 arguments(c, "{\"model\":\"" + E + "\",\"prompt\":\"x\"}", 400, "model"),
                 arguments(c, "{\"model\":\"nope\",\"prompt\":\"x\"}", 404, "model"),
@@ -150,7 +153,7 @@ class BadInputIntegrationTests {
                         chat,
                         "{\"model\":\"" + T + "\",\"messages\":[{\"role\":\"tool\",\"content\":\"Hi\"}]}",
                         400,
-                        "messages[0].role"),
+                        "messages[0].tool_call_id"),
                 arguments(
                         chat,
                         "{\"model\":\"" + T + "\",\"messages\":[{\"role\":\"user\"}]}",
@@ -163,9 +166,9 @@ class BadInputIntegrationTests {
                         "messages[0].content"),
                 arguments(
                         chat,
-                        "{\"model\":\"" + T + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\",\"mood\":1}]}",
+                        "{\"model\":\"" + T + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\",\"name\":1}]}",
                         400,
-                        "messages[0].mood"),
+                        "messages[0].name"),
                 arguments(
                         chat,
                         "{\"model\":\"" + T
@@ -181,15 +184,15 @@ class BadInputIntegrationTests {
                 arguments(
                         chat,
                         "{\"model\":\"" + T
-                                + "\",\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[]}]}",
+                                + "\",\"messages\":[{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"type\":\"function\"}]}]}",
                         400,
-                        "messages[0].tool_calls"),
+                        "messages[0].tool_calls[0].id"),
                 arguments(
                         chat,
                         "{\"model\":\"" + T + "\"," + msgs
-                                + ",\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}]}",
+                                + ",\"tools\":[{\"type\":\"retrieval\",\"function\":{\"name\":\"f\"}}]}",
                         400,
-                        "tools"),
+                        "tools[0].type"),
                 arguments(
                         chat,
                         "{\"model\":\"" + T + "\"," + msgs + ",\"tool_choice\":\"required\"}",
@@ -197,7 +200,7 @@ class BadInputIntegrationTests {
                         "tool_choice"),
                 arguments(
                         chat,
-                        "{\"model\":\"" + T + "\"," + msgs + ",\"response_format\":{\"type\":\"json_object\"}}",
+                        "{\"model\":\"" + T + "\"," + msgs + ",\"response_format\":{\"type\":\"xml\"}}",
                         400,
                         "response_format.type"),
                 arguments(
@@ -205,7 +208,7 @@ class BadInputIntegrationTests {
                         "{\"model\":\"" + T + "\"," + msgs
                                 + ",\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{}}}",
                         400,
-                        "response_format.type"),
+                        "response_format.json_schema.name"),
                 arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"top_logprobs\":2}", 400, "top_logprobs"),
                 arguments(
                         chat,
@@ -230,6 +233,13 @@ class BadInputIntegrationTests {
                 arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"n\":17}", 400, "n"),
                 arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"modalities\":[\"audio\"]}", 400, "modalities"),
                 arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"functions\":[{}]}", 400, "functions"),
+                arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"verbosity\":\"low\"}", 400, "verbosity"),
+                arguments(
+                        chat,
+                        "{\"model\":\"" + T + "\"," + msgs + ",\"web_search_options\":{}}",
+                        400,
+                        "web_search_options"),
+                arguments(chat, "{\"model\":\"" + T + "\"," + msgs + ",\"store\":\"yes\"}", 400, "store"),
                 arguments(chat, "{\"model\":\"" + E + "\"," + msgs + "}", 400, "model"),
                 arguments(emb, "{\"model\":\"" + E + "\"}", 400, "input"),
                 arguments(emb, "{\"model\":\"" + E + "\",\"input\":\"\"}", 400, "input"),
@@ -245,7 +255,7 @@ class BadInputIntegrationTests {
                         400,
                         "encoding_format"),
                 arguments(emb, "{\"model\":\"" + E + "\",\"input\":\"x\",\"dimensions\":3}", 400, "dimensions"),
-                arguments(emb, "{\"model\":\"" + E + "\",\"input\":\"x\",\"extra\":1}", 400, "extra"),
+                arguments(emb, "{\"model\":\"" + E + "\",\"input\":\"x\",\"user\":1}", 400, "user"),
                 arguments(emb, "{\"model\":\"" + T + "\",\"input\":\"x\"}", 400, "model"),
                 arguments("/tokenize", "{\"model\":\"" + T + "\"}", 400, "prompt"),
                 arguments(

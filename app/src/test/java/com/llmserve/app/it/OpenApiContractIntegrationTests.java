@@ -141,6 +141,36 @@ class OpenApiContractIntegrationTests {
         assertThat(chunks.getLast()).contains("\"choices\":[]").contains("\"usage\":{");
     }
 
+    private static final String TOOL = """
+            {"type":"function","function":{"name":"get_weather","description":"Weather","parameters":{"type":"object",
+             "properties":{"city":{"type":"string","maxLength":12}},"required":["city"]},"strict":true}}""";
+
+    @Test
+    void toolCallsAndStructuredOutputMatchTheContract() {
+        String call = post("/v1/chat/completions", """
+                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":60,"tools":[%s],
+                 "tool_choice":"required","parallel_tool_calls":false}""".formatted(T, TOOL), 200).body();
+        assertThat(call).contains("\"finish_reason\":\"tool_calls\"").contains("\"tool_calls\":[");
+        post("/v1/chat/completions", """
+                {"model":"%s","max_tokens":8,"tools":[%s],"tool_choice":"auto","messages":[
+                 {"role":"user","content":"Weather?"},
+                 {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
+                  "function":{"name":"get_weather","arguments":"{\\"city\\": \\"Paris\\"}"}}]},
+                 {"role":"tool","tool_call_id":"call_1","content":"Sunny"}]}""".formatted(T, TOOL), 200);
+        post("/v1/chat/completions", """
+                {"model":"%s","messages":[{"role":"user","content":"Hi"}],"max_tokens":40,"response_format":
+                 {"type":"json_schema","json_schema":{"name":"x","strict":true,"schema":{"type":"object",
+                  "properties":{"a":{"type":"boolean"}},"required":["a"]}}}}""".formatted(T), 200);
+        post("/v1/completions", """
+                {"model":"%s","prompt":"Yes or no:","max_tokens":4,"grammar":"root ::= \\"yes\\" | \\"no\\""}""".formatted(T), 200);
+        HttpResponse<String> r = post("/v1/chat/completions", """
+                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":60,"stream":true,
+                 "tools":[%s],"tool_choice":{"type":"function","function":{"name":"get_weather"}}}""".formatted(T, TOOL), 200);
+        List<String> chunks = validateStream(r, "ChatCompletionChunk");
+        assertThat(String.join("", chunks)).contains("\"tool_calls\":[{\"index\":0,\"id\":\"call_");
+        assertThat(chunks.getLast()).contains("\"finish_reason\":\"tool_calls\"");
+    }
+
     @Test
     void embeddingsMatchTheContract() {
         post("/v1/embeddings", """
@@ -173,7 +203,7 @@ class OpenApiContractIntegrationTests {
     void errorsMatchTheContract() {
         post("/v1/completions", "{\"model\":", 400);
         post("/v1/completions", """
-                {"model":"%s","prompt":"x","bogus":1}""".formatted(T), 400);
+                {"model":"%s","prompt":"x","echo":1}""".formatted(T), 400);
         post("/v1/chat/completions", """
                 {"model":"nope","messages":[{"role":"user","content":"x"}]}""", 404);
         post("/v1/embeddings", """

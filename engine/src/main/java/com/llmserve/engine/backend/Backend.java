@@ -428,6 +428,17 @@ public abstract class Backend implements AutoCloseable {
      * @throws IllegalArgumentException unless {@code 1 <= k <= min(MAX_TOP_K, x.cols())}
      */
     public final void topK(Activations x, int n, int k, int[] ids, float[] values, int at) {
+        topK(x, n, k, ids, values, at, null);
+    }
+
+    /**
+     * {@link #topK(Activations, int, int, int[], float[], int)} among allowed columns only:
+     * {@code allowed} holds {@link #maskWords(int) maskWords(x.cols())} 32-bit words per row, bit c
+     * of row t at {@code allowed[t * words + c / 32] >>> c % 32 & 1} (all ones for a row without a
+     * mask), or is null for no mask. Disallowed columns are never chosen; a row with fewer allowed
+     * columns than k ends in ids of {@code Integer.MAX_VALUE} with -infinity.
+     */
+    public final void topK(Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
         Step s = step();
         own(x);
         checkRows(n, x, "topK");
@@ -438,7 +449,42 @@ public abstract class Backend implements AutoCloseable {
             throw new IndexOutOfBoundsException(
                     "top-" + k + " of " + n + " rows needs " + n * k + " entries from " + at);
         }
-        doTopK(s, x, n, k, ids, values, at);
+        if (allowed != null && allowed.length < (long) n * maskWords(x.cols())) {
+            throw new IllegalArgumentException("masks of " + n + " rows need " + n * maskWords(x.cols()) + " words");
+        }
+        doTopK(s, x, n, k, ids, values, at, allowed);
+    }
+
+    /** 32-bit mask words per row of {@code cols} columns. */
+    public static int maskWords(int cols) {
+        return (cols + 31) >>> 5;
+    }
+
+    /**
+     * Rows {@code [from, from + n)} of per-row long masks ({@code null} entries: no mask) as the
+     * 32-bit words {@link #topK(Activations, int, int, int[], float[], int, int[])} takes; null
+     * when none of those rows has a mask.
+     */
+    public static int[] packMasks(long[][] masks, int from, int n, int cols) {
+        if (masks == null) {
+            return null;
+        }
+        boolean any = false;
+        for (int r = from; r < from + n && !any; r++) {
+            any = masks[r] != null;
+        }
+        if (!any) {
+            return null;
+        }
+        int words = maskWords(cols);
+        int[] packed = new int[n * words];
+        for (int r = 0; r < n; r++) {
+            long[] m = masks[from + r];
+            for (int w = 0; w < words; w++) {
+                packed[r * words + w] = m == null ? -1 : (int) (m[w >>> 1] >>> ((w & 1) * 32));
+            }
+        }
+        return packed;
     }
 
     @Override
@@ -513,7 +559,8 @@ public abstract class Backend implements AutoCloseable {
 
     protected abstract void doRead(Activations x, int n, float[] dst, int dstOffset);
 
-    protected abstract void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at);
+    protected abstract void doTopK(
+            Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed);
 
     /** Frees what the backend holds; the open step, if any, has ended. */
     protected abstract void doClose();

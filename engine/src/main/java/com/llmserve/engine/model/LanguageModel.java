@@ -39,7 +39,18 @@ public interface LanguageModel extends AutoCloseable {
      * tokens (ids and logits, see {@link Logits#topK()}) when {@code topK > 0}: they are chosen on
      * the backend, so a GPU copies {@code topK} pairs per row instead of the vocabulary's logits.
      */
-    Logits forward(Batch batch, KvStorage kv, int topK);
+    default Logits forward(Batch batch, KvStorage kv, int topK) {
+        return forward(batch, kv, topK, null);
+    }
+
+    /**
+     * {@link #forward(Batch, KvStorage, int)} with the top-k chosen among allowed tokens only:
+     * {@code allowed[i]} (one bit per token, {@code allowed[i][t >>> 6] >>> t & 1}) masks logit row
+     * i, a null entry or array masks nothing (a grammar's tokens, so greedy constrained decoding
+     * needs no whole rows). A row with no allowed token gets ids outside the vocabulary. Whole rows
+     * ({@code topK == 0}) come unmasked.
+     */
+    Logits forward(Batch batch, KvStorage kv, int topK, long[][] allowed);
 
     /** Installs a probe that sees named intermediate activations (parity debugging); {@link ForwardProbe#NONE} by default. */
     void setProbe(ForwardProbe probe);

@@ -1,6 +1,7 @@
 package com.llmserve.engine.sampling;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -44,6 +45,72 @@ public final class Sampler {
     public int sample(float[] logits, int offset, TokenHistory history) {
         float[] l = work;
         System.arraycopy(logits, offset, l, 0, vocabSize);
+        return choose(l, history);
+    }
+
+    /**
+     * Samples among the tokens a grammar allows: those set in {@code allowed} (one bit per id) and
+     * those in {@code alsoAllowed} (stop tokens, once the grammar's text is complete). The rest are
+     * dropped before any other stage, so penalties, truncation and the draw see only legal tokens.
+     *
+     * @return the token, or -1 when nothing is allowed
+     */
+    public int sample(float[] logits, int offset, TokenHistory history, long[] allowed, Set<Integer> alsoAllowed) {
+        if (params.choosesLargestLogit()) {
+            return largestAllowed(logits, offset, allowed, alsoAllowed);
+        }
+        float[] l = work;
+        System.arraycopy(logits, offset, l, 0, vocabSize);
+        boolean any = false;
+        for (int w = 0, base = 0; base < vocabSize; w++, base += 64) {
+            long bits = allowed[w];
+            any |= bits != 0;
+            if (bits == -1L) {
+                continue;
+            }
+            int end = Math.min(64, vocabSize - base);
+            for (int i = 0; i < end; i++) {
+                if ((bits >>> i & 1) == 0) {
+                    l[base + i] = Float.NEGATIVE_INFINITY;
+                }
+            }
+        }
+        for (int t : alsoAllowed) {
+            if (t >= 0 && t < vocabSize) {
+                l[t] = logits[offset + t];
+                any = true;
+            }
+        }
+        return any ? choose(l, history) : -1;
+    }
+
+    /** Greedy over the allowed tokens, read in place: no copy, no masking pass (ties to the lower id). */
+    private int largestAllowed(float[] logits, int offset, long[] allowed, Set<Integer> alsoAllowed) {
+        int best = -1;
+        float bestValue = Float.NEGATIVE_INFINITY;
+        for (int w = 0, base = 0; base < vocabSize; w++, base += 64) {
+            for (long bits = allowed[w]; bits != 0; bits &= bits - 1) {
+                int t = base + Long.numberOfTrailingZeros(bits);
+                float v = logits[offset + t];
+                if (best < 0 || v > bestValue) {
+                    best = t;
+                    bestValue = v;
+                }
+            }
+        }
+        for (int t : alsoAllowed) {
+            if (t >= 0 && t < vocabSize) {
+                float v = logits[offset + t];
+                if (best < 0 || v > bestValue || (v == bestValue && t < best)) {
+                    best = t;
+                    bestValue = v;
+                }
+            }
+        }
+        return best;
+    }
+
+    private int choose(float[] l, TokenHistory history) {
         for (Map.Entry<Integer, Float> b : params.logitBias().entrySet()) {
             l[b.getKey()] += b.getValue();
         }

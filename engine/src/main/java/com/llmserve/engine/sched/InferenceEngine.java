@@ -2,6 +2,7 @@ package com.llmserve.engine.sched;
 
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.grammar.TokenConstraint;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
@@ -9,6 +10,7 @@ import com.llmserve.engine.sampling.TokenLogprobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,6 +93,10 @@ public final class InferenceEngine implements AutoCloseable {
             throw new AdmissionException(
                     AdmissionException.Reason.STOPPED, "the engine for " + name + " is stopped", Duration.ZERO);
         }
+        if (request.grammar() != null && request.grammar().vocabSize() != model.vocabSize()) {
+            throw new IllegalArgumentException("the request's grammar was compiled for a vocabulary of "
+                    + request.grammar().vocabSize() + " tokens; this model has " + model.vocabSize());
+        }
         int prompt = request.prompt().length;
         long room = Math.min(model.contextLength(), kvCapacityTokens()) - prompt;
         if (room < 1) {
@@ -171,7 +177,9 @@ public final class InferenceEngine implements AutoCloseable {
             scoring[i] = c.sequence().scoresPromptIn(c.sequence().computed, c.count());
             anyScoring |= scoring[i];
         }
-        Logits logits = model.forward(batchOf(plan, scoring), kv, !anyScoring && onlyLargestLogits(plan) ? 1 : 0);
+        long[][] masks = grammarMasks(plan, scoring);
+        Logits logits =
+                model.forward(batchOf(plan, scoring), kv, !anyScoring && onlyLargestLogits(plan) ? 1 : 0, masks);
         scheduler.completed(plan);
         int row = 0;
         for (int i = 0; i < scoring.length; i++) {
@@ -237,6 +245,51 @@ public final class InferenceEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Per logit row of the step, the tokens its sequence's grammar allows (stop tokens included once
+     * its text is complete), or null; null when no row has a grammar. Kept on the sequence for
+     * sampling, and given to the forward pass, whose top-k then chooses among allowed tokens.
+     */
+    private static long[][] grammarMasks(StepPlan plan, boolean[] scoring) {
+        int total = 0;
+        boolean any = false;
+        for (int i = 0; i < scoring.length; i++) {
+            StepPlan.Chunk c = plan.chunks().get(i);
+            total += scoring[i] ? c.count() : c.sample() ? 1 : 0;
+            any |= c.sample() && c.sequence().constraint != null;
+        }
+        if (!any) {
+            return null;
+        }
+        long[][] masks = new long[total][];
+        int row = 0;
+        for (int i = 0; i < scoring.length; i++) {
+            StepPlan.Chunk c = plan.chunks().get(i);
+            Sequence s = c.sequence();
+            row += scoring[i] ? c.count() : c.sample() ? 1 : 0;
+            if (c.sample() && s.constraint != null) {
+                s.stepMask = grammarMask(s);
+                masks[row - 1] = s.stepMask; // a sampled chunk's last row is the one sampled
+            }
+        }
+        return masks;
+    }
+
+    private static long[] grammarMask(Sequence s) {
+        Request r = s.request;
+        long[] allowed = s.constraint.allowed(r.maxTokens - s.generated);
+        if (!s.constraint.canEnd() || r.spec.stopTokens().isEmpty()) {
+            return allowed;
+        }
+        long[] withStops = allowed.clone(); // the grammar's mask is shared: add the stop tokens to a copy
+        for (int t : r.spec.stopTokens()) {
+            if (t >= 0 && (t >>> 6) < withStops.length) {
+                withStops[t >>> 6] |= 1L << t;
+            }
+        }
+        return withStops;
+    }
+
     /** Whether every row this step samples takes its largest logit and no log-probs: then whole rows need not be read. */
     private static boolean onlyLargestLogits(StepPlan plan) {
         for (StepPlan.Chunk c : plan.chunks()) {
@@ -261,8 +314,32 @@ public final class InferenceEngine implements AutoCloseable {
             finish(s, FinishReason.LENGTH); // the prompt was only to be scored
             return;
         }
-        int token =
-                logits.topK() > 0 ? logits.best(row) : s.sampler.sample(logits.array(), logits.offset(row), s.history);
+        TokenConstraint constraint = s.constraint;
+        if (constraint != null && constraint.mustEnd()) {
+            finish(s, FinishReason.STOP); // the text is complete and nothing may follow
+            return;
+        }
+        long[] mask = constraint == null ? null : s.stepMask;
+        int token;
+        if (logits.topK() > 0) {
+            token = logits.best(row); // chosen among the allowed tokens on the backend
+            if (mask != null && (token >= logits.vocabSize() || (mask[token >>> 6] >>> token & 1) == 0)) {
+                token = -1;
+            }
+        } else {
+            token = mask == null
+                    ? s.sampler.sample(logits.array(), logits.offset(row), s.history)
+                    : s.sampler.sample(logits.array(), logits.offset(row), s.history, mask, Set.of());
+        }
+        if (token < 0) {
+            // the grammar allows no token of this vocabulary here and the text is not complete
+            LOG.warn(
+                    "request {}: the grammar allows no token of the vocabulary here; stopping choice {}",
+                    r.id,
+                    s.choice);
+            finish(s, FinishReason.STOP);
+            return;
+        }
         long now = System.nanoTime();
         if (r.spec.stopTokens().contains(token)) {
             finish(s, FinishReason.STOP);

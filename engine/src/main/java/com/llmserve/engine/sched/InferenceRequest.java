@@ -1,5 +1,6 @@
 package com.llmserve.engine.sched;
 
+import com.llmserve.engine.grammar.TokenAutomaton;
 import com.llmserve.engine.sampling.SamplingParams;
 import java.time.Duration;
 import java.util.Set;
@@ -19,6 +20,9 @@ import java.util.Set;
  *                    but the first; reported by {@link TokenListener#onPromptToken}): the prompt is then
  *                    computed whole, without the prefix cache
  * @param timeout     how long the request may take from submission, or null for the engine's default
+ * @param grammar     constrains every choice to the grammar's language (structured output, forced tool
+ *                    calls), or null: only allowed tokens are sampled, and a stop token only once the text
+ *                    is complete; a choice whose text is complete and cannot grow stops there
  */
 public record InferenceRequest(
         int[] prompt,
@@ -28,7 +32,8 @@ public record InferenceRequest(
         Set<Integer> stopTokens,
         int topLogprobs,
         int promptLogprobs,
-        Duration timeout) {
+        Duration timeout,
+        TokenAutomaton grammar) {
 
     public InferenceRequest {
         if (prompt == null || prompt.length == 0) {
@@ -54,32 +59,39 @@ public record InferenceRequest(
 
     /** A greedy request with no stop tokens and no log-probabilities. */
     public static InferenceRequest greedy(int[] prompt, int maxTokens) {
-        return new InferenceRequest(prompt, 1, maxTokens, SamplingParams.GREEDY, Set.of(), -1, -1, null);
+        return new InferenceRequest(prompt, 1, maxTokens, SamplingParams.GREEDY, Set.of(), -1, -1, null, null);
     }
 
     public InferenceRequest withN(int choices) {
         return new InferenceRequest(
-                prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout);
+                prompt, choices, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout, grammar);
     }
 
     public InferenceRequest withSampling(SamplingParams s) {
-        return new InferenceRequest(prompt, n, maxTokens, s, stopTokens, topLogprobs, promptLogprobs, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, s, stopTokens, topLogprobs, promptLogprobs, timeout, grammar);
     }
 
     public InferenceRequest withStopTokens(Set<Integer> stop) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stop, topLogprobs, promptLogprobs, timeout);
+        return new InferenceRequest(
+                prompt, n, maxTokens, sampling, stop, topLogprobs, promptLogprobs, timeout, grammar);
     }
 
     public InferenceRequest withTopLogprobs(int k) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, k, promptLogprobs, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, k, promptLogprobs, timeout, grammar);
     }
 
     /** Scores the prompt too; {@code maxTokens} may then be 0. */
     public InferenceRequest withPromptLogprobs(int k) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, k, timeout);
+        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, k, timeout, grammar);
+    }
+
+    public InferenceRequest withGrammar(TokenAutomaton g) {
+        return new InferenceRequest(
+                prompt, n, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, timeout, g);
     }
 
     public InferenceRequest withTimeout(Duration t) {
-        return new InferenceRequest(prompt, n, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, t);
+        return new InferenceRequest(
+                prompt, n, maxTokens, sampling, stopTokens, topLogprobs, promptLogprobs, t, grammar);
     }
 }

@@ -1,5 +1,6 @@
 package com.llmserve.engine.sched;
 
+import com.llmserve.engine.grammar.TokenConstraint;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockPool.BlockKey;
 import com.llmserve.engine.kv.BlockTable;
@@ -25,6 +26,10 @@ final class Sequence {
     final BlockTable table;
     final Sampler sampler;
     final TokenHistory history;
+    /** Where this choice stands in its request's grammar, or null when unconstrained. */
+    final TokenConstraint constraint;
+    /** The tokens the grammar allows for the token this step samples (set by the engine each step). */
+    long[] stepMask;
 
     private int[] tokens;
     private int length;
@@ -55,6 +60,8 @@ final class Sequence {
         this.table = new BlockTable(pool);
         this.sampler = sampler;
         this.history = new TokenHistory(prompt);
+        this.constraint =
+                request.spec.grammar() == null ? null : request.spec.grammar().start();
     }
 
     int length() {
@@ -92,6 +99,9 @@ final class Sequence {
         tokens[length++] = token;
         generated++;
         history.accept(token);
+        if (constraint != null) {
+            constraint.accept(token);
+        }
     }
 
     /** Forgets the cache (preemption): everything is computed again when the sequence is readmitted. */

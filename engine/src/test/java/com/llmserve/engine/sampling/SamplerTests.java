@@ -18,6 +18,23 @@ class SamplerTests {
     }
 
     @Test
+    void aMaskLeavesOnlyItsTokensAndTheAlsoAllowedOnes() {
+        long[] mask = {0b100101L}; // tokens 0, 2 and 5
+        Sampler greedy = new Sampler(SamplingParams.GREEDY, LOGITS.length);
+        assertThat(greedy.sample(LOGITS, 0, null, mask, java.util.Set.of())).isEqualTo(2);
+        assertThat(greedy.sample(LOGITS, 0, null, mask, java.util.Set.of(3))).isEqualTo(3);
+        assertThat(greedy.sample(LOGITS, 0, null, new long[1], java.util.Set.of()))
+                .isEqualTo(-1);
+        // the same choice through the general path (a bias that changes nothing here)
+        Sampler biased = new Sampler(SamplingParams.GREEDY.withLogitBias(Map.of(4, 0.1f)), LOGITS.length);
+        assertThat(biased.sample(LOGITS, 0, null, mask, java.util.Set.of())).isEqualTo(2);
+        Sampler hot = new Sampler(SamplingParams.GREEDY.withTemperature(1f).withSeed(1), LOGITS.length);
+        for (int i = 0; i < 100; i++) {
+            assertThat(hot.sample(LOGITS, 0, null, mask, java.util.Set.of())).isIn(0, 2, 5);
+        }
+    }
+
+    @Test
     void samplingReadsTheRowAtItsOffsetAndLeavesTheLogitsAlone() {
         float[] twoRows = new float[12];
         System.arraycopy(LOGITS, 0, twoRows, 6, 6);

@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import com.llmserve.engine.TestData;
-import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.CpuLanguageModel;
 import com.llmserve.engine.generate.Generation;
 import com.llmserve.engine.generate.GenerationRequest;
 import com.llmserve.engine.generate.Generator;
-import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
-import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.LanguageModel;
-import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.Tokenizer;
@@ -35,24 +31,20 @@ import org.junit.jupiter.api.Test;
 
 class InferenceEngineTests {
 
-    private static CpuBackend backend;
-    private static GgufFile file;
+    private static CpuLanguageModel loaded;
     private static LanguageModel model;
     private static Tokenizer tokenizer;
 
     @BeforeAll
     static void load() throws IOException {
-        backend = new CpuBackend(2);
-        file = GgufFile.open(TestData.model("stories260K.gguf"));
-        model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT);
-        tokenizer = Tokenizer.fromGguf(file.metadata());
+        loaded = CpuLanguageModel.load("stories260K.gguf");
+        model = loaded.model();
+        tokenizer = loaded.tokenizer();
     }
 
     @AfterAll
     static void unload() {
-        model.close();
-        file.close();
-        backend.close();
+        loaded.close();
     }
 
     private static final String[] PROMPTS = {
@@ -365,13 +357,14 @@ class InferenceEngineTests {
         int[] prompt = encode("Once upon a time there was a little girl");
         try (InferenceEngine engine = start(EngineOptions.defaults())) {
             Collector c = new Collector(1);
-            engine.submit(new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, 0, null), c);
+            engine.submit(new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, 0, null, null), c);
             c.await();
             assertThat(c.tokens(0)).isEmpty();
             assertThat(c.reasons.get(0)).isEqualTo(FinishReason.LENGTH);
             assertThat(c.prompt).hasSize(prompt.length - 1);
         }
-        assertThatThrownBy(() -> new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, -1, null))
+        assertThatThrownBy(
+                        () -> new InferenceRequest(prompt, 1, 0, SamplingParams.GREEDY, Set.of(), -1, -1, null, null))
                 .hasMessageContaining("0 only to score the prompt");
     }
 

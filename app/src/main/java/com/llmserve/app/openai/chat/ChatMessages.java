@@ -1,16 +1,21 @@
 package com.llmserve.app.openai.chat;
 
 import com.llmserve.app.openai.InvalidRequestException;
+import com.llmserve.app.openai.JsonValues;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.engine.chat.ChatMessage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Reads a conversation ({@code messages}) and template variables, for chat and {@code /tokenize}. */
 public final class ChatMessages {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private ChatMessages() {}
 
@@ -41,31 +46,86 @@ public final class ChatMessages {
         RequestFields m = RequestFields.nested(node, path);
         String role = m.requiredString("role");
         switch (role) {
-            case "system", "user", "assistant", "developer" -> {}
-            case "tool", "function" ->
+            case "system", "user", "assistant", "developer", "tool" -> {}
+            case "function" ->
                 throw m.invalid(
                         "role",
-                        "Messages with role '" + role + "' need tool calling, which this server does not support yet.",
+                        "Messages with role 'function' are deprecated and not supported; send role 'tool'.",
                         "unsupported_parameter");
             default ->
                 throw m.invalid(
                         "role",
                         "Invalid value for '" + m.path("role") + "': '" + role
-                                + "'. Supported values are: 'system', 'developer', 'user' and 'assistant'.",
+                                + "'. Supported values are: 'system', 'developer', 'user', 'assistant' and 'tool'.",
                         "invalid_value");
         }
-        if (m.raw("tool_calls") != null) {
-            throw m.invalid("tool_calls", "Tool calls are not supported yet.", "unsupported_parameter");
-        }
         if (m.raw("function_call") != null) {
-            throw m.invalid("function_call", "Function calls are not supported yet.", "unsupported_parameter");
+            throw m.invalid(
+                    "function_call",
+                    "'function_call' is deprecated and not supported; send 'tool_calls'.",
+                    "unsupported_parameter");
         }
-        m.optString("name");
+        Map<String, Object> fields = new LinkedHashMap<>();
+        m.optString("name").ifPresent(name -> fields.put("name", name));
         m.optString("refusal");
+        if ("tool".equals(role)) {
+            fields.put("tool_call_id", m.requiredString("tool_call_id"));
+        }
+        if ("assistant".equals(role)) {
+            List<Object> calls = toolCalls(m);
+            if (!calls.isEmpty()) {
+                fields.put("tool_calls", calls);
+            }
+            m.optString("reasoning_content").ifPresent(r -> fields.put("reasoning_content", r));
+        }
         String content = content(m, role);
         m.rejectUnknown();
         // chat templates know system, user and assistant; "developer" is OpenAI's newer name for system
-        return new ChatMessage("developer".equals(role) ? "system" : role, content);
+        return new ChatMessage("developer".equals(role) ? "system" : role, content, fields);
+    }
+
+    /**
+     * An assistant's {@code tool_calls}, as Hugging Face templates expect them: {@code arguments}
+     * parsed into an object when it is JSON text (OpenAI sends a string; templates write it with
+     * {@code tojson}), as vLLM does.
+     */
+    private static List<Object> toolCalls(RequestFields m) {
+        JsonNode node = m.raw("tool_calls");
+        if (node == null) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw RequestFields.typeError(m.path("tool_calls"), "an array", node);
+        }
+        List<Object> calls = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            String path = m.path("tool_calls") + "[" + i + "]";
+            RequestFields c = RequestFields.nested(node.get(i), path);
+            String id = c.requiredString("id");
+            RequestFields fn = ToolUse.function(c, "tool calls");
+            String name = fn.requiredString("name");
+            String arguments = fn.requiredString("arguments");
+            fn.rejectUnknown();
+            c.rejectUnknown();
+            Map<String, Object> function = new LinkedHashMap<>();
+            function.put("name", name);
+            function.put("arguments", parsedArguments(arguments));
+            Map<String, Object> call = new LinkedHashMap<>();
+            call.put("id", id);
+            call.put("type", "function");
+            call.put("function", function);
+            calls.add(call);
+        }
+        return calls;
+    }
+
+    private static Object parsedArguments(String arguments) {
+        try {
+            JsonNode parsed = JSON.readTree(arguments);
+            return parsed != null && parsed.isObject() ? JsonValues.plain(parsed) : arguments;
+        } catch (JacksonException e) {
+            return arguments; // the template writes the text as it came
+        }
     }
 
     /** A string, or an array of text parts joined by newlines (as vLLM joins them). */
@@ -110,34 +170,8 @@ public final class ChatMessages {
         }
         Map<String, Object> vars = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : node.properties()) {
-            vars.put(e.getKey(), plain(e.getValue()));
+            vars.put(e.getKey(), JsonValues.plain(e.getValue()));
         }
         return vars;
-    }
-
-    /** JSON as the plain maps, lists and scalars a template sees. */
-    private static Object plain(JsonNode v) {
-        if (v.isObject()) {
-            Map<String, Object> map = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonNode> e : v.properties()) {
-                map.put(e.getKey(), plain(e.getValue()));
-            }
-            return map;
-        } else if (v.isArray()) {
-            List<Object> list = new ArrayList<>();
-            for (JsonNode e : v) {
-                list.add(plain(e));
-            }
-            return list;
-        } else if (v.isBoolean()) {
-            return v.booleanValue();
-        } else if (v.isIntegralNumber()) {
-            return v.longValue();
-        } else if (v.isNumber()) {
-            return v.doubleValue();
-        } else if (v.isString()) {
-            return v.stringValue();
-        }
-        return null;
     }
 }

@@ -23,6 +23,18 @@ public final class ChatPrompt {
             List<ChatMessage> messages,
             boolean addGenerationPrompt,
             Map<String, Object> variables) {
+        return render(model, messages, addGenerationPrompt, variables).tokens();
+    }
+
+    /** A rendered conversation: its text, and its tokens. */
+    public record Rendered(String text, int[] tokens) {}
+
+    /** The rendered text and the prompt tokens of a conversation; throws as {@link #tokens} does. */
+    public static Rendered render(
+            ServedTextModel model,
+            List<ChatMessage> messages,
+            boolean addGenerationPrompt,
+            Map<String, Object> variables) {
         String rendered = model.chatTemplate().render(messages, addGenerationPrompt, variables);
         List<String> contents = messages.stream()
                 .map(ChatMessage::content)
@@ -36,6 +48,6 @@ public final class ChatPrompt {
                             + " changes that message's text, so it cannot be encoded safely. Remove the control-token text.",
                     "invalid_content");
         }
-        return tokens;
+        return new Rendered(rendered, tokens);
     }
 }

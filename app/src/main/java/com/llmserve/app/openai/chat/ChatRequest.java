@@ -2,6 +2,7 @@ package com.llmserve.app.openai.chat;
 
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.GenerationFields;
+import com.llmserve.app.openai.OutputFormat;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.app.openai.SamplingOptions;
 import com.llmserve.engine.chat.ChatMessage;
@@ -11,14 +12,16 @@ import java.util.OptionalInt;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A parsed {@code POST /v1/chat/completions} body. Tool calling and structured output are not
- * built yet: a request that needs them is refused with a 400 naming the parameter rather than
- * answered as if they had been honoured.
+ * A parsed {@code POST /v1/chat/completions} body.
  *
  * @param maxTokens           {@code max_completion_tokens} or {@code max_tokens}, if set
  * @param topLogprobs         -1 without {@code logprobs}; else {@code top_logprobs} (0 by default)
  * @param templateVariables   {@code chat_template_kwargs}: extra variables for the chat template (vLLM's extension)
  * @param addGenerationPrompt end the prompt with the assistant header (vLLM's extension; true by default)
+ * @param tools               the functions the model may call, and whether it must
+ * @param format              the shape the answer must take
+ * @param separateReasoning   whether {@code <think>} text goes to {@code reasoning_content} (the default) or
+ *                            stays in the content ({@code reasoning_format: "none"}, llama.cpp's switch)
  */
 record ChatRequest(
         String model,
@@ -31,7 +34,10 @@ record ChatRequest(
         int topLogprobs,
         boolean ignoreEos,
         Map<String, Object> templateVariables,
-        boolean addGenerationPrompt) {
+        boolean addGenerationPrompt,
+        ToolUse tools,
+        OutputFormat format,
+        boolean separateReasoning) {
 
     static ChatRequest parse(JsonNode body, ApiProperties limits) {
         RequestFields f = RequestFields.of(body);
@@ -48,8 +54,9 @@ record ChatRequest(
             throw f.invalid("top_logprobs", "'top_logprobs' requires 'logprobs' to be true.");
         }
         boolean ignoreEos = GenerationFields.ignoreEos(f);
-        responseFormat(f);
-        tools(f);
+        OutputFormat format = OutputFormat.parse(f);
+        ToolUse tools = ToolUse.parse(f);
+        boolean separateReasoning = reasoningFormat(f);
         Map<String, Object> variables = ChatMessages.templateVariables(f);
         boolean addGenerationPrompt = f.optBoolean("add_generation_prompt").orElse(true);
         JsonNode modalities = f.raw("modalities");
@@ -59,8 +66,8 @@ record ChatRequest(
                         && "text".equals(modalities.get(0).asString()))) {
             throw f.invalid("modalities", "Only the text modality is supported.", "unsupported_parameter");
         }
-        // accepted and without effect here: they concern OpenAI's storage, billing and tool routing
-        f.ignore("metadata", "store", "service_tier", "parallel_tool_calls");
+        // accepted and without effect here: OpenAI's storage, billing and caching
+        GenerationFields.platformFields(f);
         GenerationFields.user(f);
         f.rejectUnknown();
         return new ChatRequest(
@@ -74,7 +81,35 @@ record ChatRequest(
                 logprobs ? top.orElse(0) : -1,
                 ignoreEos,
                 variables,
-                addGenerationPrompt);
+                addGenerationPrompt,
+                tools,
+                format,
+                separateReasoning);
+    }
+
+    /** Template variables with the tools, as Hugging Face's {@code apply_chat_template(tools=...)} passes them. */
+    Map<String, Object> templateVariablesWithTools() {
+        if (tools.tools().isEmpty() || tools.choice() == ToolUse.Choice.NONE) {
+            return templateVariables;
+        }
+        Map<String, Object> vars = new java.util.LinkedHashMap<>(templateVariables);
+        vars.put("tools", tools.tools().stream().map(ToolUse.Tool::template).toList());
+        return vars;
+    }
+
+    /** llama.cpp's {@code reasoning_format}: {@code none} keeps thinking inline; {@code auto}/{@code deepseek} separate it. */
+    private static boolean reasoningFormat(RequestFields f) {
+        String v = f.optString("reasoning_format").orElse("auto");
+        return switch (v) {
+            case "none" -> false;
+            case "auto", "deepseek", "deepseek-legacy" -> true;
+            default ->
+                throw f.invalid(
+                        "reasoning_format",
+                        "Invalid value for 'reasoning_format': '" + v
+                                + "'. Supported values are: 'auto', 'deepseek' and 'none'.",
+                        "invalid_value");
+        };
     }
 
     /** {@code max_completion_tokens} (current) or {@code max_tokens} (deprecated); both must agree if both are sent. */
@@ -87,40 +122,5 @@ record ChatRequest(
                     "'max_tokens' and 'max_completion_tokens' disagree; send only 'max_completion_tokens'.");
         }
         return completion.isPresent() ? completion : legacy;
-    }
-
-    /** Only plain text output exists; JSON modes would need constrained decoding. */
-    private static void responseFormat(RequestFields f) {
-        JsonNode node = f.raw("response_format");
-        if (node == null) {
-            return;
-        }
-        RequestFields rf = RequestFields.nested(node, "response_format");
-        String type = rf.requiredString("type");
-        if (!"text".equals(type)) {
-            throw rf.invalid(
-                    "type",
-                    "response_format of type '" + type + "' is not supported yet; only 'text' is.",
-                    "unsupported_parameter");
-        }
-        rf.rejectUnknown();
-    }
-
-    private static void tools(RequestFields f) {
-        JsonNode tools = f.raw("tools");
-        if (tools != null && !(tools.isArray() && tools.isEmpty())) {
-            throw f.invalid("tools", "Tool calling is not supported yet.", "unsupported_parameter");
-        }
-        JsonNode choice = f.raw("tool_choice");
-        if (choice != null
-                && !(choice.isString()
-                        && ("none".equals(choice.stringValue()) || "auto".equals(choice.stringValue())))) {
-            throw f.invalid(
-                    "tool_choice",
-                    "Tool calling is not supported yet; 'tool_choice' may only be 'none' or 'auto'.",
-                    "unsupported_parameter");
-        }
-        GenerationFields.unsupported(f, "functions", "Function calling is not supported yet.");
-        GenerationFields.unsupported(f, "function_call", "Function calling is not supported yet.");
     }
 }

@@ -23,8 +23,40 @@ final class ChatResponses {
             Logprobs logprobs,
             @JsonProperty("finish_reason") String finishReason) {}
 
-    /** The assistant's answer; {@code refusal} is always null (the model does not refuse by API). */
-    record Message(String role, String content, String refusal) {}
+    /**
+     * The assistant's answer; {@code refusal} is always null (the model does not refuse by API).
+     * {@code reasoning_content} (vLLM's and llama.cpp's name) holds a reasoning model's thinking and
+     * is left out when there was none; {@code tool_calls} is left out when no tool was called.
+     */
+    record Message(
+            String role,
+            String content,
+            String refusal,
+
+            @JsonProperty("reasoning_content") @JsonInclude(JsonInclude.Include.NON_NULL)
+            String reasoningContent,
+
+            @JsonProperty("tool_calls") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+            List<ToolCall> toolCalls) {}
+
+    /** A call of a function: its arguments are JSON text, as in OpenAI's API. */
+    record ToolCall(String id, String type, Function function) {
+        static ToolCall of(String id, String name, String arguments) {
+            return new ToolCall(id, "function", new Function(name, arguments));
+        }
+    }
+
+    record Function(String name, String arguments) {}
+
+    /**
+     * A piece of a streamed call: the first for each call carries its index, id, type and name (and
+     * empty arguments), later ones only the index and a fragment of the arguments.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ToolCallDelta(int index, String id, String type, FunctionDelta function) {}
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record FunctionDelta(String name, String arguments) {}
 
     /**
      * One event of a stream: a choice's delta, or (with {@code stream_options.include_usage}) the
@@ -46,7 +78,16 @@ final class ChatResponses {
 
     /** New text of the assistant's message; the first delta of a choice carries the role. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Delta(String role, String content) {}
+    record Delta(
+            String role,
+            String content,
+            @JsonProperty("reasoning_content") String reasoningContent,
+            @JsonProperty("tool_calls") List<ToolCallDelta> toolCalls) {
+
+        Delta(String role, String content) {
+            this(role, content, null, null);
+        }
+    }
 
     record Logprobs(List<TokenLogprob> content, List<TokenLogprob> refusal) {
 

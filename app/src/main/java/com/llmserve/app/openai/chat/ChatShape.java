@@ -3,23 +3,29 @@ package com.llmserve.app.openai.chat;
 import com.llmserve.app.generation.Delta;
 import com.llmserve.app.openai.GenerationShape;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /**
  * A chat completion as OpenAI shapes it. Streamed: per choice a first delta with the role, then
- * content deltas, then an empty delta with the finish reason. Whole: each choice's assistant message.
+ * deltas of content, reasoning and tool calls, then an empty delta with the finish reason. Whole:
+ * each choice's assistant message. A choice that called a tool finishes with {@code tool_calls}.
  */
 final class ChatShape implements GenerationShape<ChatResponses.ChunkChoice> {
 
     private final ChatRequest request;
     private final String id;
     private final long created;
+    private final AnswerReader.Options reading;
+    private final Map<Integer, AnswerReader> readers = new HashMap<>();
 
-    ChatShape(ChatRequest request, String id, long created) {
+    ChatShape(ChatRequest request, String id, long created, AnswerReader.Options reading) {
         this.request = request;
         this.id = id;
         this.created = created;
+        this.reading = reading;
     }
 
     @Override
@@ -34,18 +40,39 @@ final class ChatShape implements GenerationShape<ChatResponses.ChunkChoice> {
     @Override
     public List<ChatResponses.ChunkChoice> chunks(Delta d) {
         List<ChatResponses.ChunkChoice> chunks = new ArrayList<>(2);
-        if (!d.text().isEmpty() || (logprobs() && !d.tokens().isEmpty())) {
+        AnswerReader reader = readers.computeIfAbsent(d.index(), i -> new AnswerReader(reading));
+        AnswerReader.Update u = reader.feed(d.text());
+        if (d.finished()) {
+            AnswerReader.Update rest = reader.finish();
+            List<ChatResponses.ToolCallDelta> calls = new ArrayList<>(u.calls());
+            calls.addAll(rest.calls());
+            u = new AnswerReader.Update(u.reasoning() + rest.reasoning(), u.content() + rest.content(), calls);
+        }
+        if (!u.isEmpty() || (logprobs() && !d.tokens().isEmpty())) {
             chunks.add(new ChatResponses.ChunkChoice(
                     d.index(),
-                    new ChatResponses.Delta(null, d.text()),
+                    new ChatResponses.Delta(
+                            null,
+                            u.content().isEmpty()
+                                            && (!u.reasoning().isEmpty()
+                                                    || !u.calls().isEmpty())
+                                    ? null
+                                    : u.content(),
+                            u.reasoning().isEmpty() ? null : u.reasoning(),
+                            u.calls().isEmpty() ? null : u.calls()),
                     logprobs() ? ChatResponses.Logprobs.of(d.tokens()) : null,
                     null));
         }
         if (d.finished()) {
             chunks.add(new ChatResponses.ChunkChoice(
-                    d.index(), new ChatResponses.Delta(null, null), null, d.finishReason()));
+                    d.index(), new ChatResponses.Delta(null, null), null, finishReason(d.finishReason(), reader)));
         }
         return chunks;
+    }
+
+    /** OpenAI reports {@code tool_calls} when the model stopped after calling tools. */
+    private static String finishReason(String reason, AnswerReader reader) {
+        return reader.calledTools() && "stop".equals(reason) ? "tool_calls" : reason;
     }
 
     @Override
@@ -58,11 +85,12 @@ final class ChatShape implements GenerationShape<ChatResponses.ChunkChoice> {
         List<ChatResponses.Choice> answered = new ArrayList<>(choices.size());
         for (int i = 0; i < choices.size(); i++) {
             Collected c = choices.get(i);
+            AnswerReader.Answer a = AnswerReader.read(c.text(), reading);
             answered.add(new ChatResponses.Choice(
                     i,
-                    new ChatResponses.Message("assistant", c.text(), null),
+                    new ChatResponses.Message("assistant", a.content(), null, a.reasoning(), a.calls()),
                     logprobs() ? ChatResponses.Logprobs.of(c.tokens()) : null,
-                    c.finishReason()));
+                    a.calls().isEmpty() || !"stop".equals(c.finishReason()) ? c.finishReason() : "tool_calls"));
         }
         return new ChatResponses.ChatCompletion(id, ChatResponses.OBJECT, created, request.model(), answered, usage);
     }

@@ -3,6 +3,7 @@ package com.llmserve.app.openai.completions;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.GenerationFields;
 import com.llmserve.app.openai.InvalidRequestException;
+import com.llmserve.app.openai.OutputFormat;
 import com.llmserve.app.openai.RequestFields;
 import com.llmserve.app.openai.SamplingOptions;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import tools.jackson.databind.JsonNode;
  * @param prompts   one or more prompts, each text or token ids
  * @param maxTokens the client's {@code max_tokens}, if set
  * @param logprobs  alternatives per token ({@code logprobs}), if set
+ * @param format    the shape the text must take: vLLM's {@code response_format} and llama.cpp's {@code grammar}
  */
 record CompletionRequest(
         String model,
@@ -28,7 +30,8 @@ record CompletionRequest(
         List<String> stop,
         OptionalInt logprobs,
         boolean echo,
-        boolean ignoreEos) {
+        boolean ignoreEos,
+        OutputFormat format) {
 
     /** The default of {@code max_tokens} in OpenAI's completions API. */
     static final int DEFAULT_MAX_TOKENS = 16;
@@ -78,6 +81,7 @@ record CompletionRequest(
                     "unsupported_parameter");
         }
         boolean ignoreEos = GenerationFields.ignoreEos(f);
+        OutputFormat format = OutputFormat.parse(f);
         f.optString("suffix").ifPresent(s -> {
             if (!s.isEmpty()) {
                 throw f.invalid("suffix", "'suffix' (insertion) is not supported.", "unsupported_parameter");
@@ -86,7 +90,7 @@ record CompletionRequest(
         GenerationFields.user(f);
         f.rejectUnknown();
         return new CompletionRequest(
-                model, prompts, maxTokens, sampling, n, streaming, stop, logprobs, echo, ignoreEos);
+                model, prompts, maxTokens, sampling, n, streaming, stop, logprobs, echo, ignoreEos, format);
     }
 
     /** A string, an array of strings, an array of token ids, or an array of such arrays. */

@@ -4,6 +4,7 @@ import com.llmserve.app.generation.Generation;
 import com.llmserve.app.generation.GenerationParams;
 import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.models.ServedTextModel;
+import com.llmserve.app.openai.AnswerGrammars;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.ApiUsage;
 import com.llmserve.app.openai.GenerationResponder;
@@ -32,8 +33,10 @@ class CompletionsController {
     private final ApiProperties api;
     private final JsonMapper json;
     private final GenerationResponder responder;
+    private final AnswerGrammars grammars;
 
-    CompletionsController(ModelRegistry registry, ApiProperties api, JsonMapper json) {
+    CompletionsController(ModelRegistry registry, ApiProperties api, JsonMapper json, AnswerGrammars grammars) {
+        this.grammars = grammars;
         this.registry = registry;
         this.api = api;
         this.json = json;
@@ -75,7 +78,8 @@ class CompletionsController {
                 request.stop(),
                 request.ignoreEos(),
                 request.logprobs().orElse(-1),
-                scorePrompt ? request.logprobs().getAsInt() : -1);
+                scorePrompt ? request.logprobs().getAsInt() : -1,
+                grammars.of(model, request.format()));
         Generation generation = Generation.start(model, prompts, params);
         CompletionShape shape =
                 new CompletionShape(request, id, created, model.tokenizer(), prompts, promptTexts, generation);

@@ -9,6 +9,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.ScriptedModel.Finish;
 import com.llmserve.app.ScriptedModel.Text;
+import com.llmserve.app.openai.AnswerGrammars;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.ScriptedEndpointTests;
 import com.llmserve.engine.chat.ChatTemplate;
@@ -17,8 +18,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
 
 /** The chat endpoint over a scripted model: chunk sequence per choice, template refusals, defaults. */
+@Import(AnswerGrammars.class)
 @WebMvcTest(ChatController.class)
 @EnableConfigurationProperties(ApiProperties.class)
 class ChatControllerTests extends ScriptedEndpointTests {

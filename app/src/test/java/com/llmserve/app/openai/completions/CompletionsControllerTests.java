@@ -13,6 +13,7 @@ import com.llmserve.app.ScriptedModel.Finish;
 import com.llmserve.app.ScriptedModel.Pause;
 import com.llmserve.app.ScriptedModel.Text;
 import com.llmserve.app.models.ModelNotReadyException;
+import com.llmserve.app.openai.AnswerGrammars;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.ScriptedEndpointTests;
 import com.llmserve.engine.sched.AdmissionException;
@@ -23,12 +24,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 /**
  * The completions endpoint over a scripted model: SSE framing byte for byte, stop strings,
  * keep-alives, mid-stream errors, and how engine refusals reach the client.
  */
+@Import(AnswerGrammars.class)
 @WebMvcTest(value = CompletionsController.class, properties = "llmserve.api.keep-alive-interval=100ms")
 @EnableConfigurationProperties(ApiProperties.class)
 class CompletionsControllerTests extends ScriptedEndpointTests {

@@ -340,21 +340,29 @@ public class CpuBackend extends Backend {
     }
 
     @Override
-    protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at) {
+    protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
         float[] a = data(x);
         int cols = x.cols();
+        int words = maskWords(cols);
         for (int t = 0; t < n; t++) {
-            selectTop(a, t * cols, cols, k, ids, values, at + t * k);
+            java.util.Arrays.fill(ids, at + t * k, at + (t + 1) * k, Integer.MAX_VALUE);
+            java.util.Arrays.fill(values, at + t * k, at + (t + 1) * k, Float.NEGATIVE_INFINITY);
+            selectTop(a, t * cols, cols, k, ids, values, at + t * k, allowed, t * words);
         }
     }
 
     /**
      * The k largest of {@code v[from .. from+cols)} by insertion into a sorted run: k is small, and
-     * a later column enters only when strictly larger, so ties keep the lower column first.
+     * a later column enters only when strictly larger, so ties keep the lower column first. Columns
+     * a mask ({@code allowed} from {@code maskAt}, or null) leaves out are skipped.
      */
-    private static void selectTop(float[] v, int from, int cols, int k, int[] ids, float[] values, int at) {
+    private static void selectTop(
+            float[] v, int from, int cols, int k, int[] ids, float[] values, int at, int[] allowed, int maskAt) {
         int size = 0;
         for (int c = 0; c < cols; c++) {
+            if (allowed != null && (allowed[maskAt + (c >>> 5)] >>> (c & 31) & 1) == 0) {
+                continue;
+            }
             float value = v[from + c];
             if (size == k && !(value > values[at + k - 1])) {
                 continue;

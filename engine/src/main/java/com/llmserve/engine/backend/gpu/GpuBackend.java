@@ -359,8 +359,10 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
-    protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at) {
-        recorder.record(new TopK(act(x), n, k), n);
+    protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
+        // a mask travels in the step's int region, like token ids: a captured graph reads the current one
+        int maskAt = allowed == null ? TopK.NO_MASK : recorder.addInts(allowed, allowed.length, allowed.length);
+        recorder.record(new TopK(act(x), n, k, maskAt), n);
         long bytes = (long) n * k * Integer.BYTES;
         MemorySegment staging = executor.readStaging(2 * bytes);
         executor.run(recorder, s -> {

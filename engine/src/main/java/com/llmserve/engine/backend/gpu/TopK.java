@@ -7,8 +7,13 @@ import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.kernels.Kernel;
 
-/** The k best logits of each of n rows, into the top-k scratch. */
-record TopK(GpuActivations x, int n, int k) implements DeviceOp {
+/**
+ * The k best logits of each of n rows, into the top-k scratch; among the columns a mask allows when
+ * {@code maskAt} points to one in the step's int region (32-bit words per row), else among all.
+ */
+record TopK(GpuActivations x, int n, int k, int maskAt) implements DeviceOp {
+
+    static final int NO_MASK = -1;
 
     @Override
     public void reserve(Workspace w) {
@@ -18,19 +23,18 @@ record TopK(GpuActivations x, int n, int k) implements DeviceOp {
 
     @Override
     public void launch(Launch l) {
-        l.kernel(
-                Kernel.TOPK_F32,
-                LaunchConfig.of(n, LS_TOPK_THREADS),
-                KernelArgs.of()
-                        .pointer(x.buffer)
-                        .i32(x.cols())
-                        .i32(k)
-                        .pointer(l.scratch(Slot.TOPK_IDS))
-                        .pointer(l.scratch(Slot.TOPK_VALUES)));
+        KernelArgs args = KernelArgs.of()
+                .pointer(x.buffer)
+                .i32(x.cols())
+                .i32(k)
+                .pointer(l.scratch(Slot.TOPK_IDS))
+                .pointer(l.scratch(Slot.TOPK_VALUES));
+        args = maskAt == NO_MASK ? args.nullPointer() : l.ints(args, maskAt);
+        l.kernel(Kernel.TOPK_F32, LaunchConfig.of(n, LS_TOPK_THREADS), args.i32((x.cols() + 31) >>> 5));
     }
 
     @Override
     public String profileKey() {
-        return "topK k=" + k + " n=" + n;
+        return "topK k=" + k + " n=" + n + (maskAt == NO_MASK ? "" : " masked");
     }
 }

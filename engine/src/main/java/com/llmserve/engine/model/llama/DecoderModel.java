@@ -106,7 +106,7 @@ final class DecoderModel implements LanguageModel {
     }
 
     @Override
-    public Logits forward(Batch batch, KvStorage kv, int topK) {
+    public Logits forward(Batch batch, KvStorage kv, int topK, long[][] allowed) {
         if (kv.layers() != cfg.layers() || kv.kvDim() != cfg.kvDim() || kv.blockSize() != batch.blockSize()) {
             throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim()
                     + " dims, blocks of " + kv.blockSize() + ") does not fit this model and batch");
@@ -123,13 +123,13 @@ final class DecoderModel implements LanguageModel {
         int logitRow = 0;
         for (int from = 0; from < batch.size(); from += maxRows) {
             Batch chunk = batch.slice(from, Math.min(batch.size(), from + maxRows));
-            logitRow = forwardChunk(chunk, kv, logitRow, topK);
+            logitRow = forwardChunk(chunk, kv, logitRow, topK, allowed);
         }
         return logits;
     }
 
     /** One step over a chunk of the batch: the layers, then the logits of its logit rows. */
-    private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK) {
+    private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK, long[][] allowed) {
         int n = b.size();
         try (Step step = be.beginStep(b)) {
             // spotless:off (the probe column)
@@ -160,7 +160,8 @@ final class DecoderModel implements LanguageModel {
                 be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
                 be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
                 if (topK > 0) {
-                    be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK);
+                    be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK,
+                            Backend.packMasks(allowed, logitRow, part.length, w.vocabSize));
                 } else {
                     be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
                 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -107,6 +108,45 @@ class CpuBackendTests {
         }
         assertThat(java.util.Arrays.copyOfRange(ids, at + k, at + k + 3)).containsExactly(17, 400, 900);
         assertThat(ids[0]).as("nothing before at").isZero();
+    }
+
+    @Test
+    void maskedTopKChoosesAmongAllowedColumnsOnly() {
+        Random r = new Random(6);
+        int n = 3;
+        int cols = 300;
+        float[] x = new float[n * cols];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = (float) r.nextGaussian();
+        }
+        long[][] allowed = new long[n][];
+        allowed[0] = new long[(cols + 63) / 64];
+        for (int c = 0; c < cols; c += 7) {
+            allowed[0][c >>> 6] |= 1L << c; // every 7th column
+        }
+        allowed[2] = new long[(cols + 63) / 64]; // nothing: the row's ids fall outside the vocabulary
+        allowed[2][0] = 1L << 5; // ... but for column 5: one id, then none
+        int k = 3;
+        int[] ids = new int[n * k];
+        float[] values = new float[n * k];
+        backend.topK(activations(x, n, cols), n, k, ids, values, 0, Backend.packMasks(allowed, 0, n, cols));
+        for (int t = 0; t < 2; t++) {
+            int row = t;
+            int[] sorted = java.util.stream.IntStream.range(0, cols)
+                    .filter(c -> row == 1 || c % 7 == 0)
+                    .boxed()
+                    .sorted((i, j) -> Float.compare(x[row * cols + j], x[row * cols + i]))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
+            assertThat(java.util.Arrays.copyOfRange(ids, t * k, t * k + k))
+                    .containsExactly(sorted[0], sorted[1], sorted[2]);
+        }
+        assertThat(java.util.Arrays.copyOfRange(ids, 2 * k, 3 * k))
+                .containsExactly(5, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        assertThat(values[2 * k + 1]).isEqualTo(Float.NEGATIVE_INFINITY);
+        assertThat(Backend.packMasks(new long[n][], 0, n, cols))
+                .as("no row masked: no masks")
+                .isNull();
     }
 
     @Test

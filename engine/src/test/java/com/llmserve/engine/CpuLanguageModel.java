@@ -1,0 +1,28 @@
+package com.llmserve.engine;
+
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.model.Architectures;
+import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.tokenizer.Tokenizer;
+import java.io.IOException;
+
+/** A test model of {@code ../shared/models} loaded on a two-thread CPU backend, with its tokenizer; closes all three. */
+public record CpuLanguageModel(CpuBackend backend, GgufFile file, LanguageModel model, Tokenizer tokenizer)
+        implements AutoCloseable {
+
+    public static CpuLanguageModel load(String fileName) throws IOException {
+        CpuBackend backend = new CpuBackend(2);
+        GgufFile file = GgufFile.open(TestData.model(fileName));
+        LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT);
+        return new CpuLanguageModel(backend, file, model, Tokenizer.fromGguf(file.metadata()));
+    }
+
+    @Override
+    public void close() {
+        model.close();
+        file.close();
+        backend.close();
+    }
+}
