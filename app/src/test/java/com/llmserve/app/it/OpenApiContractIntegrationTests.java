@@ -148,7 +148,7 @@ class OpenApiContractIntegrationTests {
     @Test
     void toolCallsAndStructuredOutputMatchTheContract() {
         String call = post("/v1/chat/completions", """
-                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":60,"tools":[%s],
+                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":150,"seed":4,"tools":[%s],
                  "tool_choice":"required","parallel_tool_calls":false}""".formatted(T, TOOL), 200).body();
         assertThat(call).contains("\"finish_reason\":\"tool_calls\"").contains("\"tool_calls\":[");
         post("/v1/chat/completions", """
@@ -164,7 +164,7 @@ class OpenApiContractIntegrationTests {
         post("/v1/completions", """
                 {"model":"%s","prompt":"Yes or no:","max_tokens":4,"grammar":"root ::= \\"yes\\" | \\"no\\""}""".formatted(T), 200);
         HttpResponse<String> r = post("/v1/chat/completions", """
-                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":60,"stream":true,
+                {"model":"%s","messages":[{"role":"user","content":"Weather?"}],"max_tokens":150,"seed":4,"stream":true,
                  "tools":[%s],"tool_choice":{"type":"function","function":{"name":"get_weather"}}}""".formatted(T, TOOL), 200);
         List<String> chunks = validateStream(r, "ChatCompletionChunk");
         assertThat(String.join("", chunks)).contains("\"tool_calls\":[{\"index\":0,\"id\":\"call_");
