@@ -109,8 +109,4 @@ public final class TokenTrie {
     byte[] bytes(int token) {
         return bytes[token];
     }
-
-    int nodeCount() {
-        return childStart.length - 1;
-    }
 }
