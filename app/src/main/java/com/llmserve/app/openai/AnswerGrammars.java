@@ -49,8 +49,7 @@ public class AnswerGrammars {
                 cached(
                         model,
                         "schema:" + json.writeValueAsString(s.schema()),
-                        () -> compile(
-                                () -> JsonSchemaGrammar.compile(s.schema()), "response_format.json_schema.schema"));
+                        () -> compile(() -> JsonSchemaGrammar.compile(s.schema()), s.param()));
             case OutputFormat.Gbnf g ->
                 cached(model, "gbnf:" + g.grammar(), () -> compile(() -> GbnfParser.parse(g.grammar()), "grammar"));
         };

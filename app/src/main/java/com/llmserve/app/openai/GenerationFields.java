@@ -1,7 +1,9 @@
 package com.llmserve.app.openai;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
@@ -110,13 +112,7 @@ public final class GenerationFields {
      */
     public static void platformFields(RequestFields f) {
         f.optBoolean("store");
-        JsonNode metadata = f.raw("metadata");
-        if (metadata != null) {
-            RequestFields m = RequestFields.nested(metadata, f.path("metadata"));
-            for (String key : metadata.propertyNames()) {
-                m.optString(key);
-            }
-        }
+        metadata(f);
         f.optString("service_tier");
         f.optString("safety_identifier");
         f.optString("prompt_cache_key");
@@ -130,17 +126,37 @@ public final class GenerationFields {
         if (prediction != null && !prediction.isObject()) {
             throw RequestFields.typeError(f.path("prediction"), "an object", prediction);
         }
+        verbosity(f);
+        unsupported(f, "web_search_options", "Web search is not supported.");
+        unsupported(f, "audio", "Audio output is not supported; only the text modality is.");
+        unsupported(f, "moderation", "Moderation is not supported.");
+    }
+
+    /** {@code verbosity}: only OpenAI's default, {@code medium}; the served models have no other. */
+    public static void verbosity(RequestFields f) {
         f.optString("verbosity").ifPresent(verbosity -> {
             if (!verbosity.equals("medium")) {
                 throw f.invalid(
                         "verbosity",
-                        "Invalid 'verbosity': only 'medium' (the default) is supported, but got '" + verbosity + "'.",
+                        "Invalid '" + f.path("verbosity") + "': only 'medium' (the default) is supported, but got '"
+                                + verbosity + "'.",
                         "unsupported_parameter");
             }
         });
-        unsupported(f, "web_search_options", "Web search is not supported.");
-        unsupported(f, "audio", "Audio output is not supported; only the text modality is.");
-        unsupported(f, "moderation", "Moderation is not supported.");
+    }
+
+    /** {@code metadata}: string values by key, which nothing here uses (empty when absent). */
+    public static Map<String, String> metadata(RequestFields f) {
+        JsonNode metadata = f.raw("metadata");
+        if (metadata == null) {
+            return Map.of();
+        }
+        RequestFields m = RequestFields.nested(metadata, f.path("metadata"));
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String key : metadata.propertyNames()) {
+            m.optString(key).ifPresent(value -> values.put(key, value));
+        }
+        return values;
     }
 
     /** The optional id a client sends in {@code user}; accepted and not used. */

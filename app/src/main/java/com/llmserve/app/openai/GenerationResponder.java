@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.databind.JsonNode;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -27,8 +27,9 @@ public final class GenerationResponder {
     }
 
     /**
-     * The response to {@code generation}: the streaming body, the answer, or null when the answer
-     * was written straight to {@code response} (after keep-alive spaces) or the client left.
+     * The response to {@code generation} in the chunks of chat and completions: the streaming
+     * body, the answer, or null when the answer was written straight to {@code response} (after
+     * keep-alive spaces) or the client left.
      */
     public <C> Object respond(
             Generation generation,
@@ -37,18 +38,40 @@ public final class GenerationResponder {
             HttpServletResponse response)
             throws InterruptedException, IOException {
         if (streaming.stream()) {
-            return GenerationStream.body(
-                    generation, shape, streaming.includeUsage(), keepAliveInterval, json, response);
+            return stream(generation, new ChunkEvents<>(shape, streaming.includeUsage(), json), response);
         }
+        return answer(
+                generation, (choices, usage) -> shape.answer(choices, json.valueToTree(ApiUsage.of(usage))), response);
+    }
+
+    /** The body of a 200 response that streams {@code generation} as {@code events}; it closes the generation. */
+    public StreamingResponseBody stream(Generation generation, StreamEvents events, HttpServletResponse response) {
+        return GenerationStream.body(generation, events, keepAliveInterval, json, response);
+    }
+
+    /**
+     * The whole answer once every choice has finished, while the client is watched: the answer,
+     * or null when it was written straight to {@code response} (after keep-alive spaces) or the
+     * client left. Closes the generation.
+     */
+    public Object answer(Generation generation, WholeAnswer answer, HttpServletResponse response)
+            throws InterruptedException, IOException {
         try (generation) {
             AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, keepAliveInterval);
             List<GenerationShape.Collected> choices = collect(generation, keepAlive);
             if (choices == null) {
                 return null; // the client left: closing the generation cancels it
             }
-            JsonNode usage = json.valueToTree(ApiUsage.of(generation.usage()));
-            return keepAlive.respond(shape.answer(choices, usage), json);
+            return keepAlive.respond(answer.of(choices, generation.usage()), json);
         }
+    }
+
+    /** An endpoint's answer from its choices' whole output. */
+    @FunctionalInterface
+    public interface WholeAnswer {
+
+        /** @param choices every choice's output, in index order */
+        Object of(List<GenerationShape.Collected> choices, Generation.Usage usage);
     }
 
     /** Every choice's output once all finished, or null when the client left first. */

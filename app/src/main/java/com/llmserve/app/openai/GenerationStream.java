@@ -6,24 +6,20 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.NullNode;
 
 /**
- * Streams a {@link Generation} as server-sent events. The endpoint shapes the chunks
- * ({@link GenerationShape}); this class owns the framing and the life of the stream: the usage
- * chunk when asked for, a keep-alive comment whenever the model is silent for
- * {@link ApiProperties#keepAliveInterval()}, an error chunk then {@code [DONE]} if generation
- * fails midway, and cancellation of the generation when the client goes away (noticed when a
- * write fails, at the latest at the next keep-alive).
+ * Streams a {@link Generation} as server-sent events. The endpoint says what the events are
+ * ({@link StreamEvents}); this class owns the life of the stream: a keep-alive comment whenever
+ * the model is silent for {@link ApiProperties#keepAliveInterval()}, the endpoint's error events if
+ * generation fails midway, and cancellation of the generation when the client goes away (noticed
+ * when a write fails, at the latest at the next keep-alive).
  */
 final class GenerationStream {
 
@@ -37,10 +33,9 @@ final class GenerationStream {
      * itself (Spring picks the streaming return handler by the returned object's class, which a
      * {@code ResponseEntity<?>} would hide).
      */
-    static <C> StreamingResponseBody body(
+    static StreamingResponseBody body(
             Generation generation,
-            GenerationShape<C> shape,
-            boolean includeUsage,
+            StreamEvents events,
             Duration keepAlive,
             JsonMapper json,
             HttpServletResponse response) {
@@ -50,55 +45,34 @@ final class GenerationStream {
         response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noCache().getHeaderValue());
         // nginx and similar proxies would otherwise buffer the stream
         response.setHeader("X-Accel-Buffering", "no");
-        // with include_usage every chunk carries "usage": null until the last one
-        JsonNode usagePlaceholder = includeUsage ? NullNode.getInstance() : null;
         // Spring hands the body a stream that ignores flush(); the response itself flushes to the client
-        return out -> stream(
-                generation, shape, usagePlaceholder, keepAlive, json, new SseSink(out, json, response::flushBuffer));
+        return out -> stream(generation, events, keepAlive, new SseSink(out, json, response::flushBuffer));
     }
 
-    /** @param usagePlaceholder the {@code usage} of every chunk but the last: null for none */
-    private static <C> void stream(
-            Generation generation,
-            GenerationShape<C> shape,
-            JsonNode usagePlaceholder,
-            Duration keepAlive,
-            JsonMapper json,
-            SseSink sink) {
+    private static void stream(Generation generation, StreamEvents events, Duration keepAlive, SseSink sink) {
         try (generation) {
-            send(sink, shape, shape.opening(), usagePlaceholder);
+            events.open(sink);
             sink.flush();
             while (!generation.done()) {
                 Delta d = generation.next(keepAlive);
                 if (d != null) {
-                    send(sink, shape, shape.chunks(d), usagePlaceholder);
+                    events.output(d, sink);
                 } else if (!generation.done()) {
                     sink.comment("keep-alive");
                 }
             }
-            if (usagePlaceholder != null) {
-                sink.data(shape.chunk(List.of(), json.valueToTree(ApiUsage.of(generation.usage()))));
-            }
-            sink.done();
+            events.close(generation.usage(), sink);
         } catch (IOException e) {
             // the client went away; closing the generation (above) cancelled it
             LOG.debug("Stream client disconnected: {}", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            fail(sink, e);
+            fail(events, sink, e);
         }
     }
 
-    /** One chunk per choice. */
-    private static <C> void send(SseSink sink, GenerationShape<C> shape, List<C> choices, JsonNode usage)
-            throws IOException {
-        for (C choice : choices) {
-            sink.data(shape.chunk(List.of(choice), usage));
-        }
-    }
-
-    private static void fail(SseSink sink, RuntimeException e) {
+    private static void fail(StreamEvents events, SseSink sink, RuntimeException e) {
         ApiErrors.Mapped mapped = ApiErrors.map(e);
         if (mapped == null) {
             mapped = ApiErrors.internal();
@@ -109,10 +83,9 @@ final class GenerationStream {
             LOG.info("Generation ended mid-stream: {}", e.getMessage());
         }
         try {
-            sink.data(mapped.body());
-            sink.done();
+            events.fail(mapped.body(), sink);
         } catch (IOException io) {
-            LOG.debug("Stream client disconnected before the error chunk: {}", io.toString());
+            LOG.debug("Stream client disconnected before the error event: {}", io.toString());
         }
     }
 }

@@ -8,10 +8,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Writes server-sent events exactly as OpenAI frames them: {@code data: {json}} and a blank
- * line per event, {@code data: [DONE]} at the end, and comment lines ({@code : keep-alive}) that
- * clients ignore. Each event is flushed at once: a client measures time to first token by it.
+ * line per event, {@code data: [DONE]} at the end of chat and completion streams, named events
+ * ({@code event: response.created}) for the Responses API, and comment lines
+ * ({@code : keep-alive}) that clients ignore. Each event is flushed at once: a client measures
+ * time to first token by it.
  */
-final class SseSink {
+public final class SseSink {
 
     private final OutputStream out;
     private final JsonMapper json;
@@ -28,8 +30,13 @@ final class SseSink {
     }
 
     /** One {@code data:} event holding {@code chunk} as JSON. */
-    void data(Object chunk) throws IOException {
+    public void data(Object chunk) throws IOException {
         write("data: " + json.writeValueAsString(chunk) + "\n\n");
+    }
+
+    /** One event named {@code type} holding {@code payload} as JSON. */
+    public void event(String type, Object payload) throws IOException {
+        write("event: " + type + "\ndata: " + json.writeValueAsString(payload) + "\n\n");
     }
 
     /** A comment, which keeps the connection busy and shows whether the client is still there. */
@@ -42,7 +49,7 @@ final class SseSink {
         flusher.flush();
     }
 
-    /** The end of the stream. */
+    /** The end of a chat or completion stream. */
     void done() throws IOException {
         write("data: [DONE]\n\n");
     }

@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * <p>Not thread-safe: one per choice.
  */
-final class AnswerReader {
+public final class AnswerReader {
 
     /**
      * How to read a request's answers.
@@ -26,14 +26,20 @@ final class AnswerReader {
      * @param tools           read tool calls in this format, or null
      * @param toolNames       the functions that may be called (a call of another stays text)
      */
-    record Options(boolean reasoning, boolean opensThinking, ToolCallFormat tools, Set<String> toolNames) {
+    public record Options(boolean reasoning, boolean opensThinking, ToolCallFormat tools, Set<String> toolNames) {
         static final Options PLAIN = new Options(false, false, null, Set.of());
     }
 
     /** New output: each part may be empty. */
-    record Update(String reasoning, String content, List<ChatResponses.ToolCallDelta> calls) {
-        boolean isEmpty() {
+    public record Update(String reasoning, String content, List<ChatResponses.ToolCallDelta> calls) {
+        public boolean isEmpty() {
             return reasoning.isEmpty() && content.isEmpty() && calls.isEmpty();
+        }
+
+        private Update then(Update next) {
+            List<ChatResponses.ToolCallDelta> all = new ArrayList<>(calls);
+            all.addAll(next.calls);
+            return new Update(reasoning + next.reasoning, content + next.content, all);
         }
     }
 
@@ -41,17 +47,22 @@ final class AnswerReader {
     private final StreamingToolCallParser calls;
     private boolean called;
 
-    AnswerReader(Options options) {
+    public AnswerReader(Options options) {
         this.splitter = options.reasoning() ? new ReasoningSplitter(options.opensThinking()) : null;
         this.calls = options.tools() == null ? null : new ToolCallParser(options.tools()).stream(options.toolNames());
     }
 
-    Update feed(String text) {
+    public Update feed(String text) {
         if (splitter == null) {
             return content("", text, false);
         }
         ReasoningSplitter.Part p = splitter.feed(text);
         return content(p.reasoning(), p.content(), false);
+    }
+
+    /** The choice's last text and whatever was held back, as one update. */
+    public Update last(String text) {
+        return feed(text).then(finish());
     }
 
     /** What was held back, at the end of the choice. */
@@ -100,14 +111,10 @@ final class AnswerReader {
     record Answer(String reasoning, String content, List<ChatResponses.ToolCall> calls) {}
 
     static Answer read(String text, Options options) {
-        AnswerReader reader = new AnswerReader(options);
-        Update a = reader.feed(text);
-        Update b = reader.finish();
-        String reasoning = a.reasoning() + b.reasoning();
-        String content = a.content() + b.content();
-        List<ChatResponses.ToolCallDelta> deltas = new ArrayList<>(a.calls());
-        deltas.addAll(b.calls());
-        List<ChatResponses.ToolCall> calls = assemble(deltas);
+        Update u = new AnswerReader(options).last(text);
+        String reasoning = u.reasoning();
+        String content = u.content();
+        List<ChatResponses.ToolCall> calls = assemble(u.calls());
         return new Answer(
                 reasoning.isEmpty() ? null : reasoning, calls.isEmpty() || !content.isBlank() ? content : null, calls);
     }

@@ -9,9 +9,6 @@ import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.GenerationResponder;
 import com.llmserve.app.openai.Ids;
 import com.llmserve.app.openai.PromptLimits;
-import com.llmserve.engine.chat.ReasoningSplitter;
-import com.llmserve.engine.chat.tools.ToolCallFormat;
-import com.llmserve.engine.grammar.TokenAutomaton;
 import com.llmserve.engine.sampling.SamplingParams;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -43,14 +40,16 @@ class ChatController {
     Object chat(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
         ChatRequest request = ChatRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
-        String template = model.chatTemplate().source();
-        ToolCallFormat format = ToolCallFormat.detect(template);
-        TokenAutomaton grammar = request.tools().forced()
-                ? ToolGrammars.forcedCalls(grammars, model, request.tools(), format)
-                : grammars.of(model, request.format());
-        ChatPrompt.Rendered rendered = ChatPrompt.render(
-                model, request.messages(), request.addGenerationPrompt(), request.templateVariablesWithTools());
-        int[] prompt = rendered.tokens();
+        ChatTurn turn = ChatTurn.prepare(
+                grammars,
+                model,
+                request.messages(),
+                request.addGenerationPrompt(),
+                request.templateVariables(),
+                request.tools(),
+                request.format(),
+                request.separateReasoning());
+        int[] prompt = turn.prompt().tokens();
         // without max_tokens the answer may fill what the context leaves, as in OpenAI's API
         int maxTokens = PromptLimits.maxTokens(
                 prompt.length,
@@ -70,31 +69,9 @@ class ChatController {
                 request.ignoreEos(),
                 request.topLogprobs(),
                 -1,
-                grammar);
-        ChatShape shape = new ChatShape(
-                request, Ids.next("chatcmpl-"), Ids.now(), reading(request, template, format, rendered, grammar));
+                turn.grammar());
+        ChatShape shape = new ChatShape(request, Ids.next("chatcmpl-"), Ids.now(), turn.reading());
         Generation generation = Generation.start(model, List.of(prompt), params);
         return responder.respond(generation, request.streaming(), shape, response);
-    }
-
-    /**
-     * How the answers are read. Thinking is separated for templates that think; an answer held to a
-     * grammar has none (the grammar leaves no room for it). Forced calls are read in the format the
-     * grammar wrote them in.
-     */
-    private static AnswerReader.Options reading(
-            ChatRequest request,
-            String template,
-            ToolCallFormat format,
-            ChatPrompt.Rendered rendered,
-            TokenAutomaton grammar) {
-        boolean reasoning = request.separateReasoning() && grammar == null && template.contains("<think>");
-        ToolCallFormat calls =
-                !request.tools().active() ? null : request.tools().forced() ? ToolGrammars.reading(format) : format;
-        return new AnswerReader.Options(
-                reasoning,
-                reasoning && ReasoningSplitter.opensThinking(rendered.text()),
-                calls,
-                request.tools().names());
     }
 }

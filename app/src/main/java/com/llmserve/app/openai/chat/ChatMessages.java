@@ -84,11 +84,7 @@ public final class ChatMessages {
         return new ChatMessage("developer".equals(role) ? "system" : role, content, fields);
     }
 
-    /**
-     * An assistant's {@code tool_calls}, as Hugging Face templates expect them: {@code arguments}
-     * parsed into an object when it is JSON text (OpenAI sends a string; templates write it with
-     * {@code tojson}), as vLLM does.
-     */
+    /** An assistant's {@code tool_calls}, each as {@link #toolCall} makes it. */
     private static List<Object> toolCalls(RequestFields m) {
         JsonNode node = m.raw("tool_calls");
         if (node == null) {
@@ -107,16 +103,26 @@ public final class ChatMessages {
             String arguments = fn.requiredString("arguments");
             fn.rejectUnknown();
             c.rejectUnknown();
-            Map<String, Object> function = new LinkedHashMap<>();
-            function.put("name", name);
-            function.put("arguments", parsedArguments(arguments));
-            Map<String, Object> call = new LinkedHashMap<>();
-            call.put("id", id);
-            call.put("type", "function");
-            call.put("function", function);
-            calls.add(call);
+            calls.add(toolCall(id, name, arguments));
         }
         return calls;
+    }
+
+    /**
+     * One call of an assistant's {@code tool_calls} as Hugging Face templates expect it, for chat
+     * messages and the Responses API's {@code function_call} items alike: {@code arguments} parsed
+     * into an object when it is JSON object text (OpenAI sends a string; templates write it with
+     * {@code tojson}), as vLLM does.
+     */
+    public static Map<String, Object> toolCall(String id, String name, String arguments) {
+        Map<String, Object> function = new LinkedHashMap<>();
+        function.put("name", name);
+        function.put("arguments", parsedArguments(arguments));
+        Map<String, Object> call = new LinkedHashMap<>();
+        call.put("id", id);
+        call.put("type", "function");
+        call.put("function", function);
+        return call;
     }
 
     private static Object parsedArguments(String arguments) {

@@ -55,7 +55,7 @@ record ChatRequest(
         }
         boolean ignoreEos = GenerationFields.ignoreEos(f);
         OutputFormat format = OutputFormat.parse(f);
-        ToolUse tools = ToolUse.parse(f);
+        ToolUse tools = ToolUse.parse(f, ToolUse.Shape.NESTED);
         boolean separateReasoning = reasoningFormat(f);
         Map<String, Object> variables = ChatMessages.templateVariables(f);
         boolean addGenerationPrompt = f.optBoolean("add_generation_prompt").orElse(true);
@@ -85,16 +85,6 @@ record ChatRequest(
                 tools,
                 format,
                 separateReasoning);
-    }
-
-    /** Template variables with the tools, as Hugging Face's {@code apply_chat_template(tools=...)} passes them. */
-    Map<String, Object> templateVariablesWithTools() {
-        if (tools.tools().isEmpty() || tools.choice() == ToolUse.Choice.NONE) {
-            return templateVariables;
-        }
-        Map<String, Object> vars = new java.util.LinkedHashMap<>(templateVariables);
-        vars.put("tools", tools.tools().stream().map(ToolUse.Tool::template).toList());
-        return vars;
     }
 
     /** llama.cpp's {@code reasoning_format}: {@code none} keeps thinking inline; {@code auto}/{@code deepseek} separate it. */

@@ -8,7 +8,7 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /** The JSON shapes of {@code /v1/chat/completions}: the completion, its stream chunks, log-probabilities. */
-final class ChatResponses {
+public final class ChatResponses {
 
     static final String OBJECT = "chat.completion";
     static final String CHUNK_OBJECT = "chat.completion.chunk";
@@ -53,10 +53,10 @@ final class ChatResponses {
      * empty arguments), later ones only the index and a fragment of the arguments.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record ToolCallDelta(int index, String id, String type, FunctionDelta function) {}
+    public record ToolCallDelta(int index, String id, String type, FunctionDelta function) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record FunctionDelta(String name, String arguments) {}
+    public record FunctionDelta(String name, String arguments) {}
 
     /**
      * One event of a stream: a choice's delta, or (with {@code stream_options.include_usage}) the

@@ -41,13 +41,7 @@ final class ChatShape implements GenerationShape<ChatResponses.ChunkChoice> {
     public List<ChatResponses.ChunkChoice> chunks(Delta d) {
         List<ChatResponses.ChunkChoice> chunks = new ArrayList<>(2);
         AnswerReader reader = readers.computeIfAbsent(d.index(), i -> new AnswerReader(reading));
-        AnswerReader.Update u = reader.feed(d.text());
-        if (d.finished()) {
-            AnswerReader.Update rest = reader.finish();
-            List<ChatResponses.ToolCallDelta> calls = new ArrayList<>(u.calls());
-            calls.addAll(rest.calls());
-            u = new AnswerReader.Update(u.reasoning() + rest.reasoning(), u.content() + rest.content(), calls);
-        }
+        AnswerReader.Update u = d.finished() ? reader.last(d.text()) : reader.feed(d.text());
         if (!u.isEmpty() || (logprobs() && !d.tokens().isEmpty())) {
             chunks.add(new ChatResponses.ChunkChoice(
                     d.index(),

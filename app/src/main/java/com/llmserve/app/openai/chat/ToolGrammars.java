@@ -60,8 +60,7 @@ final class ToolGrammars {
             ToolUse.Tool tool = callable.get(i);
             String prefix = "t" + i + "_";
             JsonSchemaGrammar.Rules args = AnswerGrammars.compile(
-                    () -> JsonSchemaGrammar.rules(tool.parameters(), prefix),
-                    "tools[" + tools.tools().indexOf(tool) + "].function.parameters");
+                    () -> JsonSchemaGrammar.rules(tool.parameters(), prefix), tool.path() + ".parameters");
             rules.putAll(args.rules());
             functions.add(seq(
                     literal("\"" + tool.name() + "\""), // names are letters, digits and _.:- (ToolUse checks)
