@@ -29,6 +29,7 @@ public final class OpenApiContract {
     private final OpenApiInteractionValidator validator;
     private final SchemaValidator schemas;
     private final OpenAPI api;
+    private final List<String> parseMessages;
 
     private OpenApiContract(Path spec) {
         String url = spec.toUri().toString();
@@ -36,7 +37,9 @@ public final class OpenApiContract {
                 OpenApiInteractionValidator.createForSpecificationUrl(url).build();
         ParseOptions options = new ParseOptions();
         options.setResolve(true);
-        this.api = new OpenAPIV3Parser().read(url, null, options);
+        var parsed = new OpenAPIV3Parser().readLocation(url, null, options);
+        this.api = parsed.getOpenAPI();
+        this.parseMessages = parsed.getMessages() == null ? List.of() : List.copyOf(parsed.getMessages());
         this.schemas = new SchemaValidator(api, new MessageResolver());
     }
 
@@ -51,6 +54,11 @@ public final class OpenApiContract {
             instance = new OpenApiContract(spec);
         }
         return instance;
+    }
+
+    /** What the OpenAPI parser found wrong with the document itself (unresolved refs, bad structure). */
+    public List<String> parseMessages() {
+        return parseMessages;
     }
 
     /** Asserts that a response is one the contract allows for {@code method path}. */

@@ -1,5 +1,6 @@
 package com.llmserve.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
@@ -10,6 +11,19 @@ import org.junit.jupiter.api.Test;
 class OpenApiContractTests {
 
     private final OpenApiContract contract = OpenApiContract.load();
+
+    @Test
+    void theDocumentParsesWithoutMessages() {
+        assertThat(contract.parseMessages()).isEmpty();
+    }
+
+    @Test
+    void aResponseEventOfAnUnknownTypeIsRefused() {
+        assertThatThrownBy(() -> contract.assertSchema("ResponseStreamEvent", """
+                {"type":"response.output_text.delta","sequence_number":3,"item_id":"msg_1","output_index":0,
+                 "content_index":0,"delta":"a","logprobs":[],"extra":true}"""))
+                .isInstanceOf(AssertionError.class);
+    }
 
     @Test
     void aChunkWithAnUnknownFinishReasonIsRefused() {

@@ -48,6 +48,28 @@ public final class Http {
     }
 
     /** The payloads of the {@code data:} events of an SSE body, {@code [DONE]} included. */
+    /** The events of a Responses stream: each {@code event:} name and its {@code data:} JSON text. */
+    public record Named(String name, String data) {}
+
+    public static List<Named> namedEvents(String body) {
+        List<Named> out = new ArrayList<>();
+        for (String event : body.split("\n\n")) {
+            String name = null;
+            String data = null;
+            for (String line : event.split("\n")) {
+                if (line.startsWith("event: ")) {
+                    name = line.substring("event: ".length());
+                } else if (line.startsWith("data: ")) {
+                    data = line.substring("data: ".length());
+                }
+            }
+            if (data != null) {
+                out.add(new Named(name, data));
+            }
+        }
+        return out;
+    }
+
     public static List<String> events(String body) {
         List<String> out = new ArrayList<>();
         for (String event : body.split("\n\n")) {

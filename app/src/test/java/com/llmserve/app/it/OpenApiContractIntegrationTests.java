@@ -171,6 +171,47 @@ class OpenApiContractIntegrationTests {
         assertThat(chunks.getLast()).contains("\"finish_reason\":\"tool_calls\"");
     }
 
+    private static final String FLAT_TOOL = """
+            {"type":"function","name":"get_weather","description":"Weather","parameters":{"type":"object",
+             "properties":{"city":{"type":"string","maxLength":12}},"required":["city"],"additionalProperties":false}}""";
+
+    @Test
+    void responsesMatchTheContract() {
+        post("/v1/responses", """
+                {"model":"%s","input":"Hi","instructions":"Be brief.","max_output_tokens":6}""".formatted(T), 200);
+        String call = post("/v1/responses", """
+                {"model":"%s","input":[{"role":"user","content":"Weather?"}],"max_output_tokens":150,"seed":4,
+                 "tools":[%s],"tool_choice":"required","parallel_tool_calls":false}""".formatted(T, FLAT_TOOL), 200).body();
+        assertThat(call).contains("\"type\":\"function_call\"").contains("\"name\":\"get_weather\"");
+        post("/v1/responses", """
+                {"model":"%s","max_output_tokens":8,"tools":[%s],"input":[
+                 {"role":"user","content":"Weather?"},
+                 {"type":"function_call","call_id":"call_1","name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"},
+                 {"type":"function_call_output","call_id":"call_1","output":"Sunny"}]}""".formatted(T, FLAT_TOOL), 200);
+        post("/v1/responses", """
+                {"model":"%s","input":"Hi","max_output_tokens":40,"include":["message.output_text.logprobs"],
+                 "top_logprobs":2,"text":{"format":{"type":"json_schema","name":"x","strict":true,"schema":
+                 {"type":"object","properties":{"a":{"type":"boolean"}},"required":["a"]}}}}""".formatted(T), 200);
+        get("/v1/responses/resp_1", 404);
+        post("/v1/responses", """
+                {"model":"%s","input":"Hi","previous_response_id":"resp_1"}""".formatted(T), 400);
+    }
+
+    @Test
+    void responseStreamsMatchTheContractEventByEvent() {
+        HttpResponse<String> r = post("/v1/responses", """
+                {"model":"%s","input":"Weather?","max_output_tokens":150,"seed":4,"stream":true,"tools":[%s],
+                 "tool_choice":{"type":"function","name":"get_weather"}}""".formatted(T, FLAT_TOOL), 200);
+        assertThat(r.headers().firstValue("content-type"))
+                .hasValueSatisfying(ct -> assertThat(ct).startsWith("text/event-stream"));
+        List<Http.Named> events = Http.namedEvents(r.body());
+        events.forEach(e -> contract.assertSchema("ResponseStreamEvent", e.data()));
+        assertThat(events.getFirst().name()).isEqualTo("response.created");
+        assertThat(events.getLast().name()).isIn("response.completed", "response.incomplete");
+        assertThat(events.stream().map(Http.Named::name))
+                .contains("response.function_call_arguments.delta", "response.function_call_arguments.done");
+    }
+
     @Test
     void embeddingsMatchTheContract() {
         post("/v1/embeddings", """

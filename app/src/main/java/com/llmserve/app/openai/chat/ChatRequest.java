@@ -56,7 +56,7 @@ record ChatRequest(
         boolean ignoreEos = GenerationFields.ignoreEos(f);
         OutputFormat format = OutputFormat.parse(f);
         ToolUse tools = ToolUse.parse(f, ToolUse.Shape.NESTED);
-        boolean separateReasoning = reasoningFormat(f);
+        boolean separateReasoning = ChatTurn.separateReasoning(f);
         Map<String, Object> variables = ChatMessages.templateVariables(f);
         boolean addGenerationPrompt = f.optBoolean("add_generation_prompt").orElse(true);
         JsonNode modalities = f.raw("modalities");
@@ -85,21 +85,6 @@ record ChatRequest(
                 tools,
                 format,
                 separateReasoning);
-    }
-
-    /** llama.cpp's {@code reasoning_format}: {@code none} keeps thinking inline; {@code auto}/{@code deepseek} separate it. */
-    private static boolean reasoningFormat(RequestFields f) {
-        String v = f.optString("reasoning_format").orElse("auto");
-        return switch (v) {
-            case "none" -> false;
-            case "auto", "deepseek", "deepseek-legacy" -> true;
-            default ->
-                throw f.invalid(
-                        "reasoning_format",
-                        "Invalid value for 'reasoning_format': '" + v
-                                + "'. Supported values are: 'auto', 'deepseek' and 'none'.",
-                        "invalid_value");
-        };
     }
 
     /** {@code max_completion_tokens} (current) or {@code max_tokens} (deprecated); both must agree if both are sent. */

@@ -89,9 +89,10 @@ public final class ChatResponses {
         }
     }
 
-    record Logprobs(List<TokenLogprob> content, List<TokenLogprob> refusal) {
+    /** Log-probabilities of a choice's tokens, as chat reports them (the Responses API reports the {@code content} list). */
+    public record Logprobs(List<TokenLogprob> content, List<TokenLogprob> refusal) {
 
-        static Logprobs of(List<OutputToken> tokens) {
+        public static Logprobs of(List<OutputToken> tokens) {
             List<TokenLogprob> content = new ArrayList<>(tokens.size());
             for (OutputToken t : tokens) {
                 List<TopLogprob> top = new ArrayList<>(t.top().size());
@@ -105,13 +106,13 @@ public final class ChatResponses {
     }
 
     /** A token: its text, log-probability, UTF-8 bytes (a character may span tokens) and the most likely alternatives. */
-    record TokenLogprob(
+    public record TokenLogprob(
             String token,
             float logprob,
             int[] bytes,
             @JsonProperty("top_logprobs") List<TopLogprob> topLogprobs) {}
 
-    record TopLogprob(String token, float logprob, int[] bytes) {}
+    public record TopLogprob(String token, float logprob, int[] bytes) {}
 
     /** JSON has no infinity: a token the model rules out gets OpenAI's floor of -9999. */
     static float finite(float logprob) {

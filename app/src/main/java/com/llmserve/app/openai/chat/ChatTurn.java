@@ -3,6 +3,7 @@ package com.llmserve.app.openai.chat;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.AnswerGrammars;
 import com.llmserve.app.openai.OutputFormat;
+import com.llmserve.app.openai.RequestFields;
 import com.llmserve.engine.chat.ChatMessage;
 import com.llmserve.engine.chat.ReasoningSplitter;
 import com.llmserve.engine.chat.tools.ToolCallFormat;
@@ -60,5 +61,20 @@ public record ChatTurn(ChatPrompt.Rendered prompt, TokenAutomaton grammar, Answe
         ToolCallFormat calls = !tools.active() ? null : tools.forced() ? ToolGrammars.reading(format) : format;
         return new AnswerReader.Options(
                 reasoning, reasoning && ReasoningSplitter.opensThinking(prompt.text()), calls, tools.names());
+    }
+
+    /** llama.cpp's {@code reasoning_format}: {@code none} keeps thinking inline; {@code auto}/{@code deepseek} separate it. */
+    public static boolean separateReasoning(RequestFields f) {
+        String v = f.optString("reasoning_format").orElse("auto");
+        return switch (v) {
+            case "none" -> false;
+            case "auto", "deepseek", "deepseek-legacy" -> true;
+            default ->
+                throw f.invalid(
+                        "reasoning_format",
+                        "Invalid value for 'reasoning_format': '" + v
+                                + "'. Supported values are: 'auto', 'deepseek' and 'none'.",
+                        "invalid_value");
+        };
     }
 }
