@@ -10,9 +10,12 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.embeddings.EmbeddingCreateParams;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseStreamEvent;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiLanguageModel;
+import dev.langchain4j.model.openai.OpenAiResponsesChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 import java.io.IOException;
 import java.net.URI;
@@ -97,6 +100,20 @@ class DefaultFieldsIntegrationTests {
                                         .build())),
                         Set.of("encoding_format=\"base64\"", "input", "model")),
                 arguments(
+                        "openai-java responses",
+                        (Consumer<Service>)
+                                s -> openAiJava(s, c -> c.responses().create(responses())),
+                        Set.of("input", "model")),
+                arguments(
+                        "openai-java streaming responses",
+                        (Consumer<Service>) s -> openAiJava(s, c -> {
+                            try (StreamResponse<ResponseStreamEvent> stream =
+                                    c.responses().createStreaming(responses())) {
+                                stream.stream().forEach(event -> {});
+                            }
+                        }),
+                        Set.of("input", "model", "stream=true")),
+                arguments(
                         "Spring AI chat",
                         (Consumer<Service>)
                                 s -> springAi(s).prompt().user(PROMPT).call().content(),
@@ -143,6 +160,22 @@ class DefaultFieldsIntegrationTests {
                                 .generate(PROMPT),
                         Set.of("model", "prompt", "stream=false")),
                 arguments(
+                        "LangChain4j responses",
+                        (Consumer<Service>) s -> OpenAiResponsesChatModel.builder()
+                                .baseUrl(s.baseUrl())
+                                .apiKey("unused")
+                                .modelName(Service.TEXT)
+                                .build()
+                                .chat(PROMPT),
+                        Set.of(
+                                "input[].content[].text",
+                                "input[].content[].type",
+                                "input[].role",
+                                "input[].type",
+                                "model",
+                                "store=false",
+                                "stream=false")),
+                arguments(
                         "LangChain4j embeddings",
                         (Consumer<Service>) s -> LangChain4jIntegrationTests.embeddingModel(s)
                                 .build()
@@ -164,6 +197,10 @@ class DefaultFieldsIntegrationTests {
                 .model(Service.TEXT)
                 .addUserMessage(PROMPT)
                 .build();
+    }
+
+    private static ResponseCreateParams responses() {
+        return ResponseCreateParams.builder().model(Service.TEXT).input(PROMPT).build();
     }
 
     private static ChatClient springAi(Service s) {

@@ -33,6 +33,7 @@ class ClientDefaultFieldsIntegrationTests {
     private static final String T = TestModels.TEXT;
     private static final String E = TestModels.EMBEDDING;
     private static final String CHAT = "/v1/chat/completions";
+    private static final String RESPONSES = "/v1/responses";
     private static final String MESSAGES = "\"messages\":[{\"role\":\"user\",\"content\":\"Once upon a time\"}]";
 
     @LocalServerPort
@@ -74,6 +75,31 @@ class ClientDefaultFieldsIntegrationTests {
                         CHAT,
                         "{\"model\":\"" + T + "\"," + MESSAGES + ",\"stream\":true,\"stream_options\":"
                                 + "{\"include_obfuscation\":false,\"include_usage\":true},\"max_tokens\":4}"),
+                arguments(
+                        "responses: openai-java, openai-python create, openai-node create",
+                        RESPONSES,
+                        "{\"model\":\"" + T + "\",\"input\":\"Once upon a time\",\"max_output_tokens\":4}"),
+                arguments(
+                        "streaming responses: openai-java, openai-python and openai-node stream helpers",
+                        RESPONSES,
+                        "{\"model\":\"" + T + "\",\"input\":\"Once upon a time\",\"stream\":true,"
+                                + "\"max_output_tokens\":4}"),
+                arguments(
+                        "responses: LangChain4j",
+                        RESPONSES,
+                        "{\"model\":\"" + T + "\",\"input\":[{\"type\":\"message\",\"role\":\"user\",\"content\":"
+                                + "[{\"type\":\"input_text\",\"text\":\"Once upon a time\"}]}],\"stream\":false,"
+                                + "\"store\":false,\"max_output_tokens\":4}"),
+                arguments(
+                        "responses: every field accepted without effect",
+                        RESPONSES,
+                        "{\"model\":\"" + T + "\",\"input\":\"Once upon a time\",\"max_output_tokens\":4,"
+                                + "\"store\":false,\"metadata\":{\"team\":\"a\"},\"service_tier\":\"auto\","
+                                + "\"user\":\"u\",\"safety_identifier\":\"s\",\"prompt_cache_key\":\"k\","
+                                + "\"prompt_cache_retention\":\"in_memory\",\"reasoning\":{\"effort\":\"low\","
+                                + "\"summary\":\"auto\"},\"include\":[\"reasoning.encrypted_content\"],"
+                                + "\"truncation\":\"disabled\",\"parallel_tool_calls\":true,\"background\":false,"
+                                + "\"text\":{\"format\":{\"type\":\"text\"},\"verbosity\":\"medium\"}}"),
                 arguments(
                         "completions: openai-java, openai-python, openai-node",
                         "/v1/completions",

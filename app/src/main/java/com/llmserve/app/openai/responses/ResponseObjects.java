@@ -74,14 +74,20 @@ final class ResponseObjects {
         static Usage of(Generation.Usage u, int reasoningTokens) {
             return new Usage(
                     u.promptTokens(),
-                    new InputTokensDetails(u.cachedTokens()),
+                    new InputTokensDetails(u.cachedTokens(), 0),
                     u.completionTokens(),
                     new OutputTokensDetails(reasoningTokens),
                     u.totalTokens());
         }
     }
 
-    record InputTokensDetails(@JsonProperty("cached_tokens") int cachedTokens) {}
+    /**
+     * @param cacheWriteTokens always 0: OpenAI counts the prompt tokens written to a cache it bills
+     *                         for; the prefix cache here is automatic and bills nothing
+     */
+    record InputTokensDetails(
+            @JsonProperty("cached_tokens") int cachedTokens,
+            @JsonProperty("cache_write_tokens") int cacheWriteTokens) {}
 
     record OutputTokensDetails(
             @JsonProperty("reasoning_tokens") int reasoningTokens) {}
