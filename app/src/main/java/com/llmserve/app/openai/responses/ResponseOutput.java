@@ -67,7 +67,9 @@ final class ResponseOutput {
     List<Event> feed(Delta d) {
         List<Event> events = new ArrayList<>();
         AnswerReader.Update u = d.finished() ? reader.last(d.text()) : reader.feed(d.text());
-        pendingTokens.addAll(d.tokens());
+        if (logprobs) {
+            pendingTokens.addAll(d.tokens());
+        }
         if (!u.reasoning().isEmpty()) {
             if (u.content().isEmpty() && u.calls().isEmpty()) {
                 reasoningTokens += d.tokens().size();
