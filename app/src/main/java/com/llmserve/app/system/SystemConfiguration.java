@@ -8,9 +8,10 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Cross-cutting HTTP concerns: the request size limit, the policy for unknown request fields, and
+ * Cross-cutting HTTP concerns: paths in normal form, the request size limit, the policy for unknown request fields, and
  * errors that Tomcat answers itself.
  */
 @Configuration(proxyBeanMethods = false)
@@ -24,6 +25,15 @@ class SystemConfiguration {
                 host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
             }
         });
+    }
+
+    /** First of all filters, so that every later one and the routing see the same path. */
+    @Bean
+    FilterRegistrationBean<NormalizedPathFilter> normalizedPathFilter(JsonMapper json) {
+        FilterRegistrationBean<NormalizedPathFilter> registration =
+                new FilterRegistrationBean<>(new NormalizedPathFilter(json));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
     }
 
     @Bean

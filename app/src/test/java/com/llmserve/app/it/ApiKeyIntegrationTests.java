@@ -9,11 +9,14 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.errors.UnauthorizedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,6 +42,15 @@ class ApiKeyIntegrationTests {
             b.header("Authorization", authorization);
         }
         return new Http(port).send(b.build());
+    }
+
+    /** Sends {@code request} as it is written and reads the whole answer. */
+    private static String raw(int port, String request) throws IOException {
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     /** Keys from the configuration; health open (the default), metrics protected. */
@@ -137,6 +149,25 @@ class ApiKeyIntegrationTests {
                 wrong.close();
                 right.close();
             }
+        }
+
+        /**
+         * A path that the filters see normalised (health, open) and the routing raw (the models
+         * endpoint) is refused before any filter: sent over a raw socket, as clients normalise.
+         */
+        @Test
+        void aPathDressedUpAsTheOpenHealthEndpointIsRefused() throws IOException {
+            for (String path : List.of(
+                    "/v1/models/../../actuator/health",
+                    "/v1/completions;/../../actuator/health",
+                    "/actuator/health/../../v1/models",
+                    "/actuator/health/%2e%2e/%2e%2e/v1/models")) {
+                String answer = raw(port, "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+                assertThat(answer).as(path).startsWith("HTTP/1.1 400");
+                assertThat(answer).as(path).doesNotContain("\"data\"");
+            }
+            assertThat(raw(port, "GET /v1/models HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+                    .startsWith("HTTP/1.1 401");
         }
 
         @Test
