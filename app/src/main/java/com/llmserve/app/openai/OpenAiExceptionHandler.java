@@ -1,5 +1,6 @@
 package com.llmserve.app.openai;
 
+import com.llmserve.app.system.MalformedBodyException;
 import com.llmserve.app.system.RequestTooLargeException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.slf4j.Logger;
@@ -35,6 +36,9 @@ class OpenAiExceptionHandler {
             if (t instanceof RequestTooLargeException tooLarge) {
                 return respond(ApiErrors.client(
                         HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage(), null, "request_too_large"));
+            }
+            if (t instanceof MalformedBodyException malformed) {
+                return respond(ApiErrors.client(HttpStatus.BAD_REQUEST, malformed.getMessage(), null, "invalid_json"));
             }
         }
         String detail = e.getCause() instanceof JacksonException j ? ": " + j.getOriginalMessage() : "";

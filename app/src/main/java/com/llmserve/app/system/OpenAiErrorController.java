@@ -1,6 +1,7 @@
 package com.llmserve.app.system;
 
 import com.llmserve.app.openai.ErrorEnvelope;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -20,6 +21,16 @@ class OpenAiErrorController implements ErrorController {
 
     @RequestMapping("${server.error.path:/error}")
     ResponseEntity<ErrorEnvelope> error(HttpServletRequest request) {
+        if (request.getDispatcherType() != DispatcherType.ERROR) {
+            // asked for directly: there is no error to report, and no such endpoint
+            return ResponseEntity.status(HttpStatus.NOT_FOUND)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(ErrorEnvelope.of(
+                            "Invalid URL (" + request.getMethod() + " " + request.getRequestURI() + ")",
+                            ErrorEnvelope.INVALID_REQUEST,
+                            null,
+                            "not_found"));
+        }
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         HttpStatus status = code instanceof Integer c && HttpStatus.resolve(c) != null
                 ? HttpStatus.resolve(c)

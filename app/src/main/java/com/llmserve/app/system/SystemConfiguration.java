@@ -11,7 +11,7 @@ import org.springframework.core.Ordered;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Cross-cutting HTTP concerns: paths in normal form, the request size limit, the policy for unknown request fields, and
+ * Cross-cutting HTTP concerns: paths in normal form, the request size limit, bodies in UTF-8, the policy for unknown request fields, and
  * errors that Tomcat answers itself.
  */
 @Configuration(proxyBeanMethods = false)
@@ -41,6 +41,13 @@ class SystemConfiguration {
         FilterRegistrationBean<RequestSizeFilter> registration = new FilterRegistrationBean<>(
                 new RequestSizeFilter(api.maxRequestSize().toBytes()));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    @Bean
+    FilterRegistrationBean<Utf8BodyFilter> utf8BodyFilter() {
+        FilterRegistrationBean<Utf8BodyFilter> registration = new FilterRegistrationBean<>(new Utf8BodyFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 15);
         return registration;
     }
 

@@ -6,12 +6,17 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 import com.llmserve.app.OpenApiContract;
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -290,5 +295,43 @@ class BadInputIntegrationTests {
                         r.headers().firstValue("content-type").orElse(null),
                         r.body(),
                         r.headers().map());
+    }
+
+    /** Ill-formed UTF-8 that the JSON parser would decode (overlong NUL, an encoded surrogate) is refused like the rest. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"c0 80", "e0 80 80", "ed a0 80", "f4 90 80 80", "f5 80 80 80", "80", "ff", "e2 82"})
+    void aBodyThatIsNotUtf8Is400(String hex) {
+        byte[] bad = HexFormat.ofDelimiter(" ").parseHex(hex);
+        byte[] head = ("{\"model\":\"" + T + "\",\"prompt\":\"a").getBytes(StandardCharsets.UTF_8);
+        byte[] tail = "b\",\"max_tokens\":1}".getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[head.length + bad.length + tail.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(bad, 0, body, head.length, bad.length);
+        System.arraycopy(tail, 0, body, head.length + bad.length, tail.length);
+        Http http = new Http(port);
+
+        HttpResponse<String> r = http.send(http.request("/v1/completions")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build());
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(json.readTree(r.body()).at("/error/code").asString()).isEqualTo("invalid_json");
+    }
+
+    @Test
+    void wellFormedMultiByteTextPasses() {
+        HttpResponse<String> r = new Http(port).post("/v1/completions", """
+                {"model":"%s","prompt":"caf\u00e9 \u20ac \ud83d\ude00","max_tokens":1}""".formatted(T));
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    }
+
+    @Test
+    void theErrorPageAskedForDirectlyIsNotFound() {
+        HttpResponse<String> r = new Http(port).get("/error");
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(404);
+        assertThat(json.readTree(r.body()).at("/error/code").asString()).isEqualTo("not_found");
     }
 }

@@ -69,6 +69,7 @@ class ReadmeExamplesIntegrationTests {
                 "/v1/models",
                 "/v1/completions",
                 "/v1/chat/completions",
+                "/v1/responses",
                 "/v1/embeddings",
                 "/tokenize",
                 "/detokenize",
@@ -92,6 +93,11 @@ class ReadmeExamplesIntegrationTests {
         assertThat(p.exitValue()).as(out).isZero();
         if (out.startsWith("data: ")) {
             assertThat(out).endsWith("data: [DONE]\n\n").doesNotContain("\"error\"");
+        } else if (out.startsWith("event: ")) {
+            // the Responses API's stream: named events, the last one the response's end
+            String last = out.substring(out.lastIndexOf("event: "));
+            assertThat(out).startsWith("event: response.created\n").doesNotContain("response.failed");
+            assertThat(last).matches("(?s)event: response\\.(completed|incomplete)\n.*");
         } else {
             JsonNode body = json.readTree(out);
             assertThat(body.has("error")).as(out).isFalse();
