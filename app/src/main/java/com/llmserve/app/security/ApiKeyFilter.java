@@ -4,9 +4,11 @@ import com.llmserve.app.openai.ErrorEnvelope;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -18,7 +20,10 @@ import tools.jackson.databind.json.JsonMapper;
  * Asks for {@code Authorization: Bearer <key>} on every request but those to endpoints configured
  * as open, and answers 401 in OpenAI's envelope (as OpenAI words it: no code for a missing key,
  * {@code invalid_api_key} for a wrong one) with a {@code WWW-Authenticate} challenge. The key is
- * never logged or echoed. Runs before anything reads the body.
+ * never logged or echoed. Runs before anything reads the body. A caller with a key (every caller
+ * while keys are off) gets a principal, so the health endpoint shows it the details; an open
+ * health endpoint shows a caller without one the status only, unless
+ * {@code llmserve.security.health-details} is {@code full}.
  */
 final class ApiKeyFilter extends OncePerRequestFilter {
 
@@ -44,8 +49,14 @@ final class ApiKeyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (!keys.enabled() || open(path(request))) {
-            chain.doFilter(request, response);
+        if (!keys.enabled()) {
+            chain.doFilter(new Trusted(request), response);
+            return;
+        }
+        if (open(path(request))) {
+            boolean trusted = properties.healthDetails() == ApiKeyProperties.HealthDetails.FULL
+                    || keyMatches(request.getHeader(HttpHeaders.AUTHORIZATION));
+            chain.doFilter(trusted ? new Trusted(request) : request, response);
             return;
         }
         String header = request.getHeader(HttpHeaders.AUTHORIZATION);
@@ -64,7 +75,7 @@ final class ApiKeyFilter extends OncePerRequestFilter {
                             null));
             return;
         }
-        if (!keys.matches(header.substring(BEARER.length()).strip())) {
+        if (!keyMatches(header)) {
             LOG.debug("401 for {} {}: unknown key", request.getMethod(), path(request));
             refuse(
                     response,
@@ -73,7 +84,31 @@ final class ApiKeyFilter extends OncePerRequestFilter {
                             "Incorrect API key provided.", ErrorEnvelope.INVALID_REQUEST, null, "invalid_api_key"));
             return;
         }
-        chain.doFilter(request, response);
+        chain.doFilter(new Trusted(request), response);
+    }
+
+    private boolean keyMatches(String header) {
+        return header != null
+                && header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+                && keys.matches(header.substring(BEARER.length()).strip());
+    }
+
+    /**
+     * A request from a caller with a key (or any caller while keys are off): it has a principal,
+     * which is what the health endpoint's {@code show-details: when-authorized} asks for.
+     */
+    private static final class Trusted extends HttpServletRequestWrapper {
+
+        private static final Principal CALLER = () -> "api-key";
+
+        Trusted(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public Principal getUserPrincipal() {
+            return CALLER;
+        }
     }
 
     /** The path as the servlet container decoded and normalised it, so {@code ..} or escapes cannot dress a path up as an open one. */

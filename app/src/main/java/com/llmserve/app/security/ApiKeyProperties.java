@@ -17,13 +17,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param metrics     whether {@code /actuator/prometheus} and {@code /actuator/metrics/**} are {@code open}
  *                    or {@code protected} when keys are on (a Prometheus scrape config can send a bearer
  *                    token); every other actuator endpoint is protected
+ * @param healthDetails what an open health endpoint shows a caller without a key while keys are on:
+ *                      {@code summary} (the status only; the default) or {@code full} (every component's
+ *                      details: model files, devices, disk). A caller with a key, and every caller while
+ *                      keys are off, sees the details
  */
 @ConfigurationProperties("llmserve.security")
 public record ApiKeyProperties(
         @DefaultValue List<String> apiKeys,
         String apiKeysFile,
         @DefaultValue("open") Access health,
-        @DefaultValue("open") Access metrics) {
+        @DefaultValue("open") Access metrics,
+        @DefaultValue("summary") HealthDetails healthDetails) {
+
+    /** What the health endpoint shows a caller without a key. */
+    public enum HealthDetails {
+        /** The status only. */
+        SUMMARY,
+        /** Every component's details. */
+        FULL
+    }
 
     /** Who may call an endpoint while keys are on. */
     public enum Access {

@@ -170,6 +170,19 @@ class ApiKeyIntegrationTests {
                     .startsWith("HTTP/1.1 401");
         }
 
+        /** The open health endpoint tells a caller without a key the status only; the details (files, disk) need one. */
+        @Test
+        void healthShowsItsDetailsOnlyToACallerWithAKey() {
+            HttpResponse<String> anonymous = get(port, "/actuator/health", null);
+            HttpResponse<String> withKey = get(port, "/actuator/health", "Bearer " + KEY);
+            HttpResponse<String> wrongKey = get(port, "/actuator/health", "Bearer sk-wrong");
+
+            assertThat(anonymous.body()).contains("\"status\"").doesNotContain("components", "diskSpace");
+            assertThat(wrongKey.body()).doesNotContain("components");
+            assertThat(withKey.body()).contains("\"components\"", "diskSpace");
+            assertThat(get(port, "/actuator/health/readiness", null).body()).doesNotContain("components");
+        }
+
         @Test
         void aRequestWithoutAKeyIsRefusedBeforeItsBodyIsLookedAt() {
             HttpRequest big = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/completions"))
