@@ -8,6 +8,7 @@ import com.hubspot.jinjava.objects.collections.PyMap;
 import com.llmserve.engine.gguf.GgufMetadata;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -83,18 +84,24 @@ public final class ChatTemplate {
 
     private static final Jinja2Engine ENGINE = Jinja2Engine.create();
 
+    /** How long one rendering may take: templates render in milliseconds, a model file's loop need not end. */
+    static final Duration DEFAULT_RENDER_TIME_LIMIT = Duration.ofSeconds(5);
+
     private final String source;
     private final String bosToken;
     private final String eosToken;
     private final Clock clock;
     private final boolean fallback;
+    private final Duration renderTimeLimit;
 
-    private ChatTemplate(String source, String bosToken, String eosToken, Clock clock, boolean fallback) {
+    private ChatTemplate(
+            String source, String bosToken, String eosToken, Clock clock, boolean fallback, Duration renderTimeLimit) {
         this.source = source;
         this.bosToken = bosToken;
         this.eosToken = eosToken;
         this.clock = clock;
         this.fallback = fallback;
+        this.renderTimeLimit = renderTimeLimit;
     }
 
     /**
@@ -112,7 +119,8 @@ public final class ChatTemplate {
                 Objects.requireNonNullElse(bosToken, ""),
                 Objects.requireNonNullElse(eosToken, ""),
                 Clock.systemDefaultZone(),
-                false);
+                false,
+                DEFAULT_RENDER_TIME_LIMIT);
         template.checkSyntax();
         return template;
     }
@@ -124,7 +132,8 @@ public final class ChatTemplate {
                 Objects.requireNonNullElse(bosToken, ""),
                 Objects.requireNonNullElse(eosToken, ""),
                 Clock.systemDefaultZone(),
-                true);
+                true,
+                DEFAULT_RENDER_TIME_LIMIT);
     }
 
     /**
@@ -146,7 +155,16 @@ public final class ChatTemplate {
 
     /** The same template with another clock for {@code strftime_now} (Llama 3.x writes today's date). */
     public ChatTemplate withClock(Clock clock) {
-        return new ChatTemplate(source, bosToken, eosToken, Objects.requireNonNull(clock, "clock"), fallback);
+        return new ChatTemplate(
+                source, bosToken, eosToken, Objects.requireNonNull(clock, "clock"), fallback, renderTimeLimit);
+    }
+
+    /** The same template with another limit on the time one rendering may take. */
+    public ChatTemplate withRenderTimeLimit(Duration limit) {
+        if (limit.isNegative() || limit.isZero()) {
+            throw new IllegalArgumentException("a render time limit must be positive: " + limit);
+        }
+        return new ChatTemplate(source, bosToken, eosToken, clock, fallback, limit);
     }
 
     /** Whether this is the {@link #CHATML} fallback rather than the model's own template. */
@@ -194,14 +212,21 @@ public final class ChatTemplate {
         context.put("raise_exception", TemplateFunctions.DEFINED);
 
         RenderResult result;
-        try {
+        boolean expired;
+        try (RenderDeadline deadline = new RenderDeadline(renderTimeLimit)) {
             result = ScopedValue.where(TemplateFunctions.CLOCK, clock)
                     .call(() -> ENGINE.renderForResult(jinja2Source(), context));
+            expired = deadline.expired();
         } catch (TemplateFunctions.Raised raised) {
             throw raisedByTemplate(raised);
         }
         List<TemplateError> fatal =
                 result.getErrors().stream().filter(ChatTemplate::isFatal).toList();
+        if (!fatal.isEmpty() && expired) {
+            throw new ChatTemplateException(
+                    ChatTemplateException.Reason.RENDER_FAILED,
+                    "chat template did not finish rendering within " + renderTimeLimit.toMillis() + " ms");
+        }
         for (TemplateError error : fatal) {
             TemplateFunctions.Raised raised = findRaised(error.getException());
             if (raised != null) {

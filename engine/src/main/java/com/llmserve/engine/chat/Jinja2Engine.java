@@ -5,6 +5,7 @@ import com.hubspot.jinjava.JinjavaConfig;
 import com.hubspot.jinjava.LegacyOverrides;
 import com.hubspot.jinjava.el.ExtendedSyntaxBuilder;
 import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
+import com.hubspot.jinjava.el.JinjavaNodePreProcessor;
 import com.hubspot.jinjava.el.TruthyTypeConverter;
 import com.hubspot.jinjava.el.ext.AdditionOperator;
 import com.hubspot.jinjava.el.ext.ExtendedParser;
@@ -35,6 +36,13 @@ import jinjava.javax.el.ExpressionFactory;
  */
 final class Jinja2Engine extends Jinjava {
 
+    /**
+     * The most characters a rendered prompt, or any text made while rendering, may have: far more
+     * than any context window holds (a million tokens are some 4 million characters), and small
+     * enough that a template cannot fill the heap ({@code 'x' * 2000000000}).
+     */
+    static final int MAX_TEXT_CHARS = 16 * 1024 * 1024;
+
     private final ExpressionFactory expressions = new ExpressionFactoryImpl(
             new TreeStore(new Jinja2SyntaxBuilder(), new Cache(1000)), new TruthyTypeConverter());
 
@@ -56,6 +64,9 @@ final class Jinja2Engine extends Jinjava {
                 .withLstripBlocks(true)
                 .withEnableRecursiveMacroCalls(true)
                 .withMaxMacroRecursionDepth(64)
+                .withMaxOutputSize(MAX_TEXT_CHARS)
+                .withMaxStringLength(MAX_TEXT_CHARS)
+                .withNodePreProcessor(new JinjavaNodePreProcessor()) // stops at an interrupt (RenderDeadline)
                 .withElResolver(resolver)
                 .withLegacyOverrides(LegacyOverrides.newBuilder()
                         .withUseTrimmingForNotesAndExpressions(true) // {{- x -}} trims as in Jinja2
@@ -120,12 +131,21 @@ final class Jinja2Engine extends Jinjava {
         @Override
         protected Object apply(TypeConverter converter, Object o1, Object o2) {
             if (o1 instanceof CharSequence s && o2 instanceof Number n) {
-                return s.toString().repeat(Math.max(0, n.intValue()));
+                return repeat(s, n);
             }
             if (o1 instanceof Number n && o2 instanceof CharSequence s) {
-                return s.toString().repeat(Math.max(0, n.intValue()));
+                return repeat(s, n);
             }
             return NumberOperations.mul(converter, o1, o2);
+        }
+
+        private static String repeat(CharSequence s, Number times) {
+            long n = Math.max(0, times.longValue());
+            if (n > 0 && s.length() > MAX_TEXT_CHARS / n) {
+                throw new IllegalArgumentException(
+                        "text repeated " + n + " times would exceed " + MAX_TEXT_CHARS + " characters");
+            }
+            return s.toString().repeat((int) n);
         }
 
         @Override
