@@ -365,7 +365,10 @@ public final class InferenceEngine implements AutoCloseable {
             finishAll(r, FinishReason.CANCELLED);
             return;
         }
-        if (s.generated >= r.maxTokens) {
+        if (constraint != null && (constraint.mustEnd() || (s.generated >= r.maxTokens && constraint.canEnd()))) {
+            // the text is complete: nothing may follow, or the budget ends where the grammar may (not cut off)
+            finish(s, FinishReason.STOP);
+        } else if (s.generated >= r.maxTokens) {
             finish(s, FinishReason.LENGTH);
         }
     }

@@ -61,6 +61,16 @@ public final class GgufBuilder {
         return kv(key, GgufValueType.STRING, str(value));
     }
 
+    public GgufBuilder kvStrings(String key, String... values) {
+        ByteArrayOutputStream array = new ByteArrayOutputStream();
+        write(array, le(12).putInt(GgufValueType.STRING.id()).putLong(values.length));
+        for (String v : values) {
+            write(array, str(v));
+        }
+        byte[] bytes = array.toByteArray();
+        return kv(key, GgufValueType.ARRAY, ByteBuffer.wrap(bytes).position(bytes.length));
+    }
+
     public GgufBuilder kvU32(String key, int value) {
         return kv(key, GgufValueType.UINT32, le(4).putInt(value));
     }

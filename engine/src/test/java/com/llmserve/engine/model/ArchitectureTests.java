@@ -114,6 +114,27 @@ class ArchitectureTests {
         }
     }
 
+    /** More embedding rows than tokens would let the model choose ids that no token has: refused at load. */
+    @Test
+    void aVocabularyShorterThanTheEmbeddingRowsIsRefusedAtLoad() throws IOException {
+        Path p = new GgufBuilder()
+                .kvString("general.architecture", "llama")
+                .kvU32("llama.embedding_length", 8)
+                .kvU32("llama.block_count", 1)
+                .kvU32("llama.feed_forward_length", 16)
+                .kvU32("llama.attention.head_count", 2)
+                .kvStrings("tokenizer.ggml.tokens", "<unk>", "<s>", "</s>", "a", "b", "c", "d", "e")
+                .tensor("token_embd.weight", GgmlType.F32, new long[] {8, 10}, new byte[320])
+                .writeTo(dir, "short-vocab.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("token_embd.weight")
+                    .hasMessageContaining("10 token rows")
+                    .hasMessageContaining("8 tokens");
+        }
+    }
+
     private void assertMatchesReference(SyntheticModel.Spec spec, boolean neox) throws IOException {
         Path p = SyntheticModel.write(dir, spec.arch() + ".gguf", spec);
         try (GgufFile f = GgufFile.open(p);

@@ -149,6 +149,10 @@ class ConstrainedGenerationTests {
                         .as("choice %d: %s", choice, text)
                         .isTrue();
                 assertThat(c.tokens(choice).length).isLessThanOrEqualTo(14);
+                // closed by the last token it had: whole, so not cut off by length
+                assertThat(c.reasons.get(choice))
+                        .as("choice %d: %s", choice, text)
+                        .isEqualTo(FinishReason.STOP);
             }
         }
     }

@@ -5,6 +5,7 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.model.InvalidModelException;
+import com.llmserve.engine.model.TensorShapes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -72,15 +73,10 @@ final class BertWeights {
     }
 
     static BertWeights load(GgufFile f, BertConfig c, Backend be) {
-        Shapes s = new Shapes(f);
+        TensorShapes s = new TensorShapes(f);
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
-        if (embd.dims() != 2 || embd.dim(0) != d || embd.dim(1) > Integer.MAX_VALUE) {
-            throw new InvalidModelException(
-                    f.path(),
-                    "tensor 'token_embd.weight' has shape " + Arrays.toString(embd.shape()) + ", expected [" + d
-                            + ", vocab]");
-        }
+        s.vocabularyTable(embd, d);
         GgufTensor positions = f.tensor("position_embd.weight");
         if (positions.dims() != 2 || positions.dim(0) != d || positions.dim(1) < c.contextLength()) {
             throw new InvalidModelException(
@@ -156,7 +152,7 @@ final class BertWeights {
         }
     }
 
-    private static Norm norm(List<Weight> loaded, Backend be, Shapes s, String name, int d) {
+    private static Norm norm(List<Weight> loaded, Backend be, TensorShapes s, String name, int d) {
         GgufFile f = s.f();
         return new Norm(
                 keep(loaded, be.uploadVector(s.check(f.tensor(name + ".weight"), d))),
@@ -166,19 +162,5 @@ final class BertWeights {
     private static Weight keep(List<Weight> loaded, Weight w) {
         loaded.add(w);
         return w;
-    }
-
-    /** Shape checks with messages that name the tensor and both shapes. */
-    private record Shapes(GgufFile f) {
-        GgufTensor check(GgufTensor t, long... expected) {
-            long[] actual = t.shape();
-            if (!Arrays.equals(actual, expected)) {
-                throw new InvalidModelException(
-                        f.path(),
-                        "tensor '" + t.name() + "' has shape " + Arrays.toString(actual) + ", expected "
-                                + Arrays.toString(expected));
-            }
-            return t;
-        }
     }
 }

@@ -6,10 +6,10 @@ import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.model.InvalidModelException;
+import com.llmserve.engine.model.TensorShapes;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,15 +48,10 @@ final class DecoderWeights {
     }
 
     static DecoderWeights load(GgufFile f, DecoderConfig c, Backend be) {
-        Shapes s = new Shapes(f);
+        TensorShapes s = new TensorShapes(f);
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
-        if (embd.dims() != 2 || embd.dim(0) != d) {
-            throw new InvalidModelException(
-                    f.path(),
-                    "token_embd.weight is " + Arrays.toString(embd.shape()) + ", expected [" + d + ", vocab]");
-        }
-        long vocab = embd.dim(1);
+        long vocab = s.vocabularyTable(embd, d);
         Weight tokenEmbedding = be.uploadTable(embd);
         // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
         Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
@@ -118,19 +113,5 @@ final class DecoderWeights {
             throw new InvalidModelException(f.path(), "rope_freqs.weight is " + t.type() + ", expected F32");
         }
         return t.data().toArray(ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN));
-    }
-
-    /** Shape checks with messages that name the tensor and both shapes. */
-    private record Shapes(GgufFile f) {
-        GgufTensor check(GgufTensor t, long... expected) {
-            long[] actual = t.shape();
-            if (!Arrays.equals(actual, expected)) {
-                throw new InvalidModelException(
-                        f.path(),
-                        "tensor '" + t.name() + "' has shape " + Arrays.toString(actual) + ", expected "
-                                + Arrays.toString(expected));
-            }
-            return t;
-        }
     }
 }
