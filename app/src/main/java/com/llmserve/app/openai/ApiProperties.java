@@ -19,6 +19,8 @@ import org.springframework.util.unit.DataSize;
  * @param maxStop            the most stop strings per request
  * @param maxLogprobs        the most alternatives per token ({@code logprobs}, {@code top_logprobs})
  * @param maxEmbeddingInputs the most inputs per embeddings request
+ * @param maxEmbeddingTokens the most tokens of all inputs of one embeddings request (OpenAI's limit:
+ *                           300,000), so one request's cost is bounded before it queues
  * @param unknownFields      what a request field the service does not know gets: {@code warn}
  *                           (ignored, and logged once per endpoint and field name, as vLLM and
  *                           llama.cpp do), {@code reject} (a 400, as OpenAI answers) or
@@ -34,13 +36,19 @@ public record ApiProperties(
         @DefaultValue("16") int maxStop,
         @DefaultValue("20") int maxLogprobs,
         @DefaultValue("2048") int maxEmbeddingInputs,
+        @DefaultValue("300000") int maxEmbeddingTokens,
         @DefaultValue("warn") UnknownFieldPolicy unknownFields) {
 
     public ApiProperties {
         if (unknownFields == null) {
             throw new IllegalArgumentException("llmserve.api.unknown-fields must be reject, warn or ignore");
         }
-        if (maxN < 1 || maxChoices < maxN || maxStop < 0 || maxLogprobs < 0 || maxEmbeddingInputs < 1) {
+        if (maxN < 1
+                || maxChoices < maxN
+                || maxStop < 0
+                || maxLogprobs < 0
+                || maxEmbeddingInputs < 1
+                || maxEmbeddingTokens < 1) {
             throw new IllegalArgumentException(
                     "llmserve.api: max-n must be at least 1 and at most max-choices; the other limits must not be negative");
         }
@@ -53,6 +61,14 @@ public record ApiProperties(
     /** Defaults, for tests and tools. */
     public static ApiProperties defaults() {
         return new ApiProperties(
-                DataSize.ofMegabytes(16), Duration.ofSeconds(10), 16, 64, 16, 20, 2048, UnknownFieldPolicy.WARN);
+                DataSize.ofMegabytes(16),
+                Duration.ofSeconds(10),
+                16,
+                64,
+                16,
+                20,
+                2048,
+                300_000,
+                UnknownFieldPolicy.WARN);
     }
 }

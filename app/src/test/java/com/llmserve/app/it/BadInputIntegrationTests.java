@@ -334,4 +334,19 @@ class BadInputIntegrationTests {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(404);
         assertThat(json.readTree(r.body()).at("/error/code").asString()).isEqualTo("not_found");
     }
+
+    /** One request's cost is bounded before it queues (300,000 tokens by default, as OpenAI's; 8192 in these tests). */
+    @Test
+    void anEmbeddingsRequestOverItsTokenLimitIsRefusedBeforeItQueues() {
+        String input = "[" + String.join(",", java.util.Collections.nCopies(512, "1000")) + "]";
+        String body = "{\"model\":\"" + E + "\",\"input\":["
+                + String.join(",", java.util.Collections.nCopies(20, input)) + "]}";
+
+        HttpResponse<String> r = new Http(port).post("/v1/embeddings", body);
+
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        JsonNode error = json.readTree(r.body()).get("error");
+        assertThat(error.get("code").asString()).isEqualTo("max_tokens_per_request");
+        assertThat(error.get("param").asString()).isEqualTo("input");
+    }
 }

@@ -24,6 +24,7 @@ import org.springframework.boot.test.context.SpringBootTest;
             "llmserve.models-dir=" + TestModels.DIR,
             "llmserve.engine.kv-blocks=256",
             "llmserve.api.max-request-size=256KB",
+            "llmserve.api.max-embedding-tokens=8192",
             "llmserve.api.keep-alive-interval=10s",
             "logging.level.com.llmserve=INFO"
         })

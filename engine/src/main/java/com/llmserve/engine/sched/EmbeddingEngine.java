@@ -3,6 +3,7 @@ package com.llmserve.engine.sched;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.InputTooLongException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -26,7 +27,29 @@ public final class EmbeddingEngine implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddingEngine.class);
 
-    private record Job(List<int[]> inputs, int tokens, CompletableFuture<float[][]> result) {}
+    /**
+     * One request: its inputs, embedded in slices of at most a batch each, and its vectors so far.
+     * Only the loop thread touches {@code next}, {@code done} and {@code vectors}.
+     */
+    private static final class Job {
+        final List<int[]> inputs;
+        final int tokens;
+        final CompletableFuture<float[][]> result = new CompletableFuture<>();
+        final float[][] vectors;
+        /** The first input not yet in a batch. */
+        int next;
+        /** Inputs embedded. */
+        int done;
+
+        Job(List<int[]> inputs, int tokens) {
+            this.inputs = inputs;
+            this.tokens = tokens;
+            this.vectors = new float[inputs.size()][];
+        }
+    }
+
+    /** Inputs {@code [from, to)} of a job, in one batch. */
+    private record Slice(Job job, int from, int to) {}
 
     private final String name;
     private final EmbeddingModel model;
@@ -38,8 +61,12 @@ public final class EmbeddingEngine implements AutoCloseable {
     private final AtomicLong batches = new AtomicLong();
     private final Thread thread;
     private volatile boolean stopping;
-    /** A job taken from the queue that did not fit the last batch; the loop thread's alone. */
-    private Job carried;
+    /**
+     * Jobs taken from the queue with inputs left, in turn: each batch takes slices from the front,
+     * and a job with more left goes to the back, so a large request shares the loop with the small
+     * ones behind it instead of holding it. The loop thread's alone.
+     */
+    private final ArrayDeque<Job> turns = new ArrayDeque<>();
     /** Requests in the last batch; the loop thread's alone. */
     private int lastRequests;
 
@@ -74,7 +101,8 @@ public final class EmbeddingEngine implements AutoCloseable {
 
     /**
      * Queues the inputs of one request; the future completes with one vector per input, in order.
-     * Cancelling the future drops the request if it has not run yet.
+     * A request larger than a batch runs in slices; cancelling the future (a timeout, a client that
+     * left) drops whatever of it has not run yet.
      *
      * @throws InputTooLongException    for an input longer than the model's context (nothing queues)
      * @throws IllegalArgumentException for an empty request or input
@@ -108,9 +136,9 @@ public final class EmbeddingEngine implements AutoCloseable {
                     options.maxWaiting() + " embedding requests are already waiting for " + name,
                     Duration.ofSeconds(1));
         }
-        Job job = new Job(List.copyOf(inputs), tokens, new CompletableFuture<>());
+        Job job = new Job(List.copyOf(inputs), tokens);
         queue.add(job);
-        return job.result();
+        return job.result;
     }
 
     /** Requests waiting (not yet in a batch). */
@@ -130,7 +158,7 @@ public final class EmbeddingEngine implements AutoCloseable {
     private void loop() {
         while (!stopping) {
             try {
-                List<Job> batch = gather();
+                List<Slice> batch = gather();
                 if (!batch.isEmpty()) {
                     run(batch);
                 }
@@ -140,66 +168,109 @@ public final class EmbeddingEngine implements AutoCloseable {
                 LOG.error("embedding engine {} failed a batch", name, e);
             }
         }
-        List<Job> left = new ArrayList<>();
-        if (carried != null) {
-            left.add(carried);
-        }
+        List<Job> left = new ArrayList<>(turns);
         queue.drainTo(left);
         for (Job j : left) {
-            j.result()
-                    .completeExceptionally(new CancellationException("the embedding engine for " + name + " stopped"));
+            j.result.completeExceptionally(new CancellationException("the embedding engine for " + name + " stopped"));
         }
     }
 
-    /** The next batch: the oldest job, then whatever arrives within the wait and fits the budget. */
-    private List<Job> gather() throws InterruptedException {
-        List<Job> batch = new ArrayList<>();
-        Job first = carried != null ? carried : queue.poll(100, TimeUnit.MILLISECONDS);
-        carried = null;
-        if (first == null) {
-            return batch;
+    /**
+     * The next batch: slices of the jobs in turn, then of the jobs that arrive within the wait,
+     * up to the token budget (at least one input).
+     */
+    private List<Slice> gather() throws InterruptedException {
+        if (turns.isEmpty()) {
+            Job first = queue.poll(100, TimeUnit.MILLISECONDS);
+            if (first == null) {
+                return List.of();
+            }
+            admit(first);
         }
-        take(batch, first);
-        int tokens = first.tokens();
+        // the requests already waiting take their turns behind those in the loop, however large those are
+        for (Job waitingJob = queue.poll(); waitingJob != null; waitingJob = queue.poll()) {
+            admit(waitingJob);
+        }
+        List<Slice> batch = new ArrayList<>();
+        int budget = options.maxBatchTokens();
         long deadline =
                 System.nanoTime() + (lastRequests > 1 ? options.maxWait().toNanos() : 0);
-        while (tokens < options.maxBatchTokens()) {
+        while (fill(batch, budget - tokens(batch))) {
             long left = deadline - System.nanoTime();
             Job next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : queue.poll();
             if (next == null) {
                 break;
             }
-            if (tokens + next.tokens() > options.maxBatchTokens()) {
-                carried = next;
-                break;
-            }
-            take(batch, next);
-            tokens += next.tokens();
+            admit(next);
         }
-        lastRequests = batch.size();
-        batch.removeIf(j -> j.result().isDone()); // cancelled while waiting
+        lastRequests = (int) batch.stream().map(Slice::job).distinct().count();
         return batch;
     }
 
-    private void take(List<Job> batch, Job job) {
-        waiting.decrementAndGet();
-        batch.add(job);
+    /**
+     * Adds slices of the jobs in turn while they fit {@code budget}.
+     *
+     * @return whether the batch has room for more (an input of a job yet to come might fit)
+     */
+    private boolean fill(List<Slice> batch, int budget) {
+        while (!turns.isEmpty()) {
+            Job j = turns.peekFirst();
+            if (j.result.isDone()) {
+                turns.removeFirst(); // cancelled (a timeout, a client that left) or failed: the rest is dropped
+                continue;
+            }
+            int to = j.next;
+            int tokens = 0;
+            while (to < j.inputs.size()
+                    && (tokens + j.inputs.get(to).length <= budget || (batch.isEmpty() && to == j.next))) {
+                tokens += j.inputs.get(to).length;
+                to++;
+            }
+            if (to == j.next) {
+                return false; // its next input does not fit: the batch is full
+            }
+            batch.add(new Slice(j, j.next, to));
+            j.next = to;
+            budget -= tokens;
+            turns.removeFirst();
+            if (j.next < j.inputs.size()) {
+                turns.addLast(j);
+            }
+        }
+        return budget > 0;
     }
 
-    private void run(List<Job> batch) {
-        List<int[]> all = new ArrayList<>();
+    private static int tokens(List<Slice> batch) {
         int tokens = 0;
-        for (Job j : batch) {
-            all.addAll(j.inputs());
-            tokens += j.tokens();
+        for (Slice s : batch) {
+            for (int i = s.from(); i < s.to(); i++) {
+                tokens += s.job().inputs.get(i).length;
+            }
+        }
+        return tokens;
+    }
+
+    private void admit(Job job) {
+        waiting.decrementAndGet();
+        turns.addLast(job);
+    }
+
+    private void run(List<Slice> batch) {
+        List<int[]> all = new ArrayList<>();
+        for (Slice s : batch) {
+            all.addAll(s.job().inputs.subList(s.from(), s.to()));
+        }
+        int tokens = 0;
+        for (int[] input : all) {
+            tokens += input.length;
         }
         long start = System.nanoTime();
         float[][] vectors;
         try {
             vectors = model.embed(all);
         } catch (RuntimeException e) {
-            for (Job j : batch) {
-                j.result().completeExceptionally(e);
+            for (Slice s : batch) {
+                s.job().result.completeExceptionally(e);
             }
             throw e;
         }
@@ -207,13 +278,17 @@ public final class EmbeddingEngine implements AutoCloseable {
         inputs.addAndGet(all.size());
         batches.incrementAndGet();
         int at = 0;
-        for (Job j : batch) {
-            float[][] mine = new float[j.inputs().size()][];
-            System.arraycopy(vectors, at, mine, 0, mine.length);
-            at += mine.length;
-            j.result().complete(mine);
+        for (Slice s : batch) {
+            Job j = s.job();
+            int n = s.to() - s.from();
+            System.arraycopy(vectors, at, j.vectors, s.from(), n);
+            at += n;
+            j.done += n;
+            if (j.done == j.inputs.size()) {
+                j.result.complete(j.vectors);
+            }
         }
-        observer.onBatch(batch.size(), all.size(), tokens, Duration.ofNanos(System.nanoTime() - start));
+        observer.onBatch(lastRequests, all.size(), tokens, Duration.ofNanos(System.nanoTime() - start));
     }
 
     /** Stops the loop; requests not yet embedded complete with a {@link CancellationException}. */

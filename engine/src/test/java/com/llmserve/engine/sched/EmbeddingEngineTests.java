@@ -113,6 +113,54 @@ class EmbeddingEngineTests {
         }
     }
 
+    @Test
+    void aRequestLargerThanABatchRunsInSlicesWithTheSameVectors() throws Exception {
+        List<int[]> inputs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            inputs.add(encode("Sentence number " + i + " of a request larger than one batch."));
+        }
+        float[][] alone = model.embed(inputs);
+        try (EmbeddingEngine engine = EmbeddingEngine.start(
+                "minilm", model, new EmbeddingOptions(40, Duration.ZERO, 64), EmbeddingEngine.EmbeddingObserver.NONE)) {
+            float[][] sliced = engine.submit(inputs).get(60, TimeUnit.SECONDS);
+
+            assertThat(engine.batches()).isGreaterThanOrEqualTo(4);
+            for (int i = 0; i < inputs.size(); i++) {
+                assertThat(sliced[i]).containsExactly(alone[i], org.assertj.core.data.Offset.offset(1e-6f));
+            }
+        }
+    }
+
+    @Test
+    void aLargeRequestCancelledMidwayStopsAtTheNextSliceAndASmallOneBehindItIsNotHeldUp() throws Exception {
+        List<int[]> large = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            large.add(encode("One of many inputs of a request that is cancelled midway: " + i));
+        }
+        java.util.concurrent.atomic.AtomicReference<CompletableFuture<float[][]>> toCancel =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicInteger batchesSeen = new java.util.concurrent.atomic.AtomicInteger();
+        EmbeddingEngine.EmbeddingObserver cancelAfterThird = (requests, inputs, tokens, elapsed) -> {
+            if (batchesSeen.incrementAndGet() == 3) {
+                toCancel.get().cancel(false); // as the time limiter does on a timeout
+            }
+        };
+        try (EmbeddingEngine engine =
+                EmbeddingEngine.start("minilm", model, new EmbeddingOptions(64, Duration.ZERO, 64), cancelAfterThird)) {
+            CompletableFuture<float[][]> big = engine.submit(large);
+            toCancel.set(big);
+            CompletableFuture<float[][]> small = engine.submit(List.of(encode("Hello!")));
+
+            assertThat(small.get(60, TimeUnit.SECONDS)).hasNumberOfRows(1);
+            Thread.sleep(300);
+
+            assertThat(big.isCancelled()).isTrue();
+            // three batches ran (the small request took its turn in one of them), then the rest was dropped
+            assertThat(engine.batches()).isEqualTo(3);
+            assertThat(engine.inputsEmbedded()).isLessThan(20);
+        }
+    }
+
     private static int[] encode(String text) {
         return tokenizer.encode(text, true, false);
     }

@@ -90,6 +90,14 @@ class EmbeddingsController {
             }
             tokenized.add(tokens);
             promptTokens += tokens.length;
+            if (promptTokens > api.maxEmbeddingTokens()) {
+                throw new InvalidRequestException(
+                        "input",
+                        "Requested more than " + api.maxEmbeddingTokens()
+                                + " tokens in one request (the inputs up to '" + in.param() + "' have " + promptTokens
+                                + "). Send the inputs in smaller requests.",
+                        "max_tokens_per_request");
+            }
         }
         float[][] vectors = model.embed(tokenized);
         List<Embedding> data = new ArrayList<>(vectors.length);
