@@ -3,6 +3,7 @@ package com.llmserve.app.openai;
 import com.llmserve.app.generation.Delta;
 import com.llmserve.app.generation.Generation;
 import com.llmserve.app.generation.OutputToken;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,13 +36,17 @@ public final class GenerationResponder {
             Generation generation,
             GenerationFields.Streaming streaming,
             GenerationShape<C> shape,
+            HttpServletRequest http,
             HttpServletResponse response)
             throws InterruptedException, IOException {
         if (streaming.stream()) {
             return stream(generation, new ChunkEvents<>(shape, streaming.includeUsage(), json), response);
         }
         return answer(
-                generation, (choices, usage) -> shape.answer(choices, json.valueToTree(ApiUsage.of(usage))), response);
+                generation,
+                (choices, usage) -> shape.answer(choices, json.valueToTree(ApiUsage.of(usage))),
+                http,
+                response);
     }
 
     /** The body of a 200 response that streams {@code generation} as {@code events}; it closes the generation. */
@@ -54,10 +59,11 @@ public final class GenerationResponder {
      * or null when it was written straight to {@code response} (after keep-alive spaces) or the
      * client left. Closes the generation.
      */
-    public Object answer(Generation generation, WholeAnswer answer, HttpServletResponse response)
+    public Object answer(
+            Generation generation, WholeAnswer answer, HttpServletRequest http, HttpServletResponse response)
             throws InterruptedException, IOException {
         try (generation) {
-            AnswerKeepAlive keepAlive = new AnswerKeepAlive(response, keepAliveInterval);
+            AnswerKeepAlive keepAlive = new AnswerKeepAlive(http, response, keepAliveInterval);
             List<GenerationShape.Collected> choices = collect(generation, keepAlive);
             if (choices == null) {
                 return null; // the client left: closing the generation cancels it

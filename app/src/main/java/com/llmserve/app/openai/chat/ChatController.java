@@ -10,6 +10,7 @@ import com.llmserve.app.openai.GenerationResponder;
 import com.llmserve.app.openai.Ids;
 import com.llmserve.app.openai.PromptLimits;
 import com.llmserve.engine.sampling.SamplingParams;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
@@ -37,7 +38,8 @@ class ChatController {
     }
 
     @PostMapping(path = "/v1/chat/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Object chat(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
+    Object chat(@RequestBody JsonNode body, HttpServletRequest http, HttpServletResponse response)
+            throws InterruptedException, IOException {
         ChatRequest request = ChatRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
         ChatTurn turn = ChatTurn.prepare(
@@ -72,6 +74,6 @@ class ChatController {
                 turn.grammar());
         ChatShape shape = new ChatShape(request, Ids.next("chatcmpl-"), Ids.now(), turn.reading());
         Generation generation = Generation.start(model, List.of(prompt), params);
-        return responder.respond(generation, request.streaming(), shape, response);
+        return responder.respond(generation, request.streaming(), shape, http, response);
     }
 }

@@ -13,6 +13,7 @@ import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.PromptLimits;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.tokenizer.Tokenizer;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,7 +45,8 @@ class CompletionsController {
     }
 
     @PostMapping(path = "/v1/completions", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Object complete(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
+    Object complete(@RequestBody JsonNode body, HttpServletRequest http, HttpServletResponse response)
+            throws InterruptedException, IOException {
         CompletionRequest request = CompletionRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
         List<int[]> prompts = new ArrayList<>();
@@ -83,7 +85,7 @@ class CompletionsController {
         Generation generation = Generation.start(model, prompts, params);
         CompletionShape shape =
                 new CompletionShape(request, id, created, model.tokenizer(), prompts, promptTexts, generation);
-        return responder.respond(generation, request.streaming(), shape, response);
+        return responder.respond(generation, request.streaming(), shape, http, response);
     }
 
     private static int[] tokens(ServedTextModel model, CompletionRequest.Prompt prompt) {

@@ -13,6 +13,7 @@ import com.llmserve.app.openai.GenerationShape;
 import com.llmserve.app.openai.Ids;
 import com.llmserve.app.openai.PromptLimits;
 import com.llmserve.app.openai.chat.ChatTurn;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
@@ -49,7 +50,8 @@ class ResponsesController {
     }
 
     @PostMapping(path = "/v1/responses", consumes = MediaType.APPLICATION_JSON_VALUE)
-    Object create(@RequestBody JsonNode body, HttpServletResponse response) throws InterruptedException, IOException {
+    Object create(@RequestBody JsonNode body, HttpServletRequest http, HttpServletResponse response)
+            throws InterruptedException, IOException {
         ResponsesRequest request = ResponsesRequest.parse(body, api);
         ServedTextModel model = registry.textModel(request.model());
         ChatTurn turn = ChatTurn.prepare(
@@ -91,6 +93,7 @@ class ResponsesController {
                     output.feed(new Delta(0, c.text(), c.tokens(), c.finishReason()));
                     return snapshots.finished(output, ResponseObjects.Usage.of(usage, output.reasoningTokens()));
                 },
+                http,
                 response);
     }
 
