@@ -168,14 +168,7 @@ class LangChain4jIntegrationTests {
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .tools(weather)
-                .chatRequestTransformer(request -> request.messages().getLast() instanceof ToolExecutionResultMessage
-                        ? request.toBuilder()
-                                .parameters(request.parameters()
-                                        .overrideWith(ChatRequestParameters.builder()
-                                                .toolChoice(ToolChoice.NONE)
-                                                .build()))
-                                .build()
-                        : request)
+                .chatRequestTransformer(LangChain4jIntegrationTests::noToolOnceAResultIsIn)
                 .build();
         int mark = service.proxy().mark();
 
@@ -197,6 +190,21 @@ class LangChain4jIntegrationTests {
                 .isEqualTo(execution.request().id())
                 .isNotBlank();
         assertThat(tool.get("content").asString()).isEqualTo("21");
+    }
+
+    /**
+     * {@code tool_choice: "none"} once a tool's result is in the conversation: "required" on every
+     * round would make LangChain4j's loop ask for tool calls until its round-trip limit.
+     */
+    static ChatRequest noToolOnceAResultIsIn(ChatRequest request) {
+        return request.messages().getLast() instanceof ToolExecutionResultMessage
+                ? request.toBuilder()
+                        .parameters(request.parameters()
+                                .overrideWith(ChatRequestParameters.builder()
+                                        .toolChoice(ToolChoice.NONE)
+                                        .build()))
+                        .build()
+                : request;
     }
 
     /** {@code response_format: json_schema} with {@code strict: true}: the answer is JSON of exactly that shape. */

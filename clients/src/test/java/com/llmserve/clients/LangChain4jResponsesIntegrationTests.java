@@ -3,9 +3,7 @@ package com.llmserve.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.llmserve.clients.RecordingProxy.Exchange;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
@@ -103,14 +101,7 @@ class LangChain4jResponsesIntegrationTests {
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .tools(weather)
-                .chatRequestTransformer(request -> request.messages().getLast() instanceof ToolExecutionResultMessage
-                        ? request.toBuilder()
-                                .parameters(request.parameters()
-                                        .overrideWith(ChatRequestParameters.builder()
-                                                .toolChoice(ToolChoice.NONE)
-                                                .build()))
-                                .build()
-                        : request)
+                .chatRequestTransformer(LangChain4jIntegrationTests::noToolOnceAResultIsIn)
                 .build();
         int mark = service.proxy().mark();
 

@@ -1,7 +1,6 @@
 package com.llmserve.app.system;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -63,55 +62,22 @@ final class RequestSizeFilter extends OncePerRequestFilter {
         }
     }
 
-    private static final class CountingStream extends ServletInputStream {
+    private static final class CountingStream extends CheckedBodyStream {
 
-        private final ServletInputStream in;
         private final long limit;
         private long count;
 
         CountingStream(ServletInputStream in, long limit) {
-            this.in = in;
+            super(in);
             this.limit = limit;
         }
 
         @Override
-        public int read() throws IOException {
-            int b = in.read();
-            if (b >= 0) {
-                add(1);
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = in.read(buffer, offset, length);
-            if (n > 0) {
-                add(n);
-            }
-            return n;
-        }
-
-        private void add(int n) throws RequestTooLargeException {
-            count += n;
+        void check(byte[] bytes, int offset, int length) throws RequestTooLargeException {
+            count += length;
             if (count > limit) {
                 throw new RequestTooLargeException(limit);
             }
-        }
-
-        @Override
-        public boolean isFinished() {
-            return in.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return in.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            in.setReadListener(listener);
         }
     }
 }

@@ -1,7 +1,6 @@
 package com.llmserve.app.system;
 
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
@@ -43,51 +42,24 @@ final class Utf8BodyFilter extends OncePerRequestFilter {
     }
 
     /** Checks each byte as it passes; the check is Unicode's table of well-formed byte sequences. */
-    static final class Utf8Stream extends ServletInputStream {
+    private static final class Utf8Stream extends CheckedBodyStream {
 
-        private final ServletInputStream in;
-        private final Utf8Check check = new Utf8Check();
+        private final Utf8Check utf8 = new Utf8Check();
 
         Utf8Stream(ServletInputStream in) {
-            this.in = in;
+            super(in);
         }
 
         @Override
-        public int read() throws IOException {
-            int b = in.read();
-            if (b < 0) {
-                check.end();
-            } else {
-                check.accept(b);
+        void check(byte[] bytes, int offset, int length) throws MalformedBodyException {
+            for (int i = 0; i < length; i++) {
+                utf8.accept(bytes[offset + i] & 0xff);
             }
-            return b;
         }
 
         @Override
-        public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = in.read(buffer, offset, length);
-            if (n < 0) {
-                check.end();
-            }
-            for (int i = 0; i < n; i++) {
-                check.accept(buffer[offset + i] & 0xff);
-            }
-            return n;
-        }
-
-        @Override
-        public boolean isFinished() {
-            return in.isFinished();
-        }
-
-        @Override
-        public boolean isReady() {
-            return in.isReady();
-        }
-
-        @Override
-        public void setReadListener(ReadListener listener) {
-            in.setReadListener(listener);
+        void end() throws MalformedBodyException {
+            utf8.end();
         }
     }
 

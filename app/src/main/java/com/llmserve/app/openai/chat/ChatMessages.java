@@ -3,6 +3,7 @@ package com.llmserve.app.openai.chat;
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.JsonValues;
 import com.llmserve.app.openai.RequestFields;
+import com.llmserve.app.openai.TextParts;
 import com.llmserve.engine.chat.ChatMessage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -146,23 +147,7 @@ public final class ChatMessages {
         if (node.isString()) {
             return node.stringValue();
         }
-        if (!node.isArray()) {
-            throw RequestFields.typeError(m.path("content"), "a string or an array of content parts", node);
-        }
-        List<String> texts = new ArrayList<>();
-        for (int j = 0; j < node.size(); j++) {
-            RequestFields part = RequestFields.nested(node.get(j), m.path("content") + "[" + j + "]");
-            String type = part.requiredString("type");
-            if (!"text".equals(type)) {
-                throw part.invalid(
-                        "type",
-                        "Content parts of type '" + type + "' are not supported; only 'text' is.",
-                        "unsupported_content_type");
-            }
-            texts.add(part.requiredString("text"));
-            part.rejectUnknown();
-        }
-        return String.join("\n", texts);
+        return TextParts.join(m, "content", node, Map.of("text", "text"));
     }
 
     /** {@code chat_template_kwargs}: extra variables for the chat template (vLLM's extension). */

@@ -2,6 +2,7 @@ package com.llmserve.app.openai.responses;
 
 import com.llmserve.app.openai.InvalidRequestException;
 import com.llmserve.app.openai.RequestFields;
+import com.llmserve.app.openai.TextParts;
 import com.llmserve.app.openai.chat.ChatMessages;
 import com.llmserve.engine.chat.ChatMessage;
 import java.util.ArrayList;
@@ -23,6 +24,10 @@ import tools.jackson.databind.JsonNode;
  * does not run are refused, naming the item.
  */
 final class ResponseInput {
+
+    /** The parts of a message's content, and the field of each that holds its text. */
+    private static final Map<String, String> MESSAGE_PARTS =
+            Map.of("input_text", "text", "output_text", "text", "refusal", "refusal");
 
     private ResponseInput() {}
 
@@ -139,30 +144,7 @@ final class ResponseInput {
             if (node.isString()) {
                 return node.stringValue();
             }
-            if (!node.isArray()) {
-                throw RequestFields.typeError(m.path("content"), "a string or an array of content parts", node);
-            }
-            List<String> texts = new ArrayList<>();
-            for (int j = 0; j < node.size(); j++) {
-                RequestFields part = RequestFields.nested(node.get(j), m.path("content") + "[" + j + "]");
-                String type = part.requiredString("type");
-                switch (type) {
-                    case "input_text" -> texts.add(part.requiredString("text"));
-                    case "output_text" -> {
-                        texts.add(part.requiredString("text"));
-                        part.ignore("annotations", "logprobs");
-                    }
-                    case "refusal" -> texts.add(part.requiredString("refusal"));
-                    default ->
-                        throw part.invalid(
-                                "type",
-                                "Content parts of type '" + type + "' are not supported; only text is"
-                                        + " ('input_text', 'output_text' and 'refusal').",
-                                "unsupported_content_type");
-                }
-                part.rejectUnknown();
-            }
-            return String.join("\n", texts);
+            return TextParts.join(m, "content", node, MESSAGE_PARTS, "annotations", "logprobs");
         }
 
         private void functionCall(RequestFields c) {
@@ -192,7 +174,9 @@ final class ResponseInput {
             if (output == null) {
                 throw o.missing("output");
             }
-            String text = output.isString() ? output.stringValue() : outputParts(o, output);
+            String text = output.isString()
+                    ? output.stringValue()
+                    : TextParts.join(o, "output", output, Map.of("input_text", "text"));
             Turn turn = new Turn("tool", text);
             turn.fields.put("tool_call_id", callId);
             String name = callNames.get(callId);
@@ -200,26 +184,6 @@ final class ResponseInput {
                 turn.fields.put("name", name); // some templates name the function a result comes from
             }
             turns.add(turn);
-        }
-
-        private static String outputParts(RequestFields o, JsonNode output) {
-            if (!output.isArray()) {
-                throw RequestFields.typeError(o.path("output"), "a string or an array of content parts", output);
-            }
-            List<String> texts = new ArrayList<>();
-            for (int j = 0; j < output.size(); j++) {
-                RequestFields part = RequestFields.nested(output.get(j), o.path("output") + "[" + j + "]");
-                String type = part.requiredString("type");
-                if (!"input_text".equals(type)) {
-                    throw part.invalid(
-                            "type",
-                            "Function outputs of type '" + type + "' are not supported; only 'input_text' is.",
-                            "unsupported_content_type");
-                }
-                texts.add(part.requiredString("text"));
-                part.rejectUnknown();
-            }
-            return String.join("\n", texts);
         }
 
         /** The raw thinking ({@code content}) if sent, else the summary: it belongs to the next assistant turn. */
@@ -235,27 +199,7 @@ final class ResponseInput {
 
         private static String texts(RequestFields r, String name, String partType) {
             JsonNode node = r.raw(name);
-            if (node == null) {
-                return "";
-            }
-            if (!node.isArray()) {
-                throw RequestFields.typeError(r.path(name), "an array", node);
-            }
-            List<String> texts = new ArrayList<>();
-            for (int j = 0; j < node.size(); j++) {
-                RequestFields part = RequestFields.nested(node.get(j), r.path(name) + "[" + j + "]");
-                String type = part.requiredString("type");
-                if (!partType.equals(type)) {
-                    throw part.invalid(
-                            "type",
-                            "Invalid value for '" + part.path("type") + "': '" + type + "'. Expected '" + partType
-                                    + "'.",
-                            "invalid_value");
-                }
-                texts.add(part.requiredString("text"));
-                part.rejectUnknown();
-            }
-            return String.join("\n", texts);
+            return node == null ? "" : TextParts.join(r, name, node, Map.of(partType, "text"));
         }
 
         private void takeReasoning(Turn assistant) {
