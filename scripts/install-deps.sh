@@ -11,6 +11,8 @@ packages=(
   # e2e: a Docker engine to build and run the CPU image, and debootstrap for its base images
   # (no registry can be reached)
   docker.io debootstrap
+  # helm: promtool checks and unit-tests the chart's alerting rules
+  prometheus
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,6 +3,7 @@ package com.llmserve.helm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.Helm;
@@ -19,10 +20,13 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.HorizontalPodAutoscaler;
 import io.fabric8.kubernetes.api.model.networking.v1.Ingress;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
+import io.fabric8.openshift.api.model.monitoring.v1.Rule;
 import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Renders the chart with the Helm library for the AMD (default), NVIDIA and CPU value sets,
@@ -49,6 +54,78 @@ class ChartTests {
         assertThat(lint.isFailed()).as(String.join("\n", lint.getMessages())).isFalse();
     }
 
+    /**
+     * The alerting rules render from the values and pass promtool: its syntax check, and its unit
+     * tests (src/test/resources/alerts-tests.yaml), in which each alert fires for the series in
+     * trouble and not for the others.
+     */
+    @Test
+    void theAlertsRenderFromTheValuesAndPassPromtoolsChecksAndUnitTests(@TempDir Path dir) throws Exception {
+        PrometheusRule rule = one(render("amd-values.yaml"), PrometheusRule.class);
+        List<Rule> rules = rule.getSpec().getGroups().getFirst().getRules();
+        assertThat(rules)
+                .extracting(Rule::getAlert)
+                .containsExactly(
+                        "LlmserveQueueSaturated",
+                        "LlmserveTimeToFirstTokenHigh",
+                        "LlmserveInterTokenLatencyHigh",
+                        "LlmserveGpuBreakerOpen",
+                        "LlmserveGpuMemoryNearlyFull",
+                        "LlmserveModelLoadFailed");
+        assertThat(rules.getFirst().getExpr().getStrVal()).endsWith("> 0.8");
+        assertThat(rules.getFirst().getAnnotations().get("summary")).contains("{{ $labels.model }}");
+
+        Path alerts = dir.resolve("alerts.yaml");
+        Files.writeString(
+                alerts, YAML.writeValueAsString(Map.of("groups", rule.getSpec().getGroups())));
+        Path tests = dir.resolve("alerts-tests.yaml");
+        try (var in = ChartTests.class.getResourceAsStream("/alerts-tests.yaml")) {
+            Files.copy(in, tests);
+        }
+        assertThat(promtool(dir, "check", "rules", alerts.toString())).contains("SUCCESS: 6 rules found");
+        assertThat(promtool(dir, "test", "rules", tests.toString())).contains("SUCCESS");
+    }
+
+    /** The dashboard is one Grafana document whose every panel asks Prometheus something. */
+    @Test
+    void theDashboardIsAConfigMapForGrafanasSidecar() throws Exception {
+        ConfigMap cm = named(render("amd-values.yaml"), ConfigMap.class, "llm-llmserve-dashboard");
+        assertThat(cm.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+        JsonNode dashboard = new ObjectMapper().readTree(cm.getData().get("llmserve.json"));
+        assertThat(dashboard.get("uid").asText()).isEqualTo("llmserve");
+        int targets = 0;
+        for (JsonNode panel : dashboard.get("panels")) {
+            if (panel.get("type").asText().equals("row")) {
+                continue;
+            }
+            assertThat(panel.get("targets")).as(panel.get("title").asText()).isNotEmpty();
+            for (JsonNode target : panel.get("targets")) {
+                assertThat(target.get("expr").asText()).containsAnyOf("llm_", "resilience4j_");
+                targets++;
+            }
+        }
+        assertThat(targets).isGreaterThan(20);
+        assertThat(render("cpu-values.yaml"))
+                .as("off unless asked for")
+                .noneMatch(d ->
+                        d instanceof PrometheusRule || d.getMetadata().getName().endsWith("-dashboard"));
+    }
+
+    /** promtool's output; fails the test when it is not installed (scripts/install-deps.sh installs it) or fails. */
+    private static String promtool(Path dir, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("promtool"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor())
+                .as("promtool " + String.join(" ", args) + ":\n" + out)
+                .isZero();
+        return out;
+    }
+
     @Test
     void amdIsTheDefaultAndAsksForAnAmdGpuOnAnAmdNode() {
         List<HasMetadata> docs = render("amd-values.yaml");
@@ -63,7 +140,7 @@ class ChartTests {
         assertThat(pod.getTolerations()).anySatisfy(t -> assertThat(t.getKey()).isEqualTo("amd.com/gpu"));
         assertRestrictedSecurity(pod);
         assertProbes(c);
-        ConfigMap cm = one(docs, ConfigMap.class);
+        ConfigMap cm = named(docs, ConfigMap.class, "llm-llmserve");
         assertThat(cm.getData().get("models.yaml"))
                 .contains("id: \"llama-8b\"")
                 .contains("path: \"/models/llama-8b-q4_0.gguf\"")
@@ -251,6 +328,16 @@ class ChartTests {
                 unknownFields(value, path + "." + p.getName(), unknown, seen);
             }
         }
+    }
+
+    /** The document of {@code type} named {@code name}. */
+    private static <T extends HasMetadata> T named(List<HasMetadata> docs, Class<T> type, String name) {
+        return docs.stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .filter(d -> d.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name));
     }
 
     private static <T> T one(List<HasMetadata> docs, Class<T> type) {

@@ -113,6 +113,12 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
                     EngineStats::waitingRequests);
             gauge(
                     r,
+                    "llm.requests.waiting.capacity",
+                    "requests",
+                    "The most requests that may queue (llmserve.engine.max-waiting); more are answered 429",
+                    EngineStats::waitingCapacity);
+            gauge(
+                    r,
                     "llm.requests.running",
                     "sequences",
                     "Sequences admitted and generating (a request with n choices runs n)",

@@ -5,6 +5,7 @@ import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.gpu.GpuOptions;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -58,6 +59,11 @@ public class ModelsAutoConfiguration {
                 policies.getIfAvailable(ServingPolicies::defaults),
                 observers.getIfAvailable(() -> ModelObservers.NONE));
         return new ModelRegistry(ModelCatalog.plan(properties, backends), loader, properties.warmUp());
+    }
+
+    @Bean
+    MeterBinder modelStateMeters(ModelRegistry registry) {
+        return new ModelStateMeters(registry);
     }
 
     @Bean

@@ -84,6 +84,7 @@ public final class ServedTextModel extends ReplicatedModel<LanguageModel, Infere
     private static EngineStats plus(EngineStats a, EngineStats b) {
         return new EngineStats(
                 a.waitingRequests() + b.waitingRequests(),
+                a.waitingCapacity() + b.waitingCapacity(),
                 a.runningSequences() + b.runningSequences(),
                 a.kvBlocksUsed() + b.kvBlocksUsed(),
                 a.kvBlocksTotal() + b.kvBlocksTotal(),

@@ -31,7 +31,7 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
     /** The KV cache is F16 on every backend: two bytes per value, a key and a value per slot. */
     private static final long KV_BYTES_PER_VALUE = 2 * 2;
     /** Empty stats for meters read before an engine runs. */
-    private static final EngineStats NO_STATS = new EngineStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    private static final EngineStats NO_STATS = new EngineStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     private final ModelPlan plan;
     private final GgufFile file;

@@ -9,7 +9,12 @@ import com.llmserve.app.PrometheusScrape;
 import com.llmserve.app.TestModels;
 import com.llmserve.app.models.ModelRegistry;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -201,8 +206,30 @@ class MetricsIntegrationTests {
                         .distinct())
                 .hasSizeGreaterThanOrEqualTo(30);
         assertThat(after.samples()).filteredOn(s -> s.name().startsWith("llm_")).allSatisfy(s -> assertThat(
-                        Set.of("model", "device", "outcome", "le", "name"))
+                        Set.of("model", "device", "outcome", "le", "name", "state"))
                 .containsAll(s.labels().keySet()));
+
+        // the model's state and its queue's capacity, which the chart's alerts divide by
+        assertThat(after.value("llm_model_state", "model", TEXT, "state", "ready"))
+                .isEqualTo(1);
+        assertThat(after.value("llm_model_state", "model", TEXT, "state", "failed"))
+                .isZero();
+        assertThat(after.value("llm_requests_waiting_capacity_requests", "model", TEXT, "device", GPU))
+                .isEqualTo(256);
+
+        // every series the Helm chart's dashboard and alerts ask for is one this service writes
+        Set<String> written =
+                after.samples().stream().map(PrometheusScrape.Sample::name).collect(Collectors.toSet());
+        for (String file : List.of("alerts.yaml", "dashboard.json")) {
+            String text = Files.readString(Path.of("..", "helm", "llmserve", "files", file));
+            Matcher m = Pattern.compile("\\b(llm|resilience4j)_[a-z0-9_]+").matcher(text);
+            Set<String> asked = new java.util.TreeSet<>();
+            while (m.find()) {
+                asked.add(m.group());
+            }
+            assertThat(asked).as(file).isNotEmpty();
+            assertThat(written).as("series of " + file).containsAll(asked);
+        }
     }
 
     private JsonNode ok(HttpResponse<String> r) {

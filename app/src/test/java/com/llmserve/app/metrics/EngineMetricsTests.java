@@ -20,16 +20,17 @@ class EngineMetricsTests {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final EngineMetrics metrics = new EngineMetrics();
     private final AtomicReference<EngineStats> stats =
-            new AtomicReference<>(new EngineStats(0, 0, 0, 99, 0, 0, 0, 0, 0, 0));
+            new AtomicReference<>(new EngineStats(0, 256, 0, 0, 99, 0, 0, 0, 0, 0, 0));
 
     @Test
     void gaugesAndCountersReadTheEnginesLiveState() {
         metrics.bindTo(registry);
         metrics.completion("m", "cuda:0", stats::get);
 
-        stats.set(new EngineStats(3, 5, 40, 99, 7, 12, 300, 250, 60, 1));
+        stats.set(new EngineStats(3, 256, 5, 40, 99, 7, 12, 300, 250, 60, 1));
 
         assertThat(gauge("llm.requests.waiting")).isEqualTo(3);
+        assertThat(gauge("llm.requests.waiting.capacity")).isEqualTo(256);
         assertThat(gauge("llm.requests.running")).isEqualTo(5);
         assertThat(gauge("llm.kv.blocks.used")).isEqualTo(40);
         assertThat(gauge("llm.kv.blocks.total")).isEqualTo(99);

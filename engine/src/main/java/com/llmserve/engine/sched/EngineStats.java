@@ -4,6 +4,7 @@ package com.llmserve.engine.sched;
  * A snapshot of an engine loop's state and totals, read from any thread.
  *
  * @param waitingRequests   requests queued for admission
+ * @param waitingCapacity   the most requests that may queue ({@code max-waiting}); more are refused
  * @param runningSequences  sequences admitted and not finished
  * @param kvBlocksUsed      KV blocks holding live sequences
  * @param kvBlocksTotal     KV blocks in the pool (the reserved one excluded)
@@ -16,6 +17,7 @@ package com.llmserve.engine.sched;
  */
 public record EngineStats(
         int waitingRequests,
+        int waitingCapacity,
         int runningSequences,
         int kvBlocksUsed,
         int kvBlocksTotal,

@@ -454,6 +454,7 @@ public final class InferenceEngine implements AutoCloseable {
     private EngineStats snapshot() {
         return new EngineStats(
                 Math.max(0, queuedRequests.get()),
+                options.maxWaiting(),
                 scheduler.runningSequences(),
                 pool.used(),
                 pool.capacity() - 1,
