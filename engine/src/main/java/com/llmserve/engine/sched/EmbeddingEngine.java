@@ -141,7 +141,7 @@ public final class EmbeddingEngine implements AutoCloseable {
         return job.result;
     }
 
-    /** Requests waiting (not yet in a batch). */
+    /** Requests waiting: queued, or taking turns with inputs not yet in a batch. */
     public int waitingRequests() {
         return Math.max(0, waiting.get());
     }
@@ -217,6 +217,7 @@ public final class EmbeddingEngine implements AutoCloseable {
             Job j = turns.peekFirst();
             if (j.result.isDone()) {
                 turns.removeFirst(); // cancelled (a timeout, a client that left) or failed: the rest is dropped
+                waiting.decrementAndGet();
                 continue;
             }
             int to = j.next;
@@ -235,6 +236,8 @@ public final class EmbeddingEngine implements AutoCloseable {
             turns.removeFirst();
             if (j.next < j.inputs.size()) {
                 turns.addLast(j);
+            } else {
+                waiting.decrementAndGet(); // all of it is in batches now
             }
         }
         return budget > 0;
@@ -250,8 +253,8 @@ public final class EmbeddingEngine implements AutoCloseable {
         return tokens;
     }
 
+    /** A job joins the turns; it counts as waiting until its last input is in a batch. */
     private void admit(Job job) {
-        waiting.decrementAndGet();
         turns.addLast(job);
     }
 

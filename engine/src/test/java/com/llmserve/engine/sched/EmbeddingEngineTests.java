@@ -161,6 +161,32 @@ class EmbeddingEngineTests {
         }
     }
 
+    /** A request taking turns still counts against the queue's bound until its last input is in a batch. */
+    @Test
+    void aRequestTakingTurnsCountsAsWaitingUntilItsLastSlice() throws Exception {
+        List<int[]> large = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            large.add(encode("An input of a request that takes many turns: " + i));
+        }
+        try (EmbeddingEngine engine = EmbeddingEngine.start(
+                "minilm", model, new EmbeddingOptions(32, Duration.ZERO, 1), EmbeddingEngine.EmbeddingObserver.NONE)) {
+            CompletableFuture<float[][]> big = engine.submit(large);
+            while (engine.batches() == 0) {
+                Thread.sleep(1);
+            }
+
+            assertThat(engine.waitingRequests()).isEqualTo(1);
+            assertThatThrownBy(() -> engine.submit(List.of(encode("Hello!"))))
+                    .isInstanceOfSatisfying(AdmissionException.class, e -> assertThat(e.reason())
+                            .isEqualTo(AdmissionException.Reason.QUEUE_FULL));
+            big.cancel(false);
+            java.util.concurrent.TimeUnit.MILLISECONDS.sleep(300);
+            assertThat(engine.waitingRequests()).isZero();
+            assertThat(engine.submit(List.of(encode("Hello!"))).get(60, TimeUnit.SECONDS))
+                    .hasNumberOfRows(1);
+        }
+    }
+
     private static int[] encode(String text) {
         return tokenizer.encode(text, true, false);
     }
