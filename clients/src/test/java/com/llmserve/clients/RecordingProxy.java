@@ -76,6 +76,16 @@ final class RecordingProxy implements AutoCloseable {
         server.start();
     }
 
+    /** The service's address, behind the proxy. */
+    URI target() {
+        return target;
+    }
+
+    /** The file each request is written to. */
+    Path log() {
+        return log;
+    }
+
     /** The proxy's address, to give the clients instead of the service's. */
     URI uri() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());

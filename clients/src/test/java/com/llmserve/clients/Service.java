@@ -73,7 +73,25 @@ final class Service implements AutoCloseable {
         return proxy;
     }
 
+    /** The service itself, not through the proxy. */
+    URI directUri() {
+        return proxy.target();
+    }
+
+    /** The service's process, to signal it. */
+    Process process() {
+        return process;
+    }
+
     static Service start() throws IOException, InterruptedException {
+        return start("service");
+    }
+
+    /**
+     * A service of its own, logging to {@code target/<name>.log}, with more command-line
+     * properties ({@code --llmserve.shutdown.drain-timeout=2s}).
+     */
+    static Service start(String name, String... properties) throws IOException, InterruptedException {
         Path jar = Path.of(property("llmserve.app.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
@@ -102,7 +120,8 @@ final class Service implements AutoCloseable {
                 "--llmserve.models[1].path=" + models.resolve(EMBEDDING + ".gguf"),
                 "--llmserve.engine.kv-blocks=256",
                 "--llmserve.api.unknown-fields=reject"));
-        Path log = Path.of("target", "service.log").toAbsolutePath();
+        command.addAll(List.of(properties));
+        Path log = Path.of("target", name + ".log").toAbsolutePath();
         Files.createDirectories(log.getParent());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -113,7 +132,8 @@ final class Service implements AutoCloseable {
             awaitReady(process, URI.create("http://127.0.0.1:" + port), log);
             service = new Service(
                     process,
-                    new RecordingProxy(URI.create("http://127.0.0.1:" + port), log.resolveSibling("requests.log")),
+                    new RecordingProxy(
+                            URI.create("http://127.0.0.1:" + port), log.resolveSibling(name + "-requests.log")),
                     log);
         } catch (IOException | InterruptedException | RuntimeException e) {
             process.destroyForcibly();
@@ -179,7 +199,7 @@ final class Service implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        System.out.println("service log: " + log + ", requests: " + log.resolveSibling("requests.log"));
+        System.out.println("service log: " + log + ", requests: " + proxy.log());
     }
 
     /** Starts one service per test run (kept in the root store, which closes it at the end). */

@@ -126,6 +126,28 @@ class ChartTests {
         return out;
     }
 
+    /** preStop lets the endpoints drop the pod, the service drains, and the grace period covers both. */
+    @Test
+    void shutdownWaitsForTheEndpointsThenDrainsWithinTheGracePeriod() {
+        PodSpec pod = one(render("amd-values.yaml"), Deployment.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec();
+        Container c = pod.getContainers().getFirst();
+        assertThat(c.getLifecycle().getPreStop().getSleep().getSeconds()).isEqualTo(5L);
+        assertThat(c.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("LLMSERVE_SHUTDOWN_DRAIN_TIMEOUT");
+            assertThat(e.getValue()).isEqualTo("30s");
+        });
+        assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(5 + 30 + 15);
+        assertThatThrownBy(() -> new Helm(CHART)
+                        .template()
+                        .withName("llm")
+                        .set("shutdown.drainSeconds", 120)
+                        .call())
+                .hasMessageContaining("terminationGracePeriodSeconds (60) must cover");
+    }
+
     @Test
     void amdIsTheDefaultAndAsksForAnAmdGpuOnAnAmdNode() {
         List<HasMetadata> docs = render("amd-values.yaml");

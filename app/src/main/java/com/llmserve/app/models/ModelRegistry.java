@@ -215,6 +215,59 @@ public final class ModelRegistry implements SmartLifecycle {
         models.put(plan.id(), new Status(plan, state, model, error, loadTime, old.created()));
     }
 
+    /**
+     * Waits until no model has work queued or running, at most {@code limit}; then ends the
+     * generations still running with finish reason length, so their answers end cleanly (a stream
+     * with its last chunk and {@code [DONE]}), and waits a moment for them to be written. Embedding
+     * batches are short and always finish. Called at shutdown, after new requests are refused.
+     *
+     * @return the generations ended by the limit (0 when everything finished in time)
+     */
+    public int drain(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (busy() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        int ended = 0;
+        for (ServedModel m : readyModels()) {
+            if (m instanceof ServedTextModel text) {
+                var stats = text.stats();
+                int running = stats.waitingRequests() + stats.runningSequences();
+                if (running > 0) {
+                    ended += running;
+                    text.endAll();
+                }
+            }
+        }
+        long flush = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (busy() && System.nanoTime() < flush) {
+            Thread.sleep(20);
+        }
+        return ended;
+    }
+
+    private boolean busy() {
+        for (ServedModel m : readyModels()) {
+            boolean working =
+                    switch (m) {
+                        case ServedTextModel text ->
+                            text.stats().waitingRequests() + text.stats().runningSequences() > 0;
+                        case ServedEmbeddingModel embedding -> embedding.waitingRequests() > 0;
+                    };
+            if (working) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private synchronized List<ServedModel> readyModels() {
+        return models.values().stream()
+                .map(Status::model)
+                .filter(java.util.Objects::nonNull)
+                .toList();
+    }
+
     @Override
     public void stop() {
         running = false;

@@ -73,6 +73,11 @@ public final class ServedTextModel extends ReplicatedModel<LanguageModel, Infere
         return endOfGeneration;
     }
 
+    /** Ends every generation of every replica now, with finish reason length (the drain limit at shutdown). */
+    public void endAll() {
+        replicas().forEach(r -> r.engine().endAll());
+    }
+
     /** The engines' state and totals, summed over the replicas. */
     public EngineStats stats() {
         return replicas.all().stream()

@@ -46,6 +46,7 @@ public final class InferenceEngine implements AutoCloseable {
     private final AtomicInteger queuedRequests = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private volatile boolean stopping;
+    private volatile boolean endRequested;
     private volatile EngineStats stats;
     private long promptTokens;
     private long generatedTokens;
@@ -155,6 +156,12 @@ public final class InferenceEngine implements AutoCloseable {
         for (Request r; (r = incoming.poll()) != null; ) {
             active.add(r);
             scheduler.enqueue(r.choices.getFirst());
+        }
+        if (endRequested) {
+            endRequested = false;
+            for (Request r : List.copyOf(active)) {
+                finishAll(r, FinishReason.LENGTH);
+            }
         }
         expireAndCancel();
         StepPlan plan = scheduler.schedule();
@@ -464,6 +471,16 @@ public final class InferenceEngine implements AutoCloseable {
                 generatedTokens,
                 steps,
                 scheduler.preemptions());
+    }
+
+    /**
+     * Ends every request taken so far, at its next step, with {@link FinishReason#LENGTH}: its
+     * answer ends cleanly with what it has, as at its token limit (a drain limit at shutdown).
+     * Requests submitted later run as usual.
+     */
+    public void endAll() {
+        endRequested = true;
+        LockSupport.unpark(thread);
     }
 
     /** Stops the loop; unfinished requests end with {@link FinishReason#CANCELLED}. */
