@@ -51,6 +51,7 @@ class GracefulShutdownIntegrationTests {
                 .build();
         Map<Outcome, Integer> inFlight = new TreeMap<>();
         Map<Outcome, Integer> late = new TreeMap<>();
+        int readiness;
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Outcome>> started = new ArrayList<>();
             for (int i = 0; i < 16; i++) {
@@ -61,6 +62,12 @@ class GracefulShutdownIntegrationTests {
 
             long signalled = System.nanoTime();
             service.process().destroy(); // SIGTERM
+            Thread.sleep(300);
+            readiness = http.send(
+                            HttpRequest.newBuilder(root.resolve("/actuator/health/readiness"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
             AtomicBoolean closed = new AtomicBoolean();
             List<Future<Outcome>> after = new ArrayList<>();
             while (!closed.get() && System.nanoTime() - signalled < TimeUnit.SECONDS.toNanos(20)) {
@@ -88,6 +95,7 @@ class GracefulShutdownIntegrationTests {
         } finally {
             service.close();
         }
+        assertThat(readiness).as("readiness while draining").isEqualTo(503);
         assertThat(inFlight).doesNotContainKey(Outcome.CUT).doesNotContainKey(Outcome.REFUSED);
         assertThat(inFlight.getOrDefault(Outcome.ENDED_BY_DRAIN, 0))
                 .as("generations far longer than the drain limit end at it")
