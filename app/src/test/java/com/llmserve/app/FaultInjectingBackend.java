@@ -31,7 +31,7 @@ public final class FaultInjectingBackend extends CpuBackend {
         return true;
     }
 
-    /** Fails every forward pass from now on with what {@code error} makes. */
+    /** Fails every forward pass from now on with what {@code error} makes (a pass it makes null for runs). */
     public void failWith(Supplier<RuntimeException> error) {
         fault.set(error);
     }
@@ -53,6 +53,25 @@ public final class FaultInjectingBackend extends CpuBackend {
                 false));
     }
 
+    /**
+     * Fails each forward pass with probability {@code p} from now on, each failure a bad launch:
+     * faults at random steps, mid-batch, as a flaky device has them.
+     */
+    public void failAtRandom(double p, long seed) {
+        java.util.random.RandomGenerator random = new java.util.SplittableRandom(seed);
+        Object lock = new Object();
+        failWith(() -> {
+            boolean fail;
+            synchronized (lock) {
+                fail = random.nextDouble() < p;
+            }
+            return fail
+                    ? new GpuCallException(
+                            "cuda", "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument", false)
+                    : null;
+        });
+    }
+
     /** Computes again. */
     public void heal() {
         fault.set(null);
@@ -72,9 +91,10 @@ public final class FaultInjectingBackend extends CpuBackend {
     @Override
     protected void doEmbed(Step step, Weight table, int[] ids, int n, Activations out) {
         Supplier<RuntimeException> f = fault.get();
-        if (f != null) {
+        RuntimeException error = f == null ? null : f.get();
+        if (error != null) {
             failures.incrementAndGet();
-            throw f.get();
+            throw error;
         }
         work.incrementAndGet();
         super.doEmbed(step, table, ids, n, out);
