@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * it: a non-streaming answer writes nothing for as long as the model works, and Tomcat notices a
  * departed client only when a write fails (the first write after a normal close even succeeds).
  * The probe asks Tomcat's connector for a non-blocking read past the request's body: end of stream
- * or an error there means the client has gone. Data there is a request the client sent ahead
- * (HTTP pipelining), which a second read, finding it buffered, tells apart. The connector is
+ * or an error there means the client has gone. Data there would be a request the client sent ahead
+ * (HTTP pipelining): the first read buffers it and a second finds nothing new, so only two reads
+ * that both find something count (untested: no client in use pipelines). The connector is
  * reached through its request facade, so this is Tomcat's alone; on another container, or if
  * Tomcat changes, the probe says "still there" and departures are noticed by writing, as before.
  */
