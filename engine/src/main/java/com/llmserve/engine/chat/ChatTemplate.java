@@ -219,6 +219,9 @@ public final class ChatTemplate {
             expired = deadline.expired();
         } catch (TemplateFunctions.Raised raised) {
             throw raisedByTemplate(raised);
+        } catch (RuntimeException e) {
+            // what Jinjava throws instead of reporting an error (a parse that checkSyntax passed will not)
+            throw new ChatTemplateException(ChatTemplateException.Reason.RENDER_FAILED, "chat template failed: " + e);
         }
         List<TemplateError> fatal =
                 result.getErrors().stream().filter(ChatTemplate::isFatal).toList();
@@ -242,7 +245,13 @@ public final class ChatTemplate {
 
     private void checkSyntax() {
         JinjavaInterpreter interpreter = ENGINE.newInterpreter();
-        interpreter.parse(jinja2Source());
+        try {
+            interpreter.parse(jinja2Source());
+        } catch (RuntimeException e) {
+            // Jinjava's scanner throws on some malformed sources (found by ChatTemplateFuzzTests)
+            throw new ChatTemplateException(
+                    ChatTemplateException.Reason.INVALID_TEMPLATE, "chat template does not parse: " + e);
+        }
         List<TemplateError> fatal =
                 interpreter.getErrors().stream().filter(ChatTemplate::isFatal).toList();
         if (!fatal.isEmpty()) {
