@@ -12,8 +12,6 @@ import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.embeddings.EmbeddingCreateParams;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
-import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiLanguageModel;
 import dev.langchain4j.model.openai.OpenAiResponsesChatModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
@@ -30,9 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -208,20 +204,8 @@ class DefaultFieldsIntegrationTests {
     }
 
     private static void streamLangChain4j(OpenAiStreamingChatModel model) {
-        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-        model.chat(PROMPT, new StreamingChatResponseHandler() {
-            @Override
-            public void onCompleteResponse(ChatResponse response) {
-                done.complete(response);
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                done.completeExceptionally(error);
-            }
-        });
         try {
-            done.get(1, TimeUnit.MINUTES);
+            LangChain4jIntegrationTests.stream(model, PROMPT);
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -9,6 +9,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import dev.langchain4j.model.chat.request.ResponseFormat;
@@ -88,26 +89,9 @@ class LangChain4jIntegrationTests {
                 chatModel(service).maxTokens(24).temperature(0.0).build().chat("Once upon a time");
         OpenAiStreamingChatModel streaming =
                 streamingChatModel(service).maxTokens(24).temperature(0.0).build();
-        List<String> pieces = new CopyOnWriteArrayList<>();
-        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-
-        streaming.chat("Once upon a time", new StreamingChatResponseHandler() {
-            @Override
-            public void onPartialResponse(String partialResponse) {
-                pieces.add(partialResponse);
-            }
-
-            @Override
-            public void onCompleteResponse(ChatResponse completeResponse) {
-                done.complete(completeResponse);
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                done.completeExceptionally(error);
-            }
-        });
-        ChatResponse response = done.get(1, TimeUnit.MINUTES);
+        Streamed streamed = stream(streaming, "Once upon a time");
+        List<String> pieces = streamed.pieces();
+        ChatResponse response = streamed.response();
 
         assertThat(pieces).hasSizeGreaterThan(1);
         assertThat(String.join("", pieces)).isEqualTo(called);
@@ -131,6 +115,32 @@ class LangChain4jIntegrationTests {
         assertThat(vectors.get(2).vector()).containsExactly(vectors.get(0).vector());
         assertThat(vectors.get(1).vector()).isNotEqualTo(vectors.get(0).vector());
         assertThat(response.tokenUsage().inputTokenCount()).isPositive();
+    }
+
+    /** What a stream gave: its pieces of text in order, and its complete response. */
+    record Streamed(List<String> pieces, ChatResponse response) {}
+
+    /** Streams {@code prompt} and waits (at most a minute) for the end. */
+    static Streamed stream(StreamingChatModel model, String prompt) throws Exception {
+        List<String> pieces = new CopyOnWriteArrayList<>();
+        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
+        model.chat(prompt, new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(String partialResponse) {
+                pieces.add(partialResponse);
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse completeResponse) {
+                done.complete(completeResponse);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+        });
+        return new Streamed(pieces, done.get(1, TimeUnit.MINUTES));
     }
 
     /** A tool that remembers its calls. */

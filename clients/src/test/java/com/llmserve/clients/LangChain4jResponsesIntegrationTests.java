@@ -6,16 +6,12 @@ import com.llmserve.clients.RecordingProxy.Exchange;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ToolChoice;
 import dev.langchain4j.model.chat.response.ChatResponse;
-import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.openai.OpenAiResponsesChatModel;
 import dev.langchain4j.model.openai.OpenAiResponsesStreamingChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.Result;
 import dev.langchain4j.service.tool.ToolExecution;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -52,26 +48,9 @@ class LangChain4jResponsesIntegrationTests {
                 .maxOutputTokens(24)
                 .temperature(0.0)
                 .build();
-        List<String> pieces = new CopyOnWriteArrayList<>();
-        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-
-        streaming.chat("Once upon a time", new StreamingChatResponseHandler() {
-            @Override
-            public void onPartialResponse(String partialResponse) {
-                pieces.add(partialResponse);
-            }
-
-            @Override
-            public void onCompleteResponse(ChatResponse completeResponse) {
-                done.complete(completeResponse);
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                done.completeExceptionally(error);
-            }
-        });
-        ChatResponse streamed = done.get(1, TimeUnit.MINUTES);
+        LangChain4jIntegrationTests.Streamed stream = LangChain4jIntegrationTests.stream(streaming, "Once upon a time");
+        List<String> pieces = stream.pieces();
+        ChatResponse streamed = stream.response();
 
         assertThat(called.aiMessage().text()).isNotBlank();
         assertThat(pieces).hasSizeGreaterThan(1);

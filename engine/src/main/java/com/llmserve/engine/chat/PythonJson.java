@@ -47,7 +47,7 @@ final class PythonJson {
                 }
                 writeContainer(out, '[', ']', items, indent, sortKeys, level);
             }
-            default -> string(out, value.toString());
+            default -> JsonStrings.quote(out, value.toString());
         }
     }
 
@@ -72,7 +72,7 @@ final class PythonJson {
                 newline(out, indent, level + 1);
             }
             if (items.get(i) instanceof Map.Entry<?, ?> e) {
-                string(out, String.valueOf(e.getKey()));
+                JsonStrings.quote(out, String.valueOf(e.getKey()));
                 out.append(": ");
                 write(out, e.getValue(), indent, sortKeys, level + 1);
             } else {
@@ -87,30 +87,6 @@ final class PythonJson {
 
     private static void newline(StringBuilder out, int indent, int level) {
         out.append('\n').append(" ".repeat(indent * level));
-    }
-
-    private static void string(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
     }
 
     /** Python's {@code repr(float)}: shortest round-trip digits, positional for 1e-4 <= |d| < 1e16. */

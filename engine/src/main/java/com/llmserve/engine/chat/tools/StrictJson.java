@@ -1,9 +1,9 @@
 package com.llmserve.engine.chat.tools;
 
+import com.llmserve.engine.chat.JsonStrings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -88,13 +88,13 @@ final class StrictJson {
             case null -> out.append("null");
             case Boolean b -> out.append(b);
             case JsonNumber n -> out.append(n.literal());
-            case String s -> writeString(out, s);
+            case String s -> JsonStrings.quote(out, s);
             case Map<?, ?> object -> {
                 out.append('{');
                 String separator = "";
                 for (Map.Entry<?, ?> entry : object.entrySet()) {
                     out.append(separator);
-                    writeString(out, (String) entry.getKey());
+                    JsonStrings.quote(out, (String) entry.getKey());
                     out.append(':');
                     write(out, entry.getValue());
                     separator = ",";
@@ -111,37 +111,6 @@ final class StrictJson {
             }
             default -> throw new IllegalArgumentException("not a JSON value: " + value.getClass());
         }
-    }
-
-    private static void writeString(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    // Control characters, and halves of surrogate pairs written apart ("\ud800"), which
-                    // have no UTF-8 form, stay escapes.
-                    if (c < 0x20 || Character.isSurrogate(c) && !pairedSurrogate(s, i)) {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
-    }
-
-    private static boolean pairedSurrogate(String s, int i) {
-        char c = s.charAt(i);
-        return Character.isHighSurrogate(c)
-                ? i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))
-                : i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
     }
 
     private static boolean isWhitespace(char c) {
