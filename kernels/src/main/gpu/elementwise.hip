@@ -37,6 +37,43 @@ LS_KERNEL void ls_swiglu_q8(const float* gate_up, float* out, int8_t* q, float* 
 }
 
 // out[i] = x[rows[i]] for i < n, rows of `cols` floats.
+// GeGLU: gelu(gate) * up over the fused gate|up halves, GELU in its tanh form in float32.
+LS_KERNEL void ls_geglu_f32(const float* gate_up, float* out, int f, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int t = i / f;
+  const int c = i % f;
+  const float g = gate_up[(long)t * 2 * f + c];
+  const float u = gate_up[(long)t * 2 * f + f + c];
+  out[i] = 0.5f * g * (1.0f + ls_tanh(0.7978845608028654f * g * (1.0f + 0.044715f * g * g))) * u;
+}
+
+LS_KERNEL void ls_tanh_f32(float* x, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  x[i] = ls_tanh(x[i]);
+}
+
+LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  x[i] *= factor;
+}
+
+// out[rows[i] - 1] = scales[i] * y[i] (+= when accumulate): a mixture's expert outputs into their
+// tokens' rows. Rows are one-based so that the zeros padding a graph bucket write nothing.
+LS_KERNEL void ls_scatter_rows_f32(const float* y, const int* rows, const float* scales, float* out, int cols,
+                                   int accumulate, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int r = i / cols;
+  const int row = rows[r] - 1;
+  if (row < 0) return;
+  const float v = scales[r] * y[i];
+  float* o = out + (long)row * cols + i % cols;
+  *o = accumulate ? *o + v : v;
+}
+
 LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, int cols, int total) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;

@@ -10,11 +10,6 @@
 #define LS_ENC_NEG (-1.0e30f)                            // "no score yet": exp() of it minus a real score is 0
 static_assert(LS_ENC_QUERIES * LS_ENC_LANES == LS_ENC_THREADS, "a tiled encoder block is its queries' lanes");
 
-// tanh from exp (header-free HIP has no tanhf): 1 - 2 / (exp(2v) + 1), saturating cleanly.
-LS_DEVICE float ls_tanh(float v) {
-  return 1.0f - 2.0f / (ls_exp(2.0f * v) + 1.0f);
-}
-
 // GELU in its tanh form, in float32 as ggml's GPU kernels compute it:
 // 0.5 v (1 + tanh(sqrt(2/pi) v (1 + 0.044715 v^2))). 1-D grid over n * cols.
 LS_KERNEL void ls_gelu_f32(float* x, int total) {

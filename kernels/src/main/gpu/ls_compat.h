@@ -191,6 +191,11 @@ LS_DEVICE float ls_exp(float x) {
 #endif
 }
 
+// tanh from exp (header-free HIP has no tanhf): 1 - 2 / (exp(2v) + 1), saturating cleanly.
+LS_DEVICE float ls_tanh(float v) {
+  return 1.0f - 2.0f / (ls_exp(2.0f * v) + 1.0f);
+}
+
 // Round half to even, as Java's Math.rint (llama.cpp's quantizers use nearbyintf).
 LS_DEVICE float ls_rint(float x) {
   return __builtin_rintf(x);

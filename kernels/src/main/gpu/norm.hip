@@ -13,6 +13,19 @@ LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, in
   for (int c = (int)ls_thread_x(); c < cols; c += (int)ls_block_dim_x()) out[c] = row[c] * scale * weight[c];
 }
 
+// RMSNorm of each head of head_dim values in place, times a weight shared by the heads (qwen3's and
+// gemma3's q/k norms): block b normalizes head b % heads of row b / heads, starting at column col.
+LS_KERNEL void ls_head_rms_norm_f32(float* x, const float* weight, int stride, int col, int heads, int head_dim,
+                                    float eps) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const int b = (int)ls_block_x();
+  float* head = x + (long)(b / heads) * stride + col + (long)(b % heads) * head_dim;
+  float sum_sq = 0.0f;
+  for (int c = (int)ls_thread_x(); c < head_dim; c += (int)ls_block_dim_x()) sum_sq += head[c] * head[c];
+  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)head_dim + eps);
+  for (int c = (int)ls_thread_x(); c < head_dim; c += (int)ls_block_dim_x()) head[c] = head[c] * scale * weight[c];
+}
+
 // LayerNorm: y = (x - mean) / sqrt(var + eps) * w + b, one block per row.
 LS_KERNEL void ls_layer_norm_f32(const float* x, const float* weight, const float* bias, float* y, int cols,
                                  float eps) {

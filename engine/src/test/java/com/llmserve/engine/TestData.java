@@ -3,6 +3,7 @@ package com.llmserve.engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** Locates {@code ../shared} (models, goldens, tokenizers) that CI places beside the checkout. */
 public final class TestData {
@@ -42,6 +43,40 @@ public final class TestData {
                 "tiny-Q4_0.gguf",
                 "tiny-Q3_K_M.gguf",
                 "tiny-Q2_K.gguf");
+    }
+
+    /**
+     * The llama.cpp goldens of {@code ../shared/golden/architectures} whose architectures load: the
+     * goldens' README keeps them apart from {@code generation/} until then.
+     */
+    public static List<Path> architectureGoldens() {
+        return List.of(
+                        "tiny-qwen3-F16.json",
+                        "tiny-qwen3-Q8_0.json",
+                        "tiny-qwen3moe-F16.json",
+                        "tiny-qwen3moe-Q8_0.json",
+                        "tiny-gemma3-F16.json",
+                        "tiny-gemma3-Q8_0.json")
+                .stream()
+                .map(name -> golden("architectures").resolve(name))
+                .toList();
+    }
+
+    /** Every decoder model in {@code ../shared/models}: the llama family's and the newer architectures'. */
+    public static List<String> decoderModels() {
+        return Stream.concat(llamaFamilyModels().stream(), newerArchitectureModels().stream())
+                .toList();
+    }
+
+    /** The synthetic tiny models of the architectures beyond llama's own layers (qwen3, qwen3moe, gemma3). */
+    public static List<String> newerArchitectureModels() {
+        return List.of(
+                "tiny-qwen3-F16.gguf",
+                "tiny-qwen3-Q8_0.gguf",
+                "tiny-qwen3moe-F16.gguf",
+                "tiny-qwen3moe-Q8_0.gguf",
+                "tiny-gemma3-F16.gguf",
+                "tiny-gemma3-Q8_0.gguf");
     }
 
     public static Path golden(String relative) {

@@ -17,6 +17,8 @@ import static com.llmserve.engine.gguf.GgmlType.Q8_0;
 import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -289,13 +291,81 @@ public abstract class Backend implements AutoCloseable {
 
     /** {@code out[t][i] = silu(gateUp[t][i]) * gateUp[t][i + out.cols()]}: the fused gate|up halves. */
     public final void swiGlu(Activations gateUp, int n, Activations out) {
+        glu(Glu.SILU, gateUp, n, out);
+    }
+
+    /**
+     * {@code out[t][i] = act(gateUp[t][i]) * gateUp[t][i + out.cols()]}: a gated feed-forward's fused
+     * gate|up halves, with {@link Glu#SILU} (SwiGLU) or {@link Glu#GELU} (GeGLU) on the gate.
+     */
+    public final void glu(Glu act, Activations gateUp, int n, Activations out) {
         Step s = step();
         own(gateUp);
         own(out);
-        checkCols(gateUp, 2L * out.cols(), "swiGlu input");
-        checkRows(n, gateUp, "swiGlu");
-        checkRows(n, out, "swiGlu");
-        doSwiGlu(s, gateUp, n, out);
+        String what = act == Glu.SILU ? "swiGlu" : "geGlu";
+        checkCols(gateUp, 2L * out.cols(), what + " input");
+        checkRows(n, gateUp, what);
+        checkRows(n, out, what);
+        if (act == Glu.SILU) {
+            doSwiGlu(s, gateUp, n, out);
+        } else {
+            doGeGlu(s, gateUp, n, out);
+        }
+    }
+
+    /** {@code x[t][i] *= factor}. */
+    public final void scale(Activations x, float factor, int n) {
+        Step s = step();
+        own(x);
+        checkRows(n, x, "scale");
+        doScale(s, x, factor, n);
+    }
+
+    /**
+     * RMS-normalizes each of {@code heads} heads of {@code headDim} values starting at column
+     * {@code col} of the first {@code n} rows, in place, then multiplies by {@code weight} (one value
+     * per head dimension, shared by the heads): the per-head query and key norms of qwen3 and gemma3.
+     */
+    public final void headRmsNorm(Activations x, int col, int heads, int headDim, Weight weight, float eps, int n) {
+        Step s = step();
+        own(x);
+        ownVector(weight, headDim, "headRmsNorm");
+        checkRows(n, x, "headRmsNorm");
+        if (col < 0 || heads < 1 || col + (long) heads * headDim > x.cols()) {
+            throw new IllegalArgumentException("headRmsNorm of " + heads + " heads of " + headDim + " at column " + col
+                    + " does not fit rows of " + x.cols());
+        }
+        doHeadRmsNorm(s, x, col, heads, headDim, weight, eps, n);
+    }
+
+    /**
+     * {@code out[rows[i]] = scales[i] * y[i]}, or {@code += } when {@code accumulate}, for
+     * {@code i < rows.length}: one expert's weighted outputs into a mixture of experts' sum. The rows
+     * must be distinct.
+     */
+    public final void scatterRows(Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
+        Step s = step();
+        own(y);
+        own(out);
+        checkCols(out, y.cols(), "scatterRows");
+        checkRows(rows.length, y, "scatterRows");
+        if (scales.length < rows.length) {
+            throw new IllegalArgumentException(
+                    "scatterRows: " + rows.length + " rows but " + scales.length + " scales");
+        }
+        BitSet seen = new BitSet(out.rows());
+        for (int r : rows) {
+            if (r < 0 || r >= out.rows()) {
+                throw new IndexOutOfBoundsException("scatterRows: row " + r + " of " + out.rows());
+            }
+            if (seen.get(r)) {
+                throw new IllegalArgumentException("scatterRows: row " + r + " appears twice");
+            }
+            seen.set(r);
+        }
+        if (rows.length > 0) {
+            doScatterRows(s, y, rows.clone(), Arrays.copyOf(scales, rows.length), accumulate, out);
+        }
     }
 
     /**
@@ -541,6 +611,17 @@ public abstract class Backend implements AutoCloseable {
     protected abstract void doUnary(Step step, Unary f, Activations x, int n);
 
     protected abstract void doSwiGlu(Step step, Activations gateUp, int n, Activations out);
+
+    /** {@code out[t][i] = gelu(gateUp[t][i]) * gateUp[t][i + out.cols()]}, the GELU of {@link Unary#GELU}. */
+    protected abstract void doGeGlu(Step step, Activations gateUp, int n, Activations out);
+
+    protected abstract void doScale(Step step, Activations x, float factor, int n);
+
+    protected abstract void doHeadRmsNorm(
+            Step step, Activations x, int col, int heads, int headDim, Weight weight, float eps, int n);
+
+    protected abstract void doScatterRows(
+            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out);
 
     /** {@code step.batch()} is present: {@link #rope} checked it. */
     protected abstract void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope);

@@ -14,5 +14,7 @@ public enum Unary {
      * (inputs at or below -10 give 0, at or above 10 give the input); a GPU computes it in float32,
      * as ggml's GPU kernels do: the difference stays far inside the embedding goldens' tolerances.
      */
-    GELU
+    GELU,
+    /** {@code tanh(v)}: with {@link Backend#scale}, gemma's logit soft-capping {@code c * tanh(v / c)}. */
+    TANH
 }

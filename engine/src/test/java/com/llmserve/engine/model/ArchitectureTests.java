@@ -83,13 +83,61 @@ class ArchitectureTests {
     }
 
     @Test
+    void mixtralStyleExpertsUnderLlamaSumTheChosenExpertsWithRenormalizedWeights() throws IOException {
+        // copies of the dense feed-forward: any choice of 2 of 4, weighted by renormalized
+        // probabilities that sum to 1, gives the dense output back
+        SyntheticModel.Spec dense = SyntheticModel.Spec.llama();
+        try (GgufFile moeFile = GgufFile.open(SyntheticModel.write(dir, "moe.gguf", dense.copiedExperts(4, 2)));
+                GgufFile denseFile = GgufFile.open(SyntheticModel.write(dir, "dense.gguf", dense));
+                LanguageModel moe = Architectures.loadLanguageModel(moeFile, backend, ModelOptions.DEFAULT);
+                LanguageModel plain = Architectures.loadLanguageModel(denseFile, backend, ModelOptions.DEFAULT)) {
+            float[] a = allLogits(moe);
+            float[] b = allLogits(plain);
+            double worst = 0;
+            for (int i = 0; i < a.length; i++) {
+                worst = Math.max(worst, Math.abs(a[i] - b[i]));
+            }
+            assertThat(worst).isLessThan(1e-4);
+        }
+    }
+
+    @Test
+    void expertsUsedBeyondTheExpertCountAreRefused() throws IOException {
+        Path p = SyntheticModel.write(
+                dir, "moe.gguf", SyntheticModel.Spec.llama().copiedExperts(2, 3));
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("3 experts used of 2");
+        }
+    }
+
+    /** Every row's logits of {@link #TOKENS} as one prompt. */
+    private static float[] allLogits(LanguageModel model) {
+        BlockPool pool = new BlockPool(4, 16);
+        try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
+            BlockTable table = new BlockTable(pool);
+            table.ensureCapacity(TOKENS.length);
+            float[] logits = model.forward(
+                            Batch.builder(pool.blockSize())
+                                    .add(table.blocks(), 0, TOKENS, Batch.Logits.ALL)
+                                    .build(),
+                            kv)
+                    .array()
+                    .clone();
+            table.release();
+            return logits;
+        }
+    }
+
+    @Test
     void unsupportedArchitectureNamesTheSupportedOnes() throws IOException {
         Path p = new GgufBuilder().kvString("general.architecture", "gpt2").writeTo(dir, "gpt2.gguf");
         try (GgufFile f = GgufFile.open(p)) {
             assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
                     .isInstanceOf(UnsupportedArchitectureException.class)
                     .hasMessageContaining("'gpt2'")
-                    .hasMessageContaining("llama, mistral, qwen2");
+                    .hasMessageContaining("gemma3, llama, mistral, qwen2, qwen3, qwen3moe");
         }
     }
 

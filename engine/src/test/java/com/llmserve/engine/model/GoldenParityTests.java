@@ -58,9 +58,9 @@ class GoldenParityTests {
 
     static Stream<Arguments> goldens() throws IOException {
         try (var files = Files.list(TestData.golden("generation"))) {
-            return files
-                    .filter(p -> p.toString().endsWith(".json"))
-                    .sorted()
+            return Stream.concat(
+                    files.filter(p -> p.toString().endsWith(".json")).sorted().toList().stream(),
+                    TestData.architectureGoldens().stream())
                     .map(p -> Arguments.of(p.getFileName().toString(), p))
                     .toList()
                     .stream();
@@ -76,6 +76,10 @@ class GoldenParityTests {
         }
         if (model.equals("tiny-F16.gguf")) {
             return new Tolerance(0.005, 0.002, 1);
+        }
+        if (model.endsWith("-F16.gguf")) {
+            // tiny-qwen3, -qwen3moe, -gemma3: recorded by a newer llama.cpp (see the goldens' README)
+            return new Tolerance(0.005, 0.004, 1);
         }
         return new Tolerance(0.03, 0.04, 1);
     }

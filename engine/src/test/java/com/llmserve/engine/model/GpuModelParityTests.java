@@ -55,7 +55,7 @@ class GpuModelParityTests {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.engine.TestData#llamaFamilyModels")
+    @MethodSource("com.llmserve.engine.TestData#decoderModels")
     void greedyDecodingAgreesWithTheCpuBackend(String modelFile) throws IOException {
         // 40 tokens: the prompt takes the BLAS products and the tiled attention, the steps after it
         // the GEMV kernels, per-row attention and graphs

@@ -224,6 +224,12 @@ public class CpuBackend extends Backend {
         int d = x.cols();
         switch (f) {
             case GELU -> parallel.forEach(n, ROWS_PER_TASK, (from, to) -> FloatMath.gelu(a, from * d, (to - from) * d));
+            case TANH ->
+                parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+                    for (int i = from * d; i < to * d; i++) {
+                        a[i] = (float) Math.tanh(a[i]);
+                    }
+                });
         }
     }
 
@@ -235,6 +241,68 @@ public class CpuBackend extends Backend {
         parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
                 FloatMath.swiGlu(gu, t * 2 * f, gu, t * 2 * f + f, o, t * f, f);
+            }
+        });
+    }
+
+    @Override
+    protected void doGeGlu(Step step, Activations gateUp, int n, Activations out) {
+        float[] gu = data(gateUp);
+        float[] o = data(out);
+        int f = out.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                FloatMath.geGlu(gu, t * 2 * f, gu, t * 2 * f + f, o, t * f, f);
+            }
+        });
+    }
+
+    @Override
+    protected void doScale(Step step, Activations x, float factor, int n) {
+        float[] a = data(x);
+        int d = x.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int i = from * d; i < to * d; i++) {
+                a[i] *= factor;
+            }
+        });
+    }
+
+    @Override
+    protected void doHeadRmsNorm(
+            Step step, Activations x, int col, int heads, int headDim, Weight weight, float eps, int n) {
+        float[] a = data(x);
+        float[] w = ((CpuWeight) weight).vector();
+        int cols = x.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                for (int h = 0; h < heads; h++) {
+                    int at = t * cols + col + h * headDim;
+                    // as doRmsNorm: ggml sums the squares in double, then scales in float
+                    double mean = FloatMath.sumOfSquares(a, at, headDim) / headDim;
+                    float inv = (float) (1.0 / Math.sqrt(mean + eps));
+                    FloatMath.scaleByWeight(a, at, inv, w, a, at, headDim);
+                }
+            }
+        });
+    }
+
+    @Override
+    protected void doScatterRows(
+            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
+        float[] src = data(y);
+        float[] dst = data(out);
+        int d = out.cols();
+        parallel.forEach(rows.length, ROWS_PER_TASK, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                int o = rows[i] * d;
+                float s = scales[i];
+                for (int c = 0; c < d; c++) {
+                    // the product rounded before the sum, as ggml multiplies the experts' outputs by
+                    // their weights and then adds them
+                    float v = s * src[i * d + c];
+                    dst[o + c] = accumulate ? dst[o + c] + v : v;
+                }
             }
         });
     }

@@ -315,6 +315,19 @@ final class FloatMath {
         }
     }
 
+    /**
+     * {@code out = gelu(g) * u} as ggml's {@code ggml_vec_geglu_f32}: the GELU of {@link #gelu} (the
+     * table of halves; the gate itself at or above 10) times the up value.
+     */
+    static void geGlu(float[] g, int go, float[] u, int uo, float[] out, int oo, int n) {
+        float[] table = GeluTable.VALUES;
+        for (int i = 0; i < n; i++) {
+            float v = g[go + i];
+            float gelu = v <= -10f ? 0f : v >= 10f ? v : table[Float.floatToFloat16(v) & 0xffff];
+            out[oo + i] = gelu * u[uo + i];
+        }
+    }
+
     /** The tanh form in float32, evaluated as ggml's {@code ggml_gelu_f32} does; the table's source. */
     static float geluTanh(float v) {
         return 0.5f * v * (1f + (float) Math.tanh(SQRT_2_OVER_PI * v * (1f + GELU_COEF_A * v * v)));

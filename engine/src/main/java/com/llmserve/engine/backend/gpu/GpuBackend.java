@@ -287,6 +287,39 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
+    protected void doGeGlu(Step step, Activations gateUp, int n, Activations out) {
+        int p = recorder.padded(n, Math.min(gateUp.rows(), out.rows()));
+        recorder.record(new GeGlu(act(gateUp), p, act(out)), n);
+    }
+
+    @Override
+    protected void doScale(Step step, Activations x, float factor, int n) {
+        recorder.record(new Scale(act(x), factor, recorder.padded(n, x.rows())), n);
+    }
+
+    @Override
+    protected void doHeadRmsNorm(
+            Step step, Activations x, int col, int heads, int headDim, Weight weight, float eps, int n) {
+        int p = recorder.padded(n, x.rows());
+        recorder.record(new HeadRmsNorm(act(x), col, heads, headDim, (GpuWeight) weight, eps, p), n);
+    }
+
+    @Override
+    protected void doScatterRows(
+            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
+        int p = recorder.padded(rows.length, y.rows());
+        int[] oneBased = new int[rows.length];
+        int[] bits = new int[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            oneBased[i] = rows[i] + 1;
+            bits[i] = Float.floatToRawIntBits(scales[i]);
+        }
+        int rowsAt = recorder.addInts(oneBased, rows.length, p);
+        int scalesAt = recorder.addInts(bits, rows.length, p);
+        recorder.record(new Scatter(act(y), rowsAt, scalesAt, accumulate, p, act(out)), rows.length);
+    }
+
+    @Override
     protected void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope) {
         Batch batch = step.batch();
         int maxPosition = 0;

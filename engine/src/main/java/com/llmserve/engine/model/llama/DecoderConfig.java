@@ -25,7 +25,8 @@ import java.nio.file.Path;
  * @param ropeFreqBase  rope theta
  * @param ropeFreqScale linear position scale, 1 when unscaled
  * @param contextLength trained context length
- * @param slidingWindow attention window (mistral-style), 0 for none
+ * @param slidingWindow attention window, 0 for none
+ * @param variant       what sets the member apart from llama's layers
  */
 public record DecoderConfig(
         String architecture,
@@ -41,7 +42,8 @@ public record DecoderConfig(
         float ropeFreqBase,
         float ropeFreqScale,
         int contextLength,
-        int slidingWindow) {
+        int slidingWindow,
+        Variant variant) {
 
     /**
      * Reads the {@code <prefix>.*} keys llama.cpp writes for this family.
@@ -49,6 +51,11 @@ public record DecoderConfig(
      * @param windowKey the sliding-window key to honour, or {@code null} when the family has none
      */
     static DecoderConfig read(Path file, GgufMetadata m, String prefix, Rope.Style ropeStyle, String windowKey) {
+        return read(file, m, prefix, ropeStyle, windowKey, Variant.LLAMA);
+    }
+
+    static DecoderConfig read(
+            Path file, GgufMetadata m, String prefix, Rope.Style ropeStyle, String windowKey, Variant variant) {
         int embedding = m.getInt(prefix + ".embedding_length");
         int heads = m.getInt(prefix + ".attention.head_count");
         if (m.find(prefix + ".attention.head_count_kv")
@@ -90,7 +97,8 @@ public record DecoderConfig(
                 m.findFloat(prefix + ".rope.freq_base").orElse(10_000f),
                 freqScale,
                 m.findInt(prefix + ".context_length").orElse(2048),
-                windowKey == null ? 0 : m.findInt(windowKey).orElse(0));
+                windowKey == null ? 0 : m.findInt(windowKey).orElse(0),
+                variant.experts() != null ? variant : variant.withExperts(Experts.read(file, m, prefix, false)));
         c.validate(file);
         return c;
     }
@@ -112,11 +120,22 @@ public record DecoderConfig(
         }
     }
 
-    AttentionShape attention() {
-        return new AttentionShape(heads, kvHeads, headDim, (float) (1.0 / Math.sqrt(headDim)), true, slidingWindow);
+    /** Whether layer {@code layer} attends within the sliding window only. */
+    boolean windowed(int layer) {
+        int pattern = variant.windowPattern();
+        return slidingWindow > 0 && (pattern == 0 || layer % pattern < pattern - 1);
     }
 
-    Rope rope(float[] freqFactors) {
+    AttentionShape attention(int layer) {
+        float scale = variant.attentionScale() > 0 ? variant.attentionScale() : (float) (1.0 / Math.sqrt(headDim));
+        return new AttentionShape(heads, kvHeads, headDim, scale, true, windowed(layer) ? slidingWindow : 0);
+    }
+
+    /** Gemma3's windowed layers rotate with a rope of their own: their base, and no position scaling. */
+    Rope rope(int layer, float[] freqFactors) {
+        if (windowed(layer) && variant.windowRopeBase() > 0) {
+            return new Rope(ropeStyle, ropeDims, variant.windowRopeBase(), 1f, freqFactors);
+        }
         return new Rope(ropeStyle, ropeDims, ropeFreqBase, ropeFreqScale, freqFactors);
     }
 

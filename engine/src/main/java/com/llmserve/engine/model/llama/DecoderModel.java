@@ -7,6 +7,7 @@ import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Unary;
 import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
@@ -15,8 +16,10 @@ import java.util.Arrays;
 
 /**
  * The llama-family decoder shared by every architecture of the family: pre-norm blocks of
- * RMSNorm → grouped-query attention with rotary positions → residual → RMSNorm → SwiGLU →
- * residual, then a final RMSNorm and the output projection. Scratch activations are allocated
+ * RMSNorm → grouped-query attention with rotary positions → residual → RMSNorm → gated
+ * feed-forward (or a mixture of experts) → residual, then a final RMSNorm and the output
+ * projection. Members add per-head q/k norms, post-sublayer norms, embedding scaling, windowed
+ * layers and logit soft-capping ({@link Variant}, and tensors found by name). Scratch activations are allocated
  * once for {@link ModelOptions#maxBatchTokens()} rows; nothing is allocated per forward pass.
  */
 final class DecoderModel implements LanguageModel {
@@ -29,9 +32,12 @@ final class DecoderModel implements LanguageModel {
     private final Backend be;
     private final int contextLength;
     private final int maxRows;
-    private final AttentionShape attn;
-    private final Rope rope;
+    /** Per layer: windowed layers may differ in window and rope base (gemma3). */
+    private final AttentionShape[] attn;
+
+    private final Rope[] rope;
     private final Logits logits;
+    private final MixtureOfExperts moe;
     private ForwardProbe probe = ForwardProbe.NONE;
 
     private final Activations x;
@@ -50,16 +56,25 @@ final class DecoderModel implements LanguageModel {
         this.be = be;
         this.contextLength = options.contextLength() > 0 ? options.contextLength() : cfg.contextLength();
         this.maxRows = options.maxBatchTokens();
-        this.attn = cfg.attention();
-        this.rope = cfg.rope(w.ropeFreqFactors);
+        this.attn = new AttentionShape[cfg.layers()];
+        this.rope = new Rope[cfg.layers()];
+        for (int l = 0; l < cfg.layers(); l++) {
+            attn[l] = cfg.attention(l);
+            rope[l] = cfg.rope(l, w.ropeFreqFactors);
+        }
         this.logits = new Logits(w.vocabSize);
         int d = cfg.embedding();
+        Experts experts = cfg.variant().experts();
+        int ff = experts == null ? cfg.feedForward() : experts.feedForward();
         x = be.allocate(maxRows, d);
         xb = be.allocate(maxRows, d);
         qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
         att = be.allocate(maxRows, cfg.queryDim());
-        gateUp = be.allocate(maxRows, 2 * cfg.feedForward());
-        hidden = be.allocate(maxRows, cfg.feedForward());
+        gateUp = be.allocate(maxRows, 2 * ff);
+        hidden = be.allocate(maxRows, ff);
+        moe = experts == null
+                ? null
+                : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, gateUp, hidden);
         int logitChunk = Math.min(LOGIT_CHUNK, maxRows);
         last = be.allocate(logitChunk, d);
         lastNorm = be.allocate(logitChunk, d);
@@ -134,6 +149,9 @@ final class DecoderModel implements LanguageModel {
         try (Step step = be.beginStep(b)) {
             // spotless:off (the probe column)
             be.embed(w.tokenEmbedding, b.tokens(), n, x);
+            if (cfg.variant().embeddingScale() != 1f) {
+                be.scale(x, cfg.variant().embeddingScale(), n);                // gemma
+            }
             for (int l = 0; l < cfg.layers(); l++) {
                 DecoderWeights.Layer lw = w.layers.get(l);
                 be.rmsNorm(x, lw.attnNorm(), cfg.rmsEps(), n, xb);          probe.tap("attn_norm", l, xb, n);
@@ -141,16 +159,32 @@ final class DecoderModel implements LanguageModel {
                 if (lw.qkvBias() != null) {
                     be.addBias(qkv, lw.qkvBias(), n);                        // qwen2-style attention bias
                 }
-                be.rope(qkv, 0, cfg.heads(), cfg.headDim(), n, rope);        // queries
-                be.rope(qkv, attn.keyCol(), cfg.kvHeads(), cfg.headDim(), n, rope); // keys
-                be.attention(qkv, kv, l, n, attn, att);                      probe.tap("kqv_out", l, att, n);
+                if (lw.qNorm() != null) {                                    // qwen3, gemma3: per-head norms
+                    be.headRmsNorm(qkv, 0, cfg.heads(), cfg.headDim(), lw.qNorm(), cfg.rmsEps(), n);
+                    be.headRmsNorm(qkv, attn[l].keyCol(), cfg.kvHeads(), cfg.headDim(), lw.kNorm(), cfg.rmsEps(), n);
+                }
+                be.rope(qkv, 0, cfg.heads(), cfg.headDim(), n, rope[l]);    // queries
+                be.rope(qkv, attn[l].keyCol(), cfg.kvHeads(), cfg.headDim(), n, rope[l]); // keys
+                be.attention(qkv, kv, l, n, attn[l], att);                   probe.tap("kqv_out", l, att, n);
                 be.matmul(lw.attnOutput(), att, n, xb);
+                if (lw.postAttnNorm() != null) {
+                    be.rmsNorm(xb, lw.postAttnNorm(), cfg.rmsEps(), n, xb);  // gemma
+                }
                 be.add(x, xb, n);                                            probe.tap("ffn_inp", l, x, n);
                 be.rmsNorm(x, lw.ffnNorm(), cfg.rmsEps(), n, xb);            probe.tap("ffn_norm", l, xb, n);
-                be.matmul(lw.gateUp(), xb, n, gateUp);                       // fused gate|up
-                be.swiGlu(gateUp, n, hidden);
-                be.matmul(lw.down(), hidden, n, xb);
-                be.add(x, xb, n);                                            probe.tap("l_out", l, x, n);
+                if (moe != null) {
+                    moe.forward(lw.experts(), xb, n);
+                    be.add(x, moe.out(), n);
+                } else {
+                    be.matmul(lw.gateUp(), xb, n, gateUp);                   // fused gate|up
+                    be.glu(cfg.variant().glu(), gateUp, n, hidden);
+                    be.matmul(lw.down(), hidden, n, xb);
+                    if (lw.postFfnNorm() != null) {
+                        be.rmsNorm(xb, lw.postFfnNorm(), cfg.rmsEps(), n, xb); // gemma
+                    }
+                    be.add(x, xb, n);
+                }
+                probe.tap("l_out", l, x, n);
             }
             // Only the rows whose logits were asked for go through the output projection.
             int[] rows = b.logitRows();
@@ -158,7 +192,14 @@ final class DecoderModel implements LanguageModel {
                 int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
                 be.gatherRows(x, part, last);
                 be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
-                be.matmul(w.output, lastNorm, part.length, logitRows);                 probe.tap("result_output", -1, logitRows, part.length);
+                be.matmul(w.output, lastNorm, part.length, logitRows);
+                float cap = cfg.variant().logitSoftcap();
+                if (cap > 0) {
+                    be.scale(logitRows, 1f / cap, part.length);
+                    be.unary(Unary.TANH, logitRows, part.length);
+                    be.scale(logitRows, cap, part.length);
+                }
+                probe.tap("result_output", -1, logitRows, part.length);
                 if (topK > 0) {
                     be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK,
                             Backend.packMasks(allowed, logitRow, part.length, w.vocabSize));
@@ -176,6 +217,9 @@ final class DecoderModel implements LanguageModel {
     public void close() {
         for (Activations a : new Activations[] {x, xb, qkv, att, gateUp, hidden, last, lastNorm, logitRows}) {
             a.close();
+        }
+        if (moe != null) {
+            moe.close();
         }
         w.close();
     }

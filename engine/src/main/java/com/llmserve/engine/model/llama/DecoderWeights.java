@@ -10,7 +10,9 @@ import com.llmserve.engine.model.TensorShapes;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -19,14 +21,51 @@ import java.util.Optional;
  */
 final class DecoderWeights {
 
+    /**
+     * One decoder block. Null where a member has no such tensor: {@code qkvBias}, the per-head
+     * {@code qNorm}/{@code kNorm}, the {@code postAttnNorm}/{@code postFfnNorm} applied to a
+     * sublayer's output before its residual add (gemma), and either the dense {@code gateUp}/{@code down}
+     * or the {@code experts}.
+     */
     record Layer(
             Weight attnNorm,
             Weight qkv,
             Weight qkvBias,
+            Weight qNorm,
+            Weight kNorm,
             Weight attnOutput,
+            Weight postAttnNorm,
             Weight ffnNorm,
             Weight gateUp,
-            Weight down) {}
+            Weight down,
+            ExpertWeights experts,
+            Weight postFfnNorm) {
+
+        List<Weight> all() {
+            List<Weight> all = new ArrayList<>(Arrays.asList(
+                    attnNorm,
+                    qkv,
+                    qkvBias,
+                    qNorm,
+                    kNorm,
+                    attnOutput,
+                    postAttnNorm,
+                    ffnNorm,
+                    gateUp,
+                    down,
+                    postFfnNorm));
+            if (experts != null) {
+                all.add(experts.router());
+                all.addAll(experts.gateUp());
+                all.addAll(experts.down());
+            }
+            all.removeIf(Objects::isNull);
+            return all;
+        }
+    }
+
+    /** A mixture's router ({@code experts x n_embd}) and each expert's fused gate|up and down projections. */
+    record ExpertWeights(Weight router, List<Weight> gateUp, List<Weight> down) {}
 
     final Weight tokenEmbedding;
     final Weight outputNorm;
@@ -76,18 +115,26 @@ final class DecoderWeights {
                                 s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
                                 s.check(f.tensor(p + "attn_v.bias"), c.kvDim())));
             }
+            boolean moe = c.variant().experts() != null;
             layers.add(new Layer(
                     be.uploadVector(s.check(f.tensor(p + "attn_norm.weight"), d)),
                     be.uploadMatrix(p + "attn_qkv.weight", List.of(q, k, v)),
                     bias,
+                    optionalVector(f, s, be, p + "attn_q_norm.weight", c.headDim()),
+                    optionalVector(f, s, be, p + "attn_k_norm.weight", c.headDim()),
                     be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d)),
+                    optionalVector(f, s, be, p + "post_attention_norm.weight", d),
                     be.uploadVector(s.check(f.tensor(p + "ffn_norm.weight"), d)),
-                    be.uploadMatrix(
-                            p + "ffn_gate_up.weight",
-                            List.of(
-                                    s.check(f.tensor(p + "ffn_gate.weight"), d, c.feedForward()),
-                                    s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward()))),
-                    be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d))));
+                    moe
+                            ? null
+                            : be.uploadMatrix(
+                                    p + "ffn_gate_up.weight",
+                                    List.of(
+                                            s.check(f.tensor(p + "ffn_gate.weight"), d, c.feedForward()),
+                                            s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward()))),
+                    moe ? null : be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d)),
+                    moe ? experts(f, s, be, p, c) : null,
+                    optionalVector(f, s, be, p + "post_ffw_norm.weight", d)));
         }
         return new DecoderWeights(tokenEmbedding, outputNorm, output, freqFactors, layers);
     }
@@ -97,14 +144,33 @@ final class DecoderWeights {
         outputNorm.close();
         output.close();
         for (Layer l : layers) {
-            for (Weight w :
-                    new Weight[] {l.attnNorm(), l.qkv(), l.qkvBias(), l.attnOutput(), l.ffnNorm(), l.gateUp(), l.down()
-                    }) {
-                if (w != null) {
-                    w.close();
-                }
-            }
+            l.all().forEach(Weight::close);
         }
+    }
+
+    private static Weight optionalVector(GgufFile f, TensorShapes s, Backend be, String name, long length) {
+        return f.findTensor(name).map(t -> be.uploadVector(s.check(t, length))).orElse(null);
+    }
+
+    /** The stacked {@code ffn_*_exps} tensors, split into one fused gate|up and one down matrix per expert. */
+    private static ExpertWeights experts(GgufFile f, TensorShapes s, Backend be, String p, DecoderConfig c) {
+        Experts e = c.variant().experts();
+        long d = c.embedding();
+        if (f.findTensor(p + "ffn_up_shexp.weight").isPresent()) {
+            throw new InvalidModelException(f.path(), "shared experts (" + p + "ffn_*_shexp) are not supported");
+        }
+        GgufTensor gate = s.check(f.tensor(p + "ffn_gate_exps.weight"), d, e.feedForward(), e.count());
+        GgufTensor up = s.check(f.tensor(p + "ffn_up_exps.weight"), d, e.feedForward(), e.count());
+        GgufTensor down = s.check(f.tensor(p + "ffn_down_exps.weight"), e.feedForward(), d, e.count());
+        List<Weight> gateUp = new ArrayList<>(e.count());
+        List<Weight> downs = new ArrayList<>(e.count());
+        for (int x = 0; x < e.count(); x++) {
+            gateUp.add(
+                    be.uploadMatrix(p + "ffn_gate_up_exps.weight[" + x + "]", List.of(gate.matrix(x), up.matrix(x))));
+            downs.add(be.uploadMatrix(down.matrix(x)));
+        }
+        return new ExpertWeights(
+                be.uploadMatrix(s.check(f.tensor(p + "ffn_gate_inp.weight"), d, e.count())), gateUp, downs);
     }
 
     /** Llama 3.1's per-frequency divisors: host-side constants of the rope, not a backend weight. */

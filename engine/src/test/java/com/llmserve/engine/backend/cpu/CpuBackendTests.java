@@ -8,9 +8,11 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Glu;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Unary;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
@@ -203,6 +205,84 @@ class CpuBackendTests {
             double g = gu[i];
             assertThat(y[i]).isCloseTo((float) (g / (1 + Math.exp(-g)) * gu[40 + i]), within(1e-5f));
         }
+    }
+
+    @Test
+    void geGluGatesTheUpHalfWithTheTanhGeluOfTheGateHalf() {
+        float[] gu = gaussian(2 * 40, new Random(2));
+        gu[3] = -12f; // below -10: gelu is 0
+        gu[5] = 11f; // at or above 10: gelu is the gate itself
+        Activations out = backend.allocate(1, 40);
+        backend.glu(Glu.GELU, activations(gu, 1, 80), 1, out);
+        float[] y = read(out, 1);
+        for (int i = 0; i < 40; i++) {
+            double g = gu[i];
+            double gelu = 0.5 * g * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * g * (1 + 0.044715 * g * g)));
+            // ggml's table of halves: the gelu is rounded to half precision
+            assertThat(y[i]).isCloseTo((float) (gelu * gu[40 + i]), within(2e-3f * (1 + Math.abs(gu[40 + i]))));
+        }
+        assertThat(y[3]).isZero();
+        assertThat(y[5]).isEqualTo(11f * gu[45]);
+    }
+
+    @Test
+    void headRmsNormNormalizesEachHeadInPlaceWithTheSharedWeight() {
+        int heads = 3;
+        int hd = 8;
+        int col = 5; // heads start past the first columns, as keys follow the queries in q|k|v
+        int cols = col + heads * hd + 2;
+        float[] x = gaussian(2 * cols, new Random(3));
+        float[] w = gaussian(hd, new Random(4));
+        Activations a = activations(x, 2, cols);
+        backend.headRmsNorm(a, col, heads, hd, vector(w), 1e-6f, 2);
+        float[] y = read(a, 2);
+        for (int t = 0; t < 2; t++) {
+            for (int c = 0; c < cols; c++) {
+                int i = t * cols + c;
+                int h = (c - col) / hd;
+                if (c < col || h >= heads) {
+                    assertThat(y[i]).as("column %d is not a head's", c).isEqualTo(x[i]);
+                    continue;
+                }
+                int start = t * cols + col + h * hd;
+                double ss = 0;
+                for (int j = 0; j < hd; j++) {
+                    ss += (double) x[start + j] * x[start + j];
+                }
+                double expected = x[i] / Math.sqrt(ss / hd + 1e-6) * w[(c - col) % hd];
+                assertThat(y[i]).isCloseTo((float) expected, within(1e-5f));
+            }
+        }
+    }
+
+    @Test
+    void scatterRowsWritesThenAddsScaledRowsIntoTheirPlaces() {
+        Activations out = activations(new float[] {9, 9, 9, 9, 9, 9}, 3, 2);
+        backend.scatterRows(
+                activations(new float[] {1, 2, 3, 4}, 2, 2), new int[] {2, 0}, new float[] {0.5f, 2f}, false, out);
+        assertThat(read(out, 3)).containsExactly(6, 8, 9, 9, 0.5f, 1);
+        backend.scatterRows(activations(new float[] {1, 1}, 1, 2), new int[] {2}, new float[] {-1f}, true, out);
+        assertThat(read(out, 3)).containsExactly(6, 8, 9, 9, -0.5f, 0);
+        assertThatThrownBy(() -> backend.scatterRows(
+                        activations(new float[] {1, 1, 1, 1}, 2, 2), new int[] {1, 1}, new float[] {1, 1}, true, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("row 1 appears twice");
+        assertThatThrownBy(() -> backend.scatterRows(
+                        activations(new float[] {1, 1}, 1, 2), new int[] {3}, new float[] {1}, true, out))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    @Test
+    void scaleAndTanhSoftCapLogits() {
+        Activations a = activations(new float[] {-90, 0, 30, 3000}, 1, 4);
+        backend.scale(a, 1 / 30f, 1);
+        backend.unary(Unary.TANH, a, 1);
+        backend.scale(a, 30f, 1);
+        float[] y = read(a, 1);
+        assertThat(y[0]).isCloseTo((float) (30 * Math.tanh(-3)), within(1e-4f));
+        assertThat(y[1]).isZero();
+        assertThat(y[2]).isCloseTo((float) (30 * Math.tanh(1)), within(1e-4f));
+        assertThat(y[3]).isCloseTo(30f, within(1e-4f));
     }
 
     @Test

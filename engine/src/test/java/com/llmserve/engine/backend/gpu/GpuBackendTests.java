@@ -6,10 +6,12 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Glu;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
+import com.llmserve.engine.backend.Unary;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
@@ -250,6 +252,30 @@ class GpuBackendTests {
             Activations out = alloc(be, 4, d);
             be.gatherRows(load(be, x, n, d), new int[] {4, 0, 4, 2}, out);
             return read(be, out, 4);
+        });
+        // the CPU reads ggml's table of half-precision GELU values, the GPU computes it in float
+        compare("geGlu", 1e-3, be -> {
+            Activations out = alloc(be, n, d);
+            be.glu(Glu.GELU, load(be, gu, n, 2 * d), n, out);
+            return read(be, out, n);
+        });
+        compare("scale, tanh, scale (soft-capping)", 1e-6, be -> {
+            Activations a = load(be, x, n, d);
+            be.scale(a, 1 / 0.7f, n);
+            be.unary(Unary.TANH, a, n);
+            be.scale(a, 0.7f, n);
+            return read(be, a, n);
+        });
+        compare("headRmsNorm of 2 heads of 32 from column 24", 1e-5, be -> {
+            Activations a = load(be, x, n, d);
+            be.headRmsNorm(a, 24, 2, 32, vector(be, Arrays.copyOf(w, 32)), 1e-6f, n);
+            return read(be, a, n);
+        });
+        compare("scatterRows, then accumulated", 1e-7, be -> {
+            Activations out = load(be, x, n, d);
+            be.scatterRows(load(be, y, 3, d), new int[] {4, 0, 2}, new float[] {0.25f, -1.5f, 2f}, false, out);
+            be.scatterRows(load(be, gu, 2, d), new int[] {0, 3}, new float[] {0.5f, 3f}, true, out);
+            return read(be, out, n);
         });
     }
 

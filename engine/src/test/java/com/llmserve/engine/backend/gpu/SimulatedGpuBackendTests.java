@@ -68,7 +68,7 @@ class SimulatedGpuBackendTests {
     }
 
     @ParameterizedTest
-    @MethodSource("com.llmserve.engine.TestData#llamaFamilyModels")
+    @MethodSource("com.llmserve.engine.TestData#decoderModels")
     void everyModelRunsItsPromptAndItsDecodeStepsWithWellFormedLaunchesAndGivesItsMemoryBack(String file)
             throws IOException {
         long inUse = device.allocatorStats().bytesInUse();

@@ -1,0 +1,33 @@
+package com.llmserve.engine.backend.gpu;
+
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.kernels.Kernel;
+
+/** RMSNorm of each of {@code heads} heads of {@code headDim} from column {@code col}, in place; a block per head. */
+record HeadRmsNorm(GpuActivations x, int col, int heads, int headDim, GpuWeight weight, float eps, int n)
+        implements DeviceOp {
+
+    /** A multiple of every wave size (32 and 64) that covers the common head sizes (64 to 256) in a few loads. */
+    private static final int THREADS = 64;
+
+    @Override
+    public void launch(Launch l) {
+        l.kernel(
+                Kernel.HEAD_RMS_NORM_F32,
+                LaunchConfig.of(n * heads, THREADS),
+                KernelArgs.of()
+                        .pointer(x.buffer)
+                        .pointer(weight.vector)
+                        .i32(x.cols())
+                        .i32(col)
+                        .i32(heads)
+                        .i32(headDim)
+                        .f32(eps));
+    }
+
+    @Override
+    public String profileKey() {
+        return "headRmsNorm " + heads + "x" + headDim + " n=" + n;
+    }
+}
