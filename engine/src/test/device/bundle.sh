@@ -50,7 +50,7 @@ models=${MODELS:-stories260K stories260K-q8_0 stories260K-q4_0 llama-2-tiny-rand
         tiny-Q5_1 tiny-Q5_0 tiny-Q4_K_M tiny-Q4_1 tiny-Q4_0 tiny-Q3_K_M tiny-Q2_K tiny-F16}
 for m in $models; do
   [ "$m" = tiny-F16 ] || cp "$shared/models/$m.gguf" "$out/shared/models/"
-  for kind in generation embeddings; do
+  for kind in generation embeddings architectures; do
     if [ -f "$shared/golden/$kind/$m.json" ]; then
       mkdir -p "$out/shared/golden/$kind"
       cp "$shared/golden/$kind/$m.json" "$out/shared/golden/$kind/"
