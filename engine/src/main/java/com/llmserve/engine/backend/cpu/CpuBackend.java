@@ -317,6 +317,7 @@ public class CpuBackend extends Backend {
         for (int i = 0; i < half; i++) {
             theta[i] = rope.theta(i);
         }
+        float magnitude = rope.magnitude();
         parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
             float[] cos = new float[half];
             float[] sin = new float[half];
@@ -324,8 +325,8 @@ public class CpuBackend extends Backend {
                 int pos = batch.position(t);
                 for (int i = 0; i < half; i++) {
                     double angle = (double) pos * theta[i];
-                    cos[i] = (float) Math.cos(angle);
-                    sin[i] = (float) Math.sin(angle);
+                    cos[i] = (float) Math.cos(angle) * magnitude;
+                    sin[i] = (float) Math.sin(angle) * magnitude;
                 }
                 int rowBase = t * cols + col;
                 for (int h = 0; h < heads; h++) {

@@ -14,7 +14,7 @@ import java.util.List;
 final class RopeTable implements AutoCloseable {
 
     /** The values a table depends on (the style only chooses pairs, in the kernel). */
-    record Key(int dims, float freqBase, float freqScale, List<Float> freqFactors) {
+    record Key(int dims, float freqBase, float freqScale, List<Float> freqFactors, Rope.Yarn yarn) {
         static Key of(Rope rope) {
             List<Float> factors = null;
             if (rope.freqFactors() != null) {
@@ -23,13 +23,14 @@ final class RopeTable implements AutoCloseable {
                     factors.add(f);
                 }
             }
-            return new Key(rope.dims(), rope.freqBase(), rope.freqScale(), factors);
+            return new Key(rope.dims(), rope.freqBase(), rope.freqScale(), factors, rope.yarn());
         }
     }
 
     private static final int MIN_POSITIONS = 4096;
 
     private final float[] theta;
+    private final float magnitude;
     private int positions;
     private DeviceBuffer table;
 
@@ -38,6 +39,7 @@ final class RopeTable implements AutoCloseable {
         for (int i = 0; i < theta.length; i++) {
             theta[i] = rope.theta(i);
         }
+        magnitude = rope.magnitude();
     }
 
     /**
@@ -58,8 +60,8 @@ final class RopeTable implements AutoCloseable {
         for (int p = 0; p < n; p++) {
             for (int i = 0; i < half; i++) {
                 double angle = (double) p * theta[i];
-                values[(p * half + i) * 2] = (float) Math.cos(angle);
-                values[(p * half + i) * 2 + 1] = (float) Math.sin(angle);
+                values[(p * half + i) * 2] = (float) Math.cos(angle) * magnitude;
+                values[(p * half + i) * 2 + 1] = (float) Math.sin(angle) * magnitude;
             }
         }
         DeviceBuffer next = transfer.newBuffer(MemorySegment.ofArray(values), (long) values.length * Float.BYTES);

@@ -23,7 +23,8 @@ import java.nio.file.Path;
  * @param ropeStyle     which elements rotate together
  * @param ropeDims      rotated dimensions per head
  * @param ropeFreqBase  rope theta
- * @param ropeFreqScale linear position scale, 1 when unscaled
+ * @param ropeFreqScale position scale (1 / factor) of linear or YaRN scaling, 1 when unscaled
+ * @param yarn          YaRN's corrections (or a magnitude on a linear rope), null for none
  * @param contextLength trained context length
  * @param slidingWindow attention window, 0 for none
  * @param variant       what sets the member apart from llama's layers
@@ -41,6 +42,7 @@ public record DecoderConfig(
         int ropeDims,
         float ropeFreqBase,
         float ropeFreqScale,
+        Rope.Yarn yarn,
         int contextLength,
         int slidingWindow,
         Variant variant) {
@@ -73,15 +75,25 @@ public record DecoderConfig(
         if (valueDim != headDim) {
             throw new InvalidModelException(file, "key length " + headDim + " differs from value length " + valueDim);
         }
-        String scaling = m.findString(prefix + ".rope.scaling.type").orElse("none");
-        float freqScale =
+        int contextLength = m.findInt(prefix + ".context_length").orElse(2048);
+        // as llama.cpp: a file without a scaling type is scaled linearly by its factor, if any
+        String scaling = m.findString(prefix + ".rope.scaling.type").orElse("linear");
+        float factor = m.findFloat(prefix + ".rope.scaling.factor")
+                .or(() -> m.findFloat(prefix + ".rope.scale_linear"))
+                .orElse(0f);
+        float freqScale = scaling.equals("none") || factor == 0f ? 1f : 1f / factor;
+        float attnFactor = m.findFloat(prefix + ".rope.scaling.attn_factor").orElse(1f);
+        int originalContext =
+                m.findInt(prefix + ".rope.scaling.original_context_length").orElse(contextLength);
+        Rope.Yarn yarn =
                 switch (scaling) {
-                    case "none" -> 1f;
-                    case "linear" ->
-                        1f / m.findFloat(prefix + ".rope.scaling.factor").orElse(1f);
+                    case "none", "linear" ->
+                        attnFactor == 1f ? null : new Rope.Yarn(originalContext, 32f, 1f, 0f, attnFactor);
+                    // llama.cpp's defaults: these families' files carry no YaRN beta or ext factor keys it reads
+                    case "yarn" -> new Rope.Yarn(originalContext, 32f, 1f, 1f, attnFactor);
                     default ->
                         throw new InvalidModelException(
-                                file, "rope scaling '" + scaling + "' is not supported (none, linear)");
+                                file, "rope scaling '" + scaling + "' is not supported (none, linear, yarn)");
                 };
         DecoderConfig c = new DecoderConfig(
                 m.getString("general.architecture"),
@@ -96,7 +108,8 @@ public record DecoderConfig(
                 m.findInt(prefix + ".rope.dimension_count").orElse(headDim),
                 m.findFloat(prefix + ".rope.freq_base").orElse(10_000f),
                 freqScale,
-                m.findInt(prefix + ".context_length").orElse(2048),
+                yarn,
+                contextLength,
                 windowKey == null ? 0 : m.findInt(windowKey).orElse(0),
                 variant.experts() != null ? variant : variant.withExperts(Experts.read(file, m, prefix, false)));
         c.validate(file);
@@ -115,8 +128,8 @@ public record DecoderConfig(
             throw new InvalidModelException(
                     file, "rope dimension count " + ropeDims + " does not fit head size " + headDim);
         }
-        if (!(rmsEps > 0) || !(ropeFreqBase > 0)) {
-            throw new InvalidModelException(file, "rms epsilon and rope base must be positive: " + this);
+        if (!(rmsEps > 0) || !(ropeFreqBase > 0) || !(ropeFreqScale > 0)) {
+            throw new InvalidModelException(file, "rms epsilon, rope base and rope scale must be positive: " + this);
         }
     }
 
@@ -134,9 +147,9 @@ public record DecoderConfig(
     /** Gemma3's windowed layers rotate with a rope of their own: their base, and no position scaling. */
     Rope rope(int layer, float[] freqFactors) {
         if (windowed(layer) && variant.windowRopeBase() > 0) {
-            return new Rope(ropeStyle, ropeDims, variant.windowRopeBase(), 1f, freqFactors);
+            return new Rope(ropeStyle, ropeDims, variant.windowRopeBase(), 1f, freqFactors, yarn);
         }
-        return new Rope(ropeStyle, ropeDims, ropeFreqBase, ropeFreqScale, freqFactors);
+        return new Rope(ropeStyle, ropeDims, ropeFreqBase, ropeFreqScale, freqFactors, yarn);
     }
 
     int queryDim() {
