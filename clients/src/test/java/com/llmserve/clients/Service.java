@@ -92,6 +92,14 @@ final class Service implements AutoCloseable {
      * properties ({@code --llmserve.shutdown.drain-timeout=2s}).
      */
     static Service start(String name, String... properties) throws IOException, InterruptedException {
+        return start(name, null, properties);
+    }
+
+    /**
+     * A service of its own that also serves the files of {@code modelsDir} and watches it (with
+     * no folder, only the two configured models).
+     */
+    static Service start(String name, Path modelsDir, String... properties) throws IOException, InterruptedException {
         Path jar = Path.of(property("llmserve.app.jar"));
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException(
@@ -111,7 +119,7 @@ final class Service implements AutoCloseable {
                 jar.toString(),
                 "--server.port=" + port,
                 "--server.address=127.0.0.1",
-                "--llmserve.scan-models-dir=false",
+                modelsDir == null ? "--llmserve.scan-models-dir=false" : "--llmserve.models-dir=" + modelsDir,
                 "--llmserve.models[0].id=" + TEXT,
                 "--llmserve.models[0].path=" + models.resolve(TEXT + ".gguf"),
                 // the model's own window: a prompt with tool signatures takes ~600 of its short tokens

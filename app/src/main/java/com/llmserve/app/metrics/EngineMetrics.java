@@ -8,6 +8,7 @@ import com.llmserve.engine.sched.FinishReason;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -15,10 +16,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -33,7 +34,8 @@ import java.util.function.ToDoubleFunction;
  * {@code management.metrics.distribution.slo.<name>}).
  *
  * <p>Replicas start after the registry is bound (models load once the context runs); one created
- * earlier gets its meters at binding, and its observer records nothing until then.
+ * earlier gets its meters at binding, and its observer records nothing until then. A model that
+ * leaves the service takes its meters with it ({@link #released}).
  */
 public final class EngineMetrics implements MeterBinder, ModelObservers {
 
@@ -46,7 +48,13 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
     static final double[] BATCH_SIZE_SLOS = {1, 2, 4, 8, 16, 32, 64, 128, 256};
     static final double[] BATCH_TOKEN_SLOS = {1, 4, 16, 64, 128, 256, 512, 1024, 2048, 4096};
 
-    private final List<Consumer<MeterRegistry>> unbound = new ArrayList<>();
+    /** A replica's meters, registered with {@link #register} once there is a registry. */
+    private interface ReplicaMeters {
+        List<Meter> register(MeterRegistry registry);
+    }
+
+    private final Map<String, List<ReplicaMeters>> unbound = new HashMap<>();
+    private final Map<String, List<Meter>> registered = new HashMap<>();
     private MeterRegistry registry;
 
     @Override
@@ -55,22 +63,35 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
             return; // the observers feed one registry (Spring Boot binds to its one, possibly composite, registry)
         }
         this.registry = registry;
-        unbound.forEach(r -> r.accept(registry));
+        unbound.forEach((model, replicas) -> replicas.forEach(r -> register(model, r)));
         unbound.clear();
     }
 
-    private synchronized void whenBound(Consumer<MeterRegistry> register) {
+    private synchronized void whenBound(String model, ReplicaMeters meters) {
         if (registry != null) {
-            register.accept(registry);
+            register(model, meters);
         } else {
-            unbound.add(register);
+            unbound.computeIfAbsent(model, m -> new ArrayList<>()).add(meters);
+        }
+    }
+
+    private void register(String model, ReplicaMeters meters) {
+        registered.computeIfAbsent(model, m -> new ArrayList<>()).addAll(meters.register(registry));
+    }
+
+    @Override
+    public synchronized void released(String model) {
+        unbound.remove(model);
+        List<Meter> meters = registered.remove(model);
+        if (meters != null) {
+            meters.forEach(registry::remove);
         }
     }
 
     @Override
     public EngineObserver completion(String model, String device, Supplier<EngineStats> stats) {
         CompletionMeters meters = new CompletionMeters(Tags.of("model", model, "device", device), stats);
-        whenBound(meters::register);
+        whenBound(model, meters::register);
         return meters;
     }
 
@@ -79,7 +100,7 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
             String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests) {
         EmbeddingMeters meters =
                 new EmbeddingMeters(Tags.of("model", model, "device", device), inputsEmbedded, waitingRequests);
-        whenBound(meters::register);
+        whenBound(model, meters::register);
         return meters;
     }
 
@@ -104,62 +125,63 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
             this.stats = stats;
         }
 
-        void register(MeterRegistry r) {
-            gauge(
+        List<Meter> register(MeterRegistry r) {
+            List<Meter> meters = new ArrayList<>();
+            meters.add(gauge(
                     r,
                     "llm.requests.waiting",
                     "requests",
                     "Requests queued for admission to the engine",
-                    EngineStats::waitingRequests);
-            gauge(
+                    EngineStats::waitingRequests));
+            meters.add(gauge(
                     r,
                     "llm.requests.waiting.capacity",
                     "requests",
                     "The most requests that may queue (llmserve.engine.max-waiting); more are answered 429",
-                    EngineStats::waitingCapacity);
-            gauge(
+                    EngineStats::waitingCapacity));
+            meters.add(gauge(
                     r,
                     "llm.requests.running",
                     "sequences",
                     "Sequences admitted and generating (a request with n choices runs n)",
-                    EngineStats::runningSequences);
-            gauge(
+                    EngineStats::runningSequences));
+            meters.add(gauge(
                     r,
                     "llm.kv.blocks.used",
                     "blocks",
                     "KV cache blocks holding live sequences",
-                    EngineStats::kvBlocksUsed);
-            gauge(
+                    EngineStats::kvBlocksUsed));
+            meters.add(gauge(
                     r,
                     "llm.kv.blocks.total",
                     "blocks",
                     "KV cache blocks of the engine's pool",
-                    EngineStats::kvBlocksTotal);
-            counter(
+                    EngineStats::kvBlocksTotal));
+            meters.add(counter(
                     r,
                     "llm.prefix.cache.hits",
                     "blocks",
                     "KV blocks a new sequence found in the prefix cache",
-                    EngineStats::prefixCacheHits);
-            counter(
+                    EngineStats::prefixCacheHits));
+            meters.add(counter(
                     r,
                     "llm.prefix.cache.queries",
                     "blocks",
                     "KV blocks looked up in the prefix cache",
-                    EngineStats::prefixCacheQueries);
-            counter(
+                    EngineStats::prefixCacheQueries));
+            meters.add(counter(
                     r,
                     "llm.tokens.prompt",
                     "tokens",
                     "Prompt tokens computed (those found in the prefix cache excluded)",
-                    EngineStats::promptTokens);
-            counter(r, "llm.tokens.generated", "tokens", "Tokens generated", EngineStats::generatedTokens);
-            counter(
+                    EngineStats::promptTokens));
+            meters.add(counter(r, "llm.tokens.generated", "tokens", "Tokens generated", EngineStats::generatedTokens));
+            meters.add(counter(
                     r,
                     "llm.preemptions",
                     "sequences",
                     "Sequences preempted for lack of KV blocks, to be recomputed",
-                    EngineStats::preemptions);
+                    EngineStats::preemptions));
             Map<FinishReason, Timer> duration = new EnumMap<>(FinishReason.class);
             for (FinishReason reason : FinishReason.values()) {
                 duration.put(
@@ -172,7 +194,8 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
                                 .serviceLevelObjectives(DURATION_SLOS)
                                 .register(r));
             }
-            recorders = new Recorders(
+            meters.addAll(duration.values());
+            Recorders recorded = new Recorders(
                     Timer.builder("llm.request.ttft")
                             .description("Time from a request's submission to a choice's first token")
                             .tags(tags)
@@ -206,11 +229,20 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
                             .tags(tags)
                             .serviceLevelObjectives(STEP_SLOS)
                             .register(r));
+            meters.addAll(List.of(
+                    recorded.ttft(),
+                    recorded.interToken(),
+                    recorded.queue(),
+                    recorded.batchSize(),
+                    recorded.batchTokens(),
+                    recorded.step()));
+            recorders = recorded;
+            return meters;
         }
 
-        private void gauge(
+        private Meter gauge(
                 MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
-            Gauge.builder(name, stats, s -> value.applyAsDouble(s.get()))
+            return Gauge.builder(name, stats, s -> value.applyAsDouble(s.get()))
                     .baseUnit(unit)
                     .description(description)
                     .tags(tags)
@@ -218,9 +250,9 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
                     .register(r);
         }
 
-        private void counter(
+        private Meter counter(
                 MeterRegistry r, String name, String unit, String description, ToDoubleFunction<EngineStats> value) {
-            FunctionCounter.builder(name, stats, s -> value.applyAsDouble(s.get()))
+            return FunctionCounter.builder(name, stats, s -> value.applyAsDouble(s.get()))
                     .baseUnit(unit)
                     .description(description)
                     .tags(tags)
@@ -279,13 +311,13 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
             this.waitingRequests = waitingRequests;
         }
 
-        void register(MeterRegistry r) {
-            FunctionCounter.builder("llm.embedding.inputs", inputsEmbedded, LongSupplier::getAsLong)
+        List<Meter> register(MeterRegistry r) {
+            Meter inputs = FunctionCounter.builder("llm.embedding.inputs", inputsEmbedded, LongSupplier::getAsLong)
                     .baseUnit("inputs")
                     .description("Inputs embedded")
                     .tags(tags)
                     .register(r);
-            Gauge.builder("llm.embedding.requests.waiting", waitingRequests, IntSupplier::getAsInt)
+            Meter waiting = Gauge.builder("llm.embedding.requests.waiting", waitingRequests, IntSupplier::getAsInt)
                     .baseUnit("requests")
                     .description("Embedding requests waiting for a batch")
                     .tags(tags)
@@ -302,6 +334,7 @@ public final class EngineMetrics implements MeterBinder, ModelObservers {
                     .tags(tags)
                     .serviceLevelObjectives(BATCH_SIZE_SLOS)
                     .register(r);
+            return List.of(inputs, waiting, batchDuration, batchInputs);
         }
 
         @Override

@@ -12,7 +12,8 @@ import org.springframework.boot.health.contributor.Status;
  * The {@code model} health component, part of the readiness group: out of service while any
  * model loads, down when a configured model failed or nothing can be served, up otherwise. A file
  * of the models folder that fails is shown in the details without taking the service down, as
- * one broken download should not stop the other models.
+ * one broken download should not stop the other models; so are the folder's files that are not
+ * served ({@code skipped}: not GGUF, truncated, an unsupported architecture, an id taken), with why.
  */
 final class ModelHealthIndicator implements HealthIndicator {
 
@@ -35,7 +36,14 @@ final class ModelHealthIndicator implements HealthIndicator {
                     "message",
                     "no models to serve: put GGUF files in the models folder (MODELS_DIR) or configure llm.models");
         }
-        return health.withDetail("models", details).build();
+        health.withDetail("models", details);
+        List<SkippedFile> skipped = registry.skipped();
+        if (!skipped.isEmpty()) {
+            health.withDetail(
+                    "skipped",
+                    skipped.stream().map(ModelHealthIndicator::details).toList());
+        }
+        return health.build();
     }
 
     private static Status status(List<ModelRegistry.Status> statuses) {
@@ -47,6 +55,14 @@ final class ModelHealthIndicator implements HealthIndicator {
                         s -> s.state() == ModelRegistry.State.FAILED && s.plan().configured());
         boolean anyReady = statuses.stream().anyMatch(s -> s.state() == ModelRegistry.State.READY);
         return configuredFailed || !anyReady ? Status.DOWN : Status.UP;
+    }
+
+    private static Map<String, Object> details(SkippedFile f) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("file", f.file().toString());
+        d.put("id", f.id());
+        d.put("reason", f.reason());
+        return d;
     }
 
     private static Map<String, Object> details(ModelRegistry.Status s) {

@@ -73,7 +73,19 @@ final class ModelLoader {
                 }
             }
             file.close();
+            observers.released(plan.id());
             throw e;
+        }
+    }
+
+    /** Closes a model that leaves the service, and drops its meters (a later copy of its id gets its own). */
+    void unload(ServedModel model) {
+        try {
+            model.close();
+        } catch (RuntimeException e) {
+            LOG.warn("Closing model '{}' failed", model.id(), e);
+        } finally {
+            observers.released(model.id());
         }
     }
 

@@ -27,6 +27,9 @@ public interface ModelObservers {
                 String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests) {
             return EmbeddingEngine.EmbeddingObserver.NONE;
         }
+
+        @Override
+        public void released(String model) {}
     };
 
     /** The observer of a completion model's engine loop on {@code device}. */
@@ -35,4 +38,11 @@ public interface ModelObservers {
     /** The observer of an embedding model's loop on {@code device}. */
     EmbeddingEngine.EmbeddingObserver embedding(
             String model, String device, LongSupplier inputsEmbedded, IntSupplier waitingRequests);
+
+    /**
+     * Every replica of {@code model} has closed (the model left the service, or its load failed):
+     * its meters go, so that a scrape shows no model that is not served and a later copy of the id
+     * reads its own engine.
+     */
+    void released(String model);
 }

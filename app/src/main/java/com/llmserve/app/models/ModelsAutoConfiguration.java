@@ -9,14 +9,19 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Optional;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Wires the model registry: the backends (replaceable by an application's own) and the
- * {@code model} health component. An auto-configuration, so that an application's own
+ * Wires the model registry: the backends (replaceable by an application's own), the models
+ * folder's watcher, the admin operations, the request leases on models and the {@code model}
+ * health component. An auto-configuration, so that an application's own
  * {@link BackendProvider} is seen before the default backs off.
  */
 @AutoConfiguration
@@ -58,7 +63,32 @@ public class ModelsAutoConfiguration {
                 backends,
                 policies.getIfAvailable(ServingPolicies::defaults),
                 observers.getIfAvailable(() -> ModelObservers.NONE));
-        return new ModelRegistry(ModelCatalog.plan(properties, backends), loader, properties.warmUp());
+        return new ModelRegistry(new ModelCatalog(properties, backends).startup(), loader, properties.warmUp());
+    }
+
+    /** Files added to, changed in and removed from the models folder, while the service runs. */
+    @Bean
+    @ConditionalOnExpression("${llmserve.scan-models-dir:true} and ${llmserve.watch.enabled:true}")
+    ModelFolderWatcher modelFolderWatcher(
+            ServingProperties properties, BackendProvider backends, ModelRegistry registry) {
+        return new ModelFolderWatcher(
+                new ModelCatalog(properties, backends), registry, properties.watch(), System::nanoTime);
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty(name = "llmserve.admin.enabled", matchIfMissing = true)
+    ModelAdmin modelAdmin(ServingProperties properties, BackendProvider backends, ModelRegistry registry) {
+        return new ModelAdmin(
+                new ModelCatalog(properties, backends),
+                registry,
+                properties.admin().allowAnyPath());
+    }
+
+    /** Holds the models a request uses until its response is complete, so removing a model never cuts an answer. */
+    @Bean
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    FilterRegistrationBean<ModelLeaseFilter> modelLeaseFilter() {
+        return new FilterRegistrationBean<>(new ModelLeaseFilter());
     }
 
     @Bean

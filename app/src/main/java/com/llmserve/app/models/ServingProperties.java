@@ -30,6 +30,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                      first client does not pay for JIT compilation and page faults
  * @param engine        scheduling of every completion model
  * @param embedding     batching of every embedding model
+ * @param watch         how files added to, changed in or removed from {@code modelsDir} are picked up while the service runs
+ * @param admin         the {@code /admin/models} endpoints that add and remove models
  */
 @ConfigurationProperties("llmserve")
 public record ServingProperties(
@@ -40,7 +42,9 @@ public record ServingProperties(
         @DefaultValue("0") int cpuThreads,
         @DefaultValue("true") boolean warmUp,
         @DefaultValue Engine engine,
-        @DefaultValue Embedding embedding) {
+        @DefaultValue Embedding embedding,
+        @DefaultValue Watch watch,
+        @DefaultValue Admin admin) {
 
     public ServingProperties {
         if (cpuThreads < 0) {
@@ -49,6 +53,44 @@ public record ServingProperties(
         }
         models = models == null ? List.of() : List.copyOf(models);
     }
+
+    /**
+     * Watching the models folder (only while {@code scan-models-dir} is on). A new file is read once
+     * its size and modification time have stayed the same for {@code quietPeriod}, so a file still
+     * being copied is not read half-written; a removed file's model leaves at once and closes after
+     * the requests using it; a file that changed is loaded again.
+     *
+     * @param enabled     whether to watch
+     * @param interval    how often the folder is looked at (file-system events wake the watcher sooner
+     *                    where the platform has them; the periodic look catches what events miss, as
+     *                    on network file systems)
+     * @param quietPeriod how long a file must stay unchanged before it is read
+     */
+    public record Watch(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("2s") Duration interval,
+            @DefaultValue("2s") Duration quietPeriod) {
+
+        public Watch {
+            if (interval.toMillis() < 10) {
+                throw new IllegalArgumentException("llmserve.watch.interval must be at least 10ms: " + interval);
+            }
+            notNegative("llmserve.watch.quiet-period", quietPeriod);
+        }
+    }
+
+    /**
+     * The admin endpoints ({@code POST /admin/models}, {@code DELETE /admin/models/{id}}), behind
+     * the same API keys as {@code /v1}.
+     *
+     * @param enabled            whether they are served (off: 404)
+     * @param allowAnyPath       whether {@code POST} may load a file outside {@code modelsDir}; off,
+     *                           such a path is refused (400), so a caller with a key cannot make the
+     *                           service open any file it can read
+     */
+    public record Admin(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("false") boolean allowAnyPath) {}
 
     /** {@link #modelsDir} as a path (bound as text: Spring would resolve a {@code Path} as a resource location). */
     public Path modelsDirectory() {

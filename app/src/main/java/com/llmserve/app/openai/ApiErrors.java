@@ -2,6 +2,7 @@ package com.llmserve.app.openai;
 
 import com.llmserve.app.generation.GenerationFailedException;
 import com.llmserve.app.models.EmbeddingFailedException;
+import com.llmserve.app.models.ModelConflictException;
 import com.llmserve.app.models.ModelNotFoundException;
 import com.llmserve.app.models.ModelNotReadyException;
 import com.llmserve.app.models.WrongModelKindException;
@@ -38,6 +39,7 @@ public final class ApiErrors {
         return switch (e) {
             case InvalidRequestException x -> client(HttpStatus.BAD_REQUEST, x.getMessage(), x.param(), x.code());
             case ModelNotFoundException x -> client(HttpStatus.NOT_FOUND, x.getMessage(), "model", "model_not_found");
+            case ModelConflictException x -> client(HttpStatus.CONFLICT, x.getMessage(), "id", "model_exists");
             case WrongModelKindException x ->
                 client(HttpStatus.BAD_REQUEST, x.getMessage(), "model", "model_not_supported");
             case ModelNotReadyException x ->

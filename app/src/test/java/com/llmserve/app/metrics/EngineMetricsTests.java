@@ -132,6 +132,24 @@ class EngineMetricsTests {
     }
 
     @Test
+    void aReleasedModelTakesItsMetersWithItAndANewCopyOfItsIdReadsItsOwnEngine() {
+        metrics.bindTo(registry);
+        metrics.completion("m", "cuda:0", stats::get);
+        metrics.completion("m", "cpu", stats::get);
+        metrics.embedding("e", "cpu", () -> 5, () -> 0);
+
+        metrics.released("m");
+
+        assertThat(registry.getMeters())
+                .allMatch(meter -> "e".equals(meter.getId().getTag("model")));
+        assertThat(registry.find("llm.embedding.inputs").tag("model", "e").functionCounter())
+                .isNotNull();
+
+        metrics.completion("m", "cuda:0", () -> new EngineStats(0, 256, 0, 0, 7, 0, 0, 0, 0, 0, 0));
+        assertThat(gauge("llm.kv.blocks.total")).isEqualTo(7);
+    }
+
+    @Test
     void tagsAreOnlyModelDeviceAndOutcome() {
         metrics.bindTo(registry);
         metrics.completion("m", "cuda:0", stats::get);

@@ -78,8 +78,8 @@ class GpuServingDeviceTests {
         com.llmserve.app.gpu.GpuTestAccess.bindMetrics(devices, telemetry, registry);
 
         ModelLoader loader = new ModelLoader(p, backends, policies, engineMetrics);
-        try (ServedTextModel model =
-                (ServedTextModel) loader.load(ModelCatalog.plan(p, backends).getFirst())) {
+        try (ServedTextModel model = (ServedTextModel)
+                loader.load(new ModelCatalog(p, backends).startup().plans().getFirst())) {
             String device = model.replicas().getFirst().device();
             assertThat(device).matches("(cuda|hip):\\d+");
             assertThat(model.replicas()).extracting(Replica::device).containsExactly(device, "cpu");

@@ -55,7 +55,7 @@ class ModelRegistryTests {
 
     private ModelRegistry registry(Map<String, String> values, BackendProvider backends) {
         ServingProperties p = properties(values);
-        registry = new ModelRegistry(ModelCatalog.plan(p, backends), new ModelLoader(p, backends), p.warmUp());
+        registry = new ModelRegistry(new ModelCatalog(p, backends).startup(), new ModelLoader(p, backends), p.warmUp());
         return registry;
     }
 

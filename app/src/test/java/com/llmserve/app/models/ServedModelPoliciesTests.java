@@ -86,10 +86,11 @@ class ServedModelPoliciesTests {
                 HostMemory.system(),
                 DeviceFaults.none());
         ModelLoader loader = new ModelLoader(p, cpu, policies, ModelObservers.NONE);
-        ModelPlan plan = ModelCatalog.plan(p, cpu).stream()
-                .filter(x -> x.id().equals(id))
-                .findFirst()
-                .orElseThrow();
+        ModelPlan plan = new ModelCatalog(p, cpu)
+                .startup().plans().stream()
+                        .filter(x -> x.id().equals(id))
+                        .findFirst()
+                        .orElseThrow();
         model = loader.load(plan);
         return model;
     }
