@@ -57,6 +57,9 @@ for m in $models; do
     fi
   done
 done
+# the goldens this module recorded itself, with their models, as if they were ../shared's
+cp "$module/src/test/resources/llama-cpp/models/"*.gguf "$out/shared/models/"
+cp "$module/src/test/resources/llama-cpp/golden/"*.json "$out/shared/golden/generation/"
 cp "$shared/tools/synth_gguf.py" "$out/tools/"
 cp "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
 cp "$here/run-device.sh" "$out/"

@@ -1,5 +1,9 @@
 package com.llmserve.engine;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,8 +25,42 @@ public final class TestData {
         return p.toAbsolutePath().normalize();
     }
 
+    /** A model of {@code ../shared/models}, or of this module's own {@code llama-cpp/models} test resources. */
     public static Path model(String fileName) {
-        return shared().resolve("models").resolve(fileName);
+        Path own = own("models");
+        return own != null && Files.exists(own.resolve(fileName))
+                ? own.resolve(fileName)
+                : shared().resolve("models").resolve(fileName);
+    }
+
+    /**
+     * The goldens this module recorded itself ({@code src/test/resources/llama-cpp/golden}, see its
+     * README); none when the test classes run from a jar (a device bundle copies them into its
+     * {@code shared/golden/generation} instead).
+     */
+    public static List<Path> ownGoldens() {
+        Path own = own("golden");
+        if (own == null) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(own)) {
+            return files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A folder of the {@code llama-cpp} test resources, or null unless they are plain files. */
+    private static Path own(String folder) {
+        URL readme = TestData.class.getResource("/llama-cpp/README.md");
+        if (readme == null || !readme.getProtocol().equals("file")) {
+            return null;
+        }
+        try {
+            return Path.of(readme.toURI()).resolveSibling(folder);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Every llama-family model in {@code ../shared/models}: each file type, tokenizer and shape the tests cover. */

@@ -60,7 +60,7 @@ class GoldenParityTests {
         try (var files = Files.list(TestData.golden("generation"))) {
             return Stream.concat(
                     files.filter(p -> p.toString().endsWith(".json")).sorted().toList().stream(),
-                    TestData.architectureGoldens().stream())
+                    Stream.concat(TestData.architectureGoldens().stream(), TestData.ownGoldens().stream()))
                     .map(p -> Arguments.of(p.getFileName().toString(), p))
                     .toList()
                     .stream();
