@@ -2,7 +2,7 @@
 """Write a GGUF file with a real model's tokenizer and synthetic (random) quantized weights.
 
 This is ../shared/tools/synth_gguf.py extended with --arch (llama, qwen3, qwen3moe, gemma3): the
-metadata keys and tensor names are llama.cpp's for each architecture (src/llama-arch.cpp and
+metadata keys and tensor names are llama.cpp's for each architecture (llama, qwen3, qwen3moe, gemma3, phi3) (src/llama-arch.cpp and
 src/models/<arch>.cpp), so llama.cpp and this engine load the same file. Norm weights are 1.0 and
 the per-head q/k norms too; expert routers are F32 like the converters write them.
 
@@ -38,6 +38,8 @@ ARCHS = {
     "qwen3":    dict(rope_base=1000000.0, eps=1e-6, qk_norm=True),
     "qwen3moe": dict(rope_base=1000000.0, eps=1e-6, qk_norm=True, moe=True),
     "gemma3":   dict(rope_base=1000000.0, eps=1e-6, qk_norm=True, post_norms=True, window=1024, window_pattern=6),
+    # fused attn_qkv and gate|up in ffn_up; longrope factors (long in [1, 8), short in [1, 1.5))
+    "phi3":     dict(rope_base=10000.0, eps=1e-5, fused=True, longrope=True),
 }
 GGML = {"f32": 0, "f16": 1, "q4_0": 2, "q8_0": 8}
 BLOCK = {"q4_0": (32, 18), "q8_0": (32, 34), "f16": (1, 2)}
@@ -111,6 +113,8 @@ def main():
     ap.add_argument("--shape", choices=SHAPES, default="llama-1b")
     ap.add_argument("--type", choices=BLOCK, default="q4_0")
     ap.add_argument("--ctx", type=int, default=8192)
+    ap.add_argument("--rope-original-context", type=int, default=4096,
+                    help="phi3: rope.scaling.original_context_length (longer served contexts take the long factors)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -134,7 +138,8 @@ def main():
     f32 = lambda v: struct.pack("<f", v)
     meta = [
         kv("general.architecture", T_STR, s(A)),
-        kv("general.name", T_STR, s(f"synthetic-{a.shape}-{a.type}" if A == "llama" else f"synthetic-{A}-{a.shape}-{a.type}")),
+        # no architecture in the name: llama.cpp keys phi3's special-token attributes on a name with "phi3"
+        kv("general.name", T_STR, s(f"synthetic-{a.shape}-{a.type}")),
         kv("general.file_type", T_U32, u32(FILE_TYPE[a.type])),
         kv("general.alignment", T_U32, u32(32)),
         kv(f"{A}.context_length", T_U32, u32(a.ctx)),
@@ -156,17 +161,25 @@ def main():
     if arch.get("window"):
         meta += [kv(f"{A}.attention.sliding_window", T_U32, u32(arch["window"])),
                  kv(f"{A}.attention.sliding_window_pattern", T_U32, u32(arch["window_pattern"]))]
+    if arch.get("longrope"):
+        meta += [kv(f"{A}.rope.scaling.attn_factor", T_F32, f32(1.19)),
+                 kv(f"{A}.rope.scaling.original_context_length", T_U32, u32(a.rope_original_context))]
     meta += [kv(k, t, r) for k, t, r in tok]
 
     q_dim, kv_dim = n_head * head_dim, n_head_kv * head_dim
     tensors = [("token_embd.weight", (n_embd, vocab), a.type)]
     for i in range(n_layer):
         p = f"blk.{i}."
+        tensors += [(p + "attn_norm.weight", (n_embd,), "f32")]
+        if arch.get("fused"):
+            tensors += [(p + "attn_qkv.weight", (n_embd, q_dim + 2 * kv_dim), a.type)]
+        else:
+            tensors += [
+                (p + "attn_q.weight", (n_embd, q_dim), a.type),
+                (p + "attn_k.weight", (n_embd, kv_dim), a.type),
+                (p + "attn_v.weight", (n_embd, kv_dim), a.type),
+            ]
         tensors += [
-            (p + "attn_norm.weight", (n_embd,), "f32"),
-            (p + "attn_q.weight", (n_embd, q_dim), a.type),
-            (p + "attn_k.weight", (n_embd, kv_dim), a.type),
-            (p + "attn_v.weight", (n_embd, kv_dim), a.type),
             (p + "attn_output.weight", (q_dim, n_embd), a.type),
             (p + "ffn_norm.weight", (n_embd,), "f32"),
         ]
@@ -181,6 +194,8 @@ def main():
                 (p + "ffn_up_exps.weight", (n_embd, n_ff_exp, n_expert), a.type),
                 (p + "ffn_down_exps.weight", (n_ff_exp, n_embd, n_expert), a.type),
             ]
+        elif arch.get("fused"):
+            tensors += [(p + "ffn_up.weight", (n_embd, 2 * n_ff), a.type), (p + "ffn_down.weight", (n_ff, n_embd), a.type)]
         else:
             tensors += [
                 (p + "ffn_gate.weight", (n_embd, n_ff), a.type),
@@ -188,10 +203,13 @@ def main():
                 (p + "ffn_down.weight", (n_ff, n_embd), a.type),
             ]
     tensors += [("output_norm.weight", (n_embd,), "f32"), ("output.weight", (n_embd, vocab), a.type)]
+    if arch.get("longrope"):
+        tensors += [("rope_factors_long.weight", (head_dim // 2,), "f32long"),
+                    ("rope_factors_short.weight", (head_dim // 2,), "f32short")]
 
     def nbytes(shape, t):
         n = int(np.prod(shape))
-        if t in ("f32", "f32r"):
+        if t.startswith("f32"):
             return 4 * n
         blk, size = BLOCK[t]
         return n // blk * size
@@ -199,7 +217,7 @@ def main():
     infos, offset = [], 0
     for name, shape, t in tensors:
         infos.append(s(name) + struct.pack("<I", len(shape)) + b"".join(struct.pack("<Q", d) for d in shape)
-                     + struct.pack("<IQ", GGML["f32" if t == "f32r" else t], offset))
+                     + struct.pack("<IQ", GGML["f32" if t.startswith("f32") else t], offset))
         offset += (nbytes(shape, t) + 31) // 32 * 32
 
     with open(a.out, "wb") as f:
@@ -214,6 +232,8 @@ def main():
                 data = np.ones(shape, dtype=np.float32).tobytes()
             elif t == "f32r":  # a router: random, so tokens spread over the experts
                 data = rng.normal(0.0, 0.2, int(np.prod(shape))).astype(np.float32).tobytes()
+            elif t in ("f32long", "f32short"):  # longrope divisors
+                data = rng.uniform(1.0, 8.0 if t == "f32long" else 1.5, int(np.prod(shape))).astype(np.float32).tobytes()
             elif t == "f16":
                 data = rng.normal(0.0, F16_STD, int(np.prod(shape))).astype(np.float16).tobytes()
             else:

@@ -7,6 +7,7 @@ import com.llmserve.engine.model.llama.DecoderArchitecture;
 import com.llmserve.engine.model.llama.Gemma3;
 import com.llmserve.engine.model.llama.Llama;
 import com.llmserve.engine.model.llama.Mistral;
+import com.llmserve.engine.model.llama.Phi3;
 import com.llmserve.engine.model.llama.Qwen2;
 import com.llmserve.engine.model.llama.Qwen3;
 import com.llmserve.engine.model.llama.Qwen3Moe;
@@ -20,7 +21,8 @@ import java.util.stream.Stream;
 public final class Architectures {
 
     private static final Map<String, DecoderArchitecture> DECODERS =
-            List.of(new Llama(), new Mistral(), new Qwen2(), new Qwen3(), new Qwen3Moe(), new Gemma3()).stream()
+            List.of(new Llama(), new Mistral(), new Qwen2(), new Qwen3(), new Qwen3Moe(), new Gemma3(), new Phi3())
+                    .stream()
                     .collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
 
     /** How an embedding architecture is loaded. */

@@ -26,6 +26,7 @@ import java.nio.file.Path;
  * @param ropeFreqScale position scale (1 / factor) of linear or YaRN scaling, 1 when unscaled
  * @param yarn          YaRN's corrections (or a magnitude on a linear rope), null for none
  * @param contextLength trained context length
+ * @param ropeOriginalContext the context the rope was trained at before scaling ({@code rope.scaling.original_context_length})
  * @param slidingWindow attention window, 0 for none
  * @param variant       what sets the member apart from llama's layers
  */
@@ -44,6 +45,7 @@ public record DecoderConfig(
         float ropeFreqScale,
         Rope.Yarn yarn,
         int contextLength,
+        int ropeOriginalContext,
         int slidingWindow,
         Variant variant) {
 
@@ -87,13 +89,14 @@ public record DecoderConfig(
                 m.findInt(prefix + ".rope.scaling.original_context_length").orElse(contextLength);
         Rope.Yarn yarn =
                 switch (scaling) {
-                    case "none", "linear" ->
+                    // longrope (phi3): linear scaling by the factor, if any, and per-pair factors by tensor
+                    case "none", "linear", "longrope" ->
                         attnFactor == 1f ? null : new Rope.Yarn(originalContext, 32f, 1f, 0f, attnFactor);
                     // llama.cpp's defaults: these families' files carry no YaRN beta or ext factor keys it reads
                     case "yarn" -> new Rope.Yarn(originalContext, 32f, 1f, 1f, attnFactor);
                     default ->
                         throw new InvalidModelException(
-                                file, "rope scaling '" + scaling + "' is not supported (none, linear, yarn)");
+                                file, "rope scaling '" + scaling + "' is not supported (none, linear, yarn, longrope)");
                 };
         DecoderConfig c = new DecoderConfig(
                 m.getString("general.architecture"),
@@ -110,6 +113,7 @@ public record DecoderConfig(
                 freqScale,
                 yarn,
                 contextLength,
+                originalContext,
                 windowKey == null ? 0 : m.findInt(windowKey).orElse(0),
                 variant.experts() != null ? variant : variant.withExperts(Experts.read(file, m, prefix, false)));
         c.validate(file);

@@ -58,9 +58,13 @@ final class DecoderModel implements LanguageModel {
         this.maxRows = options.maxBatchTokens();
         this.attn = new AttentionShape[cfg.layers()];
         this.rope = new Rope[cfg.layers()];
+        // as llama.cpp: Phi-3's long factors once the context reaches past the original one
+        float[] factors = w.ropeLongFactors == null
+                ? w.ropeFreqFactors
+                : contextLength > cfg.ropeOriginalContext() ? w.ropeLongFactors : w.ropeShortFactors;
         for (int l = 0; l < cfg.layers(); l++) {
             attn[l] = cfg.attention(l);
-            rope[l] = cfg.rope(l, w.ropeFreqFactors);
+            rope[l] = cfg.rope(l, factors);
         }
         this.logits = new Logits(w.vocabSize);
         int d = cfg.embedding();

@@ -73,15 +73,21 @@ final class DecoderWeights {
     final Weight output;
 
     final float[] ropeFreqFactors;
+    /** Phi-3's longrope divisors for contexts beyond the original one, and within it; null without them. */
+    final float[] ropeLongFactors;
+
+    final float[] ropeShortFactors;
     final List<Layer> layers;
     final int vocabSize;
 
     private DecoderWeights(
-            Weight tokenEmbedding, Weight outputNorm, Weight output, float[] ropeFreqFactors, List<Layer> layers) {
+            Weight tokenEmbedding, Weight outputNorm, Weight output, float[][] ropeFactors, List<Layer> layers) {
         this.tokenEmbedding = tokenEmbedding;
         this.outputNorm = outputNorm;
         this.output = output;
-        this.ropeFreqFactors = ropeFreqFactors;
+        this.ropeFreqFactors = ropeFactors[0];
+        this.ropeLongFactors = ropeFactors[1];
+        this.ropeShortFactors = ropeFactors[2];
         this.layers = List.copyOf(layers);
         this.vocabSize = (int) output.rows();
     }
@@ -95,16 +101,27 @@ final class DecoderWeights {
         // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
         Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
         Weight outputNorm = be.uploadVector(s.check(f.tensor("output_norm.weight"), d));
-        float[] freqFactors = f.findTensor("rope_freqs.weight")
-                .map(t -> ropeFactors(f, s.check(t, c.ropeDims() / 2)))
-                .orElse(null);
+        float[][] ropeFactors = new float[3][];
+        String[] factorTensors = {"rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight"};
+        for (int i = 0; i < factorTensors.length; i++) {
+            ropeFactors[i] = f.findTensor(factorTensors[i])
+                    .map(t -> ropeFactors(f, s.check(t, c.ropeDims() / 2)))
+                    .orElse(null);
+        }
+        if ((ropeFactors[1] == null) != (ropeFactors[2] == null)) {
+            throw new InvalidModelException(f.path(), "rope_factors_long and rope_factors_short come together");
+        }
 
         List<Layer> layers = new ArrayList<>(c.layers());
         for (int l = 0; l < c.layers(); l++) {
             String p = "blk." + l + ".";
-            GgufTensor q = s.check(f.tensor(p + "attn_q.weight"), d, c.queryDim());
-            GgufTensor k = s.check(f.tensor(p + "attn_k.weight"), d, c.kvDim());
-            GgufTensor v = s.check(f.tensor(p + "attn_v.weight"), d, c.kvDim());
+            // phi3 stores q|k|v fused already
+            List<GgufTensor> qkv = f.findTensor(p + "attn_qkv.weight")
+                    .map(t -> List.of(s.check(t, d, c.queryDim() + 2L * c.kvDim())))
+                    .orElseGet(() -> List.of(
+                            s.check(f.tensor(p + "attn_q.weight"), d, c.queryDim()),
+                            s.check(f.tensor(p + "attn_k.weight"), d, c.kvDim()),
+                            s.check(f.tensor(p + "attn_v.weight"), d, c.kvDim())));
             Optional<GgufTensor> qBias = f.findTensor(p + "attn_q.bias");
             Weight bias = null;
             if (qBias.isPresent()) {
@@ -118,25 +135,19 @@ final class DecoderWeights {
             boolean moe = c.variant().experts() != null;
             layers.add(new Layer(
                     be.uploadVector(s.check(f.tensor(p + "attn_norm.weight"), d)),
-                    be.uploadMatrix(p + "attn_qkv.weight", List.of(q, k, v)),
+                    be.uploadMatrix(p + "attn_qkv.weight", qkv),
                     bias,
                     optionalVector(f, s, be, p + "attn_q_norm.weight", c.headDim()),
                     optionalVector(f, s, be, p + "attn_k_norm.weight", c.headDim()),
                     be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d)),
                     optionalVector(f, s, be, p + "post_attention_norm.weight", d),
                     be.uploadVector(s.check(f.tensor(p + "ffn_norm.weight"), d)),
-                    moe
-                            ? null
-                            : be.uploadMatrix(
-                                    p + "ffn_gate_up.weight",
-                                    List.of(
-                                            s.check(f.tensor(p + "ffn_gate.weight"), d, c.feedForward()),
-                                            s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward()))),
+                    moe ? null : be.uploadMatrix(p + "ffn_gate_up.weight", gateUp(f, s, p, c)),
                     moe ? null : be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d)),
                     moe ? experts(f, s, be, p, c) : null,
                     optionalVector(f, s, be, p + "post_ffw_norm.weight", d)));
         }
-        return new DecoderWeights(tokenEmbedding, outputNorm, output, freqFactors, layers);
+        return new DecoderWeights(tokenEmbedding, outputNorm, output, ropeFactors, layers);
     }
 
     void close() {
@@ -146,6 +157,15 @@ final class DecoderWeights {
         for (Layer l : layers) {
             l.all().forEach(Weight::close);
         }
+    }
+
+    /** The gate and up projections, or phi3's {@code ffn_up} holding both (gate first) when there is no {@code ffn_gate}. */
+    private static List<GgufTensor> gateUp(GgufFile f, TensorShapes s, String p, DecoderConfig c) {
+        long d = c.embedding();
+        return f.findTensor(p + "ffn_gate.weight")
+                .map(gate -> List.of(
+                        s.check(gate, d, c.feedForward()), s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward())))
+                .orElseGet(() -> List.of(s.check(f.tensor(p + "ffn_up.weight"), d, 2L * c.feedForward())));
     }
 
     private static Weight optionalVector(GgufFile f, TensorShapes s, Backend be, String name, long length) {
@@ -173,7 +193,7 @@ final class DecoderWeights {
                 be.uploadMatrix(s.check(f.tensor(p + "ffn_gate_inp.weight"), d, e.count())), gateUp, downs);
     }
 
-    /** Llama 3.1's per-frequency divisors: host-side constants of the rope, not a backend weight. */
+    /** Llama 3.1's or Phi-3's per-frequency divisors: host-side constants of the rope, not a backend weight. */
     private static float[] ropeFactors(GgufFile f, GgufTensor t) {
         if (t.type() != GgmlType.F32) {
             throw new InvalidModelException(f.path(), "rope_freqs.weight is " + t.type() + ", expected F32");
