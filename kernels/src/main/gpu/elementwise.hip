@@ -60,18 +60,18 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
   x[i] *= factor;
 }
 
-// out[rows[i] - 1] = scales[i] * y[i] (+= when accumulate): a mixture's expert outputs into their
-// tokens' rows. Rows are one-based so that the zeros padding a graph bucket write nothing.
-LS_KERNEL void ls_scatter_rows_f32(const float* y, const int* rows, const float* scales, float* out, int cols,
-                                   int accumulate, int total) {
+// A mixture's output: out[first + t] = sum over slots j of w[t * used + j] * y[j * tokens + t], the
+// slots added in order (as llama.cpp adds the experts' outputs). The weights' float bits sit in
+// int memory (the step's int region). 1-D grid over tokens * cols.
+LS_KERNEL void ls_combine_experts_f32(const float* y, const float* weights, float* out, int first, int tokens, int used,
+                                      int cols) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
-  if (i >= total) return;
-  const int r = i / cols;
-  const int row = rows[r] - 1;
-  if (row < 0) return;
-  const float v = scales[r] * y[i];
-  float* o = out + (long)row * cols + i % cols;
-  *o = accumulate ? *o + v : v;
+  if (i >= tokens * cols) return;
+  const int t = i / cols;
+  const int c = i % cols;
+  float sum = weights[(long)t * used] * y[(long)t * cols + c];
+  for (int j = 1; j < used; ++j) sum = sum + weights[(long)t * used + j] * y[((long)j * tokens + t) * cols + c];
+  out[(long)(first + t) * cols + c] = sum;
 }
 
 LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, int cols, int total) {

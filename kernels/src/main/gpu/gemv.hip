@@ -12,6 +12,13 @@
 //     activations (Q8_K-rounded beforehand for K-quants, as the CPU backend does).
 //
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
+//
+// Mixtures of experts (the ls_mmv*_ex entries): the weight stacks every expert's rows; block row
+// blockIdx.y takes one group of `groups` (expert id, column count, then the activation row and
+// output row of each column): all columns of a group use the same expert, so its rows are read
+// once for all of them. Rows are `row_base + expert * rows` onwards. A group with no columns
+// returns at once, so the host sizes the grid for the most groups a step can have and a captured
+// graph serves every routing.
 #include "ls_formats.h"
 
 #define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
@@ -20,8 +27,18 @@ constexpr int ls_mmv_rows(int ncols) {
   return ncols >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS : LS_MMV_NARROW_ROWS;
 }
 
+// Column c's activation row, and its output row: c itself, or from a group's map.
+LS_DEVICE int ls_mmv_xrow(const int* map, int c, int ncols) {
+  return map ? map[2 * (c < ncols ? c : 0)] : c;
+}
+
+LS_DEVICE int ls_mmv_yrow(const int* map, int c) {
+  return map ? map[2 * c + 1] : c;
+}
+
 template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
-LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0, int rows, int ystride, int accumulate) {
+LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0, int rows, int ystride, int accumulate,
+                            const int* map, int ncols) {
   LS_SHARED float partial[LS_MMV_MAX_WAVES][LS_MMV_ROWS * NCOLS];
   const unsigned wave = ls_wave_size();
   const unsigned tid = ls_thread_x();
@@ -40,8 +57,8 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
     const int c = (int)tid % NCOLS;
     float sum = 0.0f;
     for (unsigned w = 0; w < LS_MMV_THREADS / wave; ++w) sum += partial[w][tid];
-    if (row0 + r < rows) {
-      float* out = y + (long)c * ystride + row0 + r;
+    if (row0 + r < rows && c < ncols) {
+      float* out = y + (long)ls_mmv_yrow(map, c) * ystride + row0 + r;
       *out = accumulate ? *out + sum : sum;
     }
   }
@@ -50,7 +67,8 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
 // Q4_0 / Q8_0 against Q8_0 activations xq (NCOLS rows of k int8), xd (scales), xs (sums).
 template <int NCOLS, bool Q4, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
 LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
-                       float* y, int rows, int k, int ystride, int accumulate) {
+                       float* y, int rows, int k, int ystride, int accumulate, long row_base = 0,
+                       const int* map = nullptr, int ncols = NCOLS) {
   const int nb = k / LS_QK;
   const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
   float acc[LS_MMV_ROWS][NCOLS];
@@ -65,7 +83,7 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
 #pragma unroll
     for (int r = 0; r < LS_MMV_ROWS; ++r) {
       const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
-      const long blk = (long)row * nb + b;
+      const long blk = (row_base + row) * nb + b;
       dw[r] = ls_half_to_float(wd[blk]);
       if (Q4) {
         wq[r][0] = ls_load16(w + blk * 16);
@@ -76,10 +94,11 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
     }
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) {
-      const int8_t* xb = xq + (long)c * k + (long)b * LS_QK;
+      const long xr = ls_mmv_xrow(map, c, ncols);
+      const int8_t* xb = xq + xr * k + (long)b * LS_QK;
       const ls_u32x4 x0 = ls_load16(xb);
       const ls_u32x4 x1 = ls_load16(xb + 16);
-      const float dx = xd[(long)c * nb + b];
+      const float dx = xd[xr * nb + b];
       const int xi[8] = {(int)x0.x, (int)x0.y, (int)x0.z, (int)x0.w, (int)x1.x, (int)x1.y, (int)x1.z, (int)x1.w};
 #pragma unroll
       for (int r = 0; r < LS_MMV_ROWS; ++r) {
@@ -92,7 +111,7 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
             sumi = ls_dp4a((wi[j] >> 4) & 0x0F0F0F0F, xi[4 + j], sumi);  // elements 16+4j..
           }
           // sum((q - 8) * x) = sum(q * x) - 8 * sum(x)
-          acc[r][c] += dw[r] * dx * (float)(sumi - 8 * xs[(long)c * nb + b]);
+          acc[r][c] += dw[r] * dx * (float)(sumi - 8 * xs[xr * nb + b]);
         } else {
           const int wi[8] = {(int)wq[r][0].x, (int)wq[r][0].y, (int)wq[r][0].z, (int)wq[r][0].w,
                              (int)wq[r][Q4 ? 0 : 1].x, (int)wq[r][Q4 ? 0 : 1].y, (int)wq[r][Q4 ? 0 : 1].z,
@@ -104,13 +123,13 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
       }
     }
   }
-  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate);
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
 }
 
 // Float activations x (NCOLS rows of k floats) against any format with an eight-element reader.
 template <int NCOLS, void (*DEQ8)(const uint8_t*, const uint16_t*, long, int, int, float*), int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
 LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, float* y, int rows, int k, int ystride,
-                       int accumulate) {
+                       int accumulate, long row_base = 0, const int* map = nullptr, int ncols = NCOLS) {
   const int groups = k / 8;
   const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
   float acc[LS_MMV_ROWS][NCOLS];
@@ -124,11 +143,11 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
 #pragma unroll
     for (int r = 0; r < LS_MMV_ROWS; ++r) {
       const int row = row0 + r < rows ? row0 + r : rows - 1;
-      DEQ8(w, wd, row, k, g * 8, wv[r]);
+      DEQ8(w, wd, row_base + row, k, g * 8, wv[r]);
     }
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) {
-      const float* xp = x + (long)c * k + (long)g * 8;
+      const float* xp = x + (long)ls_mmv_xrow(map, c, ncols) * k + (long)g * 8;
       const ls_u32x4 a = ls_load16(xp);
       const ls_u32x4 b = ls_load16(xp + 4);
       const float xv[8] = {__builtin_bit_cast(float, a.x), __builtin_bit_cast(float, a.y),
@@ -144,7 +163,7 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
       }
     }
   }
-  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate);
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
 }
 
 #define LS_MMVQ_ENTRY(name, q4, n)                                                                         \
@@ -158,6 +177,37 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
                                       int rows, int k, int ystride, int accumulate) {                    \
     ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, accumulate);                                        \
   }
+
+// One group of a mixture's columns (see the header): ids and maps at groups + blockIdx.y * (2 + 2n).
+#define LS_MMV_GROUP(n)                                                  \
+  const int* g = groups + (long)ls_block_y() * (2 + 2 * (n));            \
+  if (g[1] == 0) return;                                                 \
+  const long base = row_base + (long)g[0] * rows;
+
+#define LS_MMVQ_EX_ENTRY(name, q4, n)                                                                       \
+  LS_KERNEL void ls_mmvq_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
+                                         const int* xs, float* y, const int* groups, long long row_base,      \
+                                         int rows, int k, int ystride) {                                      \
+    LS_MMV_GROUP(n)                                                                                         \
+    ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1]);                             \
+  }
+
+#define LS_MMVF_EX_ENTRY(name, deq8, n)                                                                   \
+  LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
+                                         const int* groups, long long row_base, int rows, int k, int ystride) { \
+    LS_MMV_GROUP(n)                                                                                       \
+    ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1]);                                 \
+  }
+
+// Experts' groups of one column and of up to LS_MMV_MAX_COLS.
+#define LS_FOR_GROUPS(m, a, b) m(a, b, 1) m(a, b, 8)
+
+LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q4_0, true)
+LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q8_0, false)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q4_k, ls_deq8_q4_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q6_k, ls_deq8_q6_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, f16, ls_deq8_f16)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, f32, ls_deq8_f32)
 
 #define LS_FOR_NCOLS(m, a, b) m(a, b, 1) m(a, b, 2) m(a, b, 3) m(a, b, 4) m(a, b, 5) m(a, b, 6) m(a, b, 7) m(a, b, 8)
 static_assert(LS_MMV_MAX_COLS == 8, "LS_FOR_NCOLS instantiates every GEMV for 1 to LS_MMV_MAX_COLS tokens");

@@ -18,7 +18,6 @@ import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -109,6 +108,34 @@ public abstract class Backend implements AutoCloseable {
 
     public final Weight uploadMatrix(GgufTensor tensor) {
         return uploadMatrix(tensor.name(), List.of(tensor));
+    }
+
+    /**
+     * Uploads a mixture's experts from the stacked tensors of a layer ({@code ffn_gate_exps},
+     * {@code ffn_up_exps}: {@code [cols, rows_i, experts]} each): expert {@code e}'s matrix is the
+     * rows of expert {@code e} of every stack in order, so gate and up stay fused per expert.
+     *
+     * @throws UnsupportedTensorTypeException for a stack of a type no backend computes with
+     */
+    public final Weight uploadExperts(String name, List<GgufTensor> stacks) {
+        checkOpen();
+        if (stacks.isEmpty()) {
+            throw new IllegalArgumentException(name + ": experts need at least one stack");
+        }
+        GgufTensor first = stacks.getFirst();
+        long rows = 0;
+        for (GgufTensor t : stacks) {
+            if (t.dims() != 3 || t.dim(0) != first.dim(0) || t.dim(2) != first.dim(2)) {
+                throw new IllegalArgumentException(
+                        name + ": stacks " + first + " and " + t + " differ in row length or experts");
+            }
+            checkType(t);
+            rows += t.dim(1);
+        }
+        if (first.dim(0) > Integer.MAX_VALUE - 16 || first.dim(2) > Integer.MAX_VALUE || rows > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(name + ": experts of " + first + " are too large");
+        }
+        return doUploadExperts(name, List.copyOf(stacks), (int) first.dim(2), (int) rows, (int) first.dim(0));
     }
 
     /** Uploads an embedding table, read a row at a time by {@link #embed}. */
@@ -339,32 +366,58 @@ public abstract class Backend implements AutoCloseable {
     }
 
     /**
-     * {@code out[rows[i]] = scales[i] * y[i]}, or {@code += } when {@code accumulate}, for
-     * {@code i < rows.length}: one expert's weighted outputs into a mixture of experts' sum. The rows
-     * must be distinct.
+     * Products with a mixture's experts: {@code out[p] = W[expert[p]] x[xRow[p]]} for every pair
+     * {@code p < pairs}, where {@code W[e]} is expert {@code e}'s matrix of {@code w} (from
+     * {@link #uploadExperts}). A backend reads each chosen expert once for all the pairs that chose it.
      */
-    public final void scatterRows(Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
+    public final void expertMatmul(Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
+        Step s = step();
+        own(w, Weight.Kind.EXPERTS, "expertMatmul");
+        own(x);
+        own(out);
+        checkCols(x, w.cols(), "expertMatmul input of " + w.name());
+        checkCols(out, w.rows(), "expertMatmul output of " + w.name());
+        checkRows(pairs, out, "expertMatmul");
+        if (expert.length < pairs || xRow.length < pairs) {
+            throw new IllegalArgumentException("expertMatmul: " + pairs + " pairs but " + expert.length
+                    + " experts and " + xRow.length + " input rows");
+        }
+        for (int p = 0; p < pairs; p++) {
+            if (expert[p] < 0 || expert[p] >= w.experts()) {
+                throw new IllegalArgumentException("expertMatmul: expert " + expert[p] + " of " + w.experts());
+            }
+            if (xRow[p] < 0 || xRow[p] >= x.rows()) {
+                throw new IndexOutOfBoundsException("expertMatmul: input row " + xRow[p] + " of " + x.rows());
+            }
+        }
+        if (pairs > 0) {
+            doExpertMatmul(s, w, Arrays.copyOf(expert, pairs), Arrays.copyOf(xRow, pairs), pairs, x, out);
+        }
+    }
+
+    /**
+     * A mixture's output rows: {@code out[first + t] = sum over j < used of weights[t * used + j] *
+     * y[j * tokens + t]} for {@code t < tokens} (y holds the experts' outputs slot by slot), the slots
+     * added in order, as llama.cpp adds them.
+     */
+    public final void combineExperts(Activations y, int used, int first, int tokens, float[] weights, Activations out) {
         Step s = step();
         own(y);
         own(out);
-        checkCols(out, y.cols(), "scatterRows");
-        checkRows(rows.length, y, "scatterRows");
-        if (scales.length < rows.length) {
-            throw new IllegalArgumentException(
-                    "scatterRows: " + rows.length + " rows but " + scales.length + " scales");
+        checkCols(out, y.cols(), "combineExperts");
+        if (used < 1 || tokens < 0) {
+            throw new IllegalArgumentException("combineExperts: " + used + " experts per token, " + tokens + " tokens");
         }
-        BitSet seen = new BitSet(out.rows());
-        for (int r : rows) {
-            if (r < 0 || r >= out.rows()) {
-                throw new IndexOutOfBoundsException("scatterRows: row " + r + " of " + out.rows());
-            }
-            if (seen.get(r)) {
-                throw new IllegalArgumentException("scatterRows: row " + r + " appears twice");
-            }
-            seen.set(r);
+        checkRows(used * tokens, y, "combineExperts");
+        if (first < 0 || first + tokens > out.rows()) {
+            throw new IndexOutOfBoundsException(
+                    "combineExperts: rows " + first + ".." + (first + tokens) + " of " + out.rows());
         }
-        if (rows.length > 0) {
-            doScatterRows(s, y, rows.clone(), Arrays.copyOf(scales, rows.length), accumulate, out);
+        if (weights.length < used * tokens) {
+            throw new IllegalArgumentException("combineExperts: " + weights.length + " weights for " + used * tokens);
+        }
+        if (tokens > 0) {
+            doCombineExperts(s, y, used, first, tokens, Arrays.copyOf(weights, used * tokens), out);
         }
     }
 
@@ -620,8 +673,13 @@ public abstract class Backend implements AutoCloseable {
     protected abstract void doHeadRmsNorm(
             Step step, Activations x, int col, int heads, int headDim, Weight weight, float eps, int n);
 
-    protected abstract void doScatterRows(
-            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out);
+    protected abstract Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols);
+
+    protected abstract void doExpertMatmul(
+            Step step, Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out);
+
+    protected abstract void doCombineExperts(
+            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out);
 
     /** {@code step.batch()} is present: {@link #rope} checked it. */
     protected abstract void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope);

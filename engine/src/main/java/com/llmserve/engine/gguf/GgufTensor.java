@@ -57,26 +57,6 @@ public record GgufTensor(String name, GgmlType type, long[] shape, long offset, 
         return data.byteSize();
     }
 
-    /**
-     * Matrix {@code index} of a 3-D tensor (the experts of a mixture stacked along {@code shape[2]}):
-     * a zero-copy view of {@code shape[1]} rows, named {@code name[index]}.
-     */
-    public GgufTensor matrix(int index) {
-        if (shape.length != 3) {
-            throw new IllegalArgumentException(this + " is not a stack of matrices");
-        }
-        if (index < 0 || index >= shape[2]) {
-            throw new IndexOutOfBoundsException("matrix " + index + " of " + this);
-        }
-        long bytes = type.byteSize(shape[0]) * shape[1];
-        return new GgufTensor(
-                name + "[" + index + "]",
-                type,
-                new long[] {shape[0], shape[1]},
-                offset + index * bytes,
-                data.asSlice(index * bytes, bytes));
-    }
-
     @Override
     public String toString() {
         return name + " " + type + Arrays.toString(shape);

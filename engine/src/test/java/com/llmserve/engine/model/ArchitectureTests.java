@@ -94,10 +94,16 @@ class ArchitectureTests {
             float[] a = allLogits(moe);
             float[] b = allLogits(plain);
             double worst = 0;
+            double largest = 0;
             for (int i = 0; i < a.length; i++) {
                 worst = Math.max(worst, Math.abs(a[i] - b[i]));
+                largest = Math.max(largest, Math.abs(b[i]));
             }
-            assertThat(worst).isLessThan(1e-4);
+            // rounding only: the experts' products take the one-token or the tiled kernel by how many
+            // tokens chose them, the dense one the tiled kernel for all; a last-bit difference that
+            // flips a key's rounding to F16 in the cache shows as ~1e-4 of the logits. A wrong
+            // renormalization would move them by a share of their size.
+            assertThat(worst).isLessThan(1e-3 * largest);
         }
     }
 

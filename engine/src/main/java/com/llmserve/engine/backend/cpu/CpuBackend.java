@@ -13,7 +13,9 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgufTensor;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The always-available backend: weights are zero-copy views of the mapped file, work is split
@@ -79,11 +81,32 @@ public class CpuBackend extends Backend {
     @Override
     protected Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols) {
         List<CpuTensor> tensors = new ArrayList<>(parts.size());
+        Arena arena = packInto(parts, tensors);
+        return CpuWeight.matrix(this, name, Weight.Kind.MATRIX, tensors, arena);
+    }
+
+    @Override
+    protected Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols) {
+        List<CpuTensor> tensors = new ArrayList<>(stacks.size());
+        // a packed layout groups rows by PackedRows.GROUP: each expert must start a group
+        Arena arena = packInto(stacks, tensors, t -> t.dim(1) % PackedRows.GROUP == 0);
+        return CpuWeight.experts(this, name, tensors, experts, rows, arena);
+    }
+
+    private Arena packInto(List<GgufTensor> parts, List<CpuTensor> tensors) {
+        return packInto(parts, tensors, t -> true);
+    }
+
+    /**
+     * Views of {@code parts} into {@code tensors}, packed where the type has a layout here and
+     * {@code packable} allows; the packed copies' memory, or null.
+     */
+    private Arena packInto(List<GgufTensor> parts, List<CpuTensor> tensors, Predicate<GgufTensor> packable) {
         Arena arena = pack ? Arena.ofShared() : null;
         boolean packed = false;
         for (GgufTensor t : parts) {
             CpuTensor c = CpuTensor.of(t);
-            if (arena != null && c.pack(arena)) {
+            if (arena != null && packable.test(t) && c.pack(arena)) {
                 MappedPages.release(t.data());
                 packed = true;
             }
@@ -93,7 +116,7 @@ public class CpuBackend extends Backend {
             arena.close();
             arena = null;
         }
-        return CpuWeight.matrix(this, name, Weight.Kind.MATRIX, tensors, arena);
+        return arena;
     }
 
     @Override
@@ -288,20 +311,79 @@ public class CpuBackend extends Backend {
     }
 
     @Override
-    protected void doScatterRows(
-            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
+    protected void doExpertMatmul(
+            Step step, Weight weight, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
+        CpuWeight w = (CpuWeight) weight;
+        float[] in = data(x);
+        float[] o = data(out);
+        int k = w.cols();
+        int rows = (int) w.rows();
+        List<CpuTensor> stacks = w.parts();
+        int[] order = new int[pairs];
+        int[] count = new int[w.experts() + 1];
+        for (int p = 0; p < pairs; p++) {
+            count[expert[p] + 1]++;
+        }
+        for (int e = 0; e < w.experts(); e++) {
+            count[e + 1] += count[e];
+        }
+        int[] next = Arrays.copyOf(count, w.experts());
+        for (int p = 0; p < pairs; p++) {
+            order[next[expert[p]]++] = p;
+        }
+        // each chosen expert once, over the rows of every pair that chose it
+        for (int e = 0; e < w.experts(); e++) {
+            int m = count[e + 1] - count[e];
+            if (m == 0) {
+                continue;
+            }
+            float[] xe = new float[m * k];
+            for (int i = 0; i < m; i++) {
+                System.arraycopy(in, xRow[order[count[e] + i]] * k, xe, i * k, k);
+            }
+            float[] ye = new float[m * rows];
+            int col = 0;
+            for (CpuTensor stack : stacks) {
+                int stackRows = (int) (stack.rows() / w.experts());
+                long first = (long) e * stackRows;
+                activations.reset();
+                PreparedInput prepared = activations.prepare(stack, xe, m, parallel);
+                int yOffset = (int) (col - first); // the expert's rows land at columns [col, col + stackRows)
+                int tiles = (stackRows + TileGemm.ROWS - 1) / TileGemm.ROWS;
+                parallel.forEach(
+                        tiles,
+                        1,
+                        (from, to) -> stack.matmul(
+                                prepared,
+                                m,
+                                ye,
+                                yOffset,
+                                rows,
+                                first + (long) from * TileGemm.ROWS,
+                                first + Math.min(stackRows, (long) to * TileGemm.ROWS)));
+                col += stackRows;
+            }
+            for (int i = 0; i < m; i++) {
+                System.arraycopy(ye, i * rows, o, order[count[e] + i] * rows, rows);
+            }
+        }
+    }
+
+    @Override
+    protected void doCombineExperts(
+            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out) {
         float[] src = data(y);
         float[] dst = data(out);
         int d = out.cols();
-        parallel.forEach(rows.length, ROWS_PER_TASK, (from, to) -> {
-            for (int i = from; i < to; i++) {
-                int o = rows[i] * d;
-                float s = scales[i];
+        parallel.forEach(tokens, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
                 for (int c = 0; c < d; c++) {
-                    // the product rounded before the sum, as ggml multiplies the experts' outputs by
-                    // their weights and then adds them
-                    float v = s * src[i * d + c];
-                    dst[o + c] = accumulate ? dst[o + c] + v : v;
+                    // each product rounded before it is added, as ggml weights the outputs, then sums them
+                    float sum = weights[t * used] * src[t * d + c];
+                    for (int j = 1; j < used; j++) {
+                        sum = sum + weights[t * used + j] * src[(j * tokens + t) * d + c];
+                    }
+                    dst[(first + t) * d + c] = sum;
                 }
             }
         });

@@ -7,8 +7,8 @@ import java.lang.foreign.Arena;
 import java.util.List;
 
 /**
- * A weight on the CPU: either a matrix (or table) made of the rows of one or more zero-copy
- * tensors, or a float32 vector (norms and biases, copied once because they are tiny and read
+ * A weight on the CPU: either a matrix (or table, or a mixture's experts) made of the rows of one
+ * or more zero-copy tensors, or a float32 vector (norms and biases, copied once because they are tiny and read
  * constantly).
  */
 final class CpuWeight extends Weight {
@@ -28,9 +28,10 @@ final class CpuWeight extends Weight {
             List<CpuTensor> parts,
             long rows,
             int cols,
+            int experts,
             float[] vector,
             Arena arena) {
-        super(owner, name, vector != null ? GgmlType.F32 : parts.getFirst().type(), kind, rows, cols);
+        super(owner, name, vector != null ? GgmlType.F32 : parts.getFirst().type(), kind, rows, cols, experts);
         this.parts = parts;
         this.vector = vector;
         this.arena = arena;
@@ -45,11 +46,25 @@ final class CpuWeight extends Weight {
     static CpuWeight matrix(Backend owner, String name, Kind kind, List<CpuTensor> parts, Arena arena) {
         long rows = parts.stream().mapToLong(CpuTensor::rows).sum();
         return new CpuWeight(
-                owner, name, kind, List.copyOf(parts), rows, parts.getFirst().cols(), null, arena);
+                owner, name, kind, List.copyOf(parts), rows, parts.getFirst().cols(), 1, null, arena);
+    }
+
+    /** A mixture's experts: each part stacks {@code experts} matrices (expert e's rows, then e+1's...). */
+    static CpuWeight experts(Backend owner, String name, List<CpuTensor> stacks, int experts, int rows, Arena arena) {
+        return new CpuWeight(
+                owner,
+                name,
+                Kind.EXPERTS,
+                List.copyOf(stacks),
+                rows,
+                stacks.getFirst().cols(),
+                experts,
+                null,
+                arena);
     }
 
     static CpuWeight vector(Backend owner, String name, float[] values) {
-        return new CpuWeight(owner, name, Kind.VECTOR, List.of(), 1, values.length, values, null);
+        return new CpuWeight(owner, name, Kind.VECTOR, List.of(), 1, values.length, 1, values, null);
     }
 
     @Override

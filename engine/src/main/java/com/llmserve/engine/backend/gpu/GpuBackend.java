@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.gpu;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_QDIM;
 import static com.llmserve.kernels.KernelConstants.LS_ENC_MAX_DIM;
+import static com.llmserve.kernels.KernelConstants.LS_QK;
 import static com.llmserve.kernels.KernelConstants.LS_TILE_Q;
 
 import com.llmserve.engine.backend.Activations;
@@ -148,6 +149,16 @@ public final class GpuBackend extends Backend {
     @Override
     protected Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols) {
         return uploader.matrix(name, Weight.Kind.MATRIX, parts, cols);
+    }
+
+    @Override
+    protected Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols) {
+        if (cols % LS_QK != 0) {
+            // the grouped GEMV reads activations in blocks of 32 (and has no BLAS fallback)
+            throw new GpuBackendException(
+                    name + ": experts' rows of " + cols + " values are not a multiple of " + LS_QK);
+        }
+        return uploader.experts(name, stacks, experts, cols);
     }
 
     @Override
@@ -305,18 +316,28 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
-    protected void doScatterRows(
-            Step step, Activations y, int[] rows, float[] scales, boolean accumulate, Activations out) {
-        int p = recorder.padded(rows.length, y.rows());
-        int[] oneBased = new int[rows.length];
-        int[] bits = new int[rows.length];
-        for (int i = 0; i < rows.length; i++) {
-            oneBased[i] = rows[i] + 1;
-            bits[i] = Float.floatToRawIntBits(scales[i]);
+    protected void doExpertMatmul(
+            Step step, Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
+        int[][] groups = ExpertMatmul.groups(expert, xRow, pairs, w.experts());
+        int singles = recorder.addInts(groups[0], groups[0].length, groups[0].length);
+        int multis = recorder.addInts(groups[1], groups[1].length, groups[1].length);
+        int xRows = 0;
+        for (int p = 0; p < pairs; p++) {
+            xRows = Math.max(xRows, xRow[p] + 1);
         }
-        int rowsAt = recorder.addInts(oneBased, rows.length, p);
-        int scalesAt = recorder.addInts(bits, rows.length, p);
-        recorder.record(new Scatter(act(y), rowsAt, scalesAt, accumulate, p, act(out)), rows.length);
+        xRows = recorder.padded(xRows, x.rows());
+        recorder.record(new ExpertMatmul((GpuWeight) w, act(x), xRows, pairs, singles, multis, act(out)), pairs);
+    }
+
+    @Override
+    protected void doCombineExperts(
+            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out) {
+        int[] bits = new int[weights.length];
+        for (int i = 0; i < bits.length; i++) {
+            bits[i] = Float.floatToRawIntBits(weights[i]);
+        }
+        int at = recorder.addInts(bits, bits.length, bits.length);
+        recorder.record(new CombineExperts(act(y), at, used, first, tokens, act(out)), tokens);
     }
 
     @Override

@@ -7,7 +7,7 @@ import com.llmserve.gpu.DeviceBuffer;
 import java.util.List;
 
 /**
- * A weight in device memory: a matrix (or embedding table) of one or more row bands (the parts of
+ * A weight in device memory: a matrix (or embedding table, or a mixture's stacked experts) of one or more row bands (the parts of
  * a fused projection whose types differ keep their own format; parts of one type are merged into
  * one band at upload), or a float32 vector.
  */
@@ -33,6 +33,8 @@ final class GpuWeight extends Weight {
     final List<Band> bands;
     /** The float32 values of a vector weight, or null for a matrix. */
     final DeviceBuffer vector;
+    /** For experts: each stack's rows per expert, the stacks one after the other in the bands; else null. */
+    final int[] stackRows;
 
     private GpuWeight(
             Backend owner,
@@ -41,20 +43,51 @@ final class GpuWeight extends Weight {
             Kind kind,
             long rows,
             int cols,
+            int experts,
             List<Band> bands,
-            DeviceBuffer vector) {
-        super(owner, name, type, kind, rows, cols);
+            DeviceBuffer vector,
+            int[] stackRows) {
+        super(owner, name, type, kind, rows, cols, experts);
         this.bands = bands;
         this.vector = vector;
+        this.stackRows = stackRows;
     }
 
     static GpuWeight matrix(Backend owner, String name, GgmlType type, Kind kind, int cols, List<Band> bands) {
         long rows = bands.stream().mapToLong(Band::rows).sum();
-        return new GpuWeight(owner, name, type, kind, rows, cols, List.copyOf(bands), null);
+        return new GpuWeight(owner, name, type, kind, rows, cols, 1, List.copyOf(bands), null, null);
+    }
+
+    static GpuWeight experts(
+            Backend owner, String name, GgmlType type, int cols, int experts, int[] stackRows, List<Band> bands) {
+        int rows = java.util.Arrays.stream(stackRows).sum();
+        return new GpuWeight(
+                owner, name, type, Kind.EXPERTS, rows, cols, experts, List.copyOf(bands), null, stackRows.clone());
     }
 
     static GpuWeight vector(Backend owner, String name, int length, DeviceBuffer values) {
-        return new GpuWeight(owner, name, GgmlType.F32, Kind.VECTOR, 1, length, List.of(), values);
+        return new GpuWeight(owner, name, GgmlType.F32, Kind.VECTOR, 1, length, 1, List.of(), values, null);
+    }
+
+    /** The band holding stack {@code i} of an experts weight, and the stack's first row within it. */
+    record Segment(Band band, long firstRow, int rowsPerExpert, int outCol) {}
+
+    /** Where each stack of an experts weight lies, in stack order. */
+    List<Segment> segments() {
+        List<Segment> segments = new java.util.ArrayList<>(stackRows.length);
+        long row = 0;
+        int col = 0;
+        for (int rowsPerExpert : stackRows) {
+            long at = row;
+            Band band = bands.stream()
+                    .filter(b -> at >= b.firstRow() && at < b.firstRow() + b.rows())
+                    .findFirst()
+                    .orElseThrow();
+            segments.add(new Segment(band, at - band.firstRow(), rowsPerExpert, col));
+            row += (long) rowsPerExpert * experts();
+            col += rowsPerExpert;
+        }
+        return segments;
     }
 
     /** Bytes a product reads: every band's device data. */

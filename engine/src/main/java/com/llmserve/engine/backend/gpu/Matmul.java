@@ -87,7 +87,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
     }
 
     /** Which rounding of the activations is in the scratch buffers, so fused bands share it. */
-    private enum Prepared {
+    enum Prepared {
         NONE,
         Q8_0_INT,
         Q8_0_FLOAT,
@@ -108,15 +108,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 prepared = blas(l, band, f, prepared, yOffset);
                 continue;
             }
-            Prepared wanted = f.integerGemv()
-                    ? Prepared.Q8_0_INT
-                    : switch (band.activation()) {
-                        case Q8_0 -> Prepared.Q8_0_FLOAT;
-                        case Q8_K -> Prepared.Q8_K_FLOAT;
-                        case FLOAT -> Prepared.NONE;
-                    };
+            Prepared wanted = gemvRounding(band);
             if (wanted != Prepared.NONE && wanted != prepared) {
-                prepare(l, wanted);
+                prepare(l, x, n, k, wanted);
                 prepared = wanted;
             }
             int rows = Math.toIntExact(band.rows());
@@ -141,15 +135,27 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         }
     }
 
-    private void prepare(Launch l, Prepared p) {
-        int total = Math.multiplyExact(n, weight.cols());
+    /** The GEMV rounding of a band's activations ({@link Prepared#NONE}: the floats themselves). */
+    static Prepared gemvRounding(GpuWeight.Band band) {
+        return band.format().integerGemv()
+                ? Prepared.Q8_0_INT
+                : switch (band.activation()) {
+                    case Q8_0 -> Prepared.Q8_0_FLOAT;
+                    case Q8_K -> Prepared.Q8_K_FLOAT;
+                    case FLOAT -> Prepared.NONE;
+                };
+    }
+
+    /** Rounds rows {@code [0, rows)} of {@code x} (of {@code k} columns) into the scratch as {@code p} says. */
+    static void prepare(Launch l, GpuActivations x, int rows, int k, Prepared p) {
+        int total = Math.multiplyExact(rows, k);
         KernelArgs args = KernelArgs.of().pointer(x.buffer);
         switch (p) {
             case Q8_0_INT ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_0,
                         Launch.covering(total),
-                        l.q8(args, 0, weight.cols()).i32(total));
+                        l.q8(args, 0, k).i32(total));
             case Q8_0_FLOAT ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_0_F32,
@@ -218,7 +224,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                     case FLOAT -> Prepared.PLAIN_HALF;
                 };
         if (wanted != prepared) {
-            prepare(l, wanted);
+            prepare(l, x, n, k, wanted);
         }
         DeviceBuffer xh = l.scratch(Slot.XH);
         if (f == WeightFormat.F16 || band.half() != null) {

@@ -198,6 +198,14 @@ enum WeightFormat {
         return gemv[columns - 1];
     }
 
+    /**
+     * The grouped GEMV over a mixture's experts for groups of one column, or of up to
+     * {@code LS_MMV_MAX_COLS} ({@code ls_mmvq_ex_*} / {@code ls_mmvf_ex_*} in gemv.hip).
+     */
+    Kernel expertGemvKernel(int columns) {
+        return Kernel.valueOf((integerGemv() ? "MMVQ_EX_" : "MMVF_EX_") + name() + "_" + (columns == 1 ? 1 : 8));
+    }
+
     /** The GEMV kernels take int8 activations (Q4_0, Q8_0) rather than floats. */
     boolean integerGemv() {
         return this == Q4_0 || this == Q8_0;

@@ -61,6 +61,28 @@ final class WeightUploader {
 
     /** A matrix (or table) of the rows of {@code parts}: runs of parts with one format and rounding share a band. */
     GpuWeight matrix(String name, Weight.Kind kind, List<GgufTensor> parts, int cols) {
+        GpuWeight w = GpuWeight.matrix(owner, name, parts.getFirst().type(), kind, cols, bands(kind, parts, cols));
+        weightBytes += w.byteSize();
+        return w;
+    }
+
+    /** A mixture's experts: the stacks' rows in order (so a stack lies within one band), without half copies. */
+    GpuWeight experts(String name, List<GgufTensor> stacks, int experts, int cols) {
+        int[] stackRows =
+                stacks.stream().mapToInt(t -> Math.toIntExact(t.dim(1))).toArray();
+        GpuWeight w = GpuWeight.experts(
+                owner,
+                name,
+                stacks.getFirst().type(),
+                cols,
+                experts,
+                stackRows,
+                bands(Weight.Kind.EXPERTS, stacks, cols));
+        weightBytes += w.byteSize();
+        return w;
+    }
+
+    private List<GpuWeight.Band> bands(Weight.Kind kind, List<GgufTensor> parts, int cols) {
         List<WeightFormat> formats = new ArrayList<>();
         List<WeightFormat.Activation> rounding = new ArrayList<>();
         for (GgufTensor t : parts) {
@@ -99,9 +121,7 @@ final class WeightUploader {
             }
             throw e;
         }
-        GpuWeight w = GpuWeight.matrix(owner, name, parts.getFirst().type(), kind, cols, bands);
-        weightBytes += w.byteSize();
-        return w;
+        return bands;
     }
 
     GpuWeight vector(String name, float[] values) {

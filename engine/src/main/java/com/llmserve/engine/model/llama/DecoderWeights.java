@@ -56,16 +56,16 @@ final class DecoderWeights {
                     postFfnNorm));
             if (experts != null) {
                 all.add(experts.router());
-                all.addAll(experts.gateUp());
-                all.addAll(experts.down());
+                all.add(experts.gateUp());
+                all.add(experts.down());
             }
             all.removeIf(Objects::isNull);
             return all;
         }
     }
 
-    /** A mixture's router ({@code experts x n_embd}) and each expert's fused gate|up and down projections. */
-    record ExpertWeights(Weight router, List<Weight> gateUp, List<Weight> down) {}
+    /** A mixture's router ({@code experts x n_embd}) and its experts' fused gate|up and down projections. */
+    record ExpertWeights(Weight router, Weight gateUp, Weight down) {}
 
     final Weight tokenEmbedding;
     final Weight outputNorm;
@@ -172,7 +172,7 @@ final class DecoderWeights {
         return f.findTensor(name).map(t -> be.uploadVector(s.check(t, length))).orElse(null);
     }
 
-    /** The stacked {@code ffn_*_exps} tensors, split into one fused gate|up and one down matrix per expert. */
+    /** The stacked {@code ffn_*_exps} tensors: gate|up fused per expert, and down. */
     private static ExpertWeights experts(GgufFile f, TensorShapes s, Backend be, String p, DecoderConfig c) {
         Experts e = c.variant().experts();
         long d = c.embedding();
@@ -182,15 +182,10 @@ final class DecoderWeights {
         GgufTensor gate = s.check(f.tensor(p + "ffn_gate_exps.weight"), d, e.feedForward(), e.count());
         GgufTensor up = s.check(f.tensor(p + "ffn_up_exps.weight"), d, e.feedForward(), e.count());
         GgufTensor down = s.check(f.tensor(p + "ffn_down_exps.weight"), e.feedForward(), d, e.count());
-        List<Weight> gateUp = new ArrayList<>(e.count());
-        List<Weight> downs = new ArrayList<>(e.count());
-        for (int x = 0; x < e.count(); x++) {
-            gateUp.add(
-                    be.uploadMatrix(p + "ffn_gate_up_exps.weight[" + x + "]", List.of(gate.matrix(x), up.matrix(x))));
-            downs.add(be.uploadMatrix(down.matrix(x)));
-        }
         return new ExpertWeights(
-                be.uploadMatrix(s.check(f.tensor(p + "ffn_gate_inp.weight"), d, e.count())), gateUp, downs);
+                be.uploadMatrix(s.check(f.tensor(p + "ffn_gate_inp.weight"), d, e.count())),
+                be.uploadExperts(p + "ffn_gate_up_exps.weight", List.of(gate, up)),
+                be.uploadExperts(down.name(), List.of(down)));
     }
 
     /** Llama 3.1's or Phi-3's per-frequency divisors: host-side constants of the rope, not a backend weight. */

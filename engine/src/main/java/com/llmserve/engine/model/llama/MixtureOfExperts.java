@@ -4,17 +4,19 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Glu;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * A mixture-of-experts feed-forward as llama.cpp's {@code build_moe_ffn} computes it with softmax
  * gating: the router's logits go through a softmax, each token takes its {@code used} most likely
  * experts, their probabilities are renormalized to sum to 1 (then scaled), and the token's output
- * is the weighted sum of those experts' SwiGLU/GeGLU feed-forwards. Only the chosen experts run,
- * each over the tokens that chose it.
+ * is the weighted sum of those experts' SwiGLU/GeGLU feed-forwards.
  *
- * <p>The choice is made on the host from the router's logits, so a GPU syncs once per layer here.
- * The weighted sum is formed slot by slot (every token's first choice, then its second...), the
- * order in which llama.cpp adds the experts' outputs.
+ * <p>The choice is made on the host from the router's logits (a GPU syncs once per layer here);
+ * the products then run as (token, expert) pairs through {@link Backend#expertMatmul}, which reads
+ * each chosen expert once for all its pairs, and {@link Backend#combineExperts} adds the weighted
+ * outputs slot by slot (every token's first choice, then its second...), the order in which
+ * llama.cpp adds them. Tokens go in passes of as many pairs as the scratch rows hold.
  */
 final class MixtureOfExperts implements AutoCloseable {
 
@@ -27,14 +29,19 @@ final class MixtureOfExperts implements AutoCloseable {
     private final Activations gateUp;
     private final Activations hidden;
     private final Activations routerLogits;
-    private final Activations expertIn;
     private final Activations expertOut;
     private final Activations out;
     private final float[] probabilities;
     private final int[] chosen;
     private final float[] weights;
+    private final int[] pairExpert;
+    private final int[] pairRow;
+    private final int[] ownRow;
 
-    /** {@code gateUp} and {@code hidden} are the decoder's feed-forward scratch, shared: the layer has no dense one. */
+    /**
+     * {@code gateUp} and {@code hidden} are the decoder's feed-forward scratch, shared (the layer has
+     * no dense one); their rows bound the pairs of a pass.
+     */
     MixtureOfExperts(
             Backend be, Experts experts, Glu glu, int maxRows, int width, Activations gateUp, Activations hidden) {
         this.be = be;
@@ -43,12 +50,14 @@ final class MixtureOfExperts implements AutoCloseable {
         this.gateUp = gateUp;
         this.hidden = hidden;
         this.routerLogits = be.allocate(maxRows, experts.count());
-        this.expertIn = be.allocate(maxRows, width);
         this.expertOut = be.allocate(maxRows, width);
         this.out = be.allocate(maxRows, width);
         this.probabilities = new float[maxRows * experts.count()];
         this.chosen = new int[maxRows * experts.used()];
         this.weights = new float[maxRows * experts.used()];
+        this.pairExpert = new int[maxRows];
+        this.pairRow = new int[maxRows];
+        this.ownRow = IntStream.range(0, maxRows).toArray();
     }
 
     /** The mixture's output of the last {@link #forward}, rows {@code [0, n)}. */
@@ -62,27 +71,20 @@ final class MixtureOfExperts implements AutoCloseable {
         be.read(routerLogits, n, probabilities, 0);
         route(n);
         int used = experts.used();
-        int[] rows = new int[n];
-        float[] scales = new float[n];
-        for (int slot = 0; slot < used; slot++) {
-            for (int e = 0; e < experts.count(); e++) {
-                int m = 0;
-                for (int t = 0; t < n; t++) {
-                    if (chosen[t * used + slot] == e) {
-                        rows[m] = t;
-                        scales[m++] = weights[t * used + slot];
-                    }
+        int perPass = Math.max(1, gateUp.rows() / used);
+        for (int t0 = 0; t0 < n; t0 += perPass) {
+            int m = Math.min(perPass, n - t0);
+            int pairs = m * used;
+            for (int j = 0; j < used; j++) {
+                for (int t = 0; t < m; t++) {
+                    pairExpert[j * m + t] = chosen[(t0 + t) * used + j];
+                    pairRow[j * m + t] = t0 + t;
                 }
-                if (m == 0) {
-                    continue;
-                }
-                int[] mine = Arrays.copyOf(rows, m);
-                be.gatherRows(in, mine, expertIn);
-                be.matmul(w.gateUp().get(e), expertIn, m, gateUp);
-                be.glu(glu, gateUp, m, hidden);
-                be.matmul(w.down().get(e), hidden, m, expertOut);
-                be.scatterRows(expertOut, mine, scales, slot > 0, out);
             }
+            be.expertMatmul(w.gateUp(), pairExpert, pairRow, pairs, in, gateUp);
+            be.glu(glu, gateUp, pairs, hidden);
+            be.expertMatmul(w.down(), pairExpert, ownRow, pairs, hidden, expertOut);
+            be.combineExperts(expertOut, used, t0, m, Arrays.copyOfRange(weights, t0 * used, (t0 + m) * used), out);
         }
     }
 
@@ -97,7 +99,7 @@ final class MixtureOfExperts implements AutoCloseable {
             for (int j = 0; j < used; j++) {
                 int best = -1;
                 for (int e = 0; e < count; e++) {
-                    if (!taken(t, j, e) && (best < 0 || probabilities[base + e] > probabilities[base + best])) {
+                    if (!chosenBefore(t, j, e) && (best < 0 || probabilities[base + e] > probabilities[base + best])) {
                         best = e;
                     }
                 }
@@ -112,7 +114,7 @@ final class MixtureOfExperts implements AutoCloseable {
         }
     }
 
-    private boolean taken(int t, int slots, int expert) {
+    private boolean chosenBefore(int t, int slots, int expert) {
         for (int j = 0; j < slots; j++) {
             if (chosen[t * experts.used() + j] == expert) {
                 return true;
@@ -141,7 +143,7 @@ final class MixtureOfExperts implements AutoCloseable {
 
     @Override
     public void close() {
-        for (Activations a : new Activations[] {routerLogits, expertIn, expertOut, out}) {
+        for (Activations a : new Activations[] {routerLogits, expertOut, out}) {
             a.close();
         }
     }

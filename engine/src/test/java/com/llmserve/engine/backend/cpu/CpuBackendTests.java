@@ -256,20 +256,62 @@ class CpuBackendTests {
     }
 
     @Test
-    void scatterRowsWritesThenAddsScaledRowsIntoTheirPlaces() {
-        Activations out = activations(new float[] {9, 9, 9, 9, 9, 9}, 3, 2);
-        backend.scatterRows(
-                activations(new float[] {1, 2, 3, 4}, 2, 2), new int[] {2, 0}, new float[] {0.5f, 2f}, false, out);
-        assertThat(read(out, 3)).containsExactly(6, 8, 9, 9, 0.5f, 1);
-        backend.scatterRows(activations(new float[] {1, 1}, 1, 2), new int[] {2}, new float[] {-1f}, true, out);
-        assertThat(read(out, 3)).containsExactly(6, 8, 9, 9, -0.5f, 0);
-        assertThatThrownBy(() -> backend.scatterRows(
-                        activations(new float[] {1, 1, 1, 1}, 2, 2), new int[] {1, 1}, new float[] {1, 1}, true, out))
+    void expertMatmulMultipliesEachPairByItsExpertsRowsOfEveryStack() {
+        // 3 experts; stack a (packed Q8_0) has 32 rows per expert, stack b 2: expert e's matrix is
+        // a's rows of e, then b's. Expert 1 has 5 pairs (the tiled product), the others 1 or 2.
+        Random r = new Random(9);
+        int k = 64;
+        GgufTensor a = stack("a", GgmlType.Q8_0, k, 32, 3, r);
+        GgufTensor b = stack("b", GgmlType.F32, k, 2, 3, r);
+        Weight w = backend.uploadExperts("experts", List.of(a, b));
+        assertThat(w.experts()).isEqualTo(3);
+        assertThat(w.rows()).isEqualTo(34);
+        float[] x = gaussian(3 * k, r);
+        int[] expert = {2, 1, 0, 1, 1, 2, 1, 1};
+        int[] xRow = {0, 0, 1, 1, 2, 2, 1, 0};
+        int pairs = expert.length;
+        Activations out = backend.allocate(pairs, 34);
+        backend.expertMatmul(w, expert, xRow, pairs, activations(x, 3, k), out);
+        float[] y = read(out, pairs);
+        for (int e = 0; e < 3; e++) {
+            // the expert's rows multiplied as plain matrices, over the same tokens in the same order
+            List<Integer> mine = new java.util.ArrayList<>();
+            for (int p = 0; p < pairs; p++) {
+                if (expert[p] == e) {
+                    mine.add(p);
+                }
+            }
+            float[] xe = new float[mine.size() * k];
+            for (int i = 0; i < mine.size(); i++) {
+                System.arraycopy(x, xRow[mine.get(i)] * k, xe, i * k, k);
+            }
+            float[] ya = product(backend.uploadMatrix(rows(a, e * 32, 32)), xe, mine.size(), k, 32);
+            float[] yb = product(backend.uploadMatrix(rows(b, e * 2, 2)), xe, mine.size(), k, 2);
+            for (int i = 0; i < mine.size(); i++) {
+                int p = mine.get(i);
+                for (int j = 0; j < 32; j++) {
+                    assertThat(y[p * 34 + j]).as("pair %d row %d", p, j).isEqualTo(ya[i * 32 + j]);
+                }
+                for (int j = 0; j < 2; j++) {
+                    assertThat(y[p * 34 + 32 + j])
+                            .as("pair %d row %d", p, 32 + j)
+                            .isEqualTo(yb[i * 2 + j]);
+                }
+            }
+        }
+        assertThatThrownBy(() -> backend.expertMatmul(w, new int[] {3}, new int[] {0}, 1, activations(x, 3, k), out))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("row 1 appears twice");
-        assertThatThrownBy(() -> backend.scatterRows(
-                        activations(new float[] {1, 1}, 1, 2), new int[] {3}, new float[] {1}, true, out))
-                .isInstanceOf(IndexOutOfBoundsException.class);
+                .hasMessageContaining("expert 3 of 3");
+    }
+
+    @Test
+    void combineExpertsAddsTheWeightedSlotsInOrder() {
+        // 2 tokens, 2 slots: y rows are slot-major (slot 0 of both tokens, then slot 1)
+        Activations y = activations(new float[] {1, 2, 3, 4, 5, 6, 7, 8}, 4, 2);
+        Activations out = activations(new float[] {9, 9, 9, 9, 9, 9}, 3, 2);
+        backend.combineExperts(y, 2, 1, 2, new float[] {0.5f, 2f, -1f, 0.25f}, out);
+        // token 0: 0.5*[1,2] + 2*[5,6]; token 1: -1*[3,4] + 0.25*[7,8]
+        assertThat(read(out, 3)).containsExactly(9, 9, 10.5f, 13, -1.25f, -2);
     }
 
     @Test
@@ -467,6 +509,23 @@ class CpuBackendTests {
             x[i] = (float) r.nextGaussian();
         }
         return x;
+    }
+
+    /** {@code experts} random matrices of {@code rows x cols}, stacked as a mixture's 3-D tensor. */
+    private static GgufTensor stack(String name, GgmlType type, int cols, int rows, int experts, Random r) {
+        MemorySegment data = CpuTensorTests.randomTensor(type, rows * experts, cols, r);
+        return new GgufTensor(name, type, new long[] {cols, rows, experts}, 0, data);
+    }
+
+    /** Rows {@code [from, from + n)} of a stack, as a matrix of their own. */
+    private static GgufTensor rows(GgufTensor t, int from, int n) {
+        long rowBytes = t.rowBytes();
+        return new GgufTensor(
+                t.name() + "[" + from + "]",
+                t.type(),
+                new long[] {t.rowLength(), n},
+                0,
+                t.data().asSlice(from * rowBytes, n * rowBytes));
     }
 
     private static GgufTensor tensor(String name, GgmlType type, int rows, int cols, Random r) {

@@ -172,6 +172,56 @@ class GpuBackendTests {
         }
     }
 
+    @ParameterizedTest(name = "{0}|{1} experts, {2} pairs")
+    @MethodSource("expertCases")
+    void expertMatmulMatchesTheCpuBackend(GgmlType gateType, GgmlType upType, int pairs) {
+        Random r = new Random(gateType.ordinal() * 7L + upType.ordinal() + pairs);
+        int cols = 256;
+        int experts = 5;
+        // two stacks (one band each when their types differ), 32 and 64 rows per expert
+        List<GgufTensor> stacks =
+                List.of(stack("gate", gateType, 32, cols, experts, r), stack("up", upType, 64, cols, experts, r));
+        int tokens = Math.max(1, pairs / 3);
+        int[] expert = new int[pairs];
+        int[] xRow = new int[pairs];
+        for (int p = 0; p < pairs; p++) {
+            expert[p] = p % 7 < 5 ? (p * 3) % experts : 1; // uneven: expert 1 gets the most pairs
+            xRow[p] = p % tokens;
+        }
+        float[] x = RandomTensors.gaussian(tokens * cols, r);
+        java.util.function.Function<Backend, float[]> run = be -> {
+            try (Weight w = be.uploadExperts("experts", stacks);
+                    Step step = be.beginStep()) {
+                Activations out = alloc(be, pairs, 96);
+                be.expertMatmul(w, expert, xRow, pairs, load(be, x, tokens, cols), out);
+                return read(be, out, pairs);
+            }
+        };
+        report("expertMatmul " + gateType + "|" + upType + " x" + pairs, run.apply(cpu), run.apply(gpu), 1e-4);
+    }
+
+    static Stream<Arguments> expertCases() {
+        List<Arguments> out = new ArrayList<>();
+        for (GgmlType[] types : new GgmlType[][] {
+            {GgmlType.Q4_0, GgmlType.Q4_0},
+            {GgmlType.Q8_0, GgmlType.Q8_0},
+            {GgmlType.Q4_K, GgmlType.Q6_K},
+            {GgmlType.F16, GgmlType.F32},
+            {GgmlType.Q5_0, GgmlType.Q4_0}
+        }) {
+            for (int pairs : new int[] {1, 8, 40}) {
+                out.add(Arguments.of(types[0], types[1], pairs));
+            }
+        }
+        return out.stream();
+    }
+
+    /** {@code experts} random matrices of {@code rows x cols} as a mixture's stacked 3-D tensor. */
+    private static GgufTensor stack(String name, GgmlType type, int rows, int cols, int experts, Random r) {
+        GgufTensor flat = RandomTensors.tensor(name, type, rows * experts, cols, r);
+        return new GgufTensor(name, type, new long[] {cols, rows, experts}, 0, flat.data());
+    }
+
     @Test
     void rowsOfALengthNotAMultipleOfEightStillMultiply() {
         // stories260K's ffn_down: 172 columns, F32
@@ -271,10 +321,9 @@ class GpuBackendTests {
             be.headRmsNorm(a, 24, 2, 32, vector(be, Arrays.copyOf(w, 32)), 1e-6f, n);
             return read(be, a, n);
         });
-        compare("scatterRows, then accumulated", 1e-7, be -> {
+        compare("combineExperts of 2 slots", 1e-7, be -> {
             Activations out = load(be, x, n, d);
-            be.scatterRows(load(be, y, 3, d), new int[] {4, 0, 2}, new float[] {0.25f, -1.5f, 2f}, false, out);
-            be.scatterRows(load(be, gu, 2, d), new int[] {0, 3}, new float[] {0.5f, 3f}, true, out);
+            be.combineExperts(load(be, gu, 4, d), 2, 1, 2, new float[] {0.25f, -1.5f, 2f, 0.5f}, out);
             return read(be, out, n);
         });
     }
