@@ -33,7 +33,11 @@ cp "$root/gpu-runtime/target/gpu-runtime-"*[0-9T].jar "$out/lib/gpu-runtime.jar"
 cp "$root/gpu-runtime/target/gpu-runtime-"*-tests.jar "$out/lib/gpu-runtime-tests.jar"
 cp "$module/target/engine-"*[0-9T].jar "$out/lib/engine.jar"
 cp "$root/bench/target/bench-"*[0-9T].jar "$out/lib/bench.jar"
-"$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$module/target/test-classes" .
+# (without the module's own test models: they travel as shared/models below, read as files)
+tests=$(mktemp -d)
+cp -r "$module/target/test-classes/." "$tests/" && rm -rf "$tests/llama-cpp/models"
+"$JAVA_HOME/bin/jar" cf "$out/lib/engine-tests.jar" -C "$tests" .
+rm -rf "$tests"
 # test-side libraries only (the engine's own runtime needs nothing else on these paths)
 # (the goldens are read with Jackson 3, tools.jackson, whose annotations are still com.fasterxml's)
 for dep in org/assertj/assertj-core net/bytebuddy/byte-buddy org/slf4j/slf4j-api tools/jackson/core/jackson-core tools/jackson/core/jackson-databind \
