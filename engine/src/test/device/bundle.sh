@@ -61,8 +61,8 @@ for m in $models; do
     fi
   done
 done
-# the goldens this module recorded itself, with their models, as if they were ../shared's
-cp "$module/src/test/resources/llama-cpp/models/"*.gguf "$out/shared/models/"
+# the goldens this module recorded itself, as if they were ../shared's (their models are in the
+# checkout the device call carries anyway: run-device.sh copies them from there)
 cp "$module/src/test/resources/llama-cpp/golden/"*.json "$out/shared/golden/generation/"
 cp "$shared/tools/synth_gguf.py" "$out/tools/"
 cp "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"

@@ -36,7 +36,7 @@ lib=$here/lib
 
 synth() {  # arch shape type
   local f="$models/$1-$2-$3.gguf"
-  [ -s "$f" ] || python3 "$here/tools/synth_gguf.py" --tokenizer-from "$here/tools/ggml-vocab-llama-spm.gguf" \
+  [ -s "$f" ] || python3 "${SYNTH:-$here/tools/synth_gguf.py}" --tokenizer-from "$here/tools/ggml-vocab-llama-spm.gguf" \
       --arch "$1" --shape "$2" --type "$3" --out "$f" >> "$out/synth.txt" 2>&1
 }
 for spec in "$@"; do

@@ -60,17 +60,141 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
   x[i] *= factor;
 }
 
-// A mixture's output: out[first + t] = sum over slots j of w[t * used + j] * y[j * tokens + t], the
-// slots added in order (as llama.cpp adds the experts' outputs). The weights' float bits sit in
-// int memory (the step's int region). 1-D grid over tokens * cols.
-LS_KERNEL void ls_combine_experts_f32(const float* y, const float* weights, float* out, int first, int tokens, int used,
+// Mixtures of experts on the device. A routing row (one per token, 2 * used floats) holds the
+// token's chosen experts' ids, then their weights; pair p = t * used + j is slot j of token t.
+
+// The routing of tokens [0, tokens): row first + t of `logits` (the router's, `experts` wide) goes
+// through a softmax (maximum subtracted), the `used` most likely experts are chosen (the lower id
+// first among equals), and their probabilities are divided by their sum (at least 6.1e-5, a half's
+// smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating. A row whose
+// logits are not numbers gets ids of -1, which the products skip. One block per token.
+LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
+                                    float scale) {
+  LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED float best_v[LS_ROUTE_THREADS];
+  LS_SHARED int best_i[LS_ROUTE_THREADS];
+  LS_SHARED float scratch[LS_ROUTE_THREADS];
+  const int tid = (int)ls_thread_x();
+  const float* z = logits + (long)(first + (int)ls_block_x()) * experts;
+  float* row = routing + (long)ls_block_x() * 2 * used;
+  float m = -__builtin_huge_valf();
+  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
+  m = ls_block_max(m, scratch);
+  float sum = 0.0f;
+  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
+    prob[e] = ls_exp(z[e] - m);
+    sum += prob[e];
+  }
+  const float inv = 1.0f / ls_block_sum(sum, scratch);
+  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
+  ls_sync_block();
+  float chosen = 0.0f;
+  for (int j = 0; j < used; ++j) {
+    float bv = -1.0f;
+    int bi = -1;
+    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
+      if (prob[e] > bv) {  // ascending e: the first of equals stays
+        bv = prob[e];
+        bi = e;
+      }
+    }
+    best_v[tid] = bv;
+    best_i[tid] = bi;
+    ls_sync_block();
+    for (int o = LS_ROUTE_THREADS / 2; o > 0; o >>= 1) {
+      if (tid < o) {
+        const float v = best_v[tid + o];
+        const int i = best_i[tid + o];
+        if (v > best_v[tid] || (v == best_v[tid] && i >= 0 && (best_i[tid] < 0 || i < best_i[tid]))) {
+          best_v[tid] = v;
+          best_i[tid] = i;
+        }
+      }
+      ls_sync_block();
+    }
+    if (tid == 0) {
+      row[j] = (float)best_i[0];
+      row[used + j] = best_v[0];
+      chosen += best_i[0] >= 0 ? best_v[0] : 0.0f;
+      if (best_i[0] >= 0) prob[best_i[0]] = -1.0f;  // probabilities are never negative: out of the running
+    }
+    ls_sync_block();
+  }
+  if (tid == 0) {
+    const float divisor = __builtin_fmaxf(chosen, 6.103515625e-5f);
+    for (int j = 0; j < used; ++j) row[used + j] = row[used + j] / divisor * scale;
+  }
+}
+
+// The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex products:
+// pair p uses expert id routing[t][j], reads activation row x_first + t (or p with x_per_pair) and
+// writes output row p. Each expert's pairs, in pair order, form groups of up to LS_MMV_MAX_COLS
+// columns; a group of one column goes to `singles` (4 ints each), the others to `multis`
+// (2 + 2 * LS_MMV_MAX_COLS ints each); each region starts with its group count. The same layout as
+// ExpertMatmul.groups builds on the host. One block of LS_GROUP_THREADS threads, a thread per expert.
+LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis, int tokens, int used, int experts,
+                                int x_first, int x_per_pair) {
+  LS_SHARED int count[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED int single_at[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED int multi_at[LS_ROUTE_MAX_EXPERTS];
+  const int pairs = tokens * used;
+  for (int e = (int)ls_thread_x(); e < experts; e += LS_GROUP_THREADS) {
+    int c = 0;
+    for (int p = 0; p < pairs; ++p) c += (int)routing[(long)(p / used) * 2 * used + p % used] == e;
+    count[e] = c;
+  }
+  ls_sync_block();
+  if (ls_thread_x() == 0) {
+    int s = 0;
+    int m = 0;
+    for (int e = 0; e < experts; ++e) {
+      const int groups = (count[e] + LS_MMV_MAX_COLS - 1) / LS_MMV_MAX_COLS;
+      const int single = count[e] % LS_MMV_MAX_COLS == 1 ? 1 : 0;  // only a last group can have one column
+      single_at[e] = s;
+      multi_at[e] = m;
+      s += single;
+      m += groups - single;
+    }
+    singles[0] = s;
+    multis[0] = m;
+  }
+  ls_sync_block();
+  for (int e = (int)ls_thread_x(); e < experts; e += LS_GROUP_THREADS) {
+    int left = count[e];
+    int s = single_at[e];
+    int m = multi_at[e];
+    int* g = nullptr;
+    int col = 0;
+    int columns = 0;
+    for (int p = 0; p < pairs && left > 0; ++p) {
+      const int t = p / used;
+      if ((int)routing[(long)t * 2 * used + p % used] != e) continue;
+      if (col == 0) {
+        columns = left < LS_MMV_MAX_COLS ? left : LS_MMV_MAX_COLS;
+        g = columns == 1 ? singles + 1 + 4 * s++ : multis + 1 + (2 + 2 * LS_MMV_MAX_COLS) * m++;
+        g[0] = e;
+        g[1] = columns;
+      }
+      g[2 + 2 * col] = x_per_pair ? p : x_first + t;
+      g[3 + 2 * col] = p;
+      --left;
+      if (++col == columns) col = 0;
+    }
+  }
+}
+
+// A mixture's output: out[first + t] = sum over slots j of weight(t, j) * y[t * used + j], the slots
+// added in order (as llama.cpp adds the experts' outputs), the weights from the routing rows.
+// 1-D grid over tokens * cols.
+LS_KERNEL void ls_combine_experts_f32(const float* y, const float* routing, float* out, int first, int tokens, int used,
                                       int cols) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= tokens * cols) return;
   const int t = i / cols;
   const int c = i % cols;
-  float sum = weights[(long)t * used] * y[(long)t * cols + c];
-  for (int j = 1; j < used; ++j) sum = sum + weights[(long)t * used + j] * y[((long)j * tokens + t) * cols + c];
+  const float* w = routing + (long)t * 2 * used + used;
+  float sum = w[0] * y[(long)t * used * cols + c];
+  for (int j = 1; j < used; ++j) sum = sum + w[j] * y[((long)t * used + j) * cols + c];
   out[(long)(first + t) * cols + c] = sum;
 }
 

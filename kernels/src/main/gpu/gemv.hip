@@ -13,12 +13,12 @@
 //
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
 //
-// Mixtures of experts (the ls_mmv*_ex entries): the weight stacks every expert's rows; block row
-// blockIdx.y takes one group of `groups` (expert id, column count, then the activation row and
-// output row of each column): all columns of a group use the same expert, so its rows are read
-// once for all of them. Rows are `row_base + expert * rows` onwards. A group with no columns
-// returns at once, so the host sizes the grid for the most groups a step can have and a captured
-// graph serves every routing.
+// Mixtures of experts (the ls_mmv*_ex entries): the weight stacks every expert's rows; `groups`
+// holds a group count, then the groups (expert id, column count, then the activation row and output
+// row of each column): all columns of a group use the same expert, so its rows are read once for
+// all of them. Rows are `row_base + expert * rows` onwards. Block row blockIdx.y takes groups
+// blockIdx.y, + stride, ... (stride: the grid's height), so the host sizes the grid by the pair
+// count alone, a captured graph serves every routing, and no block is spent on an absent group.
 #include "ls_formats.h"
 
 #define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
@@ -178,25 +178,28 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
     ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, accumulate);                                        \
   }
 
-// One group of a mixture's columns (see the header): ids and maps at groups + blockIdx.y * (2 + 2n).
-#define LS_MMV_GROUP(n)                                                  \
-  const int* g = groups + (long)ls_block_y() * (2 + 2 * (n));            \
-  if (g[1] == 0) return;                                                 \
-  const long base = row_base + (long)g[0] * rows;
+// This block's groups of a mixture's columns (see the header); the sync keeps the next group's
+// partial sums from overwriting ones still being read.
+#define LS_MMV_GROUPS(n, product)                                                 \
+  for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                \
+    const int* g = groups + 1 + (long)gi * (2 + 2 * (n));                         \
+    const long base = row_base + (long)g[0] * rows;                               \
+    product;                                                                      \
+    ls_sync_block();                                                              \
+  }
 
 #define LS_MMVQ_EX_ENTRY(name, q4, n)                                                                       \
   LS_KERNEL void ls_mmvq_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
                                          const int* xs, float* y, const int* groups, long long row_base,      \
-                                         int rows, int k, int ystride) {                                      \
-    LS_MMV_GROUP(n)                                                                                         \
-    ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1]);                             \
+                                         int rows, int k, int ystride, int stride) {                          \
+    LS_MMV_GROUPS(n, (ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))          \
   }
 
 #define LS_MMVF_EX_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
-                                         const int* groups, long long row_base, int rows, int k, int ystride) { \
-    LS_MMV_GROUP(n)                                                                                       \
-    ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1]);                                 \
+                                         const int* groups, long long row_base, int rows, int k, int ystride, \
+                                         int stride) {                                                      \
+    LS_MMV_GROUPS(n, (ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1])))              \
   }
 
 // Experts' groups of one column and of up to LS_MMV_MAX_COLS.

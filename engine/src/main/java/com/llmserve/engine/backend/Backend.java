@@ -17,7 +17,6 @@ import static com.llmserve.engine.gguf.GgmlType.Q8_0;
 import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -134,6 +133,10 @@ public abstract class Backend implements AutoCloseable {
         }
         if (first.dim(0) > Integer.MAX_VALUE - 16 || first.dim(2) > Integer.MAX_VALUE || rows > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(name + ": experts of " + first + " are too large");
+        }
+        if (first.dim(2) > MAX_ROUTED_EXPERTS) {
+            throw new IllegalArgumentException(
+                    name + ": " + first.dim(2) + " experts, at most " + MAX_ROUTED_EXPERTS + " are supported");
         }
         return doUploadExperts(name, List.copyOf(stacks), (int) first.dim(2), (int) rows, (int) first.dim(0));
     }
@@ -366,58 +369,97 @@ public abstract class Backend implements AutoCloseable {
     }
 
     /**
-     * Products with a mixture's experts: {@code out[p] = W[expert[p]] x[xRow[p]]} for every pair
-     * {@code p < pairs}, where {@code W[e]} is expert {@code e}'s matrix of {@code w} (from
-     * {@link #uploadExperts}). A backend reads each chosen expert once for all the pairs that chose it.
+     * Routes rows {@code [first, first + tokens)} of a mixture's router logits ({@code logits}, one
+     * column per expert) as llama.cpp's softmax gating does: the softmax of each row, its
+     * {@code routing.cols() / 2} most likely experts (the lower id first among equals), and their
+     * probabilities divided by their sum (at least 6.1e-5) and multiplied by {@code scale}. Row
+     * {@code t} of {@code routing} gets the chosen ids (as floats), then their weights. The routing
+     * stays where the backend computes, so no host round trip is needed per layer.
      */
-    public final void expertMatmul(Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
+    public final void routeExperts(Activations logits, int first, int tokens, float scale, Activations routing) {
         Step s = step();
-        own(w, Weight.Kind.EXPERTS, "expertMatmul");
-        own(x);
-        own(out);
-        checkCols(x, w.cols(), "expertMatmul input of " + w.name());
-        checkCols(out, w.rows(), "expertMatmul output of " + w.name());
-        checkRows(pairs, out, "expertMatmul");
-        if (expert.length < pairs || xRow.length < pairs) {
-            throw new IllegalArgumentException("expertMatmul: " + pairs + " pairs but " + expert.length
-                    + " experts and " + xRow.length + " input rows");
+        own(logits);
+        own(routing);
+        int used = usedExperts(routing, "routeExperts");
+        if (logits.cols() > MAX_ROUTED_EXPERTS) {
+            throw new IllegalArgumentException(
+                    "routeExperts: " + logits.cols() + " experts, at most " + MAX_ROUTED_EXPERTS);
         }
-        for (int p = 0; p < pairs; p++) {
-            if (expert[p] < 0 || expert[p] >= w.experts()) {
-                throw new IllegalArgumentException("expertMatmul: expert " + expert[p] + " of " + w.experts());
-            }
-            if (xRow[p] < 0 || xRow[p] >= x.rows()) {
-                throw new IndexOutOfBoundsException("expertMatmul: input row " + xRow[p] + " of " + x.rows());
-            }
+        if (used > logits.cols()) {
+            throw new IllegalArgumentException(
+                    "routeExperts: " + used + " experts per token of " + logits.cols() + " router logits");
         }
-        if (pairs > 0) {
-            doExpertMatmul(s, w, Arrays.copyOf(expert, pairs), Arrays.copyOf(xRow, pairs), pairs, x, out);
+        checkRange(first, tokens, logits, "routeExperts");
+        checkRows(tokens, routing, "routeExperts");
+        if (tokens > 0) {
+            doRouteExperts(s, logits, first, tokens, scale, routing);
         }
     }
 
     /**
-     * A mixture's output rows: {@code out[first + t] = sum over j < used of weights[t * used + j] *
-     * y[j * tokens + t]} for {@code t < tokens} (y holds the experts' outputs slot by slot), the slots
-     * added in order, as llama.cpp adds them.
+     * Products with a mixture's experts over the (token, expert) pairs of {@code tokens} rows of
+     * {@code routing} (from {@link #routeExperts}): pair {@code p = t * used + j} multiplies expert
+     * {@code routing[t][j]}'s matrix of {@code w} (from {@link #uploadExperts}) by row
+     * {@code xFirst + t} of {@code x} (row {@code p} when {@code xPerPair}) into row {@code p} of
+     * {@code out}. A backend reads each chosen expert once for all the pairs that chose it; a pair
+     * whose id is not an expert of {@code w} is skipped.
      */
-    public final void combineExperts(Activations y, int used, int first, int tokens, float[] weights, Activations out) {
+    public final void expertMatmul(
+            Weight w, Activations routing, int tokens, int xFirst, boolean xPerPair, Activations x, Activations out) {
         Step s = step();
-        own(y);
+        own(w, Weight.Kind.EXPERTS, "expertMatmul");
+        own(routing);
+        own(x);
         own(out);
-        checkCols(out, y.cols(), "combineExperts");
-        if (used < 1 || tokens < 0) {
-            throw new IllegalArgumentException("combineExperts: " + used + " experts per token, " + tokens + " tokens");
-        }
-        checkRows(used * tokens, y, "combineExperts");
-        if (first < 0 || first + tokens > out.rows()) {
-            throw new IndexOutOfBoundsException(
-                    "combineExperts: rows " + first + ".." + (first + tokens) + " of " + out.rows());
-        }
-        if (weights.length < used * tokens) {
-            throw new IllegalArgumentException("combineExperts: " + weights.length + " weights for " + used * tokens);
+        int used = usedExperts(routing, "expertMatmul");
+        checkCols(x, w.cols(), "expertMatmul input of " + w.name());
+        checkCols(out, w.rows(), "expertMatmul output of " + w.name());
+        checkRows(tokens, routing, "expertMatmul");
+        checkRows(tokens * used, out, "expertMatmul");
+        if (xPerPair) {
+            checkRows(tokens * used, x, "expertMatmul");
+        } else {
+            checkRange(xFirst, tokens, x, "expertMatmul");
         }
         if (tokens > 0) {
-            doCombineExperts(s, y, used, first, tokens, Arrays.copyOf(weights, used * tokens), out);
+            doExpertMatmul(s, w, routing, tokens, xPerPair ? 0 : xFirst, xPerPair, x, out);
+        }
+    }
+
+    /**
+     * A mixture's output rows: {@code out[first + t] = sum over j < used of weight(t, j) *
+     * y[t * used + j]} for {@code t < tokens}, the weights from {@code routing}, the slots added in
+     * order, as llama.cpp adds them.
+     */
+    public final void combineExperts(Activations y, Activations routing, int first, int tokens, Activations out) {
+        Step s = step();
+        own(y);
+        own(routing);
+        own(out);
+        int used = usedExperts(routing, "combineExperts");
+        checkCols(out, y.cols(), "combineExperts");
+        checkRows(tokens, routing, "combineExperts");
+        checkRows(used * tokens, y, "combineExperts");
+        checkRange(first, tokens, out, "combineExperts");
+        if (tokens > 0) {
+            doCombineExperts(s, y, routing, first, tokens, out);
+        }
+    }
+
+    /** Most experts a mixture may have (the device kernels keep a value per expert in shared memory). */
+    public static final int MAX_ROUTED_EXPERTS = 512;
+
+    private static int usedExperts(Activations routing, String what) {
+        if (routing.cols() < 2 || routing.cols() % 2 != 0) {
+            throw new IllegalArgumentException(
+                    what + ": routing rows hold ids then weights, an even count, not " + routing.cols());
+        }
+        return routing.cols() / 2;
+    }
+
+    private static void checkRange(int first, int n, Activations a, String what) {
+        if (first < 0 || n < 0 || (long) first + n > a.rows()) {
+            throw new IndexOutOfBoundsException(what + ": rows " + first + ".." + (first + n) + " of " + a.rows());
         }
     }
 
@@ -675,11 +717,21 @@ public abstract class Backend implements AutoCloseable {
 
     protected abstract Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols);
 
+    protected abstract void doRouteExperts(
+            Step step, Activations logits, int first, int tokens, float scale, Activations routing);
+
     protected abstract void doExpertMatmul(
-            Step step, Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out);
+            Step step,
+            Weight w,
+            Activations routing,
+            int tokens,
+            int xFirst,
+            boolean xPerPair,
+            Activations x,
+            Activations out);
 
     protected abstract void doCombineExperts(
-            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out);
+            Step step, Activations y, Activations routing, int first, int tokens, Activations out);
 
     /** {@code step.batch()} is present: {@link #rope} checked it. */
     protected abstract void doRope(Step step, Activations x, int col, int heads, int headDim, int n, Rope rope);

@@ -311,9 +311,54 @@ public class CpuBackend extends Backend {
     }
 
     @Override
+    protected void doRouteExperts(
+            Step step, Activations logits, int first, int tokens, float scale, Activations routing) {
+        float[] z = data(logits);
+        float[] r = data(routing);
+        int experts = logits.cols();
+        int used = routing.cols() / 2;
+        float[] probabilities = new float[experts];
+        for (int t = 0; t < tokens; t++) {
+            SoftmaxRouting.route(z, (first + t) * experts, experts, used, scale, probabilities, r, t * 2 * used);
+        }
+    }
+
+    @Override
     protected void doExpertMatmul(
-            Step step, Weight weight, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
-        CpuWeight w = (CpuWeight) weight;
+            Step step,
+            Weight weight,
+            Activations routing,
+            int tokens,
+            int xFirst,
+            boolean xPerPair,
+            Activations x,
+            Activations out) {
+        float[] r = data(routing);
+        int used = routing.cols() / 2;
+        int[] expert = new int[tokens * used];
+        int[] xRow = new int[tokens * used];
+        int[] outRow = new int[tokens * used];
+        int pairs = 0;
+        for (int t = 0; t < tokens; t++) {
+            for (int j = 0; j < used; j++) {
+                int p = t * used + j;
+                int e = (int) r[t * 2 * used + j];
+                if (e >= 0 && e < weight.experts()) { // a pair without an expert is skipped
+                    expert[pairs] = e;
+                    xRow[pairs] = xPerPair ? p : xFirst + t;
+                    outRow[pairs++] = p;
+                }
+            }
+        }
+        multiplyPairs((CpuWeight) weight, expert, xRow, outRow, pairs, x, out);
+    }
+
+    /**
+     * {@code out[outRow[p]] = W[expert[p]] x[xRow[p]]} for {@code p < pairs}, each chosen expert
+     * once, over the rows of every pair that chose it.
+     */
+    private void multiplyPairs(
+            CpuWeight w, int[] expert, int[] xRow, int[] outRow, int pairs, Activations x, Activations out) {
         float[] in = data(x);
         float[] o = data(out);
         int k = w.cols();
@@ -364,24 +409,27 @@ public class CpuBackend extends Backend {
                 col += stackRows;
             }
             for (int i = 0; i < m; i++) {
-                System.arraycopy(ye, i * rows, o, order[count[e] + i] * rows, rows);
+                System.arraycopy(ye, i * rows, o, outRow[order[count[e] + i]] * rows, rows);
             }
         }
     }
 
     @Override
     protected void doCombineExperts(
-            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out) {
+            Step step, Activations y, Activations routing, int first, int tokens, Activations out) {
         float[] src = data(y);
+        float[] r = data(routing);
         float[] dst = data(out);
         int d = out.cols();
+        int used = routing.cols() / 2;
         parallel.forEach(tokens, ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
+                int w = t * 2 * used + used;
                 for (int c = 0; c < d; c++) {
                     // each product rounded before it is added, as ggml weights the outputs, then sums them
-                    float sum = weights[t * used] * src[t * d + c];
+                    float sum = r[w] * src[t * used * d + c];
                     for (int j = 1; j < used; j++) {
-                        sum = sum + weights[t * used + j] * src[(j * tokens + t) * d + c];
+                        sum = sum + r[w + j] * src[(t * used + j) * d + c];
                     }
                     dst[(first + t) * d + c] = sum;
                 }

@@ -316,28 +316,43 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
+    protected void doRouteExperts(
+            Step step, Activations logits, int first, int tokens, float scale, Activations routing) {
+        int p = recorder.padded(tokens, Math.min(routing.rows(), logits.rows() - first));
+        recorder.record(new RouteExperts(act(logits), first, p, scale, act(routing)), tokens);
+    }
+
+    /**
+     * Padded tokens of a mixture's ops compute on rows no sequence reads (their pairs are rows of
+     * their own, pair {@code t * used + j}), so a bucket's steps record equal operations.
+     */
+    @Override
     protected void doExpertMatmul(
-            Step step, Weight w, int[] expert, int[] xRow, int pairs, Activations x, Activations out) {
-        int[][] groups = ExpertMatmul.groups(expert, xRow, pairs, w.experts());
-        int singles = recorder.addInts(groups[0], groups[0].length, groups[0].length);
-        int multis = recorder.addInts(groups[1], groups[1].length, groups[1].length);
-        int xRows = 0;
-        for (int p = 0; p < pairs; p++) {
-            xRows = Math.max(xRows, xRow[p] + 1);
-        }
-        xRows = recorder.padded(xRows, x.rows());
-        recorder.record(new ExpertMatmul((GpuWeight) w, act(x), xRows, pairs, singles, multis, act(out)), pairs);
+            Step step,
+            Weight w,
+            Activations routing,
+            int tokens,
+            int xFirst,
+            boolean xPerPair,
+            Activations x,
+            Activations out) {
+        int used = routing.cols() / 2;
+        int capacity = Math.min(routing.rows(), out.rows() / used);
+        capacity = Math.min(capacity, xPerPair ? x.rows() / used : x.rows() - xFirst);
+        int p = recorder.padded(tokens, capacity);
+        int xRows = xPerPair ? p * used : xFirst + p;
+        recorder.record(
+                new ExpertMatmul((GpuWeight) w, act(routing), p, xFirst, xPerPair, act(x), xRows, act(out)),
+                tokens * used);
     }
 
     @Override
     protected void doCombineExperts(
-            Step step, Activations y, int used, int first, int tokens, float[] weights, Activations out) {
-        int[] bits = new int[weights.length];
-        for (int i = 0; i < bits.length; i++) {
-            bits[i] = Float.floatToRawIntBits(weights[i]);
-        }
-        int at = recorder.addInts(bits, bits.length, bits.length);
-        recorder.record(new CombineExperts(act(y), at, used, first, tokens, act(out)), tokens);
+            Step step, Activations y, Activations routing, int first, int tokens, Activations out) {
+        int used = routing.cols() / 2;
+        int capacity = Math.min(Math.min(routing.rows(), y.rows() / used), out.rows() - first);
+        int p = recorder.padded(tokens, capacity);
+        recorder.record(new CombineExperts(act(y), act(routing), first, p, act(out)), tokens);
     }
 
     @Override

@@ -31,7 +31,11 @@ final class Scratch implements AutoCloseable {
         ATTENTION_STATS,
         /** Top-k ids and values. */
         TOPK_IDS,
-        TOPK_VALUES
+        TOPK_VALUES,
+        /** A mixture's groups of one column (a count, then 4 ints each), written by ls_group_experts. */
+        EXPERT_SINGLES,
+        /** A mixture's wider groups (a count, then 2 + 2 * LS_MMV_MAX_COLS ints each). */
+        EXPERT_MULTIS
     }
 
     private final Device device;

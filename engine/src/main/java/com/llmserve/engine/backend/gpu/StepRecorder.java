@@ -86,13 +86,19 @@ final class StepRecorder {
         tiles = t;
     }
 
-    /** Records {@code op}, which computes {@code n} real rows ({@code op.n()} with padding). */
+    /**
+     * Records {@code op}, which computes {@code n} real rows ({@code op.n()} with padding). A step
+     * of more rows than {@link GpuOptions#maxGraphRows()} runs without a graph; a decoder step's rows
+     * are its batch's, so a mixture's ops over its (token, expert) pairs, rows of their own, count
+     * by tokens.
+     */
     void record(DeviceOp op, int n) {
         op.reserve(workspace);
         workspace.reserveMeta(op.n(), 0, 0);
         Fusions.append(ops, op);
         rows = Math.max(rows, op.n());
-        if (n > options.maxGraphRows() || !op.graphable()) {
+        int stepRows = batch != null ? batch.size() : n;
+        if (stepRows > options.maxGraphRows() || !op.graphable()) {
             graphable = false;
         }
     }

@@ -17,6 +17,7 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -256,9 +257,30 @@ class CpuBackendTests {
     }
 
     @Test
+    void routeExpertsTakesTheMostLikelyExpertsWithRenormalizedWeights() {
+        // row 0 is skipped (first = 1); row 1 ties experts 1 and 3: the lower id comes first
+        Activations logits = activations(new float[] {9, 9, 9, 9, 1, 3, 2, 3, 2, 0, 1, -1}, 3, 4);
+        Activations routing = backend.allocate(2, 4);
+        backend.routeExperts(logits, 1, 2, 2f, routing);
+        float[] r = read(routing, 2);
+        assertThat(Arrays.copyOfRange(r, 0, 2)).containsExactly(1, 3);
+        assertThat(r[2]).isCloseTo(1f, within(1e-6f)); // equal probabilities, each half of their sum, times 2
+        assertThat(r[3]).isCloseTo(1f, within(1e-6f));
+        assertThat(Arrays.copyOfRange(r, 4, 6)).containsExactly(0, 2);
+        double e2 = Math.exp(2);
+        double e1 = Math.exp(1);
+        assertThat(r[6]).isCloseTo((float) (2 * e2 / (e2 + e1)), within(1e-6f));
+        assertThat(r[7]).isCloseTo((float) (2 * e1 / (e2 + e1)), within(1e-6f));
+        assertThatThrownBy(() -> backend.routeExperts(logits, 0, 2, 1f, backend.allocate(2, 3)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("even");
+    }
+
+    @Test
     void expertMatmulMultipliesEachPairByItsExpertsRowsOfEveryStack() {
         // 3 experts; stack a (packed Q8_0) has 32 rows per expert, stack b 2: expert e's matrix is
-        // a's rows of e, then b's. Expert 1 has 5 pairs (the tiled product), the others 1 or 2.
+        // a's rows of e, then b's. 4 tokens x 2 slots: expert 1 has 4 pairs (the tiled product), the
+        // others 1 or 2, and pair 7 names no expert (3 of 3): it is skipped.
         Random r = new Random(9);
         int k = 64;
         GgufTensor a = stack("a", GgmlType.Q8_0, k, 32, 3, r);
@@ -266,52 +288,67 @@ class CpuBackendTests {
         Weight w = backend.uploadExperts("experts", List.of(a, b));
         assertThat(w.experts()).isEqualTo(3);
         assertThat(w.rows()).isEqualTo(34);
-        float[] x = gaussian(3 * k, r);
-        int[] expert = {2, 1, 0, 1, 1, 2, 1, 1};
-        int[] xRow = {0, 0, 1, 1, 2, 2, 1, 0};
-        int pairs = expert.length;
-        Activations out = backend.allocate(pairs, 34);
-        backend.expertMatmul(w, expert, xRow, pairs, activations(x, 3, k), out);
-        float[] y = read(out, pairs);
-        for (int e = 0; e < 3; e++) {
-            // the expert's rows multiplied as plain matrices, over the same tokens in the same order
-            List<Integer> mine = new java.util.ArrayList<>();
-            for (int p = 0; p < pairs; p++) {
-                if (expert[p] == e) {
-                    mine.add(p);
-                }
-            }
-            float[] xe = new float[mine.size() * k];
-            for (int i = 0; i < mine.size(); i++) {
-                System.arraycopy(x, xRow[mine.get(i)] * k, xe, i * k, k);
-            }
-            float[] ya = product(backend.uploadMatrix(rows(a, e * 32, 32)), xe, mine.size(), k, 32);
-            float[] yb = product(backend.uploadMatrix(rows(b, e * 2, 2)), xe, mine.size(), k, 2);
-            for (int i = 0; i < mine.size(); i++) {
-                int p = mine.get(i);
-                for (int j = 0; j < 32; j++) {
-                    assertThat(y[p * 34 + j]).as("pair %d row %d", p, j).isEqualTo(ya[i * 32 + j]);
-                }
-                for (int j = 0; j < 2; j++) {
-                    assertThat(y[p * 34 + 32 + j])
-                            .as("pair %d row %d", p, 32 + j)
-                            .isEqualTo(yb[i * 2 + j]);
-                }
-            }
+        float[] x = gaussian(5 * k, r);
+        int[] expert = {2, 1, 0, 1, 1, 2, 1, 3};
+        int tokens = 4;
+        float[] ids = new float[tokens * 4];
+        for (int p = 0; p < expert.length; p++) {
+            ids[(p / 2) * 4 + p % 2] = expert[p];
         }
-        assertThatThrownBy(() -> backend.expertMatmul(w, new int[] {3}, new int[] {0}, 1, activations(x, 3, k), out))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("expert 3 of 3");
+        Activations routing = activations(ids, tokens, 4);
+        float[] untouched = new float[8 * 34];
+        Arrays.fill(untouched, 7f);
+        for (boolean perPair : new boolean[] {false, true}) {
+            // tokens read rows 1..4; pairs read their own row p
+            Activations in = perPair ? activations(gaussian(8 * k, r), 8, k) : activations(x, 5, k);
+            float[] xs = read(in, in.rows());
+            Activations out = activations(untouched, 8, 34);
+            backend.expertMatmul(w, routing, tokens, 1, perPair, in, out);
+            float[] y = read(out, 8);
+            for (int e = 0; e < 3; e++) {
+                // the expert's rows multiplied as plain matrices, over the same rows in the same order
+                List<Integer> mine = new java.util.ArrayList<>();
+                for (int p = 0; p < expert.length; p++) {
+                    if (expert[p] == e) {
+                        mine.add(p);
+                    }
+                }
+                float[] xe = new float[mine.size() * k];
+                for (int i = 0; i < mine.size(); i++) {
+                    int row = perPair ? mine.get(i) : 1 + mine.get(i) / 2;
+                    System.arraycopy(xs, row * k, xe, i * k, k);
+                }
+                float[] ya = product(backend.uploadMatrix(rows(a, e * 32, 32)), xe, mine.size(), k, 32);
+                float[] yb = product(backend.uploadMatrix(rows(b, e * 2, 2)), xe, mine.size(), k, 2);
+                for (int i = 0; i < mine.size(); i++) {
+                    int p = mine.get(i);
+                    for (int j = 0; j < 32; j++) {
+                        assertThat(y[p * 34 + j]).as("pair %d row %d", p, j).isEqualTo(ya[i * 32 + j]);
+                    }
+                    for (int j = 0; j < 2; j++) {
+                        assertThat(y[p * 34 + 32 + j])
+                                .as("pair %d row %d", p, 32 + j)
+                                .isEqualTo(yb[i * 2 + j]);
+                    }
+                }
+            }
+            assertThat(Arrays.copyOfRange(y, 7 * 34, 8 * 34)).containsOnly(7f);
+        }
+        assertThatThrownBy(() -> backend.expertMatmul(
+                        w, routing, tokens, 2, false, activations(x, 5, k), backend.allocate(8, 34)))
+                .isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessageContaining("rows 2..6 of 5");
     }
 
     @Test
     void combineExpertsAddsTheWeightedSlotsInOrder() {
-        // 2 tokens, 2 slots: y rows are slot-major (slot 0 of both tokens, then slot 1)
+        // 2 tokens, 2 slots: y rows are token-major (both slots of token 0, then token 1's)
         Activations y = activations(new float[] {1, 2, 3, 4, 5, 6, 7, 8}, 4, 2);
+        Activations routing = activations(new float[] {0, 1, 0.5f, 2f, 1, 0, -1f, 0.25f}, 2, 4);
         Activations out = activations(new float[] {9, 9, 9, 9, 9, 9}, 3, 2);
-        backend.combineExperts(y, 2, 1, 2, new float[] {0.5f, 2f, -1f, 0.25f}, out);
-        // token 0: 0.5*[1,2] + 2*[5,6]; token 1: -1*[3,4] + 0.25*[7,8]
-        assertThat(read(out, 3)).containsExactly(9, 9, 10.5f, 13, -1.25f, -2);
+        backend.combineExperts(y, routing, 1, 2, out);
+        // token 0: 0.5*[1,2] + 2*[3,4]; token 1: -1*[5,6] + 0.25*[7,8]
+        assertThat(read(out, 3)).containsExactly(9, 9, 6.5f, 9, -3.25f, -4);
     }
 
     @Test

@@ -172,32 +172,40 @@ class GpuBackendTests {
         }
     }
 
-    @ParameterizedTest(name = "{0}|{1} experts, {2} pairs")
+    @ParameterizedTest(name = "{0}|{1} experts, {2} tokens x {3}")
     @MethodSource("expertCases")
-    void expertMatmulMatchesTheCpuBackend(GgmlType gateType, GgmlType upType, int pairs) {
-        Random r = new Random(gateType.ordinal() * 7L + upType.ordinal() + pairs);
+    void expertMatmulMatchesTheCpuBackend(GgmlType gateType, GgmlType upType, int tokens, int used) {
+        Random r = new Random(gateType.ordinal() * 7L + upType.ordinal() + tokens * 31L + used);
         int cols = 256;
         int experts = 5;
+        int pairs = tokens * used;
         // two stacks (one band each when their types differ), 32 and 64 rows per expert
         List<GgufTensor> stacks =
                 List.of(stack("gate", gateType, 32, cols, experts, r), stack("up", upType, 64, cols, experts, r));
-        int tokens = Math.max(1, pairs / 3);
-        int[] expert = new int[pairs];
-        int[] xRow = new int[pairs];
+        float[] ids = new float[tokens * 2 * used];
         for (int p = 0; p < pairs; p++) {
-            expert[p] = p % 7 < 5 ? (p * 3) % experts : 1; // uneven: expert 1 gets the most pairs
-            xRow[p] = p % tokens;
+            // uneven: expert 1 gets the most pairs (more than one group of LS_MMV_MAX_COLS)
+            ids[(p / used) * 2 * used + p % used] = p % 7 < 5 ? (p * 3) % experts : 1;
         }
-        float[] x = RandomTensors.gaussian(tokens * cols, r);
-        java.util.function.Function<Backend, float[]> run = be -> {
-            try (Weight w = be.uploadExperts("experts", stacks);
-                    Step step = be.beginStep()) {
-                Activations out = alloc(be, pairs, 96);
-                be.expertMatmul(w, expert, xRow, pairs, load(be, x, tokens, cols), out);
-                return read(be, out, pairs);
-            }
-        };
-        report("expertMatmul " + gateType + "|" + upType + " x" + pairs, run.apply(cpu), run.apply(gpu), 1e-4);
+        float[] x = RandomTensors.gaussian((tokens + 1) * cols, r);
+        float[] hidden = RandomTensors.gaussian(pairs * cols, r);
+        for (boolean perPair : new boolean[] {false, true}) {
+            java.util.function.Function<Backend, float[]> run = be -> {
+                try (Weight w = be.uploadExperts("experts", stacks);
+                        Step step = be.beginStep()) {
+                    Activations out = alloc(be, pairs, 96);
+                    Activations in = perPair ? load(be, hidden, pairs, cols) : load(be, x, tokens + 1, cols);
+                    be.expertMatmul(w, load(be, ids, tokens, 2 * used), tokens, 1, perPair, in, out);
+                    return read(be, out, pairs);
+                }
+            };
+            report(
+                    "expertMatmul " + gateType + "|" + upType + " " + tokens + "x" + used
+                            + (perPair ? " per pair" : ""),
+                    run.apply(cpu),
+                    run.apply(gpu),
+                    Math.max(tolerance(gateType, false), tolerance(upType, false)));
+        }
     }
 
     static Stream<Arguments> expertCases() {
@@ -209,11 +217,28 @@ class GpuBackendTests {
             {GgmlType.F16, GgmlType.F32},
             {GgmlType.Q5_0, GgmlType.Q4_0}
         }) {
-            for (int pairs : new int[] {1, 8, 40}) {
-                out.add(Arguments.of(types[0], types[1], pairs));
+            for (int[] shape : new int[][] {{1, 1}, {1, 8}, {5, 8}, {9, 2}}) {
+                out.add(Arguments.of(types[0], types[1], shape[0], shape[1]));
             }
         }
         return out.stream();
+    }
+
+    @Test
+    void routeExpertsMatchesTheCpuBackend() {
+        Random r = new Random(33);
+        for (int[] shape : new int[][] {{1, 8, 128}, {6, 8, 128}, {40, 2, 8}, {3, 4, 300}}) {
+            int tokens = shape[0];
+            int used = shape[1];
+            int experts = shape[2];
+            float[] logits = RandomTensors.gaussian((tokens + 2) * experts, r);
+            // the ids must agree exactly; the weights within float rounding of the sums
+            compare("routeExperts " + tokens + " x top " + used + " of " + experts, 1e-6, be -> {
+                Activations routing = alloc(be, tokens, 2 * used);
+                be.routeExperts(load(be, logits, tokens + 2, experts), 2, tokens, 1.5f, routing);
+                return read(be, routing, tokens);
+            });
+        }
     }
 
     /** {@code experts} random matrices of {@code rows x cols} as a mixture's stacked 3-D tensor. */
@@ -323,7 +348,8 @@ class GpuBackendTests {
         });
         compare("combineExperts of 2 slots", 1e-7, be -> {
             Activations out = load(be, x, n, d);
-            be.combineExperts(load(be, gu, 4, d), 2, 1, 2, new float[] {0.25f, -1.5f, 2f, 0.5f}, out);
+            Activations routing = load(be, new float[] {3, 0, 0.25f, -1.5f, 1, 2, 2f, 0.5f}, 2, 4);
+            be.combineExperts(load(be, gu, 4, d), routing, 1, 2, out);
             return read(be, out, n);
         });
     }

@@ -90,6 +90,31 @@ class SimulatedGpuBackendTests {
     }
 
     @Test
+    void aMixtureOfExpertsRoutesOnTheDeviceSoEachDecodeStepIsOneGraph() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            gpu.clearLaunches();
+            for (int step = 0; step < 4; step++) {
+                model.forward(decode(table, 40 + step), kv, 1);
+            }
+            // no host read of the router's logits splits a step: one capture, then replays
+            assertThat(be.stats().graphCaptures()).isEqualTo(1);
+            assertThat(be.stats().graphReplays()).isEqualTo(4);
+            assertThat(gpu.launches()).allMatch(SimulatedGpu.Launch::captured);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            int layers = frequency(step, "ls_route_experts_f32");
+            assertThat(layers).isPositive();
+            assertThat(frequency(step, "ls_group_experts")).isEqualTo(2 * layers); // gate|up, then down
+            assertThat(frequency(step, "ls_combine_experts_f32")).isEqualTo(layers);
+        }
+    }
+
+    @Test
     void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
         try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
                 GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
