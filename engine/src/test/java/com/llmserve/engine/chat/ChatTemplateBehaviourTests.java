@@ -40,6 +40,11 @@ class ChatTemplateBehaviourTests {
         assertThatThrownBy(() -> gemma.render(List.of(ANSWER, HELLO), true))
                 .hasMessage("Conversation roles must alternate user/assistant/user/assistant/...");
 
+        // Gemma 3 takes a system turn (into the first user turn) but still wants turns to alternate.
+        ChatTemplate gemma3 = ChatTemplateRenderingTests.template("google-gemma-3-it");
+        assertThatThrownBy(() -> gemma3.render(List.of(SYSTEM, HELLO, QUESTION), true))
+                .hasMessage("Conversation roles must alternate user/assistant/user/assistant/...");
+
         ChatTemplate nemo = ChatTemplateRenderingTests.template("mistralai-Mistral-Nemo-Instruct-2407");
         assertThatThrownBy(() -> nemo.render(List.of(HELLO, QUESTION), true))
                 .hasMessage("After the optional system message, conversation roles must alternate "
