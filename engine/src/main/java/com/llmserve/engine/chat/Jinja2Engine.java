@@ -9,6 +9,8 @@ import com.hubspot.jinjava.el.JinjavaNodePreProcessor;
 import com.hubspot.jinjava.el.TruthyTypeConverter;
 import com.hubspot.jinjava.el.ext.AdditionOperator;
 import com.hubspot.jinjava.el.ext.ExtendedParser;
+import com.hubspot.jinjava.el.ext.NamedParameterOperator;
+import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
 import jinjava.de.odysseus.el.ExpressionFactoryImpl;
 import jinjava.de.odysseus.el.misc.NumberOperations;
@@ -19,6 +21,8 @@ import jinjava.de.odysseus.el.tree.impl.Cache;
 import jinjava.de.odysseus.el.tree.impl.Parser;
 import jinjava.de.odysseus.el.tree.impl.Scanner;
 import jinjava.de.odysseus.el.tree.impl.ast.AstBinary;
+import jinjava.de.odysseus.el.tree.impl.ast.AstBracket;
+import jinjava.de.odysseus.el.tree.impl.ast.AstDot;
 import jinjava.de.odysseus.el.tree.impl.ast.AstNode;
 import jinjava.de.odysseus.el.tree.impl.ast.AstUnary;
 import jinjava.javax.el.CompositeELResolver;
@@ -172,6 +176,95 @@ final class Jinja2Engine extends Jinjava {
                 op = Repetition.OP;
             }
             return super.createAstBinary(left, right, op);
+        }
+
+        /**
+         * A value and what follows it ({@code .name}, {@code .method(...)}, {@code [index]},
+         * {@code [start:stop]}), as Jinjava reads it, plus Python's slice with a step
+         * ({@code [start:stop:step]}, {@link PythonSlice}). Only with natural operator precedence,
+         * which this engine always configures (filters are then read a level up); otherwise
+         * Jinjava's own.
+         */
+        @Override
+        protected AstNode value() throws Scanner.ScanException, ParseException {
+            if (!naturalOperatorPrecedence()) {
+                return super.value();
+            }
+            boolean lvalue = true;
+            AstNode v = nonliteral();
+            if (v == null) {
+                v = literal();
+                if (v == null) {
+                    return null;
+                }
+                lvalue = false;
+            }
+            while (true) {
+                switch (getToken().getSymbol()) {
+                    case DOT -> {
+                        consumeToken();
+                        AstDot dot = createAstDot(
+                                v, consumeToken(Scanner.Symbol.IDENTIFIER).getImage(), lvalue);
+                        v = getToken().getSymbol() == Scanner.Symbol.LPAREN
+                                        && context.isEnabled(Builder.Feature.METHOD_INVOCATIONS)
+                                ? createAstMethod(dot, params())
+                                : dot;
+                    }
+                    case LBRACK -> v = bracket(v, lvalue);
+                    default -> {
+                        return v;
+                    }
+                }
+            }
+        }
+
+        private AstNode bracket(AstNode v, boolean lvalue) throws Scanner.ScanException, ParseException {
+            consumeToken(); // [
+            AstNode start = expr(false);
+            boolean strict = !context.isEnabled(Builder.Feature.NULL_PROPERTIES);
+            Scanner.Token next = consumeToken();
+            if (next.getSymbol() == Scanner.Symbol.RBRACK) {
+                AstBracket bracket = createAstBracket(v, start, lvalue, strict);
+                return getToken().getSymbol() == Scanner.Symbol.LPAREN
+                                && context.isEnabled(Builder.Feature.METHOD_INVOCATIONS)
+                        ? createAstMethod(bracket, params())
+                        : bracket;
+            }
+            if (next.getSymbol() != Scanner.Symbol.COLON) {
+                fail(Scanner.Symbol.RBRACK);
+            }
+            AstNode stop = expr(false);
+            if (getToken().getSymbol() == Scanner.Symbol.COLON) {
+                consumeToken();
+                AstNode step = expr(false);
+                consumeToken(Scanner.Symbol.RBRACK);
+                return new PythonSlice(v, start, stop, step);
+            }
+            consumeToken(Scanner.Symbol.RBRACK);
+            return createAstRangeBracket(v, start, stop, lvalue, strict);
+        }
+
+        /** What ExtendedParser asks before it leaves filters to {@code mul}'s level. */
+        private static boolean naturalOperatorPrecedence() {
+            return JinjavaInterpreter.getCurrentMaybe()
+                    .map(i -> i.getConfig().getLegacyOverrides().isUseNaturalOperatorPrecedence())
+                    .orElse(false);
+        }
+
+        /**
+         * {@code name=value} as a keyword argument takes a whole expression as its value, as in
+         * Jinja2. Jinjava reads {@code =} as an operator of {@code +}'s level, so in
+         * {@code namespace(last=messages|length - 1)} (Qwen3) the {@code - 1} was applied to the
+         * argument itself instead of its value.
+         */
+        @Override
+        protected AstNode add(boolean required) throws Scanner.ScanException, ParseException {
+            if (getToken().getSymbol() == Scanner.Symbol.IDENTIFIER && lookahead(0) == NamedParameterOperator.TOKEN) {
+                AstNode name = identifier(consumeToken().getImage());
+                consumeToken(); // =
+                return NamedParameterOperator.HANDLER.createAstNode(name, expr(true));
+            }
+            return super.add(required);
         }
 
         /**

@@ -40,6 +40,11 @@ class ChatTemplateBehaviourTests {
         assertThatThrownBy(() -> gemma.render(List.of(ANSWER, HELLO), true))
                 .hasMessage("Conversation roles must alternate user/assistant/user/assistant/...");
 
+        // Gemma 3 takes a system turn (into the first user turn) but still wants turns to alternate.
+        ChatTemplate gemma3 = ChatTemplateRenderingTests.template("google-gemma-3-it");
+        assertThatThrownBy(() -> gemma3.render(List.of(SYSTEM, HELLO, QUESTION), true))
+                .hasMessage("Conversation roles must alternate user/assistant/user/assistant/...");
+
         ChatTemplate nemo = ChatTemplateRenderingTests.template("mistralai-Mistral-Nemo-Instruct-2407");
         assertThatThrownBy(() -> nemo.render(List.of(HELLO, QUESTION), true))
                 .hasMessage("After the optional system message, conversation roles must alternate "
@@ -138,6 +143,29 @@ class ChatTemplateBehaviourTests {
                         + "{{ messages[1:] | map(attribute='role') | join(',') }}|{{ messages[-1].content }}|"
                         + "{{ 'ab' * 2 }}|{{ messages | selectattr('role', 'equalto', 'user') | list | length }}"))
                 .isEqualTo("2 assistant|01F23|HELLO!|kept|assistant|Hi! How can I help?|abab|1");
+    }
+
+    @Test
+    void keywordArgumentsTakeAWholeExpressionAsInJinja2() {
+        // Qwen3: namespace(multi_step_tool=true, last_query_index=messages|length - 1)
+        assertThat(render("{% set ns = namespace(n=messages|length - 1, s='a' ~ 'b', t=1 if false else 2) %}"
+                        + "{{ ns.n }}|{{ ns.s }}|{{ ns.t }}"))
+                .isEqualTo("1|ab|2");
+    }
+
+    @Test
+    void slicesWithAStepBehaveAsInPython() {
+        // Expected texts from Python's jinja2; Qwen3 walks messages[::-1] to find the last query.
+        assertThat(render("{{ [1, 2, 3, 4, 5][::-1] }}|{{ [1, 2, 3, 4, 5][::2] }}|{{ [1, 2, 3, 4, 5][3:0:-1] }}"
+                        + "|{{ [1, 2, 3, 4, 5][-2::-2] }}|{{ [1, 2, 3][10:0:-1] }}|{{ 'abcdef'[::-1] }}"
+                        + "|{{ 'abcdef'[1:5:2] }}|{{ 'héllo'[::-1] }}"
+                        + "|{% for m in messages[::-1] %}{{ loop.index0 }}{{ m.role }},{% endfor %}"
+                        + "|{{ messages[1:] | length }}|{{ [1, 2, 3][:2:] }}"))
+                .isEqualTo("[5, 4, 3, 2, 1]|[1, 3, 5]|[4, 3, 2]|[4, 2]|[3, 2]|fedcba|bd|olléh"
+                        + "|0assistant,1user,|1|[1, 2]");
+        assertThatThrownBy(() -> render("{{ messages[::0] }}"))
+                .isInstanceOf(ChatTemplateException.class)
+                .hasMessageContaining("slice step cannot be zero");
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,11 +21,16 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The Hugging Face chat templates in {@code shared/tokenizers/chat-templates} render fixed
- * conversations to the text their formats prescribe. The expected texts are written by hand, one
- * file per template and case, under {@code src/test/resources/.../chat/expected/TEMPLATE/}: the
- * file name is the conversation and whether the generation prompt is added ({@code gen}) or not
- * ({@code nogen}).
+ * The Hugging Face chat templates in {@code shared/tokenizers/chat-templates}, and this module's own
+ * in {@code src/test/resources/.../chat/templates} (families newer than the shared folder: Qwen3,
+ * Gemma 3), render fixed conversations to the text their formats prescribe. The expected texts
+ * are one file per template and case under {@code src/test/resources/.../chat/expected/TEMPLATE/}:
+ * the file name is the conversation, whether the generation prompt is added ({@code gen}) or not
+ * ({@code nogen}), and optionally a {@link #VARIANTS variant} of the template variables. The first
+ * ones were written by hand; the module's own templates' were rendered by Python's jinja2 the way
+ * transformers renders them ({@code bench/tools/render_chat_expected.py}, whose {@code --check}
+ * also confirms the hand-written ones). That script mirrors {@link #CONVERSATIONS},
+ * {@link #VARIANTS} and {@link #model}: change them together.
  */
 class ChatTemplateRenderingTests {
 
@@ -36,11 +43,75 @@ class ChatTemplateRenderingTests {
     static final ChatMessage THINKING_ANSWER =
             ChatMessage.assistant("<think>\nThe user greets me.\n</think>\n\nHi! How can I help?");
 
-    static final Map<String, List<ChatMessage>> CONVERSATIONS = Map.of(
-            "system-user-assistant-user", List.of(SYSTEM, HELLO, ANSWER, QUESTION),
-            "user-assistant-user", List.of(HELLO, ANSWER, QUESTION),
-            "user", List.of(HELLO),
-            "thinking-history", List.of(HELLO, THINKING_ANSWER, QUESTION));
+    static final ChatMessage REASONED_ANSWER =
+            new ChatMessage("assistant", "Hi! How can I help?", Map.of("reasoning_content", "The user greets me."));
+    static final ChatMessage PADDED_SYSTEM = ChatMessage.system("You are a helpful assistant.\n");
+    static final ChatMessage PADDED_HELLO = ChatMessage.user("\n  Hello!  \n");
+
+    static final Map<String, Object> WEATHER_TOOL = orderedMap(
+            "type",
+            "function",
+            "function",
+            orderedMap(
+                    "name",
+                    "get_weather",
+                    "description",
+                    "The current weather in a city.",
+                    "parameters",
+                    orderedMap(
+                            "type",
+                            "object",
+                            "properties",
+                            Map.of("city", Map.of("type", "string")),
+                            "required",
+                            List.of("city"))));
+    static final ChatMessage WEATHER_QUESTION = ChatMessage.user("What is the weather in Paris?");
+    static final ChatMessage WEATHER_CALL = new ChatMessage(
+            "assistant",
+            "<think>\nI should call the tool.\n</think>\n\n",
+            Map.of(
+                    "tool_calls",
+                    List.of(orderedMap(
+                            "id",
+                            "call_1",
+                            "type",
+                            "function",
+                            "function",
+                            orderedMap("name", "get_weather", "arguments", Map.of("city", "Paris"))))));
+    static final ChatMessage WEATHER_RESULT =
+            new ChatMessage("tool", "{\"temperature\": 21}", Map.of("tool_call_id", "call_1"));
+
+    /** A conversation and the template variables it needs (the tools it offers). */
+    record Conversation(List<ChatMessage> messages, Map<String, Object> variables) {
+        Conversation(ChatMessage... messages) {
+            this(List.of(messages), Map.of());
+        }
+    }
+
+    static final Map<String, Conversation> CONVERSATIONS = Map.of(
+            "system-user-assistant-user", new Conversation(SYSTEM, HELLO, ANSWER, QUESTION),
+            "user-assistant-user", new Conversation(HELLO, ANSWER, QUESTION),
+            "user", new Conversation(HELLO),
+            "thinking-history", new Conversation(HELLO, THINKING_ANSWER, QUESTION),
+            "user-thinking-answer", new Conversation(HELLO, THINKING_ANSWER),
+            "user-reasoned-answer", new Conversation(HELLO, REASONED_ANSWER),
+            "padded-system-user", new Conversation(PADDED_SYSTEM, PADDED_HELLO),
+            "tool-call-result",
+                    new Conversation(
+                            List.of(SYSTEM, WEATHER_QUESTION, WEATHER_CALL, WEATHER_RESULT),
+                            Map.of("tools", List.of(WEATHER_TOOL))));
+
+    /** More template variables, by the name a case file carries after gen/nogen. */
+    static final Map<String, Map<String, Object>> VARIANTS = Map.of("nothink", Map.of("enable_thinking", false));
+
+    /** A map that keeps its keys in order, as a JSON object does: templates write tools with tojson. */
+    static Map<String, Object> orderedMap(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
 
     /** The BOS and EOS texts of the models that ship each template, and extra variables it needs. */
     record Model(String bos, String eos, Map<String, Object> variables) {
@@ -91,14 +162,31 @@ class ChatTemplateRenderingTests {
         return template.withClock(MARCH_4_2025);
     }
 
+    /** A template of this module's own {@code templates} folder, or else of the shared folder. */
     static Path templateFile(String name) {
-        return TestData.shared().resolve("tokenizers").resolve("chat-templates").resolve(name + ".jinja");
+        Path own = ownTemplates().resolve(name + ".jinja");
+        return Files.exists(own) ? own : sharedTemplates().resolve(name + ".jinja");
+    }
+
+    static Path sharedTemplates() {
+        return TestData.shared().resolve("tokenizers").resolve("chat-templates");
+    }
+
+    static Path ownTemplates() {
+        return resource("templates");
+    }
+
+    private static Path resource(String folder) {
+        try {
+            return Path.of(ChatTemplateRenderingTests.class.getResource(folder).toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @TestFactory
-    Stream<DynamicTest> everyTemplateRendersTheExpectedText() throws IOException, URISyntaxException {
-        Path root =
-                Path.of(ChatTemplateRenderingTests.class.getResource("expected").toURI());
+    Stream<DynamicTest> everyTemplateRendersTheExpectedText() throws IOException {
+        Path root = resource("expected");
         List<DynamicTest> tests = new ArrayList<>();
         List<Path> dirs;
         try (Stream<Path> list = Files.list(root)) {
@@ -112,25 +200,34 @@ class ChatTemplateRenderingTests {
             }
             for (Path file : cases) {
                 String caseName = file.getFileName().toString().replaceAll("\\.txt$", "");
-                String conversation = caseName.substring(0, caseName.lastIndexOf('.'));
-                boolean generationPrompt = caseName.endsWith(".gen");
                 tests.add(DynamicTest.dynamicTest(name + " " + caseName, () -> {
+                    // CONVERSATION.gen|nogen[.VARIANT]
+                    String[] parts = caseName.split("\\.");
+                    Conversation conversation = CONVERSATIONS.get(parts[0]);
+                    assertThat(conversation).as("conversation " + parts[0]).isNotNull();
+                    assertThat(parts[1]).isIn("gen", "nogen");
+                    Map<String, Object> variables = new HashMap<>(model(name).variables());
+                    variables.putAll(conversation.variables());
+                    if (parts.length > 2) {
+                        assertThat(VARIANTS).containsKey(parts[2]);
+                        variables.putAll(VARIANTS.get(parts[2]));
+                    }
                     String expected = Files.readString(file, StandardCharsets.UTF_8);
-                    String rendered = template(name)
-                            .render(
-                                    CONVERSATIONS.get(conversation),
-                                    generationPrompt,
-                                    model(name).variables());
+                    String rendered = template(name).render(conversation.messages(), parts[1].equals("gen"), variables);
                     assertThat(rendered).isEqualTo(expected);
                 }));
             }
         }
-        // Every template in the shared folder has expectations.
-        try (Stream<Path> templates = Files.list(templateFile("x").getParent())) {
-            assertThat(dirs.stream().map(d -> d.getFileName().toString()))
-                    .containsAll(templates
-                            .map(p -> p.getFileName().toString().replace(".jinja", ""))
-                            .toList());
+        // Every template, shared or the module's own, has expectations.
+        for (Path folder : List.of(sharedTemplates(), ownTemplates())) {
+            try (Stream<Path> templates = Files.list(folder)) {
+                assertThat(dirs.stream().map(d -> d.getFileName().toString()))
+                        .containsAll(templates
+                                .map(p -> p.getFileName().toString())
+                                .filter(n -> n.endsWith(".jinja"))
+                                .map(n -> n.replace(".jinja", ""))
+                                .toList());
+            }
         }
         return tests.stream();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.TestData;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +97,23 @@ class ToolCallFormatTests {
                     .resolve("tokenizers")
                     .resolve("chat-templates")
                     .resolve(template.getKey() + ".jinja"));
+            assertThat(ToolCallFormat.detect(source)).as(template.getKey()).isEqualTo(template.getValue());
+        }
+    }
+
+    @Test
+    void theModulesOwnTemplatesAreToldApart() throws IOException {
+        // Qwen3 writes Hermes blocks; Gemma 3's template has no tools, so the server's default holds.
+        Map<String, ToolCallFormat> expected = Map.of(
+                "Qwen-Qwen3-0.6B", ToolCallFormat.HERMES,
+                "google-gemma-3-it", ToolCallFormat.HERMES);
+        for (Map.Entry<String, ToolCallFormat> template : expected.entrySet()) {
+            String source;
+            try (var in = ToolCallFormatTests.class.getResourceAsStream(
+                    "/com/llmserve/engine/chat/templates/" + template.getKey() + ".jinja")) {
+                assertThat(in).as(template.getKey()).isNotNull();
+                source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
             assertThat(ToolCallFormat.detect(source)).as(template.getKey()).isEqualTo(template.getValue());
         }
     }
