@@ -342,12 +342,20 @@ public final class GpuBenchmark {
                 : "";
     }
 
-    /** Bytes of every matrix a decode step multiplies: all 2-D weights except an untied token table (only gathered). */
+    /**
+     * Bytes of every matrix a batch-1 decode step multiplies: all 2-D weights except an untied token
+     * table (only gathered), and of a mixture's stacked experts the share one token uses.
+     */
     static long weightBytesPerStep(GgufFile file) {
         boolean tied = file.findTensor("output.weight").isEmpty();
+        String arch = file.metadata().getString("general.architecture");
+        int experts = file.metadata().findInt(arch + ".expert_count").orElse(0);
+        int used = file.metadata().findInt(arch + ".expert_used_count").orElse(0);
         long bytes = 0;
         for (GgufTensor t : file.tensors()) {
-            if (t.dims() >= 2 && (tied || !t.name().equals("token_embd.weight"))) {
+            if (t.dims() == 3 && experts > 0 && used > 0) {
+                bytes += t.byteSize() / experts * used;
+            } else if (t.dims() >= 2 && (tied || !t.name().equals("token_embd.weight"))) {
                 bytes += t.byteSize();
             }
         }

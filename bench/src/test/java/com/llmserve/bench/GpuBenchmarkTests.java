@@ -10,6 +10,26 @@ import org.junit.jupiter.api.Test;
 class GpuBenchmarkTests {
 
     @Test
+    void aMixtureReadsOnlyItsUsedExpertsPerStep() throws java.io.IOException {
+        Path model = Path.of(System.getProperty("llmserve.shared.dir"), "models", "tiny-qwen3moe-Q8_0.gguf");
+        try (com.llmserve.engine.gguf.GgufFile f = com.llmserve.engine.gguf.GgufFile.open(model)) {
+            long dense = 0;
+            long experts = 0;
+            for (com.llmserve.engine.gguf.GgufTensor t : f.tensors()) {
+                if (t.dims() == 3) {
+                    experts += t.byteSize();
+                } else if (t.dims() == 2 && !t.name().equals("token_embd.weight")) {
+                    dense += t.byteSize();
+                }
+            }
+            int count = f.metadata().findInt("qwen3moe.expert_count").orElseThrow();
+            int used = f.metadata().findInt("qwen3moe.expert_used_count").orElseThrow();
+            assertThat(experts).isPositive();
+            assertThat(GpuBenchmark.weightBytesPerStep(f)).isEqualTo(dense + experts / count * used);
+        }
+    }
+
+    @Test
     void readsModelsWithLabelsAndAnchors() {
         GpuBenchmark.Options o = GpuBenchmark.Options.parse(new String[] {
             "--model",
