@@ -200,6 +200,32 @@ class ChatTemplateBehaviourTests {
     }
 
     @Test
+    void anAssistantTurnThatOnlyCallsToolsRendersWithEmptyContentWhereTheTemplateNeedsText() throws IOException {
+        // OpenAI clients send content null beside tool_calls; Qwen3's template tests '</think>' in it
+        ChatTemplate qwen3 = ChatTemplateRenderingTests.template("Qwen-Qwen3-0.6B");
+        Map<String, Object> calls = ChatTemplateRenderingTests.WEATHER_CALL.fields();
+        List<ChatMessage> withNull = List.of(
+                ChatTemplateRenderingTests.WEATHER_QUESTION,
+                new ChatMessage("assistant", null, calls),
+                ChatTemplateRenderingTests.WEATHER_RESULT);
+        List<ChatMessage> withEmpty = List.of(
+                ChatTemplateRenderingTests.WEATHER_QUESTION,
+                new ChatMessage("assistant", "", calls),
+                ChatTemplateRenderingTests.WEATHER_RESULT);
+        assertThat(qwen3.render(withNull, true))
+                .isEqualTo(qwen3.render(withEmpty, true))
+                .contains("<tool_call>\n{\"name\": \"get_weather\"");
+        // a template that tells none from text still sees none
+        ChatTemplate noneAware = ChatTemplate.of("{% if messages[0].content is none %}none{% endif %}", "", "");
+        assertThat(noneAware.render(List.of(new ChatMessage("assistant", null)), false))
+                .isEqualTo("none");
+        // and a template that fails for another reason still fails
+        assertThatThrownBy(() -> ChatTemplate.of("{{ messages[0].content }}{{ no_such_function(1) }}", "", "")
+                        .render(List.of(new ChatMessage("assistant", null)), false))
+                .isInstanceOf(ChatTemplateException.class);
+    }
+
+    @Test
     void theFallbackIsChatMlAndRendersMissingContentAsEmpty() {
         ChatTemplate chatml = ChatTemplate.fallback("", "");
         assertThat(chatml.isFallback()).isTrue();
