@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write a GGUF file with a real model's tokenizer and synthetic (random) quantized weights.
 
-This is ../shared/tools/synth_gguf.py extended with --arch (llama, qwen3, qwen3moe, gemma3): the
-metadata keys and tensor names are llama.cpp's for each architecture (llama, qwen3, qwen3moe, gemma3, phi3) (src/llama-arch.cpp and
+This is ../shared/tools/synth_gguf.py extended with --arch: the metadata keys and tensor names are
+llama.cpp's for each architecture (llama, qwen3, qwen3moe, gemma2, gemma3, phi3) (src/llama-arch.cpp and
 src/models/<arch>.cpp), so llama.cpp and this engine load the same file. Norm weights are 1.0 and
 the per-head q/k norms too; expert routers are F32 like the converters write them.
 
@@ -28,6 +28,8 @@ SHAPES = {  # n_embd, n_layer, n_head, n_head_kv, n_ff[, head_dim, experts, expe
     "qwen3-1.7b": (2048, 28, 16, 8, 6144, 128),
     "qwen3-8b": (4096, 36, 32, 8, 12288, 128),
     "qwen3-30b-a3b": (2048, 48, 32, 4, 6144, 128, 128, 8, 768),
+    "gemma2-2b": (2304, 26, 8, 4, 9216, 256),
+    "gemma2-9b": (3584, 42, 16, 8, 14336, 256),
     "gemma3-1b": (1152, 26, 4, 1, 6912, 256),
     "gemma3-12b": (3840, 48, 16, 8, 15360, 256),
     "tiny-moe": (256, 4, 8, 4, 768, 32, 4, 2, 256),
@@ -37,6 +39,9 @@ ARCHS = {
     "llama":    dict(rope_base=500000.0, eps=1e-5),
     "qwen3":    dict(rope_base=1000000.0, eps=1e-6, qk_norm=True),
     "qwen3moe": dict(rope_base=1000000.0, eps=1e-6, qk_norm=True, moe=True),
+    # gemma2: no q/k norms, attention and final logits soft-capped, tied output, alternating windows
+    "gemma2":   dict(rope_base=10000.0, eps=1e-6, post_norms=True, window=4096, window_pattern=2, tied=True,
+                     attn_softcap=50.0, final_softcap=30.0),
     "gemma3":   dict(rope_base=1000000.0, eps=1e-6, qk_norm=True, post_norms=True, window=1024, window_pattern=6),
     # fused attn_qkv and gate|up in ffn_up; longrope factors (long in [1, 8), short in [1, 1.5))
     "phi3":     dict(rope_base=10000.0, eps=1e-5, fused=True, longrope=True),
@@ -115,6 +120,9 @@ def main():
     ap.add_argument("--ctx", type=int, default=8192)
     ap.add_argument("--rope-original-context", type=int, default=4096,
                     help="phi3: rope.scaling.original_context_length (longer served contexts take the long factors)")
+    ap.add_argument("--window", type=int, help="attention.sliding_window instead of the architecture's")
+    ap.add_argument("--attn-softcap", type=float, help="gemma2: attn_logit_softcapping instead of 50")
+    ap.add_argument("--final-softcap", type=float, help="gemma2: final_logit_softcapping instead of 30")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
@@ -159,8 +167,11 @@ def main():
         meta += [kv(f"{A}.expert_count", T_U32, u32(n_expert)), kv(f"{A}.expert_used_count", T_U32, u32(n_expert_used)),
                  kv(f"{A}.expert_feed_forward_length", T_U32, u32(n_ff_exp))]
     if arch.get("window"):
-        meta += [kv(f"{A}.attention.sliding_window", T_U32, u32(arch["window"])),
+        meta += [kv(f"{A}.attention.sliding_window", T_U32, u32(a.window or arch["window"])),
                  kv(f"{A}.attention.sliding_window_pattern", T_U32, u32(arch["window_pattern"]))]
+    if arch.get("attn_softcap"):
+        meta += [kv(f"{A}.attn_logit_softcapping", T_F32, f32(a.attn_softcap or arch["attn_softcap"])),
+                 kv(f"{A}.final_logit_softcapping", T_F32, f32(a.final_softcap or arch["final_softcap"]))]
     if arch.get("longrope"):
         meta += [kv(f"{A}.rope.scaling.attn_factor", T_F32, f32(1.19)),
                  kv(f"{A}.rope.scaling.original_context_length", T_U32, u32(a.rope_original_context))]
@@ -202,7 +213,9 @@ def main():
                 (p + "ffn_up.weight", (n_embd, n_ff), a.type),
                 (p + "ffn_down.weight", (n_ff, n_embd), a.type),
             ]
-    tensors += [("output_norm.weight", (n_embd,), "f32"), ("output.weight", (n_embd, vocab), a.type)]
+    tensors += [("output_norm.weight", (n_embd,), "f32")]
+    if not arch.get("tied"):  # llama.cpp's gemma2 refuses an output.weight: it reads token_embd
+        tensors += [("output.weight", (n_embd, vocab), a.type)]
     if arch.get("longrope"):
         tensors += [("rope_factors_long.weight", (head_dim // 2,), "f32long"),
                     ("rope_factors_short.weight", (head_dim // 2,), "f32short")]

@@ -6,6 +6,12 @@
 // extent of bidirectional attention). Slot of position p: tables[off + p / bs] * bs + p % bs.
 #include "ls_compat.h"
 
+// gemma2's attention soft-capping: a score s, its scale already divided by the cap, becomes
+// cap * tanh(s), as ggml's flash attention computes it; a cap of 0 leaves scores as they are.
+LS_DEVICE float ls_softcap(float s, float cap) {
+  return cap > 0.0f ? cap * ls_tanh(s) : s;
+}
+
 // LS_ATT_THREADS, LS_ATT_MAX_QDIM, LS_ATT_MAX_GROUP, LS_ATT_SPLIT_STATS, LS_DEC_MAX_GROUP and
 // LS_TILE_Q come from ls_launch.h.
 #define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
@@ -34,7 +40,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
                                 const int* positions, const int* slots, const int* table_offsets,
                                 const int* seq_last, const int* tables, float* out, int out_stride,
                                 float* partial, int heads, int kv_heads, int head_dim, int block_size,
-                                float scale, int causal, int window, int splits) {
+                                float scale, float softcap, int causal, int window, int splits) {
   LS_SHARED float q[LS_ATT_MAX_QDIM];
   LS_SHARED float scores[LS_ATT_CHUNK * LS_ATT_MAX_GROUP];
   LS_SHARED int chunk_slots[LS_ATT_CHUNK];
@@ -89,7 +95,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
         float s = 0.0f;
         for (int d = lane; d < head_dim; d += (int)wave) s += q[g * head_dim + d] * ls_half_to_float(k[d]);
         s = ls_wave_sum(s);
-        if (lane == 0) scores[i * group + g] = s * scale;
+        if (lane == 0) scores[i * group + g] = ls_softcap(s * scale, softcap);
       }
     }
     ls_sync_block();
@@ -257,7 +263,7 @@ LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int 
 // First scan: running (max, sum of exp) of this lane group's positions.
 template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
-                            float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
+                            float scale, float softcap, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
                             float (&l)[LS_DEC_MAX_GROUP]) {
   constexpr int DPL = LS_DPL(D);
 #pragma unroll
@@ -276,7 +282,7 @@ LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, in
         float s = 0.0f;
 #pragma unroll
         for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
-        s = ls_group32_sum(s) * scale;
+        s = ls_softcap(ls_group32_sum(s) * scale, softcap);
         const float new_max = __builtin_fmaxf(m[g], s);
         l[g] = l[g] * ls_exp(m[g] - new_max) + ls_exp(s - new_max);
         m[g] = new_max;
@@ -290,7 +296,7 @@ LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, in
 // Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
 template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
-                             int kv_dim, int group, float scale, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
+                             int kv_dim, int group, float scale, float softcap, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
                              const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
                              float (&acc)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
   constexpr int DPL = LS_DPL(D);
@@ -315,7 +321,7 @@ LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const
         float s = 0.0f;
 #pragma unroll
         for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
-        s = ls_group32_sum(s) * scale;
+        s = ls_softcap(ls_group32_sum(s) * scale, softcap);
         const float w = ls_half_to_float(ls_float_to_half(ls_exp(s - mx[g]) * inv[g]));
 #pragma unroll
         for (int i = 0; i < DPL; ++i) acc[g][i] += w * vc[i];
@@ -356,7 +362,7 @@ LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DE
 template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
                                   const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
-                                  float* stats, int heads, int kv_heads, int block_size, float scale, int causal,
+                                  float* stats, int heads, int kv_heads, int block_size, float scale, float softcap, int causal,
                                   int window, int splits) {
   LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
   LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
@@ -371,7 +377,7 @@ LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* 
   float q[LS_DEC_MAX_GROUP][LS_DPL(D)];
   ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
   float m[LS_DEC_MAX_GROUP], l[LS_DEC_MAX_GROUP];
-  ls_dec_stats<D>(keys, r, grp, block_size, kv_heads * D, group, scale, q, m, l);
+  ls_dec_stats<D>(keys, r, grp, block_size, kv_heads * D, group, scale, softcap, q, m, l);
   if (lane == 0) {
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
@@ -395,7 +401,7 @@ template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, float* partial, const float* stats,
-                                int heads, int kv_heads, int block_size, float scale, int causal, int window, int splits) {
+                                int heads, int kv_heads, int block_size, float scale, float softcap, int causal, int window, int splits) {
   constexpr int DPL = LS_DPL(D);
   LS_SHARED float merge_acc[GROUPS][LS_DEC_MAX_GROUP * D];
   LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
@@ -413,7 +419,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
   float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
   if (splits == 1) {
-    ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, q, mx, inv);
+    ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, softcap, q, mx, inv);
     ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum);
   } else {
 #pragma unroll
@@ -432,7 +438,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
     }
   }
   float acc[LS_DEC_MAX_GROUP][DPL];
-  ls_dec_values<D>(keys, values, r, grp, block_size, kv_dim, group, scale, q, mx, inv, acc);
+  ls_dec_values<D>(keys, values, r, grp, block_size, kv_dim, group, scale, softcap, q, mx, inv, acc);
 #pragma unroll
   for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
     if (g < group)
@@ -457,16 +463,16 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
                                        const int* positions, const int* slots, const int* table_offsets,          \
                                        const int* seq_last, const int* tables, float* out, int out_stride,        \
                                        float* partial, const float* stats, int heads, int kv_heads,               \
-                                       int block_size, float scale, int causal, int window, int splits) {         \
+                                       int block_size, float scale, float softcap, int causal, int window, int splits) {         \
     ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
-                        out_stride, partial, stats, heads, kv_heads, block_size, scale, causal, window, splits); \
+                        out_stride, partial, stats, heads, kv_heads, block_size, scale, softcap, causal, window, splits); \
   }                                                                                                              \
   LS_KERNEL void ls_attention_stats_d##d(const float* qkv, int stride, const uint16_t* keys, const int* positions, \
                                          const int* slots, const int* table_offsets, const int* seq_last,         \
                                          const int* tables, float* stats, int heads, int kv_heads, int block_size, \
-                                         float scale, int causal, int window, int splits) {                       \
+                                         float scale, float softcap, int causal, int window, int splits) {                       \
     ls_attention_stats<d>(qkv, stride, keys, positions, slots, table_offsets, seq_last, tables, stats, heads,     \
-                          kv_heads, block_size, scale, causal, window, splits);                                  \
+                          kv_heads, block_size, scale, softcap, causal, window, splits);                                  \
   }
 
 LS_ATTENTION_DEC(8)
@@ -506,7 +512,7 @@ template <int D>
 LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                  const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
-                                 int block_size, float scale, int causal, int window) {
+                                 int block_size, float scale, float softcap, int causal, int window) {
   constexpr int DG = D / 8;  // dims per thread in the weighted-values product
   LS_SHARED uint16_t q_t[D][LS_TILE_Q + LS_TILE_PAD];
   LS_SHARED uint16_t k_t[D][LS_TILE_K + LS_TILE_PAD];
@@ -611,7 +617,7 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
           const int j = 4 * kg + b;
           const int p = c0 + j;
           const bool valid = qi < nq && j < len && p >= q_first[qi] && p <= q_last[qi];
-          scores[qi][j] = valid ? acc[a][b] * scale : -__builtin_inff();
+          scores[qi][j] = valid ? ls_softcap(acc[a][b] * scale, softcap) : -__builtin_inff();
         }
       }
       ls_sync_block();
@@ -680,10 +686,10 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
   LS_KERNEL void ls_attention_tile_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
                                         const int* positions, const int* slots, const int* table_offsets,          \
                                         const int* seq_last, const int* tables, const int* tiles, float* out,      \
-                                        int out_stride, int heads, int kv_heads, int block_size, float scale,      \
+                                        int out_stride, int heads, int kv_heads, int block_size, float scale, float softcap,      \
                                         int causal, int window) {                                                 \
     ls_attention_tile<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out, \
-                         out_stride, heads, kv_heads, block_size, scale, causal, window);                          \
+                         out_stride, heads, kv_heads, block_size, scale, softcap, causal, window);                          \
   }
 
 LS_ATTENTION_TILE(8)

@@ -107,7 +107,10 @@ public final class TestData {
                 .toList();
     }
 
-    /** The synthetic tiny models of the architectures beyond llama's own layers (qwen3, qwen3moe, gemma3). */
+    /**
+     * The synthetic tiny models of the architectures beyond llama's own layers (qwen3, qwen3moe,
+     * gemma3 in {@code ../shared/models}; gemma2 and phi3 recorded in this module's resources).
+     */
     public static List<String> newerArchitectureModels() {
         return List.of(
                 "tiny-qwen3-F16.gguf",
@@ -115,7 +118,9 @@ public final class TestData {
                 "tiny-qwen3moe-F16.gguf",
                 "tiny-qwen3moe-Q8_0.gguf",
                 "tiny-gemma3-F16.gguf",
-                "tiny-gemma3-Q8_0.gguf");
+                "tiny-gemma3-Q8_0.gguf",
+                "tiny-gemma2-F16.gguf",
+                "tiny-phi3-Q8_0.gguf");
     }
 
     public static Path golden(String relative) {

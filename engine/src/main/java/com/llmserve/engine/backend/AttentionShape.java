@@ -9,14 +9,32 @@ package com.llmserve.engine.backend;
  * @param scale         factor applied to q·k, usually {@code 1 / sqrt(headDim)}
  * @param causal        whether a row sees only positions up to its own
  * @param slidingWindow when positive, a row sees only the last {@code slidingWindow} positions
+ * @param softcap       when positive, each scaled score {@code s} becomes {@code softcap * tanh(s / softcap)}
+ *                      before the softmax (gemma2's attention logit soft-capping)
  */
-public record AttentionShape(int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow) {
+public record AttentionShape(
+        int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow, float softcap) {
 
     public AttentionShape {
         if (heads <= 0 || kvHeads <= 0 || heads % kvHeads != 0) {
             throw new IllegalArgumentException(
                     "query heads " + heads + " must be a positive multiple of kv heads " + kvHeads);
         }
+        if (!(softcap >= 0) || Float.isInfinite(softcap)) {
+            throw new IllegalArgumentException("attention soft-cap " + softcap + " must be finite and not negative");
+        }
+    }
+
+    public AttentionShape(int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow) {
+        this(heads, kvHeads, headDim, scale, causal, slidingWindow, 0f);
+    }
+
+    /**
+     * The factor on q·k before the cap's tanh: {@link #scale()} divided by the cap, as ggml's flash
+     * attention divides it (so {@code softcap * tanh(q·k * cappedScale)}); the scale itself without one.
+     */
+    public float cappedScale() {
+        return softcap > 0 ? scale / softcap : scale;
     }
 
     public int queryDim() {

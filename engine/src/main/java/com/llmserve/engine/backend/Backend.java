@@ -526,8 +526,9 @@ public abstract class Backend implements AutoCloseable {
         own(out);
         checkCols(out, shape.queryDim(), "encoder attention output");
         checkCols(qkv, shape.queryDim() + 2L * shape.kvDim(), "encoder attention q|k|v");
-        if (shape.causal() || shape.slidingWindow() > 0) {
-            throw new IllegalArgumentException("encoder attention is bidirectional over whole sequences: " + shape);
+        if (shape.causal() || shape.slidingWindow() > 0 || shape.softcap() > 0) {
+            throw new IllegalArgumentException(
+                    "encoder attention is bidirectional over whole sequences, its scores uncapped: " + shape);
         }
         Spans.check(starts, sequences, qkv.rows(), out.rows());
         doEncoderAttention(s, qkv, starts, sequences, shape, out);

@@ -4,6 +4,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.bert.Bert;
 import com.llmserve.engine.model.llama.DecoderArchitecture;
+import com.llmserve.engine.model.llama.Gemma2;
 import com.llmserve.engine.model.llama.Gemma3;
 import com.llmserve.engine.model.llama.Llama;
 import com.llmserve.engine.model.llama.Mistral;
@@ -20,10 +21,17 @@ import java.util.stream.Stream;
 /** The model families this engine implements, chosen by {@code general.architecture}. */
 public final class Architectures {
 
-    private static final Map<String, DecoderArchitecture> DECODERS =
-            List.of(new Llama(), new Mistral(), new Qwen2(), new Qwen3(), new Qwen3Moe(), new Gemma3(), new Phi3())
-                    .stream()
-                    .collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
+    private static final Map<String, DecoderArchitecture> DECODERS = List.of(
+                    new Llama(),
+                    new Mistral(),
+                    new Qwen2(),
+                    new Qwen3(),
+                    new Qwen3Moe(),
+                    new Gemma2(),
+                    new Gemma3(),
+                    new Phi3())
+            .stream()
+            .collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
 
     /** How an embedding architecture is loaded. */
     @FunctionalInterface

@@ -143,7 +143,7 @@ class ArchitectureTests {
             assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
                     .isInstanceOf(UnsupportedArchitectureException.class)
                     .hasMessageContaining("'gpt2'")
-                    .hasMessageContaining("gemma3, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
+                    .hasMessageContaining("gemma2, gemma3, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
         }
     }
 

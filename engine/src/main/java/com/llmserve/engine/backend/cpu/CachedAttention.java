@@ -147,10 +147,16 @@ final class CachedAttention {
                             hd,
                             to - from,
                             hd,
-                            shape.scale(),
+                            shape.cappedScale(),
                             sc.scores,
                             sc.scoreAt[r] + g * sc.count[r] + from - sc.first[r]);
                 }
+            }
+        }
+        if (shape.softcap() > 0) {
+            float cap = shape.softcap();
+            for (int i = 0; i < scoreCount; i++) {
+                sc.scores[i] = cap * (float) Math.tanh(sc.scores[i]);
             }
         }
         for (int r = 0; r < rows; r++) {

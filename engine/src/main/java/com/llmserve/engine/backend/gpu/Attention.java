@@ -127,7 +127,8 @@ record Attention(
                     .i32(s.heads())
                     .i32(s.kvHeads())
                     .i32(kv.blockSize())
-                    .f32(s.scale())
+                    .f32(s.cappedScale())
+                    .f32(s.softcap())
                     .i32(s.causal() ? 1 : 0)
                     .i32(s.slidingWindow());
             l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0), args);
@@ -143,7 +144,8 @@ record Attention(
                     .i32(s.kvHeads())
                     .i32(s.headDim())
                     .i32(kv.blockSize())
-                    .f32(s.scale())
+                    .f32(s.cappedScale())
+                    .f32(s.softcap())
                     .i32(s.causal() ? 1 : 0)
                     .i32(s.slidingWindow())
                     .i32(splits);
@@ -160,7 +162,8 @@ record Attention(
                     .i32(s.heads())
                     .i32(s.kvHeads())
                     .i32(kv.blockSize())
-                    .f32(s.scale())
+                    .f32(s.cappedScale())
+                    .f32(s.softcap())
                     .i32(s.causal() ? 1 : 0)
                     .i32(s.slidingWindow())
                     .i32(splits);
@@ -171,7 +174,8 @@ record Attention(
                 .i32(s.heads())
                 .i32(s.kvHeads())
                 .i32(kv.blockSize())
-                .f32(s.scale())
+                .f32(s.cappedScale())
+                .f32(s.softcap())
                 .i32(s.causal() ? 1 : 0)
                 .i32(s.slidingWindow())
                 .i32(splits);

@@ -145,7 +145,8 @@ public record DecoderConfig(
 
     AttentionShape attention(int layer) {
         float scale = variant.attentionScale() > 0 ? variant.attentionScale() : (float) (1.0 / Math.sqrt(headDim));
-        return new AttentionShape(heads, kvHeads, headDim, scale, true, windowed(layer) ? slidingWindow : 0);
+        return new AttentionShape(
+                heads, kvHeads, headDim, scale, true, windowed(layer) ? slidingWindow : 0, variant.attentionSoftcap());
     }
 
     /** Gemma3's windowed layers rotate with a rope of their own: their base, and no position scaling. */

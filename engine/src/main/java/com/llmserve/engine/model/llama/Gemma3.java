@@ -38,6 +38,7 @@ public final class Gemma3 extends DecoderArchitecture {
                 m.findFloat("gemma3.rope.freq_base_swa").orElse(DEFAULT_WINDOW_ROPE_BASE),
                 attentionScale,
                 m.findFloat("gemma3.final_logit_softcapping").orElse(0f),
+                0f,
                 null);
         return DecoderConfig.read(file.path(), m, "gemma3", Rope.Style.NEOX, "gemma3.attention.sliding_window", gemma);
     }

@@ -15,6 +15,7 @@ import com.llmserve.engine.backend.Glu;
  * @param windowRopeBase   rope theta of the windowed layers, 0 for the model's
  * @param attentionScale   factor on q·k, 0 for {@code 1 / sqrt(headDim)}
  * @param logitSoftcap     final logits become {@code c * tanh(logits / c)}, 0 for none
+ * @param attentionSoftcap attention scores become {@code c * tanh(scores / c)}, 0 for none (gemma2)
  * @param experts          the mixture of experts replacing the dense feed-forward, or null
  */
 record Variant(
@@ -24,11 +25,13 @@ record Variant(
         float windowRopeBase,
         float attentionScale,
         float logitSoftcap,
+        float attentionSoftcap,
         Experts experts) {
 
-    static final Variant LLAMA = new Variant(1f, Glu.SILU, 0, 0f, 0f, 0f, null);
+    static final Variant LLAMA = new Variant(1f, Glu.SILU, 0, 0f, 0f, 0f, 0f, null);
 
     Variant withExperts(Experts e) {
-        return new Variant(embeddingScale, glu, windowPattern, windowRopeBase, attentionScale, logitSoftcap, e);
+        return new Variant(
+                embeddingScale, glu, windowPattern, windowRopeBase, attentionScale, logitSoftcap, attentionSoftcap, e);
     }
 }

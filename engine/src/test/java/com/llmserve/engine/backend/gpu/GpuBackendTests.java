@@ -417,21 +417,24 @@ class GpuBackendTests {
 
     static Stream<Arguments> attentionShapes() {
         return Stream.of(
-                Arguments.of(8, 2, 64, true, 0),
-                Arguments.of(32, 8, 128, true, 0),
-                Arguments.of(4, 4, 8, true, 0), // stories260K-like tiny heads
-                Arguments.of(8, 2, 64, true, 40), // sliding window
-                Arguments.of(6, 2, 32, false, 0), // bidirectional (BERT)
-                Arguments.of(16, 1, 64, true, 0), // 16 query heads per kv head: the general kernel
-                Arguments.of(4, 2, 40, true, 0)); // a head size without its own kernel: the general kernel
+                Arguments.of(8, 2, 64, true, 0, 0f),
+                Arguments.of(32, 8, 128, true, 0, 0f),
+                Arguments.of(4, 4, 8, true, 0, 0f), // stories260K-like tiny heads
+                Arguments.of(8, 2, 64, true, 40, 0f), // sliding window
+                Arguments.of(6, 2, 32, false, 0, 0f), // bidirectional (BERT)
+                Arguments.of(16, 1, 64, true, 0, 0f), // 16 query heads per kv head: the general kernel
+                Arguments.of(4, 2, 40, true, 0, 0f), // a head size without its own kernel: the general kernel
+                Arguments.of(8, 2, 64, true, 40, 1f), // gemma2's soft-capped scores (exact and tiled kernels)
+                Arguments.of(16, 1, 64, true, 0, 1f)); // soft-capped in the general kernel
     }
 
-    @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}")
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}, soft-cap {5}")
     @MethodSource("attentionShapes")
-    void pagedAttentionMatchesTheCpuBackend(int heads, int kvHeads, int headDim, boolean causal, int window) {
+    void pagedAttentionMatchesTheCpuBackend(
+            int heads, int kvHeads, int headDim, boolean causal, int window, float softcap) {
         Random r = new Random(heads * 1000L + headDim);
         AttentionShape shape =
-                new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window);
+                new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window, softcap);
         int width = shape.queryDim() + 2 * shape.kvDim();
         int blockSize = 16;
         // blocks handed out in a shuffled order, so tables are not contiguous
