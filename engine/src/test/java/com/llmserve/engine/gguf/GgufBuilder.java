@@ -79,6 +79,37 @@ public final class GgufBuilder {
         return kv(key, GgufValueType.FLOAT32, le(4).putFloat(value));
     }
 
+    /**
+     * Any metadata value as {@link GgufParser} reads it back: an integer is written in its type's
+     * width (the low bits of its {@code Long}), an array element by element, nested arrays included.
+     */
+    public GgufBuilder kvValue(String key, GgufValue value) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        writeValue(bytes, value.type(), value.value());
+        byte[] b = bytes.toByteArray();
+        return kv(key, value.type(), ByteBuffer.wrap(b).position(b.length));
+    }
+
+    private static void writeValue(ByteArrayOutputStream out, GgufValueType type, Object v) {
+        switch (type) {
+            case UINT8, INT8 -> out.write(((Number) v).intValue());
+            case UINT16, INT16 -> write(out, le(2).putShort(((Number) v).shortValue()));
+            case UINT32, INT32 -> write(out, le(4).putInt(((Number) v).intValue()));
+            case UINT64, INT64 -> write(out, le(8).putLong(((Number) v).longValue()));
+            case FLOAT32 -> write(out, le(4).putFloat(((Number) v).floatValue()));
+            case FLOAT64 -> write(out, le(8).putDouble(((Number) v).doubleValue()));
+            case BOOL -> out.write((Boolean) v ? 1 : 0);
+            case STRING -> write(out, str((String) v));
+            case ARRAY -> {
+                GgufValue.GgufArray a = (GgufValue.GgufArray) v;
+                write(out, le(12).putInt(a.elementType().id()).putLong(a.length()));
+                for (int i = 0; i < a.length(); i++) {
+                    writeValue(out, a.elementType(), java.lang.reflect.Array.get(a.values(), i));
+                }
+            }
+        }
+    }
+
     public GgufBuilder kvRaw(byte[] raw) {
         kv.writeBytes(raw);
         kvCount++;

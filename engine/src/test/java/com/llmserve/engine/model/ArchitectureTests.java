@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufBuilder;
 import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.gguf.GgufTensor;
+import com.llmserve.engine.gguf.GgufValueType;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
 import java.io.IOException;
@@ -107,6 +110,31 @@ class ArchitectureTests {
         }
     }
 
+    /**
+     * Found by ModelLoadingFuzzTests: with fewer batch rows than experts used per token, the
+     * experts' scratch (as many rows as a batch) could not hold one token's pairs, and every step
+     * failed with IllegalArgumentException.
+     */
+    @Test
+    void moreExpertsUsedThanBatchRowsStillGiveTheDenseOutput() throws IOException {
+        SyntheticModel.Spec dense = SyntheticModel.Spec.llama();
+        ModelOptions twoRows = new ModelOptions(2, 0);
+        try (GgufFile moeFile = GgufFile.open(SyntheticModel.write(dir, "moe3.gguf", dense.copiedExperts(4, 3)));
+                GgufFile denseFile = GgufFile.open(SyntheticModel.write(dir, "dense.gguf", dense));
+                LanguageModel moe = Architectures.loadLanguageModel(moeFile, backend, twoRows);
+                LanguageModel plain = Architectures.loadLanguageModel(denseFile, backend, twoRows)) {
+            float[] a = allLogits(moe);
+            float[] b = allLogits(plain);
+            double worst = 0;
+            double largest = 0;
+            for (int i = 0; i < a.length; i++) {
+                worst = Math.max(worst, Math.abs(a[i] - b[i]));
+                largest = Math.max(largest, Math.abs(b[i]));
+            }
+            assertThat(worst).isLessThan(1e-3 * largest);
+        }
+    }
+
     @Test
     void expertsUsedBeyondTheExpertCountAreRefused() throws IOException {
         Path p = SyntheticModel.write(
@@ -186,6 +214,123 @@ class ArchitectureTests {
                     .hasMessageContaining("token_embd.weight")
                     .hasMessageContaining("10 token rows")
                     .hasMessageContaining("8 tokens");
+        }
+    }
+
+    /** A llama of width 8, 4 heads (and 4 kv heads) of {@code keyLength} dimensions, feed-forward 16, its tensors (zeros) for 2 blocks. */
+    private static GgufBuilder smallLlama(int layers, long keyLength) {
+        GgufBuilder b = new GgufBuilder()
+                .kvString("general.architecture", "llama")
+                .kvU32("llama.embedding_length", 8)
+                .kvU32("llama.block_count", layers)
+                .kvU32("llama.feed_forward_length", 16)
+                .kvU32("llama.attention.head_count", 4)
+                .kvU32("llama.attention.head_count_kv", 4)
+                .kvU32("llama.rope.dimension_count", 2)
+                .kv(
+                        "llama.attention.key_length",
+                        GgufValueType.UINT32,
+                        GgufBuilder.le(4).putInt((int) keyLength))
+                .kv(
+                        "llama.attention.value_length",
+                        GgufValueType.UINT32,
+                        GgufBuilder.le(4).putInt((int) keyLength))
+                .tensor("token_embd.weight", GgmlType.F32, new long[] {8, 10}, new byte[320])
+                .tensor("output_norm.weight", GgmlType.F32, new long[] {8}, new byte[32]);
+        for (int l = 0; l < 2; l++) {
+            String p = "blk." + l + ".";
+            b.tensor(p + "attn_norm.weight", GgmlType.F32, new long[] {8}, new byte[32])
+                    .tensor(p + "attn_q.weight", GgmlType.F32, new long[] {8, 8}, new byte[256])
+                    .tensor(p + "attn_k.weight", GgmlType.F32, new long[] {8, 8}, new byte[256])
+                    .tensor(p + "attn_v.weight", GgmlType.F32, new long[] {8, 8}, new byte[256])
+                    .tensor(p + "attn_output.weight", GgmlType.F32, new long[] {8, 8}, new byte[256])
+                    .tensor(p + "ffn_norm.weight", GgmlType.F32, new long[] {8}, new byte[32])
+                    .tensor(p + "ffn_gate.weight", GgmlType.F32, new long[] {8, 16}, new byte[512])
+                    .tensor(p + "ffn_up.weight", GgmlType.F32, new long[] {8, 16}, new byte[512])
+                    // the second block's down projection is transposed: refused after the first block loaded
+                    .tensor(
+                            p + "ffn_down.weight",
+                            GgmlType.F32,
+                            l == 0 ? new long[] {16, 8} : new long[] {8, 16},
+                            new byte[512]);
+        }
+        return b;
+    }
+
+    /** Found by ModelLoadingFuzzTests: block_count sized a list before any block was looked for. */
+    @Test
+    void aBlockCountBeyondTheFileIsRefusedBeforeAnythingIsSizedByIt() throws IOException {
+        Path p = smallLlama(Integer.MAX_VALUE, 2).writeTo(dir, "blocks.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("block_count is 2147483647")
+                    .hasMessageContaining("blk.2147483646.");
+        }
+    }
+
+    /** Found by ModelLoadingFuzzTests: Rope.Yarn refused a zero attention factor with IllegalArgumentException. */
+    @Test
+    void aRopeAttentionFactorOfZeroIsAnInvalidModel() throws IOException {
+        Path p = smallLlama(1, 2).kvF32("llama.rope.scaling.attn_factor", 0f).writeTo(dir, "attn-factor.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("attention factor 0.0");
+        }
+    }
+
+    /**
+     * 4 heads of 2^30 + 2 dimensions are 2^32 + 8 wide: in ints, 8, which the tensors' shapes
+     * matched, so the model loaded and every step failed in the backend's argument checks
+     * (IllegalArgumentException: rope heads that do not fit the rows).
+     */
+    @Test
+    void headsWhoseWidthOverflowsAnIntAreRefused() throws IOException {
+        Path p = smallLlama(1, (1L << 30) + 2).writeTo(dir, "wide-heads.gguf");
+        try (GgufFile f = GgufFile.open(p)) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("heads of 1073741826 dimensions do not fit");
+        }
+    }
+
+    /** A tensor refused in the second block closes every weight the backend made before it. */
+    @Test
+    void aRefusedLoadClosesWhatItUploaded() throws IOException {
+        Path p = smallLlama(2, 2).writeTo(dir, "late-refusal.gguf");
+        int[] made = {0};
+        int[] released = {0};
+        try (GgufFile f = GgufFile.open(p);
+                CpuBackend counting = new CpuBackend("cpu", 1, true) {
+                    @Override
+                    protected Weight doUploadMatrix(String name, java.util.List<GgufTensor> parts, int cols) {
+                        made[0]++;
+                        return super.doUploadMatrix(name, parts, cols);
+                    }
+
+                    @Override
+                    protected Weight doUploadTable(GgufTensor tensor) {
+                        made[0]++;
+                        return super.doUploadTable(tensor);
+                    }
+
+                    @Override
+                    protected Weight doUploadVector(String name, float[] values) {
+                        made[0]++;
+                        return super.doUploadVector(name, values);
+                    }
+
+                    @Override
+                    protected void beforeRelease() {
+                        released[0]++;
+                    }
+                }) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, counting, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("blk.1.ffn_down.weight");
+            assertThat(made[0]).isGreaterThan(10);
+            assertThat(released[0]).isEqualTo(made[0]);
         }
     }
 

@@ -7,14 +7,10 @@ import com.llmserve.app.models.ServedEmbeddingModel;
 import com.llmserve.app.models.ServedModel;
 import com.llmserve.app.models.ServedTextModel;
 import com.llmserve.app.openai.InvalidRequestException;
-import com.llmserve.app.openai.RequestFields;
-import com.llmserve.app.openai.chat.ChatMessages;
 import com.llmserve.app.openai.chat.ChatPrompt;
-import com.llmserve.engine.chat.ChatMessage;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -48,24 +44,10 @@ class TokenizeController {
 
     @PostMapping(path = "/tokenize", consumes = MediaType.APPLICATION_JSON_VALUE)
     Tokenized tokenize(@RequestBody JsonNode body) {
-        RequestFields f = RequestFields.of(body);
-        String modelId = f.requiredString("model");
-        boolean addSpecial = f.optBoolean("add_special_tokens").orElse(true);
-        boolean returnStrs = f.optBoolean("return_token_strs").orElse(false);
-        boolean hasPrompt = f.has("prompt");
-        boolean hasMessages = f.has("messages");
-        if (hasPrompt == hasMessages) {
-            throw new InvalidRequestException(
-                    hasPrompt ? "messages" : "prompt",
-                    "Send exactly one of 'prompt' and 'messages'.",
-                    hasPrompt ? "conflicting_parameters" : "missing_required_parameter");
-        }
-        String prompt = f.optString("prompt").orElse(null);
-        List<ChatMessage> messages = hasMessages ? ChatMessages.parse(f) : null;
-        boolean addGenerationPrompt = f.optBoolean("add_generation_prompt").orElse(true);
-        Map<String, Object> variables = ChatMessages.templateVariables(f);
-        f.rejectUnknown();
-
+        TokenizeRequest request = TokenizeRequest.parse(body);
+        String modelId = request.model();
+        boolean addSpecial = request.addSpecialTokens();
+        String prompt = request.prompt();
         ServedModel model = registry.get(modelId);
         int[] tokens;
         if (prompt != null) {
@@ -83,10 +65,10 @@ class TokenizeController {
                         "The model '" + modelId + "' is an embedding model; it has no chat template.",
                         "model_not_supported");
             }
-            tokens = ChatPrompt.tokens(text, messages, addGenerationPrompt, variables);
+            tokens = ChatPrompt.tokens(text, request.messages(), request.addGenerationPrompt(), request.variables());
         }
         List<Integer> list = new ArrayList<>(tokens.length);
-        List<String> strs = returnStrs ? new ArrayList<>(tokens.length) : null;
+        List<String> strs = request.returnTokenStrs() ? new ArrayList<>(tokens.length) : null;
         for (int t : tokens) {
             list.add(t);
             if (strs != null) {
@@ -98,21 +80,9 @@ class TokenizeController {
 
     @PostMapping(path = "/detokenize", consumes = MediaType.APPLICATION_JSON_VALUE)
     Detokenized detokenize(@RequestBody JsonNode body) {
-        RequestFields f = RequestFields.of(body);
-        String modelId = f.requiredString("model");
-        JsonNode node = f.raw("tokens");
-        if (node == null) {
-            throw f.missing("tokens");
-        }
-        if (!node.isArray()) {
-            throw RequestFields.typeError("tokens", "an array of token ids", node);
-        }
-        f.rejectUnknown();
-        Tokenizer tokenizer = registry.get(modelId).tokenizer();
-        int[] ids = new int[node.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = RequestFields.intValue(node.get(i), "tokens[" + i + "]", 0, tokenizer.vocabSize() - 1);
-        }
+        DetokenizeRequest request = DetokenizeRequest.parse(body);
+        Tokenizer tokenizer = registry.get(request.model()).tokenizer();
+        int[] ids = request.ids(tokenizer.vocabSize());
         return new Detokenized(tokenizer.decode(ids));
     }
 }

@@ -104,7 +104,13 @@ final class BertWeights {
             Weight positionEmbedding = keep(loaded, be.uploadTable(positions));
             Weight tokenType0 = keep(loaded, be.uploadVector("token_types.weight[0]", List.of(type0)));
             Norm embeddingNorm = norm(loaded, be, s, "token_embd_norm", d);
-            List<Layer> layers = new ArrayList<>(c.layers());
+            // block_count sizes nothing before its last block is known to be in the file
+            String lastBlock = "blk." + (c.layers() - 1) + ".";
+            if (f.tensors().stream().noneMatch(t -> t.name().startsWith(lastBlock))) {
+                throw new InvalidModelException(
+                        f.path(), "block_count is " + c.layers() + ", but the file has no tensors " + lastBlock + "*");
+            }
+            List<Layer> layers = new ArrayList<>();
             for (int l = 0; l < c.layers(); l++) {
                 String p = "blk." + l + ".";
                 layers.add(new Layer(

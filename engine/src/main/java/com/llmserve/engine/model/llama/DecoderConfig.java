@@ -87,6 +87,13 @@ public record DecoderConfig(
         float attnFactor = m.findFloat(prefix + ".rope.scaling.attn_factor").orElse(1f);
         int originalContext =
                 m.findInt(prefix + ".rope.scaling.original_context_length").orElse(contextLength);
+        if (!(attnFactor > 0) || originalContext <= 0) {
+            // checked before Rope.Yarn takes them, which would refuse them with IllegalArgumentException
+            throw new InvalidModelException(
+                    file,
+                    "rope scaling attention factor " + attnFactor + " and original context length " + originalContext
+                            + " must be positive");
+        }
         Rope.Yarn yarn =
                 switch (scaling) {
                     // longrope (phi3): linear scaling by the factor, if any, and per-pair factors by tensor
@@ -123,6 +130,14 @@ public record DecoderConfig(
     private void validate(Path file) {
         if (layers <= 0 || feedForward <= 0 || kvHeads <= 0 || headDim <= 0 || contextLength <= 0) {
             throw new InvalidModelException(file, "hyper-parameters must be positive: " + this);
+        }
+        long heads3 = heads + 2L * kvHeads;
+        if (heads3 > Integer.MAX_VALUE || heads3 * headDim > Integer.MAX_VALUE) {
+            // q|k|v rows are ints: an overflowed width could match the tensors' shapes
+            throw new InvalidModelException(
+                    file,
+                    heads + " query and " + kvHeads + " kv heads of " + headDim + " dimensions do not fit a row of "
+                            + Integer.MAX_VALUE);
         }
         if (heads % kvHeads != 0) {
             throw new InvalidModelException(

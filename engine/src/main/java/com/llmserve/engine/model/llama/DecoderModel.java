@@ -74,8 +74,10 @@ final class DecoderModel implements LanguageModel {
         xb = be.allocate(maxRows, d);
         qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
         att = be.allocate(maxRows, cfg.queryDim());
-        gateUp = be.allocate(maxRows, 2 * ff);
-        hidden = be.allocate(maxRows, ff);
+        // a mixture's pairs share these rows: one token's (its used experts) must fit, however few rows a batch has
+        int ffRows = experts == null ? maxRows : Math.max(maxRows, experts.used());
+        gateUp = be.allocate(ffRows, 2 * ff);
+        hidden = be.allocate(ffRows, ff);
         moe = experts == null
                 ? null
                 : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, gateUp, hidden);

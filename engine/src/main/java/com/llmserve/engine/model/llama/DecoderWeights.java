@@ -92,11 +92,35 @@ final class DecoderWeights {
         this.vocabSize = (int) output.rows();
     }
 
+    /**
+     * The weights of {@code f} on {@code be}, each tensor's shape checked against {@code c} before
+     * it is uploaded. A refused tensor closes what was uploaded before it.
+     *
+     * @throws InvalidModelException for a tensor of the wrong shape, or fewer blocks than {@code block_count}
+     * @throws com.llmserve.engine.gguf.GgufFormatException for a missing tensor
+     */
     static DecoderWeights load(GgufFile f, DecoderConfig c, Backend be) {
+        Uploads up = new Uploads(be);
+        try {
+            return load(f, c, up);
+        } catch (RuntimeException | Error e) {
+            // a bad tensor late in the file must not leak what the backend already made
+            up.closeAll(e);
+            throw e;
+        }
+    }
+
+    private static DecoderWeights load(GgufFile f, DecoderConfig c, Uploads be) {
         TensorShapes s = new TensorShapes(f);
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
         long vocab = s.vocabularyTable(embd, d);
+        // block_count sizes nothing before its last block is known to be in the file
+        String lastBlock = "blk." + (c.layers() - 1) + ".";
+        if (f.tensors().stream().noneMatch(t -> t.name().startsWith(lastBlock))) {
+            throw new InvalidModelException(
+                    f.path(), "block_count is " + c.layers() + ", but the file has no tensors " + lastBlock + "*");
+        }
         Weight tokenEmbedding = be.uploadTable(embd);
         // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
         Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
@@ -112,7 +136,7 @@ final class DecoderWeights {
             throw new InvalidModelException(f.path(), "rope_factors_long and rope_factors_short come together");
         }
 
-        List<Layer> layers = new ArrayList<>(c.layers());
+        List<Layer> layers = new ArrayList<>();
         for (int l = 0; l < c.layers(); l++) {
             String p = "blk." + l + ".";
             // phi3 stores q|k|v fused already
@@ -132,6 +156,12 @@ final class DecoderWeights {
                                 s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
                                 s.check(f.tensor(p + "attn_v.bias"), c.kvDim())));
             }
+            if (f.findTensor(p + "attn_q_norm.weight").isPresent()
+                    != f.findTensor(p + "attn_k_norm.weight").isPresent()) {
+                // a step norms both or neither
+                throw new InvalidModelException(
+                        f.path(), p + "attn_q_norm.weight and " + p + "attn_k_norm.weight come together");
+            }
             boolean moe = c.variant().experts() != null;
             layers.add(new Layer(
                     be.uploadVector(s.check(f.tensor(p + "attn_norm.weight"), d)),
@@ -148,6 +178,56 @@ final class DecoderWeights {
                     optionalVector(f, s, be, p + "post_ffw_norm.weight", d)));
         }
         return new DecoderWeights(tokenEmbedding, outputNorm, output, ropeFactors, layers);
+    }
+
+    /** The backend's uploads of one load, kept so that a refused tensor can close those before it. */
+    private static final class Uploads {
+
+        private final Backend be;
+        private final List<Weight> made = new ArrayList<>();
+
+        Uploads(Backend be) {
+            this.be = be;
+        }
+
+        private Weight keep(Weight w) {
+            made.add(w);
+            return w;
+        }
+
+        Weight uploadTable(GgufTensor t) {
+            return keep(be.uploadTable(t));
+        }
+
+        Weight uploadMatrix(GgufTensor t) {
+            return keep(be.uploadMatrix(t));
+        }
+
+        Weight uploadMatrix(String name, List<GgufTensor> parts) {
+            return keep(be.uploadMatrix(name, parts));
+        }
+
+        Weight uploadVector(GgufTensor t) {
+            return keep(be.uploadVector(t));
+        }
+
+        Weight uploadVector(String name, List<GgufTensor> parts) {
+            return keep(be.uploadVector(name, parts));
+        }
+
+        Weight uploadExperts(String name, List<GgufTensor> stacks) {
+            return keep(be.uploadExperts(name, stacks));
+        }
+
+        void closeAll(Throwable cause) {
+            for (Weight w : made) {
+                try {
+                    w.close();
+                } catch (RuntimeException suppressed) {
+                    cause.addSuppressed(suppressed);
+                }
+            }
+        }
     }
 
     void close() {
@@ -168,12 +248,12 @@ final class DecoderWeights {
                 .orElseGet(() -> List.of(s.check(f.tensor(p + "ffn_up.weight"), d, 2L * c.feedForward())));
     }
 
-    private static Weight optionalVector(GgufFile f, TensorShapes s, Backend be, String name, long length) {
+    private static Weight optionalVector(GgufFile f, TensorShapes s, Uploads be, String name, long length) {
         return f.findTensor(name).map(t -> be.uploadVector(s.check(t, length))).orElse(null);
     }
 
     /** The stacked {@code ffn_*_exps} tensors: gate|up fused per expert, and down. */
-    private static ExpertWeights experts(GgufFile f, TensorShapes s, Backend be, String p, DecoderConfig c) {
+    private static ExpertWeights experts(GgufFile f, TensorShapes s, Uploads be, String p, DecoderConfig c) {
         Experts e = c.variant().experts();
         long d = c.embedding();
         if (f.findTensor(p + "ffn_up_shexp.weight").isPresent()) {
