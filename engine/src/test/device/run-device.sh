@@ -37,8 +37,10 @@ fi
 
 if [ "$what" != bench ]; then
   # the engine module's own test models, from the checkout the call runs in (the bundle has their goldens)
-  own=${LLMSERVE_REPO:-$PWD}/engine/src/test/resources/llama-cpp/models
-  [ ! -d "$own" ] || cp -n "$own/"*.gguf "$here/shared/models/"
+  # (the bundle usually lies in the checkout's .device/<name>/)
+  repo=${LLMSERVE_REPO:-$(cd "$here/../.." && pwd)}
+  own=$repo/engine/src/test/resources/llama-cpp/models
+  [ ! -d "$own" ] || cp --update=none "$own/"*.gguf "$here/shared/models/"
   tiny="$here/shared/models/tiny-F16.gguf"
   [ -s "$tiny" ] || [ ! -s "$here/shared/models/stories260K.gguf" ] || python3 "$here/tools/synth_gguf.py" --tokenizer-from "$here/shared/models/stories260K.gguf" \
       --shape tiny --type f16 --seed 0 --out "$tiny" > "$out/synth-tiny.txt" 2>&1
