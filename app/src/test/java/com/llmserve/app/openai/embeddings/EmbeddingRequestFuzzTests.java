@@ -4,25 +4,15 @@ import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.llmserve.app.openai.ApiProperties;
 import com.llmserve.app.openai.FuzzedBodies;
-import com.llmserve.app.openai.InvalidRequestException;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The embeddings endpoint's request parser on any JSON: a request is read, or refused with
- * {@link InvalidRequestException} (a 400 naming the field); nothing else may come out.
+ * {@code InvalidRequestException} (a 400 naming the field); nothing else may come out.
  */
 class EmbeddingRequestFuzzTests {
 
     @FuzzTest(maxDuration = "20s")
     void anyJsonIsReadOrRefusedWithA400(FuzzedDataProvider data) {
-        JsonNode body = FuzzedBodies.json(data);
-        if (body == null) {
-            return;
-        }
-        try {
-            EmbeddingRequest.parse(body, ApiProperties.defaults());
-        } catch (InvalidRequestException refused) {
-            // the documented answer
-        }
+        FuzzedBodies.readOrRefused(data, body -> EmbeddingRequest.parse(body, ApiProperties.defaults()));
     }
 }
