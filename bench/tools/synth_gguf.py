@@ -28,6 +28,7 @@ SHAPES = {  # n_embd, n_layer, n_head, n_head_kv, n_ff[, head_dim, experts, expe
     "qwen3-1.7b": (2048, 28, 16, 8, 6144, 128),
     "qwen3-8b": (4096, 36, 32, 8, 12288, 128),
     "qwen3-30b-a3b": (2048, 48, 32, 4, 6144, 128, 128, 8, 768),
+    "qwen3-30b-a3b-12l": (2048, 12, 32, 4, 6144, 128, 128, 8, 768),  # a quarter of its layers: quick A/B runs
     "gemma2-2b": (2304, 26, 8, 4, 9216, 256),
     "gemma2-9b": (3584, 42, 16, 8, 14336, 256),
     "gemma3-1b": (1152, 26, 4, 1, 6912, 256),

@@ -166,6 +166,69 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
   ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
 }
 
+// The integer GEMV of a mixture's experts, whose rows are often short (qwen3-30b-a3b: 2048 and
+// 768 values, 64 and 24 Q8_0 blocks, where ls_mmvq's one block per thread leaves half or most of
+// the 128 threads idle): each block's weight ints are split among S threads, the weight's -8 offset
+// (Q4_0) applied by the first part. Same arithmetic as ls_mmvq, the per-part sums added in float.
+template <int NCOLS, bool Q4, int S, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
+                             float* y, int rows, int k, int ystride, long row_base, const int* map, int ncols) {
+  constexpr int INTS = Q4 ? 4 : 8;  // weight ints per block: 32 nibbles or 32 bytes
+  constexpr int PART = INTS / S;
+  static_assert(INTS % S == 0, "a block's ints split evenly");
+  const int nb = k / LS_QK;
+  const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
+  float acc[LS_MMV_ROWS][NCOLS];
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r)
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
+
+  for (int i = (int)ls_thread_x(); i < nb * S; i += LS_MMV_THREADS) {
+    const int b = i / S;
+    const int part = i % S;
+    int wv[LS_MMV_ROWS][PART];
+    float dw[LS_MMV_ROWS];
+#pragma unroll
+    for (int r = 0; r < LS_MMV_ROWS; ++r) {
+      const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
+      const long blk = (row_base + row) * nb + b;
+      dw[r] = ls_half_to_float(wd[blk]);
+      const int* wp = (const int*)(w + blk * (Q4 ? 16 : 32)) + part * PART;
+#pragma unroll
+      for (int j = 0; j < PART; ++j) wv[r][j] = wp[j];
+    }
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const long xr = ls_mmv_xrow(map, c, ncols);
+      const int* xp = (const int*)(xq + xr * k + (long)b * LS_QK);
+      const float dx = xd[xr * nb + b];
+      int lo[PART], hi[PART];
+#pragma unroll
+      for (int j = 0; j < PART; ++j) {
+        lo[j] = xp[part * PART + j];
+        hi[j] = Q4 ? xp[4 + part * PART + j] : 0;  // Q4_0's high nibbles are elements 16..31
+      }
+      const int offset = Q4 && part == 0 ? 8 * xs[xr * nb + b] : 0;
+#pragma unroll
+      for (int r = 0; r < LS_MMV_ROWS; ++r) {
+        int sumi = 0;
+#pragma unroll
+        for (int j = 0; j < PART; ++j) {
+          if (Q4) {
+            sumi = ls_dp4a(wv[r][j] & 0x0F0F0F0F, lo[j], sumi);
+            sumi = ls_dp4a((wv[r][j] >> 4) & 0x0F0F0F0F, hi[j], sumi);
+          } else {
+            sumi = ls_dp4a(wv[r][j], lo[j], sumi);
+          }
+        }
+        acc[r][c] += dw[r] * dx * (float)(sumi - offset);
+      }
+    }
+  }
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, 0, map, ncols);
+}
+
 #define LS_MMVQ_ENTRY(name, q4, n)                                                                         \
   LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
                                       const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
@@ -188,12 +251,16 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
     ls_sync_block();                                                              \
   }
 
-#define LS_MMVQ_EX_ENTRY(name, q4, n)                                                                       \
-  LS_KERNEL void ls_mmvq_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
-                                         const int* xs, float* y, const int* groups, long long row_base,      \
-                                         int rows, int k, int ystride, int stride) {                          \
-    LS_MMV_GROUPS(n, (ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))          \
+// ..._s<S>: each weight block's ints split among S threads (short rows: see ls_mmvq_parts).
+#define LS_MMVQ_EX_ENTRY_S(name, q4, n, s)                                                                        \
+  LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
+                                                const float* xd, const int* xs, float* y, const int* groups,    \
+                                                long long row_base, int rows, int k, int ystride, int stride) { \
+    LS_MMV_GROUPS(n, (ls_mmvq_parts<n, q4, s>(w, wd, xq, xd, xs, y, rows, k, ystride, base, g + 2, g[1])))        \
   }
+
+#define LS_MMVQ_EX_ENTRY(name, q4, n) \
+  LS_MMVQ_EX_ENTRY_S(name, q4, n, 1) LS_MMVQ_EX_ENTRY_S(name, q4, n, 2) LS_MMVQ_EX_ENTRY_S(name, q4, n, 4)
 
 #define LS_MMVF_EX_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \

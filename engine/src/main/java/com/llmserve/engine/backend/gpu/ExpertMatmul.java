@@ -125,7 +125,7 @@ record ExpertMatmul(
         }
         args.pointer(out.buffer, (long) s.outCol() * Float.BYTES).pointer(l.scratch(groups));
         args.i64(s.firstRow()).i32(rows).i32(k).i32(out.cols()).i32(gridRows);
-        l.kernel(band.format().expertGemvKernel(columns), grid, args);
+        l.kernel(band.format().expertGemvKernel(columns, k), grid, args);
     }
 
     @Override

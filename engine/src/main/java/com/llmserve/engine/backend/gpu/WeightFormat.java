@@ -2,6 +2,7 @@ package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.kernels.Kernel;
+import com.llmserve.kernels.KernelConstants;
 import java.util.Optional;
 
 /**
@@ -200,10 +201,18 @@ enum WeightFormat {
 
     /**
      * The grouped GEMV over a mixture's experts for groups of one column, or of up to
-     * {@code LS_MMV_MAX_COLS} ({@code ls_mmvq_ex_*} / {@code ls_mmvf_ex_*} in gemv.hip).
+     * {@code LS_MMV_MAX_COLS} ({@code ls_mmvq_ex_*} / {@code ls_mmvf_ex_*} in gemv.hip), for rows of
+     * {@code k} values: the integer ones split each weight block among 2 or 4 threads when a row has
+     * too few blocks to give every thread of a block one.
      */
-    Kernel expertGemvKernel(int columns) {
-        return Kernel.valueOf((integerGemv() ? "MMVQ_EX_" : "MMVF_EX_") + name() + "_" + (columns == 1 ? 1 : 8));
+    Kernel expertGemvKernel(int columns, int k) {
+        String group = "_" + (columns == 1 ? 1 : 8);
+        if (!integerGemv()) {
+            return Kernel.valueOf("MMVF_EX_" + name() + group);
+        }
+        int blocks = k / KernelConstants.LS_QK;
+        int split = blocks >= KernelConstants.LS_MMV_THREADS ? 1 : 2 * blocks >= KernelConstants.LS_MMV_THREADS ? 2 : 4;
+        return Kernel.valueOf("MMVQ_EX_" + name() + group + "_S" + split);
     }
 
     /** The GEMV kernels take int8 activations (Q4_0, Q8_0) rather than floats. */

@@ -172,11 +172,10 @@ class GpuBackendTests {
         }
     }
 
-    @ParameterizedTest(name = "{0}|{1} experts, {2} tokens x {3}")
+    @ParameterizedTest(name = "{0}|{1} experts, {2} tokens x {3}, rows of {4}")
     @MethodSource("expertCases")
-    void expertMatmulMatchesTheCpuBackend(GgmlType gateType, GgmlType upType, int tokens, int used) {
-        Random r = new Random(gateType.ordinal() * 7L + upType.ordinal() + tokens * 31L + used);
-        int cols = 256;
+    void expertMatmulMatchesTheCpuBackend(GgmlType gateType, GgmlType upType, int tokens, int used, int cols) {
+        Random r = new Random(gateType.ordinal() * 7L + upType.ordinal() + tokens * 31L + used + cols);
         int experts = 5;
         int pairs = tokens * used;
         // two stacks (one band each when their types differ), 32 and 64 rows per expert
@@ -200,7 +199,7 @@ class GpuBackendTests {
                 }
             };
             report(
-                    "expertMatmul " + gateType + "|" + upType + " " + tokens + "x" + used
+                    "expertMatmul " + gateType + "|" + upType + " " + tokens + "x" + used + " k=" + cols
                             + (perPair ? " per pair" : ""),
                     run.apply(cpu),
                     run.apply(gpu),
@@ -217,8 +216,9 @@ class GpuBackendTests {
             {GgmlType.F16, GgmlType.F32},
             {GgmlType.Q5_0, GgmlType.Q4_0}
         }) {
-            for (int[] shape : new int[][] {{1, 1}, {1, 8}, {5, 8}, {9, 2}}) {
-                out.add(Arguments.of(types[0], types[1], shape[0], shape[1]));
+            // rows of 256, 2048 and 4096: the integer kernels split a weight block among 4, 2 and 1 threads
+            for (int[] shape : new int[][] {{1, 1, 256}, {1, 8, 256}, {5, 8, 2048}, {9, 2, 4096}}) {
+                out.add(Arguments.of(types[0], types[1], shape[0], shape[1], shape[2]));
             }
         }
         return out.stream();
