@@ -114,6 +114,18 @@ class FailoverIntegrationTests {
         assertThat(generated("cpu") - cpuTokens).isEqualTo(4 * 12);
         assertThat(gpu.failures()).as("only probes reached the failing device").isGreaterThan(failuresBefore);
         await().atMost(Duration.ofSeconds(30)).until(() -> stateGauge("open") == 1.0);
+        // the CPU copy serves, so the pod stays ready; the device's health names the breaker and the copy
+        HttpResponse<String> readiness = http.get("/actuator/health/readiness");
+        assertThat(readiness.statusCode()).isEqualTo(200);
+        JsonNode device = json.readTree(readiness.body())
+                .get("components")
+                .get("gpu")
+                .get("components")
+                .get(GpuStandIn.DEVICE.replace(':', '-'));
+        assertThat(device.get("status").asString()).isEqualTo("UP");
+        JsonNode model = device.get("details").get("models").get(TestModels.TEXT);
+        assertThat(model.get("circuitBreaker").asString()).isIn("OPEN", "HALF_OPEN");
+        assertThat(model.get("cpuFallback").asBoolean()).isTrue();
 
         // the device heals: the next probes close the breaker and new requests run on it again
         gpu.heal();
