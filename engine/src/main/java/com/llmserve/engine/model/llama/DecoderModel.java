@@ -27,6 +27,12 @@ final class DecoderModel implements LanguageModel {
     /** Logit rows computed per output-projection step, bounding the logits scratch (rows x vocab). */
     private static final int LOGIT_CHUNK = 32;
 
+    /**
+     * Most (token, expert) pairs of a mixture's pass: a 512-token prompt of 8 experts per token in
+     * one pass, for ~72 MB of scratch at qwen3-30b-a3b's widths.
+     */
+    private static final int MAX_PAIRS_PER_PASS = 4096;
+
     private final DecoderConfig cfg;
     private final DecoderWeights w;
     private final Backend be;
@@ -74,8 +80,11 @@ final class DecoderModel implements LanguageModel {
         xb = be.allocate(maxRows, d);
         qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
         att = be.allocate(maxRows, cfg.queryDim());
-        // a mixture's pairs share these rows: one token's (its used experts) must fit, however few rows a batch has
-        int ffRows = experts == null ? maxRows : Math.max(maxRows, experts.used());
+        // a mixture's (token, expert) pairs use these rows: as many as a pass of MAX_PAIRS_PER_PASS
+        // (fewer passes read each chosen expert fewer times), and one token's at least
+        int ffRows = experts == null
+                ? maxRows
+                : Math.max(Math.max(maxRows, experts.used()), Math.min(maxRows * experts.used(), MAX_PAIRS_PER_PASS));
         gateUp = be.allocate(ffRows, 2 * ff);
         hidden = be.allocate(ffRows, ff);
         moe = experts == null
