@@ -155,6 +155,14 @@ final class Vocabulary {
         if (kind == Kind.WPM && sep == NONE) {
             throw new TokenizerException("a bert vocabulary needs tokenizer.ggml.seperator_token_id");
         }
+        // WordPiece writes [CLS] whatever add_bos_token says, and [UNK] for a word it cannot cover
+        if (kind == Kind.WPM && bos == NONE) {
+            throw new TokenizerException(
+                    "a bert vocabulary needs a [CLS] token: tokenizer.ggml.cls_token_id (or bos_token_id)");
+        }
+        if (kind == Kind.WPM && unk == NONE) {
+            throw new TokenizerException("a bert vocabulary needs tokenizer.ggml.unknown_token_id ([UNK])");
+        }
 
         markEndOfGeneration(eot, eom);
         this.splitTokens = sortedSplitTokens();

@@ -127,6 +127,43 @@ class TokenizerLoadingTests {
         assertThat(withNewline[withNewline.length - 1]).isEqualTo(end);
     }
 
+    @Test
+    void aBertVocabularyWithoutAnUnknownTokenIsRefused() {
+        // MiniLM's vocabulary cut to its first 101 tokens: the default [UNK] (100) is in it, [CLS]
+        // (101) is not; here ids that leave [UNK] out: WordPiece would write -1 for a word it
+        // cannot cover
+        GgufMetadata m = tiny("bert", List.of("[PAD]", "\u2581a", "[SEP]", "[CLS]"))
+                .put("tokenizer.ggml.seperator_token_id", 2)
+                .put("tokenizer.ggml.cls_token_id", 3)
+                .metadata(dir);
+        assertThatThrownBy(() -> Tokenizer.fromGguf(m))
+                .isInstanceOf(TokenizerException.class)
+                .hasMessageContaining("unknown_token_id");
+    }
+
+    @Test
+    void aBertVocabularyWithoutAClsTokenIsRefusedEvenWithoutAddBos() {
+        // WordPiece puts [CLS] first whatever add_bos_token says; without one it wrote -1
+        GgufMetadata m = tiny("bert", List.of("[UNK]", "\u2581a", "[SEP]"))
+                .put("tokenizer.ggml.seperator_token_id", 2)
+                .put("tokenizer.ggml.unknown_token_id", 0)
+                .put("tokenizer.ggml.add_bos_token", false)
+                .metadata(dir);
+        assertThatThrownBy(() -> Tokenizer.fromGguf(m))
+                .isInstanceOf(TokenizerException.class)
+                .hasMessageContaining("cls_token_id");
+    }
+
+    @Test
+    void aSmallBertVocabularyWithItsSpecialIdsEncodesInsideIt() {
+        GgufMetadata m = tiny("bert", List.of("[UNK]", "\u2581a", "[SEP]", "[CLS]"))
+                .put("tokenizer.ggml.seperator_token_id", 2)
+                .put("tokenizer.ggml.unknown_token_id", 0)
+                .put("tokenizer.ggml.cls_token_id", 3)
+                .metadata(dir);
+        assertThat(Tokenizer.fromGguf(m).encode("a b", true, false)).containsExactly(3, 1, 0, 2);
+    }
+
     private static TinyGguf tiny(String model, List<String> tokens) {
         return new TinyGguf()
                 .put("general.architecture", "llama")

@@ -4,7 +4,6 @@ import com.llmserve.app.models.ModelAdmin;
 import com.llmserve.app.models.ModelRegistry;
 import com.llmserve.app.models.UnservableModelException;
 import com.llmserve.app.openai.InvalidRequestException;
-import com.llmserve.app.openai.RequestFields;
 import java.net.URI;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.HttpStatus;
@@ -38,27 +37,13 @@ class ModelAdminController {
     /** What a removal answers, in the shape of OpenAI's deleted model. */
     record Deleted(String id, String object, boolean deleted) {}
 
-    /**
-     * Body: {@code file} (required; relative to the models folder, or an absolute path in it),
-     * {@code id} (default: the file name without {@code .gguf}), {@code context_size} (0, the
-     * default, for the model's own) and {@code kv_blocks} (0, the default, for
-     * {@code llmserve.engine.kv-blocks}).
-     */
+    /** Body: {@link AdminModelRequest}. */
     @PostMapping(path = "/admin/models", consumes = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<ModelsController.Model> add(@RequestBody JsonNode body) {
-        RequestFields fields = RequestFields.of(body);
-        String file = fields.requiredString("file");
-        String id = fields.optString("id").map(String::strip).orElse(null);
-        if (id != null && (id.isEmpty() || id.chars().anyMatch(Character::isISOControl))) {
-            throw fields.invalid("id", "Invalid 'id': it must not be empty or hold control characters.");
-        }
-        ModelAdmin.Options options = new ModelAdmin.Options(
-                fields.optInt("context_size", 0, Integer.MAX_VALUE).orElse(0),
-                fields.optInt("kv_blocks", 0, Integer.MAX_VALUE).orElse(0));
-        fields.rejectUnknown();
+        AdminModelRequest request = AdminModelRequest.parse(body);
         ModelRegistry.Status added;
         try {
-            added = admin.add(file, id, options);
+            added = admin.add(request.file(), request.id(), request.options());
         } catch (UnservableModelException e) {
             throw new InvalidRequestException("file", e.getMessage(), "invalid_model_file");
         }
