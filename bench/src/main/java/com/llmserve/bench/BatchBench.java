@@ -36,6 +36,7 @@ public final class BatchBench {
               --prompt-length N     prompt tokens per request (default 128)
               -n, --max-tokens N    tokens generated per request, at least 2 (default 64)
               --threads N           CPU threads (default: all processors)
+              --batch-invariant     the CPU backend's batch-invariant mode (single-token kernels for every batch)
             """;
 
     // Before measuring, a few short requests warm the JIT up on the prefill and batched decode paths.
@@ -44,7 +45,7 @@ public final class BatchBench {
     private static final int WARM_UP_TOKENS = 16;
     private static final int KV_BLOCK = 16;
 
-    record Options(Path model, int[] levels, int promptLength, int generate, int threads) {
+    record Options(Path model, int[] levels, int promptLength, int generate, int threads, boolean batchInvariant) {
 
         static Options parse(String[] args) {
             Path model = null;
@@ -52,6 +53,7 @@ public final class BatchBench {
             int promptLength = 128;
             int generate = 64;
             int threads = Runtime.getRuntime().availableProcessors();
+            boolean batchInvariant = false;
             Arguments a = new Arguments(args);
             while (a.hasNext()) {
                 String option = a.next();
@@ -61,6 +63,7 @@ public final class BatchBench {
                     case "--prompt-length" -> promptLength = a.positive(option);
                     case "-n", "--max-tokens" -> generate = a.positive(option);
                     case "--threads", "-t" -> threads = a.positive(option);
+                    case "--batch-invariant" -> batchInvariant = true;
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }
@@ -71,7 +74,7 @@ public final class BatchBench {
             if (generate < 2) {
                 throw new IllegalArgumentException("--max-tokens must be at least 2");
             }
-            return new Options(model, levels, promptLength, generate, threads);
+            return new Options(model, levels, promptLength, generate, threads, batchInvariant);
         }
     }
 
@@ -93,7 +96,7 @@ public final class BatchBench {
         long tokensPerSequence = Math.max(o.promptLength() + o.generate(), warmUpPrompt + WARM_UP_TOKENS);
         int blocks = 2 + (int) (maxLevel * ((tokensPerSequence + KV_BLOCK - 1) / KV_BLOCK));
         try (GgufFile file = GgufFile.open(o.model());
-                CpuBackend backend = new CpuBackend(o.threads());
+                CpuBackend backend = new CpuBackend(o.threads(), true, o.batchInvariant());
                 LanguageModel model = Architectures.loadLanguageModel(file, backend, new ModelOptions(512, 0));
                 InferenceEngine engine = InferenceEngine.start(
                         "bench",
@@ -107,11 +110,12 @@ public final class BatchBench {
                         EngineObserver.NONE)) {
             out.printf(
                     Locale.ROOT,
-                    "model %s, %d threads, prompt %d tokens, %d generated per request, no prefix caching%n",
+                    "model %s, %d threads, prompt %d tokens, %d generated per request, no prefix caching%s%n",
                     o.model().getFileName(),
                     o.threads(),
                     o.promptLength(),
-                    o.generate());
+                    o.generate(),
+                    o.batchInvariant() ? ", batch-invariant" : "");
             measure(engine, model, warmUpRequests, warmUpPrompt, WARM_UP_TOKENS, 1000);
             out.println("concurrency | aggregate decode tok/s | per-stream tok/s | wall s | speed-up vs 1");
             double single = 0;

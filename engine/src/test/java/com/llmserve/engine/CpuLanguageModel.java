@@ -13,7 +13,15 @@ public record CpuLanguageModel(CpuBackend backend, GgufFile file, LanguageModel 
         implements AutoCloseable {
 
     public static CpuLanguageModel load(String fileName) throws IOException {
-        CpuBackend backend = new CpuBackend(2);
+        return load(fileName, new CpuBackend(2));
+    }
+
+    /** On a batch-invariant backend ({@link CpuBackend#batchInvariant()}). */
+    public static CpuLanguageModel loadBatchInvariant(String fileName) throws IOException {
+        return load(fileName, new CpuBackend(2, true, true));
+    }
+
+    private static CpuLanguageModel load(String fileName, CpuBackend backend) throws IOException {
         GgufFile file = GgufFile.open(TestData.model(fileName));
         LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT);
         return new CpuLanguageModel(backend, file, model, Tokenizer.fromGguf(file.metadata()));

@@ -45,7 +45,8 @@ public class ModelsAutoConfiguration {
                 .orElseGet(() -> Backends.cpuOnly(
                         threads,
                         opened.map(r -> String.join("; ", r.statuses())).orElse("no GPU runtime in this application")));
-        return new DefaultBackendProvider(backends);
+        return new DefaultBackendProvider(
+                backends.withCpuBatchInvariant(properties.engine().batchInvariant()));
     }
 
     /**

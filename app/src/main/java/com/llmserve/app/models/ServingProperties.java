@@ -157,6 +157,9 @@ public record ServingProperties(
      * @param maxRunning     the most sequences decoding at once
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
+     * @param batchInvariant on the CPU, make a request's results independent of what else runs in its
+     *                       batch (greedy output equals its solo run), at the cost of prompt speed;
+     *                       GPU models are not affected
      */
     public record Engine(
             @DefaultValue("" + EngineOptions.DEFAULT_KV_BLOCKS)
@@ -175,7 +178,9 @@ public record ServingProperties(
             int maxWaiting,
 
             @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
-            boolean prefixCaching) {
+            boolean prefixCaching,
+
+            @DefaultValue("false") boolean batchInvariant) {
 
         public Engine {
             atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);

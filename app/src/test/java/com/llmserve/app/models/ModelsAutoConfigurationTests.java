@@ -42,6 +42,22 @@ class ModelsAutoConfigurationTests {
     }
 
     @Test
+    void batchInvarianceReachesTheCpuBackendsOnlyWhenAskedFor() {
+        runner.run(context -> {
+            try (com.llmserve.engine.backend.Backend be =
+                    context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
+                assertThat(be.description()).doesNotContain("batch-invariant");
+            }
+        });
+        runner.withPropertyValues("llmserve.engine.batch-invariant=true").run(context -> {
+            try (com.llmserve.engine.backend.Backend be =
+                    context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
+                assertThat(be.description()).contains("batch-invariant");
+            }
+        });
+    }
+
+    @Test
     void aConfiguredModelIsServedUnderItsIdInsteadOfTheSameFileOfTheFolder() {
         runner.withPropertyValues(
                         "llmserve.models[0].id=story",

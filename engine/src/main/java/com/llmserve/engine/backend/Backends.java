@@ -27,6 +27,7 @@ public final class Backends {
     private final DevicePool pool;
     private final String noGpu;
     private final int cpuThreads;
+    private final boolean cpuBatchInvariant;
     private final GpuOptions gpu;
     private final AtomicInteger next = new AtomicInteger();
 
@@ -39,14 +40,27 @@ public final class Backends {
         this(pool, pool.isEmpty() ? reasons(pool) : null, cpuThreads, gpu);
     }
 
-    private Backends(DevicePool pool, String noGpu, int cpuThreads, GpuOptions gpu) {
+    private Backends(DevicePool pool, String noGpu, int cpuThreads, boolean cpuBatchInvariant, GpuOptions gpu) {
         if (cpuThreads < 1) {
             throw new IllegalArgumentException("cpuThreads must be positive: " + cpuThreads);
         }
         this.pool = pool;
         this.noGpu = noGpu;
         this.cpuThreads = cpuThreads;
+        this.cpuBatchInvariant = cpuBatchInvariant;
         this.gpu = gpu;
+    }
+
+    private Backends(DevicePool pool, String noGpu, int cpuThreads, GpuOptions gpu) {
+        this(pool, noGpu, cpuThreads, false, gpu);
+    }
+
+    /**
+     * These backends with CPU backends whose rows' results do not depend on their batch
+     * ({@link CpuBackend#batchInvariant()}); the GPU's products are not made so.
+     */
+    public Backends withCpuBatchInvariant(boolean invariant) {
+        return new Backends(pool, noGpu, cpuThreads, invariant, gpu);
     }
 
     /**
@@ -81,7 +95,7 @@ public final class Backends {
                     "backend " + choice.name().toLowerCase(Locale.ROOT) + " asked for: " + refused.get());
         }
         if (choice == BackendChoice.CPU || noGpu != null) {
-            return new CpuBackend(cpuThreads);
+            return new CpuBackend(cpuThreads, true, cpuBatchInvariant);
         }
         Device device = pool.devices()
                 .get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));

@@ -19,6 +19,8 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Batching must not change results: sequences prefilled and decoded together, at different
@@ -68,6 +70,40 @@ class BatchedForwardTests {
                                 .as("sequence %d step %d token %d", s, k, i)
                                 .isCloseTo(a[i], within(5e-3f));
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * A batch-invariant backend gives every sequence exactly its solo logits, bit for bit: its
+     * products take the single-token kernels whatever the batch (F32, and Q8_0's integer GEMV).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"stories260K.gguf", "stories260K-q8_0.gguf", "stories260K-q4_0.gguf"})
+    void aBatchInvariantBackendGivesEverySequenceItsSoloLogitsExactly(String modelFile) throws IOException {
+        int[][] prompts = {
+            {1, 403, 407, 261, 378},
+            {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44},
+            {1, 400},
+            {1, 365, 268, 471, 421},
+            {1, 299, 500},
+        };
+        int steps = 6;
+        try (CpuBackend invariant = new CpuBackend(2, true, true);
+                GgufFile f = GgufFile.open(TestData.model(modelFile));
+                LanguageModel model = Architectures.loadLanguageModel(f, invariant, ModelOptions.DEFAULT)) {
+            assertThat(invariant.description()).contains("batch-invariant");
+            List<float[]> solo = new ArrayList<>();
+            for (int[] p : prompts) {
+                solo.addAll(run(model, List.of(p), steps));
+            }
+            List<float[]> together = run(model, List.of(prompts), steps);
+            for (int s = 0; s < prompts.length; s++) {
+                for (int k = 0; k <= steps; k++) {
+                    assertThat(together.get(k * prompts.length + s))
+                            .as("sequence %d step %d", s, k)
+                            .containsExactly(solo.get(s * (steps + 1) + k));
                 }
             }
         }

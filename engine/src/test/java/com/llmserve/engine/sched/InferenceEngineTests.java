@@ -97,6 +97,48 @@ class InferenceEngineTests {
         }
     }
 
+    /**
+     * On a batch-invariant backend, 32 greedy streams running together give exactly what each gives
+     * alone, near-ties included (stories260K-q8_0: on the default backend some of them differ).
+     */
+    @Test
+    void thirtyTwoConcurrentGreedyStreamsOnABatchInvariantBackendAreExactlyTheirSoloRuns() throws Exception {
+        int streams = 32;
+        try (CpuLanguageModel q8 = CpuLanguageModel.loadBatchInvariant("stories260K-q8_0.gguf");
+                InferenceEngine engine = InferenceEngine.start(
+                        "stories-q8",
+                        q8.model(),
+                        EngineOptions.defaults().withMaxBatchTokens(64),
+                        EngineObserver.NONE)) {
+            int[][] prompts = new int[streams][];
+            int[][] solo = new int[streams][];
+            for (int i = 0; i < streams; i++) {
+                prompts[i] = q8.tokenizer()
+                        .encode(PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : ""), true, false);
+                Collector c = new Collector(1);
+                engine.submit(InferenceRequest.greedy(prompts[i], 30), c);
+                c.await();
+                solo[i] = c.tokens(0);
+            }
+            List<Collector> collectors = new ArrayList<>();
+            List<Thread> clients = new ArrayList<>();
+            for (int i = 0; i < streams; i++) {
+                Collector c = new Collector(1);
+                collectors.add(c);
+                int[] p = prompts[i];
+                clients.add(Thread.ofVirtual().start(() -> engine.submit(InferenceRequest.greedy(p, 30), c)));
+            }
+            for (Thread t : clients) {
+                t.join();
+            }
+            for (int i = 0; i < streams; i++) {
+                collectors.get(i).await();
+                assertThat(collectors.get(i).tokens(0)).as("stream %d", i).containsExactly(solo[i]);
+            }
+            awaitIdle(engine);
+        }
+    }
+
     @Test
     void aLongPromptIsPrefilledInChunksWithoutChangingTheResult() {
         StringBuilder text = new StringBuilder();

@@ -12,11 +12,24 @@ import java.util.Set;
  */
 final class ActivationCache {
 
+    private final boolean batchInvariant;
     private final Map<ActivationFormat, float[]> floats = new EnumMap<>(ActivationFormat.class);
     private final Map<ActivationFormat, float[]> octets = new EnumMap<>(ActivationFormat.class);
     private Q8Activations integers;
     /** Formats already prepared for the current product: the parts of a fused weight share them. */
     private final Set<ActivationFormat> fresh = EnumSet.noneOf(ActivationFormat.class);
+
+    ActivationCache() {
+        this(false);
+    }
+
+    /**
+     * @param batchInvariant whether every batch takes the kernels of a single token (no tiles), so
+     *                       a row's result never depends on how many rows share its product
+     */
+    ActivationCache(boolean batchInvariant) {
+        this.batchInvariant = batchInvariant;
+    }
 
     /** Forgets what the buffers hold; call at the start of every product. */
     void reset() {
@@ -37,7 +50,8 @@ final class ActivationCache {
             integers = new Q8Activations(n);
             fresh.remove(format);
         }
-        int wholeOctets = Simd.ENABLED ? tokens / TileGemm.OCTET : 0;
+        boolean tiled = !batchInvariant && Simd.ENABLED && tokens >= CpuTensor.TILE_MIN_TOKENS;
+        int wholeOctets = tiled ? tokens / TileGemm.OCTET : 0;
         float[] interleaved = wholeOctets > 0 ? buffer(octets, format, wholeOctets * TileGemm.OCTET * cols) : null;
         if (fresh.add(format)) {
             Q8Activations q = integers;
@@ -63,7 +77,7 @@ final class ActivationCache {
                 parallel.forEach(runs, 1, body);
             }
         }
-        return new PreparedInput(values, ints && t.usesIntegerActivations(tokens) ? integers : null, interleaved);
+        return new PreparedInput(values, ints && t.usesIntegerActivations(tiled) ? integers : null, interleaved, tiled);
     }
 
     /** {@code format}'s buffer in {@code buffers}, grown to {@code n} floats (which makes the format stale). */

@@ -35,8 +35,9 @@ public class CpuBackend extends Backend {
 
     private final Parallel parallel;
     private final boolean pack;
+    private final boolean batchInvariant;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
-    private final ActivationCache activations = new ActivationCache();
+    private final ActivationCache activations;
 
     private final CachedAttention cached;
     private final EncoderAttention encoder;
@@ -47,17 +48,31 @@ public class CpuBackend extends Backend {
      * @param pack    re-lay weights out for this machine's kernels where a type has such a layout
      *                (Q4_0 on AVX-512), releasing the mapped pages they replace; otherwise every
      *                weight stays a zero-copy view of the file
+     * @param batchInvariant whether a row's results may not depend on the other rows of its batch:
+     *                every product then takes the kernels of a single token, whose sums run in one
+     *                order for any batch (the tiles larger batches take otherwise sum differently in
+     *                the last bits, enough to flip a greedy near-tie); prompts and large batches cost more
      */
-    protected CpuBackend(String name, int threads, boolean pack) {
+    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant) {
         super(name);
         this.parallel = new Parallel(threads);
         this.cached = new CachedAttention(parallel);
         this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
+        this.batchInvariant = batchInvariant;
+        this.activations = new ActivationCache(batchInvariant);
+    }
+
+    protected CpuBackend(String name, int threads, boolean pack) {
+        this(name, threads, pack, false);
+    }
+
+    public CpuBackend(int threads, boolean pack, boolean batchInvariant) {
+        this("cpu", threads, pack, batchInvariant);
     }
 
     public CpuBackend(int threads, boolean pack) {
-        this("cpu", threads, pack);
+        this(threads, pack, false);
     }
 
     public CpuBackend(int threads) {
@@ -75,7 +90,12 @@ public class CpuBackend extends Backend {
 
     @Override
     public String description() {
-        return name() + " (" + parallel.threads() + " threads)";
+        return name() + " (" + parallel.threads() + " threads" + (batchInvariant ? ", batch-invariant" : "") + ")";
+    }
+
+    /** Whether a row's results do not depend on the other rows of its batch. */
+    public boolean batchInvariant() {
+        return batchInvariant;
     }
 
     @Override

@@ -193,14 +193,14 @@ public abstract sealed class CpuTensor
         };
     }
 
-    /** Whether {@link #matmulRows} wants the 8-bit integers themselves for a batch of this many tokens. */
-    final boolean usesIntegerActivations(int tokens) {
-        return packed != null && packed.multipliesIntegers() && tokens < TILE_MIN_TOKENS;
+    /** Whether {@link #matmulRows} wants the 8-bit integers themselves (a product that is not tiled). */
+    final boolean usesIntegerActivations(boolean tiled) {
+        return packed != null && packed.multipliesIntegers() && !tiled;
     }
 
     /** {@link #matmul(float[], int, float[], int, int, long, long)} on activations prepared once per product. */
     void matmul(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
-        if (tokens >= TILE_MIN_TOKENS && Simd.ENABLED) {
+        if (in.tiled()) {
             matmulTiled(in.values(), in.octets(), tokens, y, yOffset, yStride, rowStart, rowEnd);
             return;
         }

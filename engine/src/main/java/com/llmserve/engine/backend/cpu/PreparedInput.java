@@ -9,8 +9,10 @@ package com.llmserve.engine.backend.cpu;
  * @param integers the Q8_0 integers and scales, for kernels that use them; otherwise null
  * @param octets   {@code values} in {@link TileGemm#interleaveOctets} order for batches of at least
  *                 {@link TileGemm#OCTET} tokens; otherwise null
+ * @param tiled    whether the product runs through {@link TileGemm} (batches of at least
+ *                 {@link CpuTensor#TILE_MIN_TOKENS} tokens, unless the backend is batch-invariant)
  */
-record PreparedInput(float[] values, Q8Activations integers, float[] octets) {
+record PreparedInput(float[] values, Q8Activations integers, float[] octets, boolean tiled) {
 
     /** Prepares {@code x} for {@code t} without reusing buffers (tests, one-off products). */
     static PreparedInput of(CpuTensor t, float[] x, int tokens) {
