@@ -1,19 +1,26 @@
 package com.llmserve.engine.fuzz;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.UnsupportedTensorTypeException;
 import com.llmserve.engine.chat.ChatMessage;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.chat.ChatTemplateException;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufBuilder;
 import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.gguf.GgufFormatException;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.engine.gguf.GgufValue;
 import com.llmserve.engine.gguf.GgufValue.GgufArray;
 import com.llmserve.engine.gguf.GgufValueType;
 import com.llmserve.engine.model.Architectures;
+import com.llmserve.engine.model.InvalidModelException;
+import com.llmserve.engine.model.UnsupportedArchitectureException;
 import com.llmserve.engine.tokenizer.Tokenizer;
+import com.llmserve.engine.tokenizer.TokenizerException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.ValueLayout;
@@ -385,6 +392,58 @@ final class ModelEdits {
     }
 
     /** The file of {@code m}: GgufBuilder's header, then each tensor's data at its aligned offset. */
+    /** What a target does with a file that opened: load the model and use it. */
+    @FunctionalInterface
+    interface Load {
+        void run(GgufFile f);
+    }
+
+    /**
+     * Writes {@code m} to a temporary file, opens it, exercises its tokenizer and chat template, then
+     * {@code load}s it; the loaders' documented refusals of a file that does not make sense are
+     * answers, anything else escapes and is a finding.
+     */
+    static void loadEdited(Model m, Load load) throws IOException {
+        Path file = Files.createTempFile(TEMP, "fuzz", ".gguf");
+        try {
+            write(m, file);
+            try (GgufFile f = GgufFile.open(file)) {
+                Tokenizer tokenizer = tokenizer(f);
+                if (tokenizer != null) {
+                    renderChatTemplate(f, tokenizer);
+                }
+                try {
+                    load.run(f);
+                } catch (InvalidModelException
+                        | UnsupportedArchitectureException
+                        | UnsupportedTensorTypeException
+                        | GgufFormatException refused) {
+                    // the documented refusals of a model that does not make sense
+                }
+            } catch (GgufFormatException refused) {
+                // a tensor's data past the end of the file, a row length that is no whole number of blocks
+            }
+        } finally {
+            Files.delete(file);
+        }
+    }
+
+    /** The tokenizer of the file, used once each way; {@code null} after its documented refusal. */
+    static Tokenizer tokenizer(GgufFile f) {
+        try {
+            Tokenizer t = Tokenizer.fromGguf(f.metadata());
+            int[] ids = t.encode("Once upon a time", true, false);
+            for (int id : ids) {
+                assertThat(id).isBetween(0, t.vocabSize() - 1);
+            }
+            assertThat(t.decode(ids)).isNotNull();
+            return t;
+        } catch (TokenizerException | GgufFormatException refused) {
+            // the documented refusals of a vocabulary
+            return null;
+        }
+    }
+
     static void write(Model m, Path file) throws IOException {
         GgufBuilder header = new GgufBuilder();
         m.metadata().forEach(header::kvValue);

@@ -72,24 +72,13 @@ class InferenceEngineTests {
         int[][] prompts = new int[streams][];
         Reference[] expected = new Reference[streams];
         for (int i = 0; i < streams; i++) {
-            prompts[i] = encode(PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : ""));
+            prompts[i] = encode(streamPrompt(i));
             expected[i] = aloneWithMargins(prompts[i], 30);
         }
         try (InferenceEngine engine = start(EngineOptions.defaults().withMaxBatchTokens(64))) {
-            List<Collector> collectors = new ArrayList<>();
-            List<Thread> clients = new ArrayList<>();
+            int[][] together = greedyTogether(engine, prompts, 30);
             for (int i = 0; i < streams; i++) {
-                Collector c = new Collector(1);
-                collectors.add(c);
-                int[] p = prompts[i];
-                clients.add(Thread.ofVirtual().start(() -> engine.submit(InferenceRequest.greedy(p, 30), c)));
-            }
-            for (Thread t : clients) {
-                t.join();
-            }
-            for (int i = 0; i < streams; i++) {
-                collectors.get(i).await();
-                assertSameUpToNearTies("stream " + i, collectors.get(i).tokens(0), expected[i]);
+                assertSameUpToNearTies("stream " + i, together[i], expected[i]);
             }
             awaitIdle(engine);
             assertThat(engine.stats().kvBlocksUsed()).isZero();
@@ -113,27 +102,12 @@ class InferenceEngineTests {
             int[][] prompts = new int[streams][];
             int[][] solo = new int[streams][];
             for (int i = 0; i < streams; i++) {
-                prompts[i] = q8.tokenizer()
-                        .encode(PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : ""), true, false);
-                Collector c = new Collector(1);
-                engine.submit(InferenceRequest.greedy(prompts[i], 30), c);
-                c.await();
-                solo[i] = c.tokens(0);
+                prompts[i] = q8.tokenizer().encode(streamPrompt(i), true, false);
+                solo[i] = greedyTogether(engine, new int[][] {prompts[i]}, 30)[0];
             }
-            List<Collector> collectors = new ArrayList<>();
-            List<Thread> clients = new ArrayList<>();
+            int[][] together = greedyTogether(engine, prompts, 30);
             for (int i = 0; i < streams; i++) {
-                Collector c = new Collector(1);
-                collectors.add(c);
-                int[] p = prompts[i];
-                clients.add(Thread.ofVirtual().start(() -> engine.submit(InferenceRequest.greedy(p, 30), c)));
-            }
-            for (Thread t : clients) {
-                t.join();
-            }
-            for (int i = 0; i < streams; i++) {
-                collectors.get(i).await();
-                assertThat(collectors.get(i).tokens(0)).as("stream %d", i).containsExactly(solo[i]);
+                assertThat(together[i]).as("stream %d", i).containsExactly(solo[i]);
             }
             awaitIdle(engine);
         }
@@ -454,6 +428,32 @@ class InferenceEngineTests {
 
     private static InferenceEngine start(EngineOptions options) {
         return InferenceEngine.start("stories", model, options, EngineObserver.NONE);
+    }
+
+    /** Stream {@code i}'s prompt text: the prompts in turn, varied past their count. */
+    private static String streamPrompt(int i) {
+        return PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : "");
+    }
+
+    /** Submits a greedy request per prompt from its own client thread, all at once; returns each one's tokens. */
+    private static int[][] greedyTogether(InferenceEngine engine, int[][] prompts, int maxTokens)
+            throws InterruptedException {
+        List<Collector> collectors = new ArrayList<>();
+        List<Thread> clients = new ArrayList<>();
+        for (int[] p : prompts) {
+            Collector c = new Collector(1);
+            collectors.add(c);
+            clients.add(Thread.ofVirtual().start(() -> engine.submit(InferenceRequest.greedy(p, maxTokens), c)));
+        }
+        for (Thread t : clients) {
+            t.join();
+        }
+        int[][] tokens = new int[prompts.length][];
+        for (int i = 0; i < prompts.length; i++) {
+            collectors.get(i).await();
+            tokens[i] = collectors.get(i).tokens(0);
+        }
+        return tokens;
     }
 
     private static int[] encode(String text) {
