@@ -5,6 +5,8 @@
 # health.json, summary.txt.
 #
 # usage: OUT=dir bash run-service.sh      (BACKEND=auto on a machine without a GPU, to try the script)
+#        SCRIPT=soak MODELS=dir OUT=dir bash run-service.sh   the GPU soak (soak.py) instead: MODELS must
+#        hold stories260K.gguf and all-MiniLM-L6-v2-q8_0.gguf (the embedding model does not fit the bundle)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -20,10 +22,15 @@ if [ ! -x "$jre/jre25/bin/java" ]; then
 fi
 port=${PORT:-18080}
 "$jre/jre25/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g -jar "$here/app.jar" \
-  --server.port="$port" --llmserve.models-dir="$here/models" --llmserve.backend="${BACKEND:-gpu}" --llmserve.gpu.telemetry-interval=1s \
+  --server.port="$port" --llmserve.models-dir="${MODELS:-$here/models}" --llmserve.backend="${BACKEND:-gpu}" --llmserve.gpu.telemetry-interval=1s \
   --llmserve.failover.cpu-fallback=always > "$out/service.log" 2>&1 &
 service=$!
-PYTHONUNBUFFERED=1 timeout ${EXERCISE_TIMEOUT:-180} python3 "$here/exercise.py" --port "$port" --out "$out" --model stories260K
+if [ "${SCRIPT:-exercise}" = soak ]; then
+  PYTHONUNBUFFERED=1 timeout ${EXERCISE_TIMEOUT:-480} python3 "$here/soak.py" --port "$port" --out "$out" \
+    --model stories260K --embedding-model all-MiniLM-L6-v2-q8_0 --requests ${SOAK_REQUESTS:-10000}
+else
+  PYTHONUNBUFFERED=1 timeout ${EXERCISE_TIMEOUT:-180} python3 "$here/exercise.py" --port "$port" --out "$out" --model stories260K
+fi
 status=$?
 kill "$service" 2>/dev/null
 wait "$service" 2>/dev/null
