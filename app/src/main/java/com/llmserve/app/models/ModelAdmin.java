@@ -1,6 +1,7 @@
 package com.llmserve.app.models;
 
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 
 /**
@@ -33,7 +34,13 @@ public final class ModelAdmin {
      */
     public ModelRegistry.Status add(String file, String id, Options options) {
         Path folder = catalog.folder();
-        Path path = folder.resolve(file).normalize();
+        Path path;
+        try {
+            path = folder.resolve(file).normalize();
+        } catch (InvalidPathException e) {
+            // a NUL character: no file of any folder has that name
+            throw new UnservableModelException(folder, null, "'" + file + "' is no valid path: " + e.getReason());
+        }
         if (!anyPath && !path.startsWith(folder)) {
             throw new UnservableModelException(
                     path,

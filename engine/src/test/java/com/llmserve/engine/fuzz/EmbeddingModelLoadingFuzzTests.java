@@ -19,10 +19,11 @@ import com.llmserve.engine.tokenizer.TokenizerException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * Embedding-model loading past the GGUF container: all-MiniLM-L6-v2 (BERT, Q8_0, a WordPiece
- * vocabulary) with its metadata and tensor table edited as {@link ModelEdits} does for the
+ * Embedding-model loading past the GGUF container: all-MiniLM-L6-v2 or bge-small-en-v1.5 (BERT,
+ * Q8_0, a WordPiece vocabulary; mean and CLS pooling) with its metadata and tensor table edited as {@link ModelEdits} does for the
  * decoders, with the keys and tensors the BERT loader and the WordPiece tokenizer read (widths,
  * head and block counts, context length, pooling, causal flag, layer-norm epsilon; the vocabulary,
  * its token types and the [CLS], [SEP], [UNK], [PAD] and [MASK] ids; the embedding, position and
@@ -33,18 +34,21 @@ import java.util.List;
  * refused with {@link GgufFormatException}, {@link TokenizerException},
  * {@link InvalidModelException}, {@link UnsupportedArchitectureException} or
  * {@link UnsupportedTensorTypeException}. Its own target, not a fourth base of
- * {@link ModelLoadingFuzzTests}: the file is 25 MB, written for every input, and would slow the
- * decoders' target to a crawl.
+ * {@link ModelLoadingFuzzTests}: the files are 25 and 37 MB, written for every input, and would slow
+ * the decoders' target to a crawl.
  */
 class EmbeddingModelLoadingFuzzTests {
 
-    private static final Model BASE = ModelEdits.read("all-MiniLM-L6-v2-q8_0.gguf");
+    /** MiniLM (mean pooling) and BGE (the CLS row), both BERT with a WordPiece vocabulary. */
+    private static final List<Model> BASES = Stream.of("all-MiniLM-L6-v2-q8_0.gguf", "bge-small-en-v1.5-q8_0.gguf")
+            .map(ModelEdits::read)
+            .toList();
 
     private static final CpuBackend BACKEND = new CpuBackend(1);
     /** Batches of two rows; the scratch holds the context's rows anyway. */
     private static final ModelOptions OPTIONS = new ModelOptions(2, 0);
 
-    /** [CLS] a b [SEP] in MiniLM's vocabulary, and one token alone. */
+    /** [CLS] a b [SEP] in the two models' vocabulary (the same ids), and one token alone. */
     private static final List<int[]> INPUTS = List.of(new int[] {101, 2320, 2588, 102}, new int[] {0});
 
     private static final Keys BERT = new Keys(
@@ -87,7 +91,7 @@ class EmbeddingModelLoadingFuzzTests {
 
     @FuzzTest(maxDuration = "20s")
     void anyEditedEmbeddingModelLoadsAndEmbedsOrIsRefusedAsDocumented(FuzzedDataProvider data) throws IOException {
-        Model m = BASE.copy();
+        Model m = BASES.get(data.consumeInt(0, BASES.size() - 1)).copy();
         long[] budget = {ModelEdits.DATA_BUDGET};
         int edits = data.consumeInt(0, 8);
         for (int i = 0; i < edits && data.remainingBytes() > 0; i++) {

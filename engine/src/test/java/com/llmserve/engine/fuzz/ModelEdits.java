@@ -374,7 +374,11 @@ final class ModelEdits {
     // ---------------------------------------------------------------- files
 
     static Model read(String name) {
-        try (GgufFile f = GgufFile.open(TestData.model(name))) {
+        return read(TestData.model(name));
+    }
+
+    static Model read(Path file) {
+        try (GgufFile f = GgufFile.open(file)) {
             Map<String, GgufValue> metadata = new LinkedHashMap<>();
             for (String key : f.metadata().keys()) {
                 if (!key.equals("general.alignment")) {

@@ -40,14 +40,13 @@ import java.util.stream.Stream;
  */
 class ModelLoadingFuzzTests {
 
-    private static final List<Model> BASES = Stream.of(
-                    "stories260K.gguf", "tiny-qwen3moe-Q8_0.gguf", "tiny-gemma3-Q8_0.gguf")
+    static final List<Model> BASES = Stream.of("stories260K.gguf", "tiny-qwen3moe-Q8_0.gguf", "tiny-gemma3-Q8_0.gguf")
             .map(ModelEdits::read)
             .toList();
 
     private static final CpuBackend BACKEND = new CpuBackend(1);
     /** Batches of two rows: the three tokens run in two chunks. */
-    private static final ModelOptions OPTIONS = new ModelOptions(2, 0);
+    static final ModelOptions OPTIONS = new ModelOptions(2, 0);
 
     private static final int[] TOKENS = {1, 17, 42};
 
@@ -112,7 +111,7 @@ class ModelLoadingFuzzTests {
         "blk.%d.ffn_gate_exps.weight"
     };
 
-    private static final Keys DECODER =
+    static final Keys DECODER =
             new Keys(INT_KEYS, GLOBAL_INT_KEYS, FLOAT_KEYS, TOKENIZER_ARRAYS, BOOL_KEYS, TENSOR_NAMES);
 
     @FuzzTest(maxDuration = "20s")
@@ -132,7 +131,7 @@ class ModelLoadingFuzzTests {
     }
 
     /** One step of three tokens, in two chunks, with the last row's logits. */
-    private static void step(LanguageModel model) {
+    static void step(LanguageModel model) {
         int vocab = model.vocabSize();
         int[] tokens = Arrays.stream(TOKENS).map(t -> t % vocab).toArray();
         BlockPool pool = new BlockPool(2, 4);

@@ -9,18 +9,30 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 
 /**
- * The two tokenizers (SentencePiece of stories260K, WordPiece of all-MiniLM-L6-v2) on any text,
- * and any ids back to text: every id they make is in the vocabulary, and decoding never fails.
+ * The tokenizers on any text, and any ids back to text: SentencePiece (stories260K), WordPiece
+ * (all-MiniLM-L6-v2, and bge's from llama.cpp's vocabulary files) and byte-level BPE with merges
+ * (gpt-2's and deepseek-llm's, whose pre-tokenizers differ). Every id they make is in the
+ * vocabulary, and decoding never fails.
  */
 class TokenizerFuzzTests {
 
-    private static final Tokenizer SENTENCE_PIECE = load("stories260K.gguf");
-    private static final Tokenizer WORD_PIECE = load("all-MiniLM-L6-v2-q8_0.gguf");
+    private static final Tokenizer[] TOKENIZERS = {
+        load(TestData.model("stories260K.gguf")),
+        load(TestData.model("all-MiniLM-L6-v2-q8_0.gguf")),
+        vocabulary("bert-bge"),
+        vocabulary("gpt-2"),
+        vocabulary("deepseek-llm")
+    };
 
-    private static Tokenizer load(String model) {
-        try (GgufFile f = GgufFile.open(TestData.model(model))) {
+    private static Tokenizer vocabulary(String name) {
+        return load(TestData.shared().resolve("tokenizers/llama.cpp-vocab").resolve("ggml-vocab-" + name + ".gguf"));
+    }
+
+    private static Tokenizer load(Path file) {
+        try (GgufFile f = GgufFile.open(file)) {
             return Tokenizer.fromGguf(f.metadata());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -32,7 +44,7 @@ class TokenizerFuzzTests {
         boolean special = data.consumeBoolean();
         int[] ids = data.consumeInts(64);
         String text = data.consumeRemainingAsString();
-        for (Tokenizer t : new Tokenizer[] {SENTENCE_PIECE, WORD_PIECE}) {
+        for (Tokenizer t : TOKENIZERS) {
             for (int id : t.encode(text, true, special)) {
                 assertThat(id).isBetween(0, t.vocabSize() - 1);
             }

@@ -7,7 +7,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The body of {@code POST /admin/models}, read and checked before anything is looked up:
- * {@code file} (required; relative to the models folder, or an absolute path in it), {@code id}
+ * {@code file} (required; relative to the models folder, or an absolute path in it; no control
+ * characters), {@code id}
  * (default: the file name without {@code .gguf}; stripped, not empty, no control characters),
  * {@code context_size} (0, the default, for the model's own) and {@code kv_blocks} (0, the
  * default, for {@code llmserve.engine.kv-blocks}). Whether the file exists and can be served is
@@ -28,6 +29,9 @@ record AdminModelRequest(String file, String id, ModelAdmin.Options options) {
     static AdminModelRequest parse(JsonNode body) {
         RequestFields fields = RequestFields.of(body);
         String file = fields.requiredString("file");
+        if (file.chars().anyMatch(Character::isISOControl)) {
+            throw fields.invalid("file", "Invalid 'file': a path must not hold control characters.");
+        }
         String id = fields.optString("id").map(String::strip).orElse(null);
         if (id != null && (id.isEmpty() || id.chars().anyMatch(Character::isISOControl))) {
             throw fields.invalid("id", "Invalid 'id': it must not be empty or hold control characters.");

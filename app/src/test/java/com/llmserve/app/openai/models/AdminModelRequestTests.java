@@ -46,6 +46,16 @@ class AdminModelRequestTests {
     }
 
     @Test
+    void refusesAFileWithControlCharacters() {
+        // a NUL made the admin's path lookup throw InvalidPathException, a 500 (ModelAdminFuzzTests)
+        for (String file : new String[] {"\"q\\u0000.gguf\"", "\"a\\nb.gguf\""}) {
+            assertThatThrownBy(() -> parse("{\"file\":" + file + "}"))
+                    .isInstanceOf(InvalidRequestException.class)
+                    .hasMessageContaining("'file'");
+        }
+    }
+
+    @Test
     void refusesNegativeSizesAndUnknownFields() {
         assertThatThrownBy(() -> parse("{\"file\":\"q.gguf\",\"kv_blocks\":-1}"))
                 .isInstanceOf(InvalidRequestException.class)
