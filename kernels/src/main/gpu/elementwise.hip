@@ -128,12 +128,13 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
 
 // The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex products:
 // pair p uses expert id routing[t][j], reads activation row x_first + t (or p with x_per_pair) and
-// writes output row p. Each expert's pairs, in pair order, form groups of up to LS_MMV_MAX_COLS
-// columns; a group of one column goes to `singles` (4 ints each), the others to `multis`
+// writes output row p. Each expert's pairs, in pair order, form groups of up to max_cols (at most
+// LS_MMV_MAX_COLS; 1 when each pair must be computed as if alone, for batch invariance) columns;
+// a group of one column goes to `singles` (4 ints each), the others to `multis`
 // (2 + 2 * LS_MMV_MAX_COLS ints each); each region starts with its group count. The same layout as
 // ExpertMatmul.groups builds on the host. One block of LS_GROUP_THREADS threads, a thread per expert.
 LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis, int tokens, int used, int experts,
-                                int x_first, int x_per_pair) {
+                                int x_first, int x_per_pair, int max_cols) {
   LS_SHARED int count[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED int single_at[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED int multi_at[LS_ROUTE_MAX_EXPERTS];
@@ -148,8 +149,9 @@ LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis,
     int s = 0;
     int m = 0;
     for (int e = 0; e < experts; ++e) {
-      const int groups = (count[e] + LS_MMV_MAX_COLS - 1) / LS_MMV_MAX_COLS;
-      const int single = count[e] % LS_MMV_MAX_COLS == 1 ? 1 : 0;  // only a last group can have one column
+      const int groups = (count[e] + max_cols - 1) / max_cols;
+      // of wider groups only a last one can have one column
+      const int single = max_cols == 1 ? groups : count[e] % max_cols == 1 ? 1 : 0;
       single_at[e] = s;
       multi_at[e] = m;
       s += single;
@@ -170,7 +172,7 @@ LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis,
       const int t = p / used;
       if ((int)routing[(long)t * 2 * used + p % used] != e) continue;
       if (col == 0) {
-        columns = left < LS_MMV_MAX_COLS ? left : LS_MMV_MAX_COLS;
+        columns = left < max_cols ? left : max_cols;
         g = columns == 1 ? singles + 1 + 4 * s++ : multis + 1 + (2 + 2 * LS_MMV_MAX_COLS) * m++;
         g[0] = e;
         g[1] = columns;

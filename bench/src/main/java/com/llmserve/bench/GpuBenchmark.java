@@ -51,6 +51,8 @@ public final class GpuBenchmark {
                                     device memory lasts
               --half-weight-share S the share of free device memory the half copies may take, 0 for
                                     none (default: the service's, 0.5)
+              --batch-invariant     every row computed as if alone (one-row kernels, fixed attention
+                                    splits, one-pair expert groups): the option's cost
               --host-argmax         copy whole logit rows to the host instead of choosing on the device
               --profile             then run a few steps of each phase once more with device events
                                     around every operation and print where the device time goes
@@ -121,6 +123,7 @@ public final class GpuBenchmark {
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
                     case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
+                    case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }

@@ -81,7 +81,10 @@ public record GpuProperties(
         atLeast("llmserve.gpu.upload-chunk", minStaging, uploadChunk);
     }
 
-    /** The GPU backend's tuning for models placed on this runtime's devices. */
+    /**
+     * The GPU backend's tuning for models placed on this runtime's devices (batch invariance is the
+     * engine's setting, {@code llmserve.engine.batch-invariant}, applied by the backends).
+     */
     public GpuOptions backendOptions() {
         return new GpuOptions(
                 graphs,
@@ -94,6 +97,7 @@ public record GpuProperties(
                     case AUTO -> halfWeightShare;
                     case ON -> 1;
                     case OFF -> 0;
-                });
+                },
+                false);
     }
 }

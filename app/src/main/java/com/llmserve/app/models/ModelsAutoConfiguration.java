@@ -46,7 +46,7 @@ public class ModelsAutoConfiguration {
                         threads,
                         opened.map(r -> String.join("; ", r.statuses())).orElse("no GPU runtime in this application")));
         return new DefaultBackendProvider(
-                backends.withCpuBatchInvariant(properties.engine().batchInvariant()));
+                backends.withBatchInvariant(properties.engine().batchInvariant()));
     }
 
     /**

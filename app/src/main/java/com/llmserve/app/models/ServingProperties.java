@@ -157,9 +157,9 @@ public record ServingProperties(
      * @param maxRunning     the most sequences decoding at once
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
-     * @param batchInvariant on the CPU, make a request's results independent of what else runs in its
-     *                       batch (greedy output equals its solo run), at the cost of prompt speed;
-     *                       GPU models are not affected
+     * @param batchInvariant make a request's results independent of what else runs in its batch
+     *                       (greedy output equals its solo run), on the CPU and the GPU, at the cost of
+     *                       prompt speed (CPU) and of batched speed (GPU)
      */
     public record Engine(
             @DefaultValue("" + EngineOptions.DEFAULT_KV_BLOCKS)

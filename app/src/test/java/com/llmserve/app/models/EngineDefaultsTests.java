@@ -58,7 +58,8 @@ class EngineDefaultsTests {
                         "llmserve.gpu.upload-chunk", "128MB",
                         "llmserve.gpu.half-weight-share", "0.25"));
 
-        assertThat(gpu.backendOptions()).isEqualTo(new GpuOptions(false, 32, 16, 8, 16L << 20, 128L << 20, 0.25));
+        assertThat(gpu.backendOptions())
+                .isEqualTo(new GpuOptions(false, 32, 16, 8, 16L << 20, 128L << 20, 0.25, false));
     }
 
     @ParameterizedTest

@@ -56,11 +56,12 @@ public final class Backends {
     }
 
     /**
-     * These backends with CPU backends whose rows' results do not depend on their batch
-     * ({@link CpuBackend#batchInvariant()}); the GPU's products are not made so.
+     * These backends with rows' results that do not depend on their batch, or that may: CPU
+     * backends as {@link CpuBackend#batchInvariant()} says, GPU backends as
+     * {@link GpuOptions#batchInvariant()} says.
      */
-    public Backends withCpuBatchInvariant(boolean invariant) {
-        return new Backends(pool, noGpu, cpuThreads, invariant, gpu);
+    public Backends withBatchInvariant(boolean invariant) {
+        return new Backends(pool, noGpu, cpuThreads, invariant, gpu.withBatchInvariant(invariant));
     }
 
     /**

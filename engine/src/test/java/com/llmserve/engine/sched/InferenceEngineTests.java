@@ -431,25 +431,33 @@ class InferenceEngineTests {
     }
 
     /** Stream {@code i}'s prompt text: the prompts in turn, varied past their count. */
-    private static String streamPrompt(int i) {
+    static String streamPrompt(int i) {
         return PROMPTS[i % PROMPTS.length] + (i >= PROMPTS.length ? " and" : "");
     }
 
     /** Submits a greedy request per prompt from its own client thread, all at once; returns each one's tokens. */
-    private static int[][] greedyTogether(InferenceEngine engine, int[][] prompts, int maxTokens)
-            throws InterruptedException {
+    static int[][] greedyTogether(InferenceEngine engine, int[][] prompts, int maxTokens) throws InterruptedException {
+        return together(
+                engine,
+                Arrays.stream(prompts)
+                        .map(p -> InferenceRequest.greedy(p, maxTokens))
+                        .toList());
+    }
+
+    /** Submits each request from its own client thread, all at once; returns each one's tokens (of choice 0). */
+    static int[][] together(InferenceEngine engine, List<InferenceRequest> requests) throws InterruptedException {
         List<Collector> collectors = new ArrayList<>();
         List<Thread> clients = new ArrayList<>();
-        for (int[] p : prompts) {
+        for (InferenceRequest r : requests) {
             Collector c = new Collector(1);
             collectors.add(c);
-            clients.add(Thread.ofVirtual().start(() -> engine.submit(InferenceRequest.greedy(p, maxTokens), c)));
+            clients.add(Thread.ofVirtual().start(() -> engine.submit(r, c)));
         }
         for (Thread t : clients) {
             t.join();
         }
-        int[][] tokens = new int[prompts.length][];
-        for (int i = 0; i < prompts.length; i++) {
+        int[][] tokens = new int[requests.size()][];
+        for (int i = 0; i < requests.size(); i++) {
             collectors.get(i).await();
             tokens[i] = collectors.get(i).tokens(0);
         }

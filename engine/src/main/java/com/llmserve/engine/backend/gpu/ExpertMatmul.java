@@ -16,7 +16,7 @@ import com.llmserve.kernels.Kernel;
  * on the device (into the expert-group scratch), then per stack segment the activations are rounded
  * as the segment's type wants (once per rounding) and two grouped GEMV launches run, one over the
  * groups of a single column and one over the groups of two to {@code LS_MMV_MAX_COLS}, each group
- * one expert read once for its columns. Nothing depends on the routing on the host, and the grids
+ * one expert read once for its columns (batch-invariant: every group one column). Nothing depends on the routing on the host, and the grids
  * are sized by the pair count alone, so a captured graph serves every routing; a grid row strides
  * over the groups, so absent groups cost no blocks.
  *
@@ -96,7 +96,9 @@ record ExpertMatmul(
                         .i32(used())
                         .i32(weight.experts())
                         .i32(xFirst)
-                        .i32(xPerPair ? 1 : 0));
+                        .i32(xPerPair ? 1 : 0)
+                        // batch-invariant: every pair in a group of its own, computed as if alone
+                        .i32(l.options().batchInvariant() ? 1 : LS_MMV_MAX_COLS));
         int k = weight.cols();
         Matmul.Prepared prepared = Matmul.Prepared.NONE;
         for (GpuWeight.Segment s : weight.segments()) {

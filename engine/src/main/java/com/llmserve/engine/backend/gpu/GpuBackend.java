@@ -376,10 +376,15 @@ public final class GpuBackend extends Backend {
                     + " per kv head exceeds the kernel's " + LS_ATT_MAX_QDIM + " values");
         }
         int p = recorder.padded(n, Math.min(qkv.rows(), out.rows()));
-        int splits = Attention.splits(device.info().multiprocessors(), shape.kvHeads(), p);
+        // batch-invariant: every row splits its positions as a row alone does, and no prompt tiles
+        boolean invariant = options.batchInvariant();
+        int splits = Attention.splits(device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p);
         int tiles = 0;
         Batch batch = step.batch();
-        if (p >= options.gemmMinRows() && p >= 4 * batch.sequences() && Attention.tiledKernel(shape) != null) {
+        if (!invariant
+                && p >= options.gemmMinRows()
+                && p >= 4 * batch.sequences()
+                && Attention.tiledKernel(shape) != null) {
             int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
             tiles = t.length / 2;

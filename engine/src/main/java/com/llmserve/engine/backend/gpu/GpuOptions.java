@@ -20,6 +20,11 @@ package com.llmserve.engine.backend.gpu;
  *                         model's size), so BLAS-path products (prefill, large batches) read them
  *                         directly instead of dequantizing each step; weights beyond the share, or
  *                         beyond what the device can allocate, go without. 0 for none
+ * @param batchInvariant   every row of a step computed as it would be alone: products through the
+ *                         one-row GEMV kernels (one row per pass; weights that only the BLAS path takes,
+ *                         one BLAS call per row), attention through the per-row kernels with the split
+ *                         count of a single row, experts in groups of one pair. A request's results then
+ *                         do not depend on what else runs in its batch, at the cost of batched speed
  */
 public record GpuOptions(
         boolean graphs,
@@ -28,7 +33,8 @@ public record GpuOptions(
         int maxGraphs,
         long dequantBandBytes,
         long uploadChunkBytes,
-        double halfWeightShare) {
+        double halfWeightShare,
+        boolean batchInvariant) {
 
     public static final boolean DEFAULT_GRAPHS = true;
     /** Decode batches of up to 64 sequences replay graphs. */
@@ -60,7 +66,7 @@ public record GpuOptions(
 
     /**
      * Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging,
-     * half copies in half of the free memory.
+     * half copies in half of the free memory, not batch-invariant.
      */
     public static GpuOptions defaults() {
         return new GpuOptions(
@@ -70,17 +76,32 @@ public record GpuOptions(
                 DEFAULT_MAX_GRAPHS,
                 mib(DEFAULT_DEQUANT_BAND_MIB),
                 mib(DEFAULT_UPLOAD_CHUNK_MIB),
-                DEFAULT_HALF_WEIGHT_SHARE);
+                DEFAULT_HALF_WEIGHT_SHARE,
+                false);
     }
 
     public GpuOptions withGraphs(boolean on) {
         return new GpuOptions(
-                on, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
+                on,
+                maxGraphRows,
+                gemmMinRows,
+                maxGraphs,
+                dequantBandBytes,
+                uploadChunkBytes,
+                halfWeightShare,
+                batchInvariant);
     }
 
     public GpuOptions withGemmMinRows(int rows) {
         return new GpuOptions(
-                graphs, maxGraphRows, rows, maxGraphs, dequantBandBytes, uploadChunkBytes, halfWeightShare);
+                graphs,
+                maxGraphRows,
+                rows,
+                maxGraphs,
+                dequantBandBytes,
+                uploadChunkBytes,
+                halfWeightShare,
+                batchInvariant);
     }
 
     /** Whether any half copies are kept. */
@@ -94,7 +115,31 @@ public record GpuOptions(
     }
 
     public GpuOptions withHalfWeightShare(double share) {
-        return new GpuOptions(graphs, maxGraphRows, gemmMinRows, maxGraphs, dequantBandBytes, uploadChunkBytes, share);
+        return new GpuOptions(
+                graphs,
+                maxGraphRows,
+                gemmMinRows,
+                maxGraphs,
+                dequantBandBytes,
+                uploadChunkBytes,
+                share,
+                batchInvariant);
+    }
+
+    /**
+     * These options with {@link #batchInvariant()} on (and then no half copies: only the BLAS path,
+     * which invariant products leave, reads them) or off.
+     */
+    public GpuOptions withBatchInvariant(boolean on) {
+        return new GpuOptions(
+                graphs,
+                maxGraphRows,
+                gemmMinRows,
+                maxGraphs,
+                dequantBandBytes,
+                uploadChunkBytes,
+                on ? 0 : halfWeightShare,
+                on);
     }
 
     private static long mib(int mib) {

@@ -29,7 +29,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
 
     /** A product of {@code n} padded rows, on the path the options choose for it. */
     static Matmul of(GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options) {
-        boolean blas = n >= options.gemmMinRows() || w.cols() % 8 != 0;
+        // batch-invariant: the GEMV kernels whatever the batch (only what they cannot take goes to BLAS)
+        boolean blas = (!options.batchInvariant() && n >= options.gemmMinRows()) || w.cols() % 8 != 0;
         return new Matmul(w, x, n, out, blas, false);
     }
 
@@ -114,8 +115,10 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 prepared = wanted;
             }
             int rows = Math.toIntExact(band.rows());
-            for (int c0 = 0; c0 < n; c0 += LS_MMV_MAX_COLS) {
-                int cols = Math.min(LS_MMV_MAX_COLS, n - c0);
+            // batch-invariant: one row per pass, so every row takes the one-row kernel's sums
+            int perPass = l.options().batchInvariant() ? 1 : LS_MMV_MAX_COLS;
+            for (int c0 = 0; c0 < n; c0 += perPass) {
+                int cols = Math.min(perPass, n - c0);
                 LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), LS_MMV_THREADS);
                 KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
                 if (f.integerGemv()) {
@@ -194,27 +197,31 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         int rows = Math.toIntExact(band.rows());
         int ldc = out.cols();
         var blas = l.blas();
+        // batch-invariant: one BLAS call per row, the same shape whatever the batch
+        int perCall = l.options().batchInvariant() ? 1 : n;
         if (f == WeightFormat.F32) {
-            blas.gemm(
-                    Transpose.TRANSPOSE,
-                    Transpose.NONE,
-                    rows,
-                    n,
-                    k,
-                    1f,
-                    band.data(),
-                    0,
-                    BlasType.F32,
-                    k,
-                    x.buffer,
-                    0,
-                    BlasType.F32,
-                    k,
-                    0f,
-                    out.buffer,
-                    yOffset,
-                    BlasType.F32,
-                    ldc);
+            for (int c0 = 0; c0 < n; c0 += perCall) {
+                blas.gemm(
+                        Transpose.TRANSPOSE,
+                        Transpose.NONE,
+                        rows,
+                        Math.min(perCall, n - c0),
+                        k,
+                        1f,
+                        band.data(),
+                        0,
+                        BlasType.F32,
+                        k,
+                        x.buffer,
+                        (long) c0 * k * Float.BYTES,
+                        BlasType.F32,
+                        k,
+                        0f,
+                        out.buffer,
+                        yOffset + (long) c0 * ldc * Float.BYTES,
+                        BlasType.F32,
+                        ldc);
+            }
             return prepared;
         }
         Prepared wanted =
@@ -229,26 +236,28 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         DeviceBuffer xh = l.scratch(Slot.XH);
         if (f == WeightFormat.F16 || band.half() != null) {
             DeviceBuffer a = f == WeightFormat.F16 ? band.data() : band.half();
-            blas.gemm(
-                    Transpose.TRANSPOSE,
-                    Transpose.NONE,
-                    rows,
-                    n,
-                    k,
-                    1f,
-                    a,
-                    0,
-                    BlasType.F16,
-                    k,
-                    xh,
-                    0,
-                    BlasType.F16,
-                    k,
-                    0f,
-                    out.buffer,
-                    yOffset,
-                    BlasType.F32,
-                    ldc);
+            for (int c0 = 0; c0 < n; c0 += perCall) {
+                blas.gemm(
+                        Transpose.TRANSPOSE,
+                        Transpose.NONE,
+                        rows,
+                        Math.min(perCall, n - c0),
+                        k,
+                        1f,
+                        a,
+                        0,
+                        BlasType.F16,
+                        k,
+                        xh,
+                        (long) c0 * k * Short.BYTES,
+                        BlasType.F16,
+                        k,
+                        0f,
+                        out.buffer,
+                        yOffset + (long) c0 * ldc * Float.BYTES,
+                        BlasType.F32,
+                        ldc);
+            }
             return wanted;
         }
         DeviceBuffer deq = l.scratch(Slot.WDEQ);
@@ -265,26 +274,28 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                             .i32(r0)
                             .i32(r)
                             .i32(k));
-            blas.gemm(
-                    Transpose.TRANSPOSE,
-                    Transpose.NONE,
-                    r,
-                    n,
-                    k,
-                    1f,
-                    deq,
-                    0,
-                    BlasType.F16,
-                    k,
-                    xh,
-                    0,
-                    BlasType.F16,
-                    k,
-                    0f,
-                    out.buffer,
-                    yOffset + (long) r0 * Float.BYTES,
-                    BlasType.F32,
-                    ldc);
+            for (int c0 = 0; c0 < n; c0 += perCall) {
+                blas.gemm(
+                        Transpose.TRANSPOSE,
+                        Transpose.NONE,
+                        r,
+                        Math.min(perCall, n - c0),
+                        k,
+                        1f,
+                        deq,
+                        0,
+                        BlasType.F16,
+                        k,
+                        xh,
+                        (long) c0 * k * Short.BYTES,
+                        BlasType.F16,
+                        k,
+                        0f,
+                        out.buffer,
+                        yOffset + (long) r0 * Float.BYTES + (long) c0 * ldc * Float.BYTES,
+                        BlasType.F32,
+                        ldc);
+            }
         }
         return wanted;
     }

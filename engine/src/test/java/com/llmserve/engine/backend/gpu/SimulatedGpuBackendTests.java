@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -146,6 +148,37 @@ class SimulatedGpuBackendTests {
             assertThat(frequency(step, "ls_quantize_q8_0")).isEqualTo(layers);
             assertThat(frequency(step, "ls_vector_add_f32")).isEqualTo(1);
             assertThat(step).contains("ls_mmvq_q4_0_1", "ls_topk_f32").doesNotContain("ls_kv_write_f16");
+        }
+    }
+
+    @Test
+    void aBatchInvariantBackendRunsEveryRowThroughTheKernelsOfARowAlone() throws IOException {
+        GpuOptions invariant = GpuOptions.defaults().withHalfWeights(false).withBatchInvariant(true);
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, invariant);
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            // 40 rows: no BLAS product, no prompt tiles, no GEMV pass over several rows
+            assertThat(gpu.gemms()).isEmpty();
+            List<String> prompt =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(prompt)
+                    .anyMatch(k -> k.startsWith("ls_mmvq_q8_0_1"))
+                    .noneMatch(k -> k.startsWith("ls_attention_tile"))
+                    .noneMatch(k -> k.matches("ls_mmvq_q8_0_[2-8].*"));
+            // every attention launch splits a row's positions as one row alone does
+            Set<Integer> splits = gpu.launches().stream()
+                    .filter(l -> l.symbol().startsWith("ls_attention_f16"))
+                    .map(l -> l.config().gridZ())
+                    .collect(Collectors.toSet());
+            gpu.clearLaunches();
+            model.forward(decode(table, 40), kv, 1);
+            gpu.launches().stream()
+                    .filter(l -> l.symbol().startsWith("ls_attention_f16"))
+                    .forEach(l -> splits.add(l.config().gridZ()));
+            assertThat(splits).hasSize(1);
         }
     }
 
