@@ -43,6 +43,19 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 {{- end -}}
 
+{{/* GPUs a pod asks for: accelerator.count, or more when a model's devices name a higher index. */}}
+{{- define "llmserve.gpuCount" -}}
+{{- $n := int .Values.accelerator.count -}}
+{{- range .Values.models -}}
+{{- if kindIs "slice" .devices -}}
+{{- range .devices -}}
+{{- if ge (int .) $n -}}{{- $n = add1 (int .) -}}{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $n -}}
+{{- end -}}
+
 {{- define "llmserve.modelsClaim" -}}
 {{- .Values.modelStorage.pvc.existingClaim | default (printf "%s-models" (include "llmserve.fullname" .)) -}}
 {{- end -}}

@@ -232,6 +232,29 @@ class ChartTests {
                 .isEqualTo(8080);
     }
 
+    /** Models placed on several GPUs: their devices reach the service, and the pod asks for the GPUs they name. */
+    @Test
+    void modelsOnSeveralGpusAskForTheGpusTheirDevicesName() throws Exception {
+        List<HasMetadata> docs = render(
+                Path.of(ChartTests.class.getResource("/replicas-values.yaml").toURI()));
+        Container c = one(docs, Deployment.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .getFirst();
+        // accelerator.count is 2, but qwen3-8b names GPU 3
+        assertThat(c.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("4"));
+        assertThat(c.getResources().getRequests()).containsEntry("nvidia.com/gpu", new Quantity("4"));
+        Map<?, ?> config = YAML.readValue(
+                named(docs, ConfigMap.class, "llm-llmserve").getData().get("models.yaml"), Map.class);
+        List<?> models = (List<?>) ((Map<?, ?>) config.get("llmserve")).get("models");
+        assertThat(models.stream()
+                        .<Object>map(m -> ((Map<?, ?>) m).get("devices"))
+                        .toList())
+                .containsExactly("all", List.of(0, 3));
+    }
+
     @Test
     void theSchemaRejectsBadValues() {
         assertRejected("accelerator.type", "tpu");
@@ -277,11 +300,15 @@ class ChartTests {
     }
 
     private static List<HasMetadata> render(String valuesFile) {
+        return render(CHART.resolve("ci").resolve(valuesFile));
+    }
+
+    private static List<HasMetadata> render(Path valuesFile) {
         String out = new Helm(CHART)
                 .template()
                 .withName("llm")
                 .withNamespace("serving")
-                .withValuesFile(CHART.resolve("ci").resolve(valuesFile))
+                .withValuesFile(valuesFile)
                 .call();
         List<HasMetadata> docs = new ArrayList<>();
         for (String doc : out.split("(?m)^---\\s*$")) {

@@ -30,4 +30,22 @@ public interface BackendProvider {
 
     /** A new backend for one model; the caller closes it with the model. */
     Backend create(BackendChoice choice, String modelId);
+
+    /** The GPUs a model's replicas can be placed on ({@code llmserve.models[].devices}); 0 without GPUs. */
+    default int gpuCount() {
+        return available(BackendChoice.GPU) ? 1 : 0;
+    }
+
+    /**
+     * A new backend for one replica of a model on GPU {@code device}; the caller closes it.
+     *
+     * @throws IllegalStateException when there is no such GPU
+     */
+    default Backend createOn(int device, String modelId) {
+        if (device != 0 || gpuCount() == 0) {
+            throw new IllegalStateException("model '" + modelId + "' asks for GPU " + device + ": "
+                    + (gpuCount() == 0 ? "no GPU backend available" : "this provider places models on one GPU"));
+        }
+        return create(BackendChoice.GPU, modelId);
+    }
 }

@@ -37,4 +37,18 @@ final class DefaultBackendProvider implements BackendProvider {
         check(choice, modelId);
         return backends.open(choice);
     }
+
+    @Override
+    public int gpuCount() {
+        return backends.gpuCount();
+    }
+
+    @Override
+    public Backend createOn(int device, String modelId) {
+        try {
+            return backends.openOn(device);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("model '" + modelId + "': " + e.getMessage(), e);
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package com.llmserve.app.models;
 
+import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.sched.EngineStats;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +67,21 @@ final class ModelHealthIndicator implements HealthIndicator {
         return d;
     }
 
+    /** Each GPU replica of a model placed on several: its device, breaker and requests in flight. */
+    private static List<Map<String, Object>> replicas(ReplicatedModel<?, ?> model) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        int[] inFlight = model.inFlight();
+        List<Failover> failovers = model.failovers();
+        for (int i = 0; i < failovers.size(); i++) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("device", model.replicas().get(i).device());
+            r.put("circuitBreaker", failovers.get(i).breakerState());
+            r.put("inFlight", inFlight[i]);
+            out.add(r);
+        }
+        return out;
+    }
+
     private static Map<String, Object> details(ModelRegistry.Status s) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("state", s.state().apiName());
@@ -80,7 +97,13 @@ final class ModelHealthIndicator implements HealthIndicator {
         ServedModel model = s.model();
         if (model != null) {
             d.put("backend", model.backendDescription());
-            model.failover().ifPresent(f -> d.put("circuitBreaker", f.breakerState()));
+            List<Failover> failovers = model.failovers();
+            if (failovers.size() == 1) {
+                d.put("circuitBreaker", failovers.getFirst().breakerState());
+            }
+            if (model instanceof ReplicatedModel<?, ?> replicated && failovers.size() > 1) {
+                d.put("replicas", replicas(replicated));
+            }
             d.put("maxModelLen", model.maxModelLen());
         }
         switch (model) {

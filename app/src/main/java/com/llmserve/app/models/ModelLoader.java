@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,22 +92,67 @@ final class ModelLoader {
 
     private <M extends AutoCloseable, E extends AutoCloseable> ServedModel load(
             ModelPlan plan, GgufFile file, ServedKind<M, E> kind, List<AutoCloseable> opened) {
-        Replica<M, E> primary = replica(kind, backends.create(plan.backend(), plan.id()), opened);
+        List<Replica<M, E>> primaries = new ArrayList<>();
+        List<Integer> devices = placement(plan);
+        if (devices.isEmpty()) {
+            primaries.add(replica(kind, backends.create(plan.backend(), plan.id()), opened));
+        } else {
+            for (int d : devices) {
+                primaries.add(replica(kind, backends.createOn(d, plan.id()), opened));
+            }
+        }
+        Replica<M, E> first = primaries.getFirst();
         Replica<M, E> fallback = null;
-        Failover failover = null;
-        if (primary.backend().accelerated()) {
-            if (cpuFallback(plan, plan.fileSize() + kind.cacheBytes(primary.model()))) {
+        List<Failover> failovers = new ArrayList<>();
+        if (first.backend().accelerated()) {
+            if (cpuFallback(plan, plan.fileSize() + kind.cacheBytes(first.model()))) {
                 fallback = replica(kind, backends.create(BackendChoice.CPU, plan.id()), opened);
             }
-            E gpu = primary.engine();
-            failover = policies.failover(plan.id(), primary.device(), fallback != null, () -> kind.probe(gpu));
+            boolean copy = fallback != null;
+            for (Replica<M, E> r : primaries) {
+                E engine = r.engine();
+                Failover.Probe probe = () -> kind.probe(engine);
+                Failover f = primaries.size() == 1
+                        ? policies.failover(plan.id(), r.device(), copy, probe)
+                        : policies.replicaFailover(plan.id(), r.device(), copy, probe);
+                opened.add(f);
+                failovers.add(f);
+            }
         }
-        String description = fallback == null
-                ? primary.backend().description()
-                : primary.backend().description() + ", CPU fallback "
-                        + fallback.backend().description();
+        String description =
+                primaries.stream().map(r -> r.backend().description()).collect(Collectors.joining(", "))
+                        + (primaries.size() > 1 ? " (" + primaries.size() + " replicas)" : "")
+                        + (fallback == null
+                                ? ""
+                                : ", CPU fallback " + fallback.backend().description());
         return kind.serve(new ReplicaSet<>(
-                file, primary, fallback, failover, policies.admission(), kind.timeLimiter(), kind::probe, description));
+                file,
+                primaries,
+                failovers,
+                fallback,
+                policies.admission(),
+                kind.timeLimiter(),
+                kind::probe,
+                description));
+    }
+
+    /**
+     * The GPUs a model's replicas go on ({@code llmserve.models[].devices}), empty for the default
+     * placement; a placement on GPUs of a model that runs elsewhere is refused.
+     */
+    private List<Integer> placement(ModelPlan plan) {
+        if (plan.spec() == null || plan.spec().devices().isEmpty()) {
+            return List.of();
+        }
+        if (plan.backend() == BackendChoice.CPU) {
+            throw new IllegalStateException("model '" + plan.id() + "' names GPUs (devices "
+                    + plan.spec().devices() + ") but runs on the CPU (backend cpu)");
+        }
+        try {
+            return plan.spec().gpuDevices(backends.gpuCount());
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("model '" + plan.id() + "': " + e.getMessage(), e);
+        }
     }
 
     private <M extends AutoCloseable, E extends AutoCloseable> Replica<M, E> replica(

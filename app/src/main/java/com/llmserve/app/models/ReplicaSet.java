@@ -6,18 +6,25 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
 /**
- * What every served model has, whatever it answers: its replicas (the primary, and the CPU copy of
- * a GPU model) over one mapped file, the {@link Failover} that routes each new request of a model
- * on a GPU (the GPU while its breaker is closed, else the CPU copy or a 503), the {@code admission}
- * bulkhead every request passes, the time limiter of its kind, and the order in which it all closes.
+ * What every served model has, whatever it answers: its replicas over one mapped file (the primary
+ * replicas: one, or one per GPU it is placed on; and the CPU copy of a GPU model), a {@link Failover}
+ * per GPU replica that routes new requests by its breaker (the GPU while the breaker is closed,
+ * else another GPU replica, the CPU copy or a 503), the {@code admission} bulkhead every request
+ * passes, the time limiter of its kind, and the order in which it all closes. Among the primaries
+ * whose breakers let it through, a request goes to the one with the fewest requests in flight (the
+ * first on a tie): counted here, at admission, so a burst spreads at once rather than after the
+ * engines' next statistics.
  *
  * @param <M> the loaded model
  * @param <E> its engine loop
@@ -25,51 +32,76 @@ import java.util.function.ToLongFunction;
 final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> implements AutoCloseable {
 
     private final GgufFile file;
-    private final Replica<M, E> primary;
+    private final List<Replica<M, E>> primaries;
+    private final List<Failover> failovers;
     private final Replica<M, E> fallback;
-    private final Failover failover;
+    private final AtomicIntegerArray inFlight;
     private final Bulkhead admission;
     private final TimeLimiter timeLimiter;
     private final Function<E, CompletableFuture<?>> probe;
     private final String description;
 
     /**
+     * @param primaries   the replicas that serve while their devices are healthy: one on the CPU, or
+     *                    one or more on GPUs
+     * @param failovers   the routers of GPU primaries, one per primary in the same order; empty for
+     *                    a model on the CPU (which needs none)
      * @param fallback    the CPU copy of a GPU model, or null
-     * @param failover    the router of a GPU model, or null for a model on the CPU (which needs none)
      * @param probe       one short request straight on a replica's engine (no admission, no routing):
      *                    the warm-up, and the failover's half-open probe
      * @param description where it runs, for logs and health
      */
     ReplicaSet(
             GgufFile file,
-            Replica<M, E> primary,
+            List<Replica<M, E>> primaries,
+            List<Failover> failovers,
             Replica<M, E> fallback,
-            Failover failover,
             Bulkhead admission,
             TimeLimiter timeLimiter,
             Function<E, CompletableFuture<?>> probe,
             String description) {
+        if (primaries.isEmpty() || !(failovers.isEmpty() || failovers.size() == primaries.size())) {
+            throw new IllegalArgumentException("a replica set needs primaries and none or one failover each: "
+                    + primaries.size() + ", " + failovers.size());
+        }
         this.file = file;
-        this.primary = primary;
+        this.primaries = List.copyOf(primaries);
+        this.failovers = List.copyOf(failovers);
         this.fallback = fallback;
-        this.failover = failover;
+        this.inFlight = new AtomicIntegerArray(primaries.size());
         this.admission = admission;
         this.timeLimiter = timeLimiter;
         this.probe = probe;
         this.description = description;
     }
 
+    /** The first primary: what every replica has alike (the model's shape, context) is read from it. */
     Replica<M, E> primary() {
-        return primary;
+        return primaries.getFirst();
     }
 
-    /** The primary first, then the CPU fallback when there is one. */
+    /** The primaries first, then the CPU fallback when there is one. */
     List<Replica<M, E>> all() {
-        return fallback == null ? List.of(primary) : List.of(primary, fallback);
+        if (fallback == null) {
+            return primaries;
+        }
+        List<Replica<M, E>> all = new ArrayList<>(primaries);
+        all.add(fallback);
+        return List.copyOf(all);
     }
 
-    Optional<Failover> failover() {
-        return Optional.ofNullable(failover);
+    /** The routers of the GPU primaries, in their order; empty on the CPU. */
+    List<Failover> failovers() {
+        return failovers;
+    }
+
+    /** Requests admitted to each primary and not yet settled, in the primaries' order. */
+    int[] inFlight() {
+        int[] n = new int[primaries.size()];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = inFlight.get(i);
+        }
+        return n;
     }
 
     String description() {
@@ -95,17 +127,30 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
      * guarded GPU, a breaker permission, until it settles the ticket.
      *
      * @throws BulkheadFullException when the service already has its most requests in flight
-     * @throws com.llmserve.app.resilience.DeviceUnavailableException when the model's GPU is shut off and it has no CPU copy
+     * @throws com.llmserve.app.resilience.DeviceUnavailableException when the model's GPUs are shut off and it has no CPU copy
      */
     Ticket admit() {
         if (!admission.tryAcquirePermission()) {
             throw BulkheadFullException.createBulkheadFullException(admission);
         }
         try {
-            Failover.Route route = failover == null ? Failover.Route.PRIMARY : failover.route();
-            return route == Failover.Route.PRIMARY
-                    ? new Ticket(primary, failover != null)
-                    : new Ticket(fallback, false);
+            if (failovers.isEmpty()) {
+                return new Ticket(0, null);
+            }
+            Integer[] order = new Integer[primaries.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparingInt(inFlight::get));
+            for (int i : order) {
+                if (failovers.get(i).tryPrimary()) {
+                    return new Ticket(i, failovers.get(i));
+                }
+            }
+            if (fallback != null) {
+                return new Ticket(-1, null);
+            }
+            throw failovers.get(order[0]).unavailable();
         } catch (RuntimeException e) {
             admission.onComplete();
             throw e;
@@ -119,15 +164,24 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
      */
     final class Ticket implements AutoCloseable {
 
+        private final int primary;
         private final Replica<M, E> replica;
-        private final boolean guarded;
+        private final Failover failover;
         private final long start = System.nanoTime();
         private boolean verdictGiven;
         private boolean released;
 
-        private Ticket(Replica<M, E> replica, boolean guarded) {
-            this.replica = replica;
-            this.guarded = guarded;
+        /**
+         * @param primary  the index of the primary it runs on, or -1 for the CPU fallback
+         * @param failover the router whose breaker permission it holds, or null
+         */
+        private Ticket(int primary, Failover failover) {
+            this.primary = primary;
+            this.replica = primary < 0 ? fallback : primaries.get(primary);
+            this.failover = failover;
+            if (primary >= 0) {
+                inFlight.incrementAndGet(primary);
+            }
         }
 
         /**
@@ -139,7 +193,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
                 return submission.apply(replica.engine());
             } catch (RuntimeException e) {
                 close();
-                if (guarded) {
+                if (failover != null) {
                     failover.refused(e);
                 }
                 throw e;
@@ -168,7 +222,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
         }
 
         private boolean verdict() {
-            boolean first = guarded && !verdictGiven;
+            boolean first = failover != null && !verdictGiven;
             verdictGiven = true;
             return first;
         }
@@ -178,6 +232,9 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
         public void close() {
             if (!released) {
                 released = true;
+                if (primary >= 0) {
+                    inFlight.decrementAndGet(primary);
+                }
                 admission.onComplete();
             }
         }
@@ -193,9 +250,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
     /** Stops routing, then the loops (they end what is running and stop touching the models), then the models, backends and file. */
     @Override
     public void close() {
-        if (failover != null) {
-            failover.close();
-        }
+        failovers.forEach(Failover::close);
         try {
             for (Replica<M, E> r : all()) {
                 closeUnchecked(r.engine());

@@ -3,7 +3,6 @@ package com.llmserve.app.models;
 import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.tokenizer.Tokenizer;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What every served model is: an id, a tokenizer, and its replicas with the routing between them
@@ -47,14 +46,19 @@ public abstract sealed class ReplicatedModel<M extends AutoCloseable, E extends 
         return replicas.description();
     }
 
-    /** The copies of the model: the primary first, then the CPU fallback when there is one. */
+    /** The copies of the model: the primaries first (one per GPU it is placed on), then the CPU fallback when there is one. */
     public final List<Replica<M, E>> replicas() {
         return replicas.all();
     }
 
     @Override
-    public final Optional<Failover> failover() {
-        return replicas.failover();
+    public final List<Failover> failovers() {
+        return replicas.failovers();
+    }
+
+    /** Requests admitted to each primary replica and not yet settled, in {@link #replicas()}' order. */
+    public final int[] inFlight() {
+        return replicas.inFlight();
     }
 
     /** The replicas and the routing between them: for loading and warm-up. */

@@ -3,7 +3,7 @@ package com.llmserve.app.models;
 import com.llmserve.app.resilience.Failover;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.tokenizer.Tokenizer;
-import java.util.Optional;
+import java.util.List;
 
 /** A model that is loaded, warmed up and answering requests. */
 public sealed interface ServedModel extends AutoCloseable permits ReplicatedModel {
@@ -23,8 +23,8 @@ public sealed interface ServedModel extends AutoCloseable permits ReplicatedMode
     /** Where it runs, for logs and health details. */
     String backendDescription();
 
-    /** The router of a model placed on a GPU; empty for a model on the CPU. */
-    Optional<Failover> failover();
+    /** The routers of a model placed on GPUs, one per GPU replica; empty for a model on the CPU. */
+    List<Failover> failovers();
 
     /** Frees its engine, backend and file; requests still running end. */
     @Override

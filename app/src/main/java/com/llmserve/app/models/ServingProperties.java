@@ -113,6 +113,9 @@ public record ServingProperties(
      * @param kvBlocks         KV cache blocks of this model; 0 for {@code llmserve.engine.kv-blocks}
      * @param chatTemplate     a Jinja2 chat template that replaces the file's
      * @param chatTemplateFile a file holding such a template (the inline one wins)
+     * @param devices          the GPUs a GPU model is placed on, one replica on each (their indexes, or
+     *                         {@code all}); requests go to the replica with the fewest in flight. Empty:
+     *                         one replica, the models spread over the GPUs in turn
      */
     public record ModelSpec(
             String id,
@@ -125,18 +128,62 @@ public record ServingProperties(
 
             @DefaultValue("0") int kvBlocks,
             String chatTemplate,
-            String chatTemplateFile) {
+            String chatTemplateFile,
+            List<String> devices) {
+
+        /** The value of {@code devices} that places a replica on every GPU. */
+        public static final String ALL_DEVICES = "all";
 
         public ModelSpec {
+            String model = id == null ? path : id;
             if (path == null || path.isBlank()) {
                 throw new IllegalArgumentException(
                         "llmserve.models[].path is required" + (id == null ? "" : " (model " + id + ")"));
             }
             if (contextSize < 0 || kvBlocks < 0) {
                 throw new IllegalArgumentException(
-                        "llmserve.models[].context-size and kv-blocks must not be negative (model "
-                                + (id == null ? path : id) + ")");
+                        "llmserve.models[].context-size and kv-blocks must not be negative (model " + model + ")");
             }
+            devices = devices == null ? List.of() : List.copyOf(devices);
+            boolean all = devices.contains(ALL_DEVICES);
+            if (all && devices.size() > 1) {
+                throw new IllegalArgumentException(
+                        "llmserve.models[].devices is 'all' or a list of GPU indexes, not both (model " + model + ")");
+            }
+            if (!all && devices.stream().anyMatch(d -> !d.matches("\\d{1,4}"))) {
+                throw new IllegalArgumentException("llmserve.models[].devices must hold GPU indexes (0, 1, ...) or"
+                        + " 'all', not " + devices + " (model " + model + ")");
+            }
+            if (!all && devices.stream().distinct().count() < devices.size()) {
+                throw new IllegalArgumentException(
+                        "llmserve.models[].devices names a GPU twice: " + devices + " (model " + model + ")");
+            }
+        }
+
+        /**
+         * The GPU indexes of the replicas among {@code gpus} GPUs; empty for the default placement.
+         *
+         * @throws IllegalStateException when an index is not one of the GPUs
+         */
+        public List<Integer> gpuDevices(int gpus) {
+            if (devices.equals(List.of(ALL_DEVICES))) {
+                if (gpus == 0) {
+                    throw new IllegalStateException("devices: all, but there is no GPU");
+                }
+                return java.util.stream.IntStream.range(0, gpus).boxed().toList();
+            }
+            List<Integer> chosen = devices.stream().map(Integer::valueOf).toList();
+            for (int d : chosen) {
+                if (d >= gpus) {
+                    throw new IllegalStateException(
+                            "devices " + devices + " names GPU " + d + ", but the GPUs are " + gpuRange(gpus));
+                }
+            }
+            return chosen;
+        }
+
+        private static String gpuRange(int gpus) {
+            return gpus == 0 ? "none" : gpus == 1 ? "0 only" : "0 to " + (gpus - 1);
         }
 
         /** The GGUF file. */

@@ -100,17 +100,30 @@ public final class Failover implements DeviceUser, AutoCloseable {
      * @throws DeviceUnavailableException when the GPU is shut off and there is no CPU copy
      */
     public Route route() {
-        CircuitBreaker.State state = breaker.getState();
-        boolean passes = state == CircuitBreaker.State.CLOSED
-                || state == CircuitBreaker.State.METRICS_ONLY
-                || state == CircuitBreaker.State.DISABLED;
-        if (passes && breaker.tryAcquirePermission()) {
+        if (tryPrimary()) {
             return Route.PRIMARY;
         }
         if (fallback) {
             return Route.FALLBACK;
         }
-        throw new DeviceUnavailableException(model, device, retryAfter(state));
+        throw unavailable();
+    }
+
+    /**
+     * Whether a new request may run on the GPU now: true with a breaker permission the caller
+     * settles with one of the outcome methods, false while the breaker keeps users off the device.
+     */
+    public boolean tryPrimary() {
+        CircuitBreaker.State state = breaker.getState();
+        boolean passes = state == CircuitBreaker.State.CLOSED
+                || state == CircuitBreaker.State.METRICS_ONLY
+                || state == CircuitBreaker.State.DISABLED;
+        return passes && breaker.tryAcquirePermission();
+    }
+
+    /** The refusal of a request this device cannot take now, with how long to wait. */
+    public DeviceUnavailableException unavailable() {
+        return new DeviceUnavailableException(model, device, retryAfter(breaker.getState()));
     }
 
     /** A request on the GPU ended as it should. */

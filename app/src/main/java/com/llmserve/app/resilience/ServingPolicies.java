@@ -124,7 +124,18 @@ public final class ServingPolicies {
 
     /** The breaker and router of a model placed on {@code device}; close it with the model. */
     public Failover failover(String model, String device, boolean hasFallback, Failover.Probe probe) {
-        String name = GPU_BREAKER + "-" + model;
+        return failover(model, GPU_BREAKER + "-" + model, device, hasFallback, probe);
+    }
+
+    /**
+     * The failover of one of a model's GPU replicas, with a breaker of its own: {@code gpu-<model>@<device>}
+     * (the device as its backend names it, {@code cuda:1}).
+     */
+    public Failover replicaFailover(String model, String device, boolean hasFallback, Failover.Probe probe) {
+        return failover(model, GPU_BREAKER + "-" + model + "@" + device, device, hasFallback, probe);
+    }
+
+    private Failover failover(String model, String name, String device, boolean hasFallback, Failover.Probe probe) {
         CircuitBreaker breaker = breakers.find(name)
                 .orElseGet(() -> breakers.circuitBreaker(
                         name, breakers.getConfiguration(GPU_BREAKER).orElse(GPU_BREAKER_DEFAULTS)));

@@ -83,7 +83,7 @@ class GpuServingDeviceTests {
             String device = model.replicas().getFirst().device();
             assertThat(device).matches("(cuda|hip):\\d+");
             assertThat(model.replicas()).extracting(Replica::device).containsExactly(device, "cpu");
-            assertThat(model.failover()).isPresent();
+            assertThat(model.failovers()).hasSize(1);
             loader.warmUp(model);
 
             int generated = 0;
@@ -119,7 +119,7 @@ class GpuServingDeviceTests {
                                     || l.startsWith("llm_request_ttft_seconds_count")))
                     .forEach(l -> System.out.println("[gpu-report] " + l));
 
-            assertThat(model.failover().orElseThrow().breaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+            assertThat(model.failovers().getFirst().breaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
             assertThat(gauge(registry, "llm.gpu.memory.total", device)).isGreaterThan(1L << 30);
             assertThat(gauge(registry, "llm.gpu.memory.used", device))
                     .isPositive()

@@ -103,6 +103,27 @@ public final class Backends {
         return GpuBackend.open(device, gpu);
     }
 
+    /** The GPUs a model can be placed on: 0 without a GPU runtime. */
+    public int gpuCount() {
+        return noGpu != null ? 0 : pool.devices().size();
+    }
+
+    /**
+     * A new GPU backend for one model on GPU {@code device} (its index in the pool), for a model
+     * placed on chosen devices (its replicas); the caller closes it.
+     *
+     * @throws IllegalStateException when there is no GPU, or no GPU of that index
+     */
+    public Backend openOn(int device) {
+        if (device < 0 || device >= gpuCount()) {
+            throw new IllegalStateException("GPU " + device + " asked for: "
+                    + (noGpu != null
+                            ? "no GPU backend available (" + noGpu + ")"
+                            : "the GPUs are 0 to " + (gpuCount() - 1)));
+        }
+        return GpuBackend.open(pool.devices().get(device), gpu);
+    }
+
     private static String reasons(DevicePool pool) {
         String reasons = pool.statuses().stream().map(BackendStatus::toString).collect(Collectors.joining("; "));
         return reasons.isEmpty() ? "no GPU runtime" : reasons;
