@@ -3,6 +3,7 @@ package com.llmserve.engine.backend;
 import static com.llmserve.engine.gguf.GgmlType.BF16;
 import static com.llmserve.engine.gguf.GgmlType.F16;
 import static com.llmserve.engine.gguf.GgmlType.F32;
+import static com.llmserve.engine.gguf.GgmlType.MXFP4;
 import static com.llmserve.engine.gguf.GgmlType.Q2_K;
 import static com.llmserve.engine.gguf.GgmlType.Q3_K;
 import static com.llmserve.engine.gguf.GgmlType.Q4_0;
@@ -48,7 +49,7 @@ public abstract class Backend implements AutoCloseable {
 
     /** The ggml types every backend computes with (others are refused at upload, naming the tensor). */
     public static final Set<GgmlType> WEIGHT_TYPES = Collections.unmodifiableSet(
-            EnumSet.of(F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K));
+            EnumSet.of(F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, MXFP4));
 
     /** The largest {@code k} that {@link #topK} takes. */
     public static final int MAX_TOP_K = 64;
