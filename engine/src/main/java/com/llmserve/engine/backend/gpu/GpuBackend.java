@@ -10,6 +10,8 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Capability;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -23,7 +25,9 @@ import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The compute backend on one GPU (CUDA or HIP, through {@code gpu-runtime}; kernels from
@@ -87,6 +91,15 @@ public final class GpuBackend extends Backend {
     @Override
     public boolean accelerated() {
         return true;
+    }
+
+    /**
+     * None of gpt-oss's operations yet: attention sinks, its SwiGLU, expert biases and the softmax
+     * over the chosen experts have no kernels here, so a gpt-oss model is refused at load.
+     */
+    @Override
+    public Set<Capability> capabilities() {
+        return EnumSet.noneOf(Capability.class);
     }
 
     @Override
@@ -317,7 +330,8 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected void doRouteExperts(
-            Step step, Activations logits, int first, int tokens, float scale, Activations routing) {
+            Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
+        // only Gating.SOFTMAX reaches here: capabilities() leaves out SOFTMAX_OF_TOP_K
         int p = recorder.padded(tokens, Math.min(routing.rows(), logits.rows() - first));
         recorder.record(new RouteExperts(act(logits), first, p, scale, act(routing)), tokens);
     }
