@@ -10,7 +10,6 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
-import com.llmserve.engine.backend.Capability;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
@@ -25,9 +24,7 @@ import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The compute backend on one GPU (CUDA or HIP, through {@code gpu-runtime}; kernels from
@@ -91,15 +88,6 @@ public final class GpuBackend extends Backend {
     @Override
     public boolean accelerated() {
         return true;
-    }
-
-    /**
-     * None of gpt-oss's operations yet: attention sinks, its SwiGLU, expert biases and the softmax
-     * over the chosen experts have no kernels here, so a gpt-oss model is refused at load.
-     */
-    @Override
-    public Set<Capability> capabilities() {
-        return EnumSet.noneOf(Capability.class);
     }
 
     @Override
@@ -331,9 +319,22 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doRouteExperts(
             Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
-        // only Gating.SOFTMAX reaches here: capabilities() leaves out SOFTMAX_OF_TOP_K
         int p = recorder.padded(tokens, Math.min(routing.rows(), logits.rows() - first));
-        recorder.record(new RouteExperts(act(logits), first, p, scale, act(routing)), tokens);
+        recorder.record(new RouteExperts(act(logits), first, p, scale, gating, act(routing)), tokens);
+    }
+
+    @Override
+    protected void doAddExpertBias(
+            Step step, Activations y, int col, int width, Weight bias, Activations routing, int tokens) {
+        int used = routing.cols() / 2;
+        int p = recorder.padded(tokens, Math.min(routing.rows(), y.rows() / used));
+        recorder.record(new AddExpertBias(act(y), col, width, (GpuWeight) bias, act(routing), p), tokens);
+    }
+
+    @Override
+    protected void doSwiGluOai(Step step, Activations gateUp, int n, Activations out) {
+        int p = recorder.padded(n, Math.min(gateUp.rows(), out.rows()));
+        recorder.record(new SwiGluOai(act(gateUp), p, act(out)), n);
     }
 
     /**
@@ -398,7 +399,9 @@ public final class GpuBackend extends Backend {
             recorder.tiles(t);
             tiles = t.length / 2;
         }
-        recorder.record(new Attention(act(qkv), (GpuKvStorage) kv, layer, shape, splits, p, act(out), false, tiles), n);
+        DeviceBuffer sinks = shape.sinks() == null ? null : workspace.sinks(shape.sinks());
+        recorder.record(
+                new Attention(act(qkv), (GpuKvStorage) kv, layer, shape, splits, p, act(out), false, tiles, sinks), n);
     }
 
     @Override
