@@ -38,6 +38,23 @@ public final class MXFP4Tensor extends CpuTensor {
         return Float.intBitsToFloat(e < 2 ? 0x00200000 << e : (e - 1) << 23);
     }
 
+    /**
+     * The block at {@code o} of {@code mxfp4} as a GGML Q8_0 block at {@code out[at, at + 34)}: the
+     * halved scale as an f16 (exact for scales of 2^-24 to 2^15, rounded beyond), then the 32 codes'
+     * doubled values as int8. The GPU backend multiplies MXFP4 weights through its Q8_0 kernels
+     * this way, with the same integer sums as {@code ggml_vec_dot_mxfp4_q8_0}.
+     */
+    public static void blockAsQ8_0(MemorySegment mxfp4, long o, byte[] out, int at) {
+        short d = Float.floatToFloat16(halfScale(u8(mxfp4, o)));
+        out[at] = (byte) d;
+        out[at + 1] = (byte) (d >>> 8);
+        for (int j = 0; j < 16; j++) {
+            int q = u8(mxfp4, o + 1 + j);
+            out[at + 2 + j] = VALUES[q & 0x0F];
+            out[at + 2 + 16 + j] = VALUES[q >>> 4];
+        }
+    }
+
     @Override
     void dequantizeBlockScalar(long o, float[] out, int off) {
         float d = halfScale(u8(data, o));

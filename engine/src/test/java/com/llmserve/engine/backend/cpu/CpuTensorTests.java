@@ -170,6 +170,30 @@ class CpuTensorTests {
         }
     }
 
+    @Test
+    void mxfp4BlocksTranscodeExactlyToQ8_0Blocks() {
+        // what the GPU backend uploads for MXFP4: the same values as Q8_0, scales 2^-24 .. 2^15 exact
+        int rows = 3;
+        int cols = 256;
+        MemorySegment m = randomTensor(GgmlType.MXFP4, rows, cols, new Random(40));
+        m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 104); // 2^-24: the smallest half
+        m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 17, (byte) 143); // 2^15: the largest power of two
+        CpuTensor mx = CpuTensor.of("mx", GgmlType.MXFP4, m, rows, cols);
+        int blocks = rows * cols / 32;
+        byte[] q8 = new byte[blocks * 34];
+        for (int b = 0; b < blocks; b++) {
+            MXFP4Tensor.blockAsQ8_0(m, b * 17L, q8, b * 34);
+        }
+        CpuTensor as = CpuTensor.of("q8", GgmlType.Q8_0, MemorySegment.ofArray(q8), rows, cols);
+        float[] expected = new float[cols];
+        float[] actual = new float[cols];
+        for (int r = 0; r < rows; r++) {
+            mx.dequantizeRowScalar(r, expected, 0);
+            as.dequantizeRowScalar(r, actual, 0);
+            assertThat(actual).as("row %d", r).containsExactly(expected);
+        }
+    }
+
     private static MemorySegment randomTensorBytes(CpuTensor w) {
         return w.data;
     }

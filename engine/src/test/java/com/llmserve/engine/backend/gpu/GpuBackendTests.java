@@ -216,7 +216,7 @@ class GpuBackendTests {
             {GgmlType.Q4_K, GgmlType.Q6_K},
             {GgmlType.F16, GgmlType.F32},
             {GgmlType.Q5_0, GgmlType.Q4_0},
-            {GgmlType.MXFP4, GgmlType.MXFP4} // gpt-oss's experts (converted to F16 at upload)
+            {GgmlType.MXFP4, GgmlType.MXFP4} // gpt-oss's experts (transcoded to Q8_0 blocks at upload)
         }) {
             // rows of 256, 2048 and 4096: the integer kernels split a weight block among 4, 2 and 1 threads
             for (int[] shape : new int[][] {{1, 1, 256}, {1, 8, 256}, {5, 8, 2048}, {9, 2, 4096}}) {
