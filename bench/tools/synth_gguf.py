@@ -43,6 +43,7 @@ SHAPES = {  # n_embd, n_layer, n_head, n_head_kv, n_ff[, head_dim, experts, expe
     "tiny-moe": (256, 4, 8, 4, 768, 32, 4, 2, 256),
     "gpt-oss-20b": (2880, 24, 64, 8, 2880, 64, 32, 4, 2880),
     "gpt-oss-120b": (2880, 36, 64, 8, 2880, 64, 128, 4, 2880),
+    "gpt-oss-20b-2l": (2880, 2, 64, 8, 2880, 64, 32, 4, 2880),  # one windowed and one global layer at full width
     "tiny-gpt-oss": (256, 4, 8, 2, 256, 64, 8, 4, 256),  # q width 512 != n_embd, as gpt-oss's 4096 != 2880
 }
 # per architecture: rope base, rms eps, and what its layers add to llama's
