@@ -17,6 +17,19 @@ LS_DEVICE float ls_softcap(float s, float cap) {
 #define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
 #define LS_ATT_NEG (-1.0e30f)   // "no score yet": exp() of it minus anything real is 0, never NaN
 
+// gpt-oss's attention sinks: a logit per query head that joins the softmax's denominator without a
+// value, as ggml's flash attention folds it in. A softmax's running (max, sum) take exp(sink - max);
+// returns the factor that rescales what was weighted against the old max. No sinks (null): 1.
+LS_DEVICE float ls_fold_sink(float& m, float& sum, const float* sinks, int head) {
+  if (sinks == 0) return 1.0f;
+  const float s = sinks[head];
+  const float nm = __builtin_fmaxf(m, s);
+  const float r = ls_exp(m - nm);
+  sum = sum * r + ls_exp(s - nm);
+  m = nm;
+  return r;
+}
+
 // Writes each row's key and value (at columns key_col and value_col of qkv) as halves into its
 // slot. One block per row.
 LS_KERNEL void ls_kv_write_f16(const float* qkv, int stride, int key_col, int value_col, int kv_dim,
@@ -40,7 +53,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
                                 const int* positions, const int* slots, const int* table_offsets,
                                 const int* seq_last, const int* tables, float* out, int out_stride,
                                 float* partial, int heads, int kv_heads, int head_dim, int block_size,
-                                float scale, float softcap, int causal, int window, int splits) {
+                                float scale, float softcap, const float* sinks, int causal, int window, int splits) {
   LS_SHARED float q[LS_ATT_MAX_QDIM];
   LS_SHARED float scores[LS_ATT_CHUNK * LS_ATT_MAX_GROUP];
   LS_SHARED int chunk_slots[LS_ATT_CHUNK];
@@ -139,12 +152,14 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
 
   const int head0 = kvh * group;
   if (splits == 1) {
+    if (tid < group) rescale[tid] = ls_fold_sink(run_max[tid], run_sum[tid], sinks, head0 + tid);
+    ls_sync_block();
 #pragma unroll
     for (int j = 0; j < LS_ATT_MAX_QDIM / LS_ATT_THREADS; ++j) {
       const int idx = tid + j * LS_ATT_THREADS;
       if (j < per_thread && idx < qdim) {
         const int g = idx / head_dim;
-        out[(long)t * out_stride + head0 * head_dim + idx] = padding ? 0.0f : acc[j] / run_sum[g];
+        out[(long)t * out_stride + head0 * head_dim + idx] = padding ? 0.0f : acc[j] * rescale[g] / run_sum[g];
       }
     }
     return;
@@ -167,9 +182,10 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
   }
 }
 
-// Merges the splits of ls_attention_f16: grid (heads, rows), threads over the head dimension.
+// Merges the splits of ls_attention_f16 (and the head's sink, if any): grid (heads, rows), threads
+// over the head dimension.
 LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, float* out, int out_stride, int heads,
-                                    int head_dim, int splits) {
+                                    int head_dim, int splits, const float* sinks) {
   const int h = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int part = head_dim + LS_ATT_SPLIT_STATS;
@@ -178,11 +194,13 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
   for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, p[s * part + head_dim]);
   float sum = 0.0f;
   for (int s = 0; s < splits; ++s) sum += p[s * part + head_dim + 1] * ls_exp(p[s * part + head_dim] - m);
+  const float m0 = m;
+  const float r = ls_fold_sink(m, sum, sinks, h);
   const bool padding = slots[t] < 0;
   for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
     float o = 0.0f;
-    for (int s = 0; s < splits; ++s) o += p[s * part + d] * ls_exp(p[s * part + head_dim] - m);
-    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o / sum;
+    for (int s = 0; s < splits; ++s) o += p[s * part + d] * ls_exp(p[s * part + head_dim] - m0);
+    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o * r / sum;
   }
 }
 
@@ -338,7 +356,8 @@ LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const
 // The lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
 template <int GROUPS>
 LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DEC_MAX_GROUP], int grp, int lane, int group,
-                                  float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP]) {
+                                  float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP], const float* sinks,
+                                  int head0) {
   if (lane == 0) {
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
@@ -353,6 +372,7 @@ LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DE
     for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
     float sum = 0.0f;
     for (int w = 0; w < GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
+    if (g < group) ls_fold_sink(mx, sum, sinks, head0 + g);
     m[g] = mx;
     l[g] = g < group && sum > 0.0f ? 1.0f / sum : 0.0f;
   }
@@ -401,7 +421,8 @@ template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, float* partial, const float* stats,
-                                int heads, int kv_heads, int block_size, float scale, float softcap, int causal, int window, int splits) {
+                                int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks,
+                                int causal, int window, int splits) {
   constexpr int DPL = LS_DPL(D);
   LS_SHARED float merge_acc[GROUPS][LS_DEC_MAX_GROUP * D];
   LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
@@ -420,7 +441,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
   if (splits == 1) {
     ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, softcap, q, mx, inv);
-    ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum);
+    ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum, sinks, kvh * group);
   } else {
 #pragma unroll
     for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
@@ -432,6 +453,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
         for (int s = 0; s < splits; ++s) {
           sum += st[LS_ATT_SPLIT_STATS * s + 1] * ls_exp(st[LS_ATT_SPLIT_STATS * s] - m);
         }
+        ls_fold_sink(m, sum, sinks, kvh * group + g);
       }
       mx[g] = m;
       inv[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
@@ -463,9 +485,11 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
                                        const int* positions, const int* slots, const int* table_offsets,          \
                                        const int* seq_last, const int* tables, float* out, int out_stride,        \
                                        float* partial, const float* stats, int heads, int kv_heads,               \
-                                       int block_size, float scale, float softcap, int causal, int window, int splits) {         \
+                                       int block_size, float scale, float softcap, const float* sinks, int causal, \
+                                       int window, int splits) {                                                  \
     ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
-                        out_stride, partial, stats, heads, kv_heads, block_size, scale, softcap, causal, window, splits); \
+                        out_stride, partial, stats, heads, kv_heads, block_size, scale, softcap, sinks, causal,   \
+                        window, splits);                                                                          \
   }                                                                                                              \
   LS_KERNEL void ls_attention_stats_d##d(const float* qkv, int stride, const uint16_t* keys, const int* positions, \
                                          const int* slots, const int* table_offsets, const int* seq_last,         \
@@ -512,7 +536,7 @@ template <int D>
 LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                  const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
-                                 int block_size, float scale, float softcap, int causal, int window) {
+                                 int block_size, float scale, float softcap, const float* sinks, int causal, int window) {
   constexpr int DG = D / 8;  // dims per thread in the weighted-values product
   LS_SHARED uint16_t q_t[D][LS_TILE_Q + LS_TILE_PAD];
   LS_SHARED uint16_t k_t[D][LS_TILE_K + LS_TILE_PAD];
@@ -660,6 +684,7 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
     }
     if (pass == 0) {
       if (tid < LS_TILE_Q) {
+        if (tid < nq) ls_fold_sink(m, l, sinks, kvh * group + tid % group);
         row_max[tid] = m;
         row_inv[tid] = l > 0.0f ? 1.0f / l : 0.0f;
       }
@@ -687,9 +712,9 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
                                         const int* positions, const int* slots, const int* table_offsets,          \
                                         const int* seq_last, const int* tables, const int* tiles, float* out,      \
                                         int out_stride, int heads, int kv_heads, int block_size, float scale, float softcap,      \
-                                        int causal, int window) {                                                 \
+                                        const float* sinks, int causal, int window) {                             \
     ls_attention_tile<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out, \
-                         out_stride, heads, kv_heads, block_size, scale, softcap, causal, window);                          \
+                         out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);                   \
   }
 
 LS_ATTENTION_TILE(8)

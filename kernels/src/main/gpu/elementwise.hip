@@ -36,6 +36,18 @@ LS_KERNEL void ls_swiglu_q8(const float* gate_up, float* out, int8_t* q, float* 
   ls_store_q8_0(v, i, q, d, sums);
 }
 
+// gpt-oss's SwiGLU (ggml's swiglu_oai, alpha 1.702, limit 7): the gate clamped above at the limit,
+// the up half to [-limit, limit], then x * sigmoid(alpha * x) * (y + 1).
+LS_KERNEL void ls_swiglu_oai_f32(const float* gate_up, float* out, float alpha, float limit, int f, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int t = i / f;
+  const int c = i % f;
+  const float x = __builtin_fminf(gate_up[(long)t * 2 * f + c], limit);
+  const float y = __builtin_fmaxf(__builtin_fminf(gate_up[(long)t * 2 * f + f + c], limit), -limit);
+  out[i] = x / (1.0f + ls_exp(alpha * -x)) * (y + 1.0f);
+}
+
 // out[i] = x[rows[i]] for i < n, rows of `cols` floats.
 // GeGLU: gelu(gate) * up over the fused gate|up halves, GELU in its tanh form in float32.
 LS_KERNEL void ls_geglu_f32(const float* gate_up, float* out, int f, int total) {
@@ -68,8 +80,12 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // first among equals), and their probabilities are divided by their sum (at least 6.1e-5, a half's
 // smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating. A row whose
 // logits are not numbers gets ids of -1, which the products skip. One block per token.
+// top_k_softmax 0: the softmax over every expert, the most likely chosen, their probabilities
+// renormalized and scaled (llama.cpp's SOFTMAX with normalized weights). 1: the experts of the
+// largest logits chosen, their weights the softmax over the chosen logits, scaled (SOFTMAX_WEIGHT,
+// gpt-oss).
 LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
-                                    float scale) {
+                                    float scale, int top_k_softmax) {
   LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED float best_v[LS_ROUTE_THREADS];
   LS_SHARED int best_i[LS_ROUTE_THREADS];
@@ -77,20 +93,26 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
   const int tid = (int)ls_thread_x();
   const float* z = logits + (long)(first + (int)ls_block_x()) * experts;
   float* row = routing + (long)ls_block_x() * 2 * used;
-  float m = -__builtin_huge_valf();
-  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
-  m = ls_block_max(m, scratch);
-  float sum = 0.0f;
-  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
-    prob[e] = ls_exp(z[e] - m);
-    sum += prob[e];
+  // the candidates: probabilities (never negative, -1 leaves the running), or the logits (-inf leaves it)
+  const float out_of_running = top_k_softmax ? -__builtin_huge_valf() : -1.0f;
+  if (top_k_softmax) {
+    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] = z[e];
+  } else {
+    float m = -__builtin_huge_valf();
+    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
+    m = ls_block_max(m, scratch);
+    float sum = 0.0f;
+    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
+      prob[e] = ls_exp(z[e] - m);
+      sum += prob[e];
+    }
+    const float inv = 1.0f / ls_block_sum(sum, scratch);
+    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
   }
-  const float inv = 1.0f / ls_block_sum(sum, scratch);
-  for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
   ls_sync_block();
   float chosen = 0.0f;
   for (int j = 0; j < used; ++j) {
-    float bv = -1.0f;
+    float bv = out_of_running;
     int bi = -1;
     for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
       if (prob[e] > bv) {  // ascending e: the first of equals stays
@@ -116,11 +138,22 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
       row[j] = (float)best_i[0];
       row[used + j] = best_v[0];
       chosen += best_i[0] >= 0 ? best_v[0] : 0.0f;
-      if (best_i[0] >= 0) prob[best_i[0]] = -1.0f;  // probabilities are never negative: out of the running
+      if (best_i[0] >= 0) prob[best_i[0]] = out_of_running;
     }
     ls_sync_block();
   }
-  if (tid == 0) {
+  if (tid == 0 && top_k_softmax) {
+    float m = -__builtin_huge_valf();
+    for (int j = 0; j < used; ++j) m = __builtin_fmaxf(m, row[used + j]);
+    float sum = 0.0f;
+    for (int j = 0; j < used; ++j) {
+      const float v = row[used + j];
+      row[used + j] = v == -__builtin_huge_valf() ? 0.0f : ls_exp(v - m);
+      sum += row[used + j];
+    }
+    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
+    for (int j = 0; j < used; ++j) row[used + j] = row[used + j] * inv * scale;
+  } else if (tid == 0) {
     const float divisor = __builtin_fmaxf(chosen, 6.103515625e-5f);
     for (int j = 0; j < used; ++j) row[used + j] = row[used + j] / divisor * scale;
   }
@@ -183,6 +216,19 @@ LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis,
       if (++col == columns) col = 0;
     }
   }
+}
+
+// A bias per expert on the (token, expert) pairs (ggml_add_id): columns [col, col + width) of pair
+// row p = t * used + j of y (rows of `cols`) get row routing[t][j] of `bias` (`width` per expert);
+// a pair whose id is not one of the `experts` is left alone. 1-D grid over pairs * width.
+LS_KERNEL void ls_add_expert_bias_f32(float* y, const float* routing, const float* bias, int cols, int col, int width,
+                                      int used, int experts, int total) {
+  const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (i >= total) return;
+  const int p = i / width;
+  const int c = i % width;
+  const int e = (int)routing[(long)(p / used) * 2 * used + p % used];
+  if (e >= 0 && e < experts) y[(long)p * cols + col + c] += bias[(long)e * width + c];
 }
 
 // A mixture's output: out[first + t] = sum over slots j of weight(t, j) * y[t * used + j], the slots

@@ -109,7 +109,7 @@ public final class TestData {
 
     /**
      * The synthetic tiny models of the architectures beyond llama's own layers (qwen3, qwen3moe,
-     * gemma3 in {@code ../shared/models}; gemma2 and phi3 recorded in this module's resources).
+     * gemma3 in {@code ../shared/models}; gemma2, phi3 and gpt-oss recorded in this module's resources).
      */
     public static List<String> newerArchitectureModels() {
         return List.of(
@@ -120,7 +120,8 @@ public final class TestData {
                 "tiny-gemma3-F16.gguf",
                 "tiny-gemma3-Q8_0.gguf",
                 "tiny-gemma2-F16.gguf",
-                "tiny-phi3-Q8_0.gguf");
+                "tiny-phi3-Q8_0.gguf",
+                "tiny-gpt-oss-MXFP4.gguf");
     }
 
     public static Path golden(String relative) {

@@ -11,9 +11,18 @@ package com.llmserve.engine.backend;
  * @param slidingWindow when positive, a row sees only the last {@code slidingWindow} positions
  * @param softcap       when positive, each scaled score {@code s} becomes {@code softcap * tanh(s / softcap)}
  *                      before the softmax (gemma2's attention logit soft-capping)
+ * @param sinks         per query head, a logit that joins the softmax's denominator without a value
+ *                      ({@code exp(sink - max)} added to the sum), or null for none (gpt-oss's attention sinks)
  */
 public record AttentionShape(
-        int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow, float softcap) {
+        int heads,
+        int kvHeads,
+        int headDim,
+        float scale,
+        boolean causal,
+        int slidingWindow,
+        float softcap,
+        float[] sinks) {
 
     public AttentionShape {
         if (heads <= 0 || kvHeads <= 0 || heads % kvHeads != 0) {
@@ -23,6 +32,19 @@ public record AttentionShape(
         if (!(softcap >= 0) || Float.isInfinite(softcap)) {
             throw new IllegalArgumentException("attention soft-cap " + softcap + " must be finite and not negative");
         }
+        if (sinks != null && sinks.length != heads) {
+            throw new IllegalArgumentException(sinks.length + " attention sinks for " + heads + " query heads");
+        }
+    }
+
+    public AttentionShape(
+            int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow, float softcap) {
+        this(heads, kvHeads, headDim, scale, causal, slidingWindow, softcap, null);
+    }
+
+    /** This shape with per-head attention sinks (null for none). */
+    public AttentionShape withSinks(float[] s) {
+        return new AttentionShape(heads, kvHeads, headDim, scale, causal, slidingWindow, softcap, s);
     }
 
     public AttentionShape(int heads, int kvHeads, int headDim, float scale, boolean causal, int slidingWindow) {

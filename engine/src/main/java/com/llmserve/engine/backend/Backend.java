@@ -3,6 +3,7 @@ package com.llmserve.engine.backend;
 import static com.llmserve.engine.gguf.GgmlType.BF16;
 import static com.llmserve.engine.gguf.GgmlType.F16;
 import static com.llmserve.engine.gguf.GgmlType.F32;
+import static com.llmserve.engine.gguf.GgmlType.MXFP4;
 import static com.llmserve.engine.gguf.GgmlType.Q2_K;
 import static com.llmserve.engine.gguf.GgmlType.Q3_K;
 import static com.llmserve.engine.gguf.GgmlType.Q4_0;
@@ -48,7 +49,7 @@ public abstract class Backend implements AutoCloseable {
 
     /** The ggml types every backend computes with (others are refused at upload, naming the tensor). */
     public static final Set<GgmlType> WEIGHT_TYPES = Collections.unmodifiableSet(
-            EnumSet.of(F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K));
+            EnumSet.of(F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, MXFP4));
 
     /** The largest {@code k} that {@link #topK} takes. */
     public static final int MAX_TOP_K = 64;
@@ -77,6 +78,22 @@ public abstract class Backend implements AutoCloseable {
 
     /** Where it runs, for logs and health details: {@code cuda:0 (NVIDIA H100, sm_90)}, {@code cpu (16 threads)}. */
     public abstract String description();
+
+    /**
+     * The operations of {@link Capability} this backend computes; every one unless it says
+     * otherwise. An operation that needs a missing one is refused with
+     * {@link UnsupportedOperationException}, and a model that needs one is refused at load.
+     */
+    public Set<Capability> capabilities() {
+        return EnumSet.allOf(Capability.class);
+    }
+
+    private void require(Capability c, String what) {
+        if (!capabilities().contains(c)) {
+            throw new UnsupportedOperationException(
+                    name + " does not compute " + what + " (" + c.name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+    }
 
     // ---------------------------------------------------------------- uploads and memory
 
@@ -326,20 +343,29 @@ public abstract class Backend implements AutoCloseable {
 
     /**
      * {@code out[t][i] = act(gateUp[t][i]) * gateUp[t][i + out.cols()]}: a gated feed-forward's fused
-     * gate|up halves, with {@link Glu#SILU} (SwiGLU) or {@link Glu#GELU} (GeGLU) on the gate.
+     * gate|up halves, with {@link Glu#SILU} (SwiGLU) or {@link Glu#GELU} (GeGLU) on the gate; with
+     * {@link Glu#SWIGLU_OAI} gpt-oss's clamped form of both halves instead.
      */
     public final void glu(Glu act, Activations gateUp, int n, Activations out) {
         Step s = step();
         own(gateUp);
         own(out);
-        String what = act == Glu.SILU ? "swiGlu" : "geGlu";
+        String what =
+                switch (act) {
+                    case SILU -> "swiGlu";
+                    case GELU -> "geGlu";
+                    case SWIGLU_OAI -> "swiGluOai";
+                };
         checkCols(gateUp, 2L * out.cols(), what + " input");
         checkRows(n, gateUp, what);
         checkRows(n, out, what);
-        if (act == Glu.SILU) {
-            doSwiGlu(s, gateUp, n, out);
-        } else {
-            doGeGlu(s, gateUp, n, out);
+        switch (act) {
+            case SILU -> doSwiGlu(s, gateUp, n, out);
+            case GELU -> doGeGlu(s, gateUp, n, out);
+            case SWIGLU_OAI -> {
+                require(Capability.SWIGLU_OAI, "gpt-oss's SwiGLU");
+                doSwiGluOai(s, gateUp, n, out);
+            }
         }
     }
 
@@ -377,7 +403,21 @@ public abstract class Backend implements AutoCloseable {
      * stays where the backend computes, so no host round trip is needed per layer.
      */
     public final void routeExperts(Activations logits, int first, int tokens, float scale, Activations routing) {
+        routeExperts(logits, first, tokens, scale, Gating.SOFTMAX, routing);
+    }
+
+    /**
+     * {@link #routeExperts(Activations, int, int, float, Activations)} with the gating of
+     * {@code gating}: for {@link Gating#SOFTMAX_OF_TOP_K} the {@code routing.cols() / 2} largest
+     * logits (the lower id first among equals) are chosen and their weights are the softmax of those
+     * logits, times {@code scale}, not normalized further (llama.cpp's {@code SOFTMAX_WEIGHT}).
+     */
+    public final void routeExperts(
+            Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
         Step s = step();
+        if (gating == Gating.SOFTMAX_OF_TOP_K) {
+            require(Capability.SOFTMAX_OF_TOP_K, "a softmax over the chosen experts' logits");
+        }
         own(logits);
         own(routing);
         int used = usedExperts(routing, "routeExperts");
@@ -392,7 +432,32 @@ public abstract class Backend implements AutoCloseable {
         checkRange(first, tokens, logits, "routeExperts");
         checkRows(tokens, routing, "routeExperts");
         if (tokens > 0) {
-            doRouteExperts(s, logits, first, tokens, scale, routing);
+            doRouteExperts(s, logits, first, tokens, scale, gating, routing);
+        }
+    }
+
+    /**
+     * A bias per expert on the (token, expert) pairs of {@code tokens} rows of {@code routing}
+     * (llama.cpp's {@code ggml_add_id}): columns {@code [col, col + width)} of row
+     * {@code p = t * used + j} of {@code y} get row {@code routing[t][j]} of {@code bias}, which
+     * holds {@code width} values per expert, expert after expert. A pair whose id is not an expert
+     * of {@code bias} is left alone.
+     */
+    public final void addExpertBias(Activations y, int col, int width, Weight bias, Activations routing, int tokens) {
+        Step s = step();
+        own(y);
+        own(routing);
+        own(bias, Weight.Kind.VECTOR, "addExpertBias");
+        require(Capability.EXPERT_BIASES, "expert biases");
+        int used = usedExperts(routing, "addExpertBias");
+        if (width < 1 || col < 0 || col + (long) width > y.cols() || bias.cols() % width != 0) {
+            throw new IllegalArgumentException("addExpertBias: " + bias.name() + " of " + bias.cols()
+                    + " values in rows of " + width + " at column " + col + " of rows of " + y.cols());
+        }
+        checkRows(tokens, routing, "addExpertBias");
+        checkRows(tokens * used, y, "addExpertBias");
+        if (tokens > 0) {
+            doAddExpertBias(s, y, col, width, bias, routing, tokens);
         }
     }
 
@@ -499,6 +564,9 @@ public abstract class Backend implements AutoCloseable {
         if (qkv.cols() < shape.valueCol() + shape.kvDim()) {
             throw new IllegalArgumentException("q|k|v rows of " + qkv.cols() + " do not hold " + shape);
         }
+        if (shape.sinks() != null) {
+            require(Capability.ATTENTION_SINKS, "attention sinks");
+        }
         if (kv.kvDim() != shape.kvDim()) {
             throw new IllegalArgumentException(
                     "KV storage has " + kv.kvDim() + " values per slot, the layer needs " + shape.kvDim());
@@ -526,9 +594,10 @@ public abstract class Backend implements AutoCloseable {
         own(out);
         checkCols(out, shape.queryDim(), "encoder attention output");
         checkCols(qkv, shape.queryDim() + 2L * shape.kvDim(), "encoder attention q|k|v");
-        if (shape.causal() || shape.slidingWindow() > 0 || shape.softcap() > 0) {
+        if (shape.causal() || shape.slidingWindow() > 0 || shape.softcap() > 0 || shape.sinks() != null) {
             throw new IllegalArgumentException(
-                    "encoder attention is bidirectional over whole sequences, its scores uncapped: " + shape);
+                    "encoder attention is bidirectional over whole sequences, its scores uncapped and without sinks: "
+                            + shape);
         }
         Spans.check(starts, sequences, qkv.rows(), out.rows());
         doEncoderAttention(s, qkv, starts, sequences, shape, out);
@@ -719,7 +788,18 @@ public abstract class Backend implements AutoCloseable {
     protected abstract Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols);
 
     protected abstract void doRouteExperts(
-            Step step, Activations logits, int first, int tokens, float scale, Activations routing);
+            Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing);
+
+    /** A backend with {@link Capability#EXPERT_BIASES} implements this. */
+    protected void doAddExpertBias(
+            Step step, Activations y, int col, int width, Weight bias, Activations routing, int tokens) {
+        throw new UnsupportedOperationException(name + ": expert biases");
+    }
+
+    /** {@link Glu#SWIGLU_OAI}; a backend with {@link Capability#SWIGLU_OAI} implements this. */
+    protected void doSwiGluOai(Step step, Activations gateUp, int n, Activations out) {
+        throw new UnsupportedOperationException(name + ": gpt-oss's SwiGLU");
+    }
 
     protected abstract void doExpertMatmul(
             Step step,

@@ -28,7 +28,7 @@ public final class Generate {
 
     private static final String USAGE = """
             usage: Generate --model FILE (--prompt TEXT | --prompt-tokens 1,2,3 | --prompt-length N) [options]
-              --model FILE          GGUF model (llama, mistral, qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3)
+              --model FILE          GGUF model (llama, mistral, qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3, gpt-oss)
               --prompt TEXT         text, tokenized with the model's tokenizer (BOS as the model asks;
                                     control tokens written as text are recognised)
               --prompt-tokens IDS   comma-separated prompt token ids (BOS included if wanted)

@@ -6,6 +6,7 @@ import com.llmserve.engine.model.bert.Bert;
 import com.llmserve.engine.model.llama.DecoderArchitecture;
 import com.llmserve.engine.model.llama.Gemma2;
 import com.llmserve.engine.model.llama.Gemma3;
+import com.llmserve.engine.model.llama.GptOss;
 import com.llmserve.engine.model.llama.Llama;
 import com.llmserve.engine.model.llama.Mistral;
 import com.llmserve.engine.model.llama.Phi3;
@@ -29,7 +30,8 @@ public final class Architectures {
                     new Qwen3Moe(),
                     new Gemma2(),
                     new Gemma3(),
-                    new Phi3())
+                    new Phi3(),
+                    new GptOss())
             .stream()
             .collect(Collectors.toUnmodifiableMap(DecoderArchitecture::name, Function.identity()));
 

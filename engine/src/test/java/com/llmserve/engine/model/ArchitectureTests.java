@@ -171,7 +171,41 @@ class ArchitectureTests {
             assertThatThrownBy(() -> Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT))
                     .isInstanceOf(UnsupportedArchitectureException.class)
                     .hasMessageContaining("'gpt2'")
-                    .hasMessageContaining("gemma2, gemma3, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
+                    .hasMessageContaining("gemma2, gemma3, gpt-oss, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
+        }
+    }
+
+    /** A backend without gpt-oss's operations (the GPU's today) refuses the model before uploading anything. */
+    @Test
+    void gptOssIsRefusedAtLoadByABackendWithoutItsOperations() throws IOException {
+        int[] uploads = {0};
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-gpt-oss-MXFP4.gguf"));
+                CpuBackend lacking = new CpuBackend("lacking", 1, true) {
+                    @Override
+                    public java.util.Set<com.llmserve.engine.backend.Capability> capabilities() {
+                        return java.util.EnumSet.of(com.llmserve.engine.backend.Capability.EXPERT_BIASES);
+                    }
+
+                    @Override
+                    protected Weight doUploadVector(String name, float[] values) {
+                        uploads[0]++;
+                        return super.doUploadVector(name, values);
+                    }
+                }) {
+            assertThatThrownBy(() -> Architectures.loadLanguageModel(f, lacking, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("gpt-oss needs attention_sinks, swiglu_oai, softmax_of_top_k")
+                    .hasMessageContaining("lacking backend");
+            assertThat(uploads[0]).isZero();
+        }
+    }
+
+    @Test
+    void gptOssLoadsOnTheCpu() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-gpt-oss-MXFP4.gguf"));
+                LanguageModel model = Architectures.loadLanguageModel(f, backend, ModelOptions.DEFAULT)) {
+            assertThat(model.architecture()).isEqualTo("gpt-oss");
+            assertThat(model.toString()).contains("4 layers, width 256, 8/2 heads, vocab 512");
         }
     }
 

@@ -61,6 +61,8 @@ class GoldenParityTests {
             return Stream.concat(
                     files.filter(p -> p.toString().endsWith(".json")).sorted().toList().stream(),
                     Stream.concat(TestData.architectureGoldens().stream(), TestData.ownGoldens().stream()))
+                    // -Dparity.only=NAME runs the goldens whose file names contain NAME
+                    .filter(p -> p.getFileName().toString().contains(System.getProperty("parity.only", "")))
                     .map(p -> Arguments.of(p.getFileName().toString(), p))
                     .toList()
                     .stream();

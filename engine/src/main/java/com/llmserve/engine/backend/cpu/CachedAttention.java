@@ -10,7 +10,8 @@ import java.util.Arrays;
  * Attention over the paged KV cache (see {@link com.llmserve.engine.backend.Backend#attention}),
  * rounding as llama.cpp does with its F16 cache: keys and values are stored as halves, the query
  * is rounded to half before q·k, and the softmax weights to half before they scale the values;
- * sums stay in float.
+ * sums stay in float. Per-head attention sinks (gpt-oss) add {@code exp(sink - max)} to each
+ * softmax's denominator.
  *
  * <p>A work item is a run of up to {@link #RUN_ROWS} consecutive rows of one sequence and one kv
  * head. The run widens its cached keys and values to floats a block of positions at a time, once
@@ -164,7 +165,16 @@ final class CachedAttention {
             for (int g = 0; g < group; g++) {
                 int at0 = sc.scoreAt[r] + g * count;
                 float max = FloatMath.max(sc.scores, at0, count);
-                float inv = 1f / FloatMath.expMinusMax(sc.scores, at0, count, max);
+                float inv;
+                if (shape.sinks() == null) {
+                    inv = 1f / FloatMath.expMinusMax(sc.scores, at0, count, max);
+                } else {
+                    // a sink joins the denominator only, as ggml's flash attention folds it in
+                    float sink = shape.sinks()[kvh * group + g];
+                    max = Math.max(max, sink);
+                    float sum = FloatMath.expMinusMax(sc.scores, at0, count, max);
+                    inv = 1f / (sum + Simd.exp(sink - max));
+                }
                 for (int p = 0; p < count; p++) {
                     sc.scores[at0 + p] = Float.float16ToFloat(Float.floatToFloat16(sc.scores[at0 + p] * inv));
                 }

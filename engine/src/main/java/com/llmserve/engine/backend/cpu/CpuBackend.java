@@ -4,6 +4,8 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Gating;
+import com.llmserve.engine.backend.Glu;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -332,15 +334,58 @@ public class CpuBackend extends Backend {
 
     @Override
     protected void doRouteExperts(
-            Step step, Activations logits, int first, int tokens, float scale, Activations routing) {
+            Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
         float[] z = data(logits);
         float[] r = data(routing);
         int experts = logits.cols();
         int used = routing.cols() / 2;
         float[] probabilities = new float[experts];
         for (int t = 0; t < tokens; t++) {
-            SoftmaxRouting.route(z, (first + t) * experts, experts, used, scale, probabilities, r, t * 2 * used);
+            int from = (first + t) * experts;
+            switch (gating) {
+                case SOFTMAX -> SoftmaxRouting.route(z, from, experts, used, scale, probabilities, r, t * 2 * used);
+                case SOFTMAX_OF_TOP_K ->
+                    SoftmaxRouting.routeTopK(z, from, experts, used, scale, probabilities, r, t * 2 * used);
+            }
         }
+    }
+
+    @Override
+    protected void doAddExpertBias(
+            Step step, Activations y, int col, int width, Weight bias, Activations routing, int tokens) {
+        float[] a = data(y);
+        float[] r = data(routing);
+        float[] b = ((CpuWeight) bias).vector();
+        int experts = b.length / width;
+        int used = routing.cols() / 2;
+        int cols = y.cols();
+        for (int t = 0; t < tokens; t++) {
+            for (int j = 0; j < used; j++) {
+                int e = (int) r[t * 2 * used + j];
+                if (e >= 0 && e < experts) {
+                    FloatMath.add(a, (t * used + j) * cols + col, b, e * width, width);
+                }
+            }
+        }
+    }
+
+    /** As ggml's {@code swiglu_oai}: {@code expf} in float, the clamps, then {@code out_glu * (y + 1)}. */
+    @Override
+    protected void doSwiGluOai(Step step, Activations gateUp, int n, Activations out) {
+        float[] gu = data(gateUp);
+        float[] o = data(out);
+        int f = out.cols();
+        parallel.forEach(n, ROWS_PER_TASK, (from, to) -> {
+            for (int t = from; t < to; t++) {
+                int g = t * 2 * f;
+                for (int i = 0; i < f; i++) {
+                    float x = Math.min(gu[g + i], Glu.OAI_LIMIT);
+                    float y = Math.min(Math.max(gu[g + f + i], -Glu.OAI_LIMIT), Glu.OAI_LIMIT);
+                    float glu = x / (1f + (float) Math.exp(Glu.OAI_ALPHA * -x));
+                    o[t * f + i] = glu * (y + 1f);
+                }
+            }
+        });
     }
 
     @Override

@@ -25,7 +25,8 @@ public abstract sealed class CpuTensor
                 Q3_KTensor,
                 Q4_KTensor,
                 Q5_KTensor,
-                Q6_KTensor {
+                Q6_KTensor,
+                MXFP4Tensor {
 
     protected final String name;
     protected final GgmlType type;
@@ -76,6 +77,7 @@ public abstract sealed class CpuTensor
             case Q4_K -> new Q4_KTensor(name, data, rows, cols);
             case Q5_K -> new Q5_KTensor(name, data, rows, cols);
             case Q6_K -> new Q6_KTensor(name, data, rows, cols);
+            case MXFP4 -> new MXFP4Tensor(name, data, rows, cols);
             default -> throw new UnsupportedTensorTypeException(name, type);
         };
     }

@@ -40,6 +40,36 @@ final class SoftmaxRouting {
         }
     }
 
+    /**
+     * llama.cpp's {@code SOFTMAX_WEIGHT} gating (gpt-oss): the {@code used} largest of
+     * {@code logits[from, from + count)} (the lower id first among equals) into
+     * {@code out[at, at + used)} as floats, and the softmax of those logits, times {@code scale},
+     * into {@code out[at + used, at + 2 * used)}. {@code chosen} is scratch of {@code count} floats.
+     */
+    static void routeTopK(
+            float[] logits, int from, int count, int used, float scale, float[] chosen, float[] out, int at) {
+        System.arraycopy(logits, from, chosen, 0, count);
+        float[] top = new float[used];
+        for (int j = 0; j < used; j++) {
+            int best = -1;
+            for (int e = 0; e < count; e++) {
+                if (!Float.isNaN(chosen[e]) && (best < 0 || chosen[e] > chosen[best])) {
+                    best = e;
+                }
+            }
+            out[at + j] = best;
+            top[j] = best < 0 ? Float.NEGATIVE_INFINITY : chosen[best];
+            if (best >= 0) {
+                chosen[best] = Float.NaN; // out of the running
+            }
+        }
+        float[] weights = new float[used];
+        softmax(top, 0, used, weights);
+        for (int j = 0; j < used; j++) {
+            out[at + used + j] = scale == 1f ? weights[j] : weights[j] * scale;
+        }
+    }
+
     /** As ggml's {@code soft_max}: the maximum subtracted, exponentials summed in double, scaled by the float inverse. */
     private static void softmax(float[] x, int from, int n, float[] out) {
         float max = Float.NEGATIVE_INFINITY;

@@ -19,6 +19,7 @@ import com.llmserve.kernels.Kernel;
  * @param splits    position splits per row (flash-decoding); 1 writes the output directly
  * @param kvWritten the rope before it already wrote this step's keys and values
  * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
+ * @param sinks     the shape's attention sinks on the device (one float per query head), or null
  */
 record Attention(
         GpuActivations qkv,
@@ -29,7 +30,8 @@ record Attention(
         int n,
         GpuActivations out,
         boolean kvWritten,
-        int tiles)
+        int tiles,
+        DeviceBuffer sinks)
         implements DeviceOp {
 
     private static final int MAX_SPLITS = 32;
@@ -101,7 +103,7 @@ record Attention(
 
     /** This attention without its own cache write: the rope before it writes keys and values. */
     Attention afterCacheWrite() {
-        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles);
+        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles, sinks);
     }
 
     @Override
@@ -128,9 +130,8 @@ record Attention(
                     .i32(s.kvHeads())
                     .i32(kv.blockSize())
                     .f32(s.cappedScale())
-                    .f32(s.softcap())
-                    .i32(s.causal() ? 1 : 0)
-                    .i32(s.slidingWindow());
+                    .f32(s.softcap());
+            pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
             l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0), args);
             return;
         }
@@ -145,13 +146,14 @@ record Attention(
                     .i32(s.headDim())
                     .i32(kv.blockSize())
                     .f32(s.cappedScale())
-                    .f32(s.softcap())
+                    .f32(s.softcap());
+            pointerOrNull(args, sinks)
                     .i32(s.causal() ? 1 : 0)
                     .i32(s.slidingWindow())
                     .i32(splits);
             l.kernel(Kernel.ATTENTION_F16, grid, args);
             if (splits > 1) {
-                l.kernel(Kernel.ATTENTION_COMBINE, perHead, combineArgs(l, partials));
+                l.kernel(Kernel.ATTENTION_COMBINE, perHead, pointerOrNull(combineArgs(l, partials), sinks));
             }
             return;
         }
@@ -175,7 +177,8 @@ record Attention(
                 .i32(s.kvHeads())
                 .i32(kv.blockSize())
                 .f32(s.cappedScale())
-                .f32(s.softcap())
+                .f32(s.softcap());
+        pointerOrNull(args, sinks)
                 .i32(s.causal() ? 1 : 0)
                 .i32(s.slidingWindow())
                 .i32(splits);

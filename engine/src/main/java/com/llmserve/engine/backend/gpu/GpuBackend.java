@@ -10,6 +10,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -317,9 +318,23 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected void doRouteExperts(
-            Step step, Activations logits, int first, int tokens, float scale, Activations routing) {
+            Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
         int p = recorder.padded(tokens, Math.min(routing.rows(), logits.rows() - first));
-        recorder.record(new RouteExperts(act(logits), first, p, scale, act(routing)), tokens);
+        recorder.record(new RouteExperts(act(logits), first, p, scale, gating, act(routing)), tokens);
+    }
+
+    @Override
+    protected void doAddExpertBias(
+            Step step, Activations y, int col, int width, Weight bias, Activations routing, int tokens) {
+        int used = routing.cols() / 2;
+        int p = recorder.padded(tokens, Math.min(routing.rows(), y.rows() / used));
+        recorder.record(new AddExpertBias(act(y), col, width, (GpuWeight) bias, act(routing), p), tokens);
+    }
+
+    @Override
+    protected void doSwiGluOai(Step step, Activations gateUp, int n, Activations out) {
+        int p = recorder.padded(n, Math.min(gateUp.rows(), out.rows()));
+        recorder.record(new SwiGluOai(act(gateUp), p, act(out)), n);
     }
 
     /**
@@ -389,7 +404,9 @@ public final class GpuBackend extends Backend {
             recorder.tiles(t);
             tiles = t.length / 2;
         }
-        recorder.record(new Attention(act(qkv), (GpuKvStorage) kv, layer, shape, splits, p, act(out), false, tiles), n);
+        DeviceBuffer sinks = shape.sinks() == null ? null : workspace.sinks(shape.sinks());
+        recorder.record(
+                new Attention(act(qkv), (GpuKvStorage) kv, layer, shape, splits, p, act(out), false, tiles, sinks), n);
     }
 
     @Override

@@ -8,7 +8,10 @@ import java.util.Optional;
 /**
  * How a weight sits in device memory, and the kernels that read it. Q4_0 and Q8_0 are repacked at
  * upload (quant blocks, then the f16 scales: aligned 16-byte loads); the K-quants, F16 and F32 keep
- * GGML's layout. Any other type the CPU backend reads is dequantized on the host to {@link #F16}.
+ * GGML's layout. MXFP4 (gpt-oss's experts) is transcoded on the host to {@link #Q8_0} blocks, which
+ * hold its doubled E2M1 codes as int8 and its power-of-two scale as an f16: the same integer products
+ * as llama.cpp's MXFP4 x Q8_0, at twice MXFP4's bytes (half of F16's). Any other type the CPU
+ * backend reads is dequantized on the host to {@link #F16}.
  */
 enum WeightFormat {
     Q4_0(
@@ -149,6 +152,10 @@ enum WeightFormat {
     static WeightFormat forType(GgmlType type, int cols) {
         if (cols % 8 != 0) {
             return F32;
+        }
+        if (type == GgmlType.MXFP4) {
+            // its codes are small integers: Q8_0 blocks hold them exactly (WeightUploader transcodes)
+            return Q8_0;
         }
         return of(type).orElse(F16);
     }

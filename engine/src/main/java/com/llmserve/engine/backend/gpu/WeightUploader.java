@@ -5,6 +5,8 @@ import static com.llmserve.kernels.KernelConstants.LS_QK;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuTensor;
+import com.llmserve.engine.backend.cpu.MXFP4Tensor;
+import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
@@ -154,6 +156,8 @@ final class WeightUploader {
             for (GgufTensor t : parts) {
                 if (t.type() == f.type() && f.repacked()) {
                     repack(t, f, data, row * blocksPerRow, scalesOffset);
+                } else if (t.type() == GgmlType.MXFP4 && f == WeightFormat.Q8_0) {
+                    transcodeMxfp4(t, data, row * blocksPerRow, scalesOffset);
                 } else if (t.type() == f.type()) {
                     transfer.toDevice(
                             t.data().asSlice(0, t.byteSize()), data, f.type().byteSize(row * cols));
@@ -245,6 +249,25 @@ final class WeightUploader {
                                 .i64(blocks));
                 s.synchronize();
             }
+        }
+    }
+
+    /** MXFP4 blocks as GGML Q8_0 blocks on the host, a chunk of rows at a time, then repacked as Q8_0's. */
+    private void transcodeMxfp4(GgufTensor t, DeviceBuffer data, long firstBlock, long scalesOffset) {
+        long cols = t.rowLength();
+        long blocksPerRow = cols / LS_QK;
+        int q8Block = GgmlType.Q8_0.typeSize();
+        long rowsPerChunk = Math.max(1, options.uploadChunkBytes() / (blocksPerRow * q8Block));
+        for (long r0 = 0; r0 < t.rows(); r0 += rowsPerChunk) {
+            long rows = Math.min(rowsPerChunk, t.rows() - r0);
+            byte[] q8 = new byte[Math.toIntExact(rows * blocksPerRow * q8Block)];
+            long first = r0 * blocksPerRow;
+            for (int b = 0; b < rows * blocksPerRow; b++) {
+                MXFP4Tensor.blockAsQ8_0(t.data(), (first + b) * GgmlType.MXFP4.typeSize(), q8, b * q8Block);
+            }
+            GgufTensor chunk =
+                    new GgufTensor(t.name(), GgmlType.Q8_0, new long[] {cols, rows}, 0, MemorySegment.ofArray(q8));
+            repack(chunk, WeightFormat.Q8_0, data, firstBlock + first, scalesOffset);
         }
     }
 

@@ -4,6 +4,8 @@ import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,6 +25,21 @@ final class Workspace implements AutoCloseable {
     private final Scratch scratch;
     private final StepMeta meta;
     private final Map<RopeTable.Key, RopeTable> ropeTables = new HashMap<>();
+    /** Attention sinks by their values: uploaded once, never moved (no growth, no new generation). */
+    private final Map<SinkKey, DeviceBuffer> sinks = new HashMap<>();
+
+    private record SinkKey(float[] values) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SinkKey k && Arrays.equals(values, k.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(values);
+        }
+    }
+
     private long generation;
 
     Workspace(Device device, GpuOptions options, HostTransfer transfer) {
@@ -77,6 +94,13 @@ final class Workspace implements AutoCloseable {
         return table;
     }
 
+    /** Per-head attention sinks on the device, one buffer per distinct set of values. */
+    DeviceBuffer sinks(float[] values) {
+        return sinks.computeIfAbsent(
+                new SinkKey(values.clone()),
+                k -> transfer.newBuffer(MemorySegment.ofArray(k.values()), (long) k.values().length * Float.BYTES));
+    }
+
     @Override
     public void close() {
         try {
@@ -85,6 +109,8 @@ final class Workspace implements AutoCloseable {
         } finally {
             ropeTables.values().forEach(RopeTable::close);
             ropeTables.clear();
+            sinks.values().forEach(DeviceBuffer::close);
+            sinks.clear();
         }
     }
 }

@@ -1,9 +1,15 @@
 package com.llmserve.engine.model.llama;
 
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Capability;
 import com.llmserve.engine.gguf.GgufFile;
+import com.llmserve.engine.model.InvalidModelException;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * One member of the llama family: how its GGUF metadata maps onto a {@link DecoderConfig}. The
@@ -16,8 +22,29 @@ public abstract class DecoderArchitecture {
 
     abstract DecoderConfig config(GgufFile file);
 
+    /** The operations beyond every backend's that this member's layers need. */
+    Set<Capability> needs(DecoderConfig config) {
+        return EnumSet.noneOf(Capability.class);
+    }
+
+    /**
+     * @throws InvalidModelException when {@code backend} lacks an operation the model needs, before
+     *                               any weight is uploaded
+     */
     public final LanguageModel load(GgufFile file, Backend backend, ModelOptions options) {
         DecoderConfig config = config(file);
+        Set<Capability> missing = EnumSet.noneOf(Capability.class);
+        missing.addAll(needs(config));
+        missing.removeAll(backend.capabilities());
+        if (!missing.isEmpty()) {
+            throw new InvalidModelException(
+                    file.path(),
+                    name() + " needs "
+                            + missing.stream()
+                                    .map(c -> c.name().toLowerCase(Locale.ROOT))
+                                    .collect(Collectors.joining(", "))
+                            + ", which the " + backend.name() + " backend does not compute yet; serve it on the CPU");
+        }
         return new DecoderModel(config, DecoderWeights.load(file, config, backend), backend, options);
     }
 }

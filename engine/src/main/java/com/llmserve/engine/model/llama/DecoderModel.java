@@ -69,7 +69,7 @@ final class DecoderModel implements LanguageModel {
                 ? w.ropeFreqFactors
                 : contextLength > cfg.ropeOriginalContext() ? w.ropeLongFactors : w.ropeShortFactors;
         for (int l = 0; l < cfg.layers(); l++) {
-            attn[l] = cfg.attention(l);
+            attn[l] = cfg.attention(l).withSinks(w.layers.get(l).sinks()); // gpt-oss's sinks, if any
             rope[l] = cfg.rope(l, factors);
         }
         this.logits = new Logits(w.vocabSize);
@@ -89,7 +89,7 @@ final class DecoderModel implements LanguageModel {
         hidden = be.allocate(ffRows, ff);
         moe = experts == null
                 ? null
-                : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, gateUp, hidden);
+                : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, ff, gateUp, hidden);
         int logitChunk = Math.min(LOGIT_CHUNK, maxRows);
         last = be.allocate(logitChunk, d);
         lastNorm = be.allocate(logitChunk, d);
@@ -182,6 +182,9 @@ final class DecoderModel implements LanguageModel {
                 be.rope(qkv, attn[l].keyCol(), cfg.kvHeads(), cfg.headDim(), n, rope[l]); // keys
                 be.attention(qkv, kv, l, n, attn[l], att);                   probe.tap("kqv_out", l, att, n);
                 be.matmul(lw.attnOutput(), att, n, xb);
+                if (lw.attnOutputBias() != null) {
+                    be.addBias(xb, lw.attnOutputBias(), n);                 // gpt-oss
+                }
                 if (lw.postAttnNorm() != null) {
                     be.rmsNorm(xb, lw.postAttnNorm(), cfg.rmsEps(), n, xb);  // gemma
                 }

@@ -24,7 +24,8 @@ final class DecoderWeights {
     /**
      * One decoder block. Null where a member has no such tensor: {@code qkvBias}, the per-head
      * {@code qNorm}/{@code kNorm}, the {@code postAttnNorm}/{@code postFfnNorm} applied to a
-     * sublayer's output before its residual add (gemma), and either the dense {@code gateUp}/{@code down}
+     * sublayer's output before its residual add (gemma), the {@code attnOutputBias} and per-head
+     * attention {@code sinks} (host floats; gpt-oss), and either the dense {@code gateUp}/{@code down}
      * or the {@code experts}.
      */
     record Layer(
@@ -34,6 +35,8 @@ final class DecoderWeights {
             Weight qNorm,
             Weight kNorm,
             Weight attnOutput,
+            Weight attnOutputBias,
+            float[] sinks,
             Weight postAttnNorm,
             Weight ffnNorm,
             Weight gateUp,
@@ -49,23 +52,40 @@ final class DecoderWeights {
                     qNorm,
                     kNorm,
                     attnOutput,
+                    attnOutputBias,
                     postAttnNorm,
                     ffnNorm,
                     gateUp,
                     down,
                     postFfnNorm));
             if (experts != null) {
-                all.add(experts.router());
-                all.add(experts.gateUp());
-                all.add(experts.down());
+                all.addAll(Arrays.asList(
+                        experts.router(),
+                        experts.gateUp(),
+                        experts.down(),
+                        experts.routerBias(),
+                        experts.gateBias(),
+                        experts.upBias(),
+                        experts.downBias()));
             }
             all.removeIf(Objects::isNull);
             return all;
         }
     }
 
-    /** A mixture's router ({@code experts x n_embd}) and its experts' fused gate|up and down projections. */
-    record ExpertWeights(Weight router, Weight gateUp, Weight down) {}
+    /**
+     * A mixture's router ({@code experts x n_embd}) and its experts' fused gate|up and down
+     * projections; gpt-oss's biases, null where a file has none: the router's (one per expert), and
+     * per expert its gate's, up's and down's, expert after expert.
+     */
+    record ExpertWeights(
+            Weight router,
+            Weight gateUp,
+            Weight down,
+            Weight routerBias,
+            Weight gateBias,
+            Weight upBias,
+            Weight downBias) {}
 
     final Weight tokenEmbedding;
     final Weight outputNorm;
@@ -163,6 +183,8 @@ final class DecoderWeights {
                         f.path(), p + "attn_q_norm.weight and " + p + "attn_k_norm.weight come together");
             }
             boolean moe = c.variant().experts() != null;
+            String ffnNorm = c.variant().ffnNorm();
+            boolean postAttnNorm = !ffnNorm.equals("post_attention_norm");
             layers.add(new Layer(
                     be.uploadVector(s.check(f.tensor(p + "attn_norm.weight"), d)),
                     be.uploadMatrix(p + "attn_qkv.weight", qkv),
@@ -170,8 +192,12 @@ final class DecoderWeights {
                     optionalVector(f, s, be, p + "attn_q_norm.weight", c.headDim()),
                     optionalVector(f, s, be, p + "attn_k_norm.weight", c.headDim()),
                     be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d)),
-                    optionalVector(f, s, be, p + "post_attention_norm.weight", d),
-                    be.uploadVector(s.check(f.tensor(p + "ffn_norm.weight"), d)),
+                    optionalVector(f, s, be, p + "attn_output.bias", d),
+                    f.findTensor(p + "attn_sinks.weight")
+                            .map(t -> floats(f, s.check(t, c.heads())))
+                            .orElse(null),
+                    postAttnNorm ? optionalVector(f, s, be, p + "post_attention_norm.weight", d) : null,
+                    be.uploadVector(s.check(f.tensor(p + ffnNorm + ".weight"), d)),
                     moe ? null : be.uploadMatrix(p + "ffn_gate_up.weight", gateUp(f, s, p, c)),
                     moe ? null : be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d)),
                     moe ? experts(f, s, be, p, c) : null,
@@ -252,6 +278,14 @@ final class DecoderWeights {
         return f.findTensor(name).map(t -> be.uploadVector(s.check(t, length))).orElse(null);
     }
 
+    /** A 2-D tensor of {@code rows} rows of {@code length} (gpt-oss's per-expert biases) uploaded as one vector. */
+    private static Weight optionalMatrixVector(
+            GgufFile f, TensorShapes s, Uploads be, String name, long length, long rows) {
+        return f.findTensor(name)
+                .map(t -> be.uploadVector(s.check(t, length, rows)))
+                .orElse(null);
+    }
+
     /** The stacked {@code ffn_*_exps} tensors: gate|up fused per expert, and down. */
     private static ExpertWeights experts(GgufFile f, TensorShapes s, Uploads be, String p, DecoderConfig c) {
         Experts e = c.variant().experts();
@@ -265,13 +299,22 @@ final class DecoderWeights {
         return new ExpertWeights(
                 be.uploadMatrix(s.check(f.tensor(p + "ffn_gate_inp.weight"), d, e.count())),
                 be.uploadExperts(p + "ffn_gate_up_exps.weight", List.of(gate, up)),
-                be.uploadExperts(down.name(), List.of(down)));
+                be.uploadExperts(down.name(), List.of(down)),
+                optionalVector(f, s, be, p + "ffn_gate_inp.bias", e.count()),
+                optionalMatrixVector(f, s, be, p + "ffn_gate_exps.bias", e.feedForward(), e.count()),
+                optionalMatrixVector(f, s, be, p + "ffn_up_exps.bias", e.feedForward(), e.count()),
+                optionalMatrixVector(f, s, be, p + "ffn_down_exps.bias", d, e.count()));
     }
 
     /** Llama 3.1's or Phi-3's per-frequency divisors: host-side constants of the rope, not a backend weight. */
     private static float[] ropeFactors(GgufFile f, GgufTensor t) {
+        return floats(f, t);
+    }
+
+    /** An F32 tensor's values on the host (rope factors, attention sinks). */
+    private static float[] floats(GgufFile f, GgufTensor t) {
         if (t.type() != GgmlType.F32) {
-            throw new InvalidModelException(f.path(), "rope_freqs.weight is " + t.type() + ", expected F32");
+            throw new InvalidModelException(f.path(), t.name() + " is " + t.type() + ", expected F32");
         }
         return t.data().toArray(ValueLayout.JAVA_FLOAT.withOrder(ByteOrder.LITTLE_ENDIAN));
     }

@@ -1,5 +1,6 @@
 package com.llmserve.engine.model.llama;
 
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.gguf.GgufMetadata;
 import com.llmserve.engine.model.InvalidModelException;
 import java.nio.file.Path;
@@ -14,8 +15,9 @@ import java.nio.file.Path;
  * @param used        experts run per token ({@code expert_used_count})
  * @param feedForward an expert's hidden width
  * @param scale       factor on the weights after renormalizing ({@code expert_weights_scale}), 1 for none
+ * @param gating      how the router's logits become the chosen experts' weights
  */
-record Experts(int count, int used, int feedForward, float scale) {
+record Experts(int count, int used, int feedForward, float scale, Gating gating) {
 
     /**
      * The {@code <prefix>.expert_*} keys, or null when the file declares no experts.
@@ -24,6 +26,11 @@ record Experts(int count, int used, int feedForward, float scale) {
      *                         is {@code feed_forward_length / used} wide (qwen3moe) rather than
      *                         {@code feed_forward_length} (Mixtral under llama)
      */
+    /** These experts under another gating. */
+    Experts withGating(Gating g) {
+        return new Experts(count, used, feedForward, scale, g);
+    }
+
     static Experts read(Path file, GgufMetadata m, String prefix, boolean splitFeedForward) {
         int count = m.findInt(prefix + ".expert_count").orElse(0);
         if (count == 0) {
@@ -41,6 +48,6 @@ record Experts(int count, int used, int feedForward, float scale) {
             throw new InvalidModelException(file, "expert feed-forward length " + feedForward + " must be positive");
         }
         float scale = m.findFloat(prefix + ".expert_weights_scale").orElse(0f);
-        return new Experts(count, used, feedForward, scale == 0f ? 1f : scale);
+        return new Experts(count, used, feedForward, scale == 0f ? 1f : scale, Gating.SOFTMAX);
     }
 }

@@ -37,6 +37,7 @@ final class GemmaFamily {
                 attentionScale,
                 m.findFloat(prefix + ".final_logit_softcapping").orElse(0f),
                 m.findFloat(prefix + ".attn_logit_softcapping").orElse(0f),
+                Variant.FFN_NORM,
                 null);
         return DecoderConfig.read(file.path(), m, prefix, Rope.Style.NEOX, prefix + ".attention.sliding_window", gemma);
     }

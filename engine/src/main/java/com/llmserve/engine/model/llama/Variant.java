@@ -16,6 +16,8 @@ import com.llmserve.engine.backend.Glu;
  * @param attentionScale   factor on q·k, 0 for {@code 1 / sqrt(headDim)}
  * @param logitSoftcap     final logits become {@code c * tanh(logits / c)}, 0 for none
  * @param attentionSoftcap attention scores become {@code c * tanh(scores / c)}, 0 for none (gemma2)
+ * @param ffnNorm          the per-block norm before the feed-forward ({@code ffn_norm}; gpt-oss
+ *                         calls it {@code post_attention_norm}, which is then no post-sublayer norm)
  * @param experts          the mixture of experts replacing the dense feed-forward, or null
  */
 record Variant(
@@ -26,12 +28,23 @@ record Variant(
         float attentionScale,
         float logitSoftcap,
         float attentionSoftcap,
+        String ffnNorm,
         Experts experts) {
 
-    static final Variant LLAMA = new Variant(1f, Glu.SILU, 0, 0f, 0f, 0f, 0f, null);
+    static final String FFN_NORM = "ffn_norm";
+
+    static final Variant LLAMA = new Variant(1f, Glu.SILU, 0, 0f, 0f, 0f, 0f, FFN_NORM, null);
 
     Variant withExperts(Experts e) {
         return new Variant(
-                embeddingScale, glu, windowPattern, windowRopeBase, attentionScale, logitSoftcap, attentionSoftcap, e);
+                embeddingScale,
+                glu,
+                windowPattern,
+                windowRopeBase,
+                attentionScale,
+                logitSoftcap,
+                attentionSoftcap,
+                ffnNorm,
+                e);
     }
 }

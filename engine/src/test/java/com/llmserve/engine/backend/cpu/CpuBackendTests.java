@@ -8,6 +8,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.Glu;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -274,6 +275,141 @@ class CpuBackendTests {
         assertThatThrownBy(() -> backend.routeExperts(logits, 0, 2, 1f, backend.allocate(2, 3)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("even");
+    }
+
+    @Test
+    void softmaxOfTopKChoosesByLogitAndWeightsBySoftmaxOverTheChosen() {
+        // row 0: experts 1 and 3 tie at 3, the lower first, then 2; row 1: 1 (2.0), 3 (1.0), 0 (0.5)
+        Activations logits = activations(new float[] {1, 3, 2, 3, 0, 0.5f, 2, -1, 1, 0.25f}, 2, 5);
+        Activations routing = backend.allocate(2, 6);
+        backend.routeExperts(logits, 0, 2, 1f, Gating.SOFTMAX_OF_TOP_K, routing);
+        float[] r = read(routing, 2);
+        assertThat(Arrays.copyOfRange(r, 0, 3)).containsExactly(1, 3, 2);
+        double z0 = 2 * Math.exp(3) + Math.exp(2);
+        assertThat(r[3]).isCloseTo((float) (Math.exp(3) / z0), within(1e-6f));
+        assertThat(r[4]).isCloseTo((float) (Math.exp(3) / z0), within(1e-6f));
+        assertThat(r[5]).isCloseTo((float) (Math.exp(2) / z0), within(1e-6f));
+        assertThat(Arrays.copyOfRange(r, 6, 9)).containsExactly(1, 3, 0);
+        double z1 = Math.exp(2) + Math.exp(1) + Math.exp(0.5);
+        assertThat(r[9]).isCloseTo((float) (Math.exp(2) / z1), within(1e-6f));
+        assertThat(r[10]).isCloseTo((float) (Math.exp(1) / z1), within(1e-6f));
+        assertThat(r[11]).isCloseTo((float) (Math.exp(0.5) / z1), within(1e-6f));
+        // the softmax over every expert, then renormalized, weighs the same experts the same
+        Activations softmax = backend.allocate(2, 6);
+        backend.routeExperts(logits, 0, 2, 1f, Gating.SOFTMAX, softmax);
+        float[] s = read(softmax, 2);
+        for (int i = 0; i < 12; i++) {
+            assertThat(s[i]).isCloseTo(r[i], within(1e-6f));
+        }
+    }
+
+    @Test
+    void expertBiasesAddEachPairsExpertsRowAtItsColumns() {
+        // 2 tokens x 2 slots; biases of 3 experts, 2 values each, at columns 1..2 of rows of 4;
+        // pair 3 names expert 5, which has no bias: it is left alone
+        Activations routing = activations(new float[] {2, 0, 0.5f, 0.5f, 1, 5, 0.5f, 0.5f}, 2, 4);
+        Activations y = activations(new float[16], 4, 4);
+        Weight bias = vector(new float[] {1, 2, 10, 20, 100, 200});
+        backend.addExpertBias(y, 1, 2, bias, routing, 2);
+        assertThat(read(y, 4)).containsExactly(0, 100, 200, 0, 0, 1, 2, 0, 0, 10, 20, 0, 0, 0, 0, 0);
+        assertThatThrownBy(() -> backend.addExpertBias(y, 3, 2, bias, routing, 2))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void swiGluOaiClampsBothHalvesAndGatesAsGgml() {
+        float[] gu = gaussian(2 * 40, new Random(3));
+        for (int i = 0; i < gu.length; i++) {
+            gu[i] *= 6; // many beyond the limit of 7
+        }
+        gu[0] = 9f; // gate clamped to 7
+        gu[1] = -9f; // a negative gate is not clamped
+        gu[40] = 8f; // up clamped to 7
+        gu[41] = -8f; // and to -7
+        Activations out = backend.allocate(1, 40);
+        backend.glu(Glu.SWIGLU_OAI, activations(gu, 1, 80), 1, out);
+        float[] y = read(out, 1);
+        for (int i = 0; i < 40; i++) {
+            double x = Math.min(gu[i], 7.0);
+            double up = Math.max(-7.0, Math.min(7.0, gu[40 + i]));
+            double expected = x / (1 + Math.exp(-1.702 * x)) * (up + 1);
+            assertThat(y[i])
+                    .as("column %d", i)
+                    .isCloseTo((float) expected, within(1e-5f * (1 + Math.abs((float) expected))));
+        }
+        assertThat(y[0]).isCloseTo((float) (7 / (1 + Math.exp(-1.702 * 7)) * (7 + 1)), within(1e-4f));
+        assertThat(y[1]).isCloseTo((float) (-9 / (1 + Math.exp(1.702 * 9)) * (-7 + 1)), within(1e-6f));
+    }
+
+    @Test
+    void cachedAttentionWithSinksAddsEachHeadsSinkToTheDenominator() {
+        step.close();
+        int heads = 4;
+        int kvHeads = 2;
+        int hd = 8;
+        int n = 6;
+        float[] sinks = {0.5f, -1f, 2f, 0f};
+        AttentionShape shape = new AttentionShape(heads, kvHeads, hd, 0.35f, true, 0).withSinks(sinks);
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        float[] qkv = gaussian(n * width, new Random(11));
+        Batch batch = Batch.builder(4)
+                .add(new int[] {1, 0}, 0, new int[n], Batch.Logits.LAST)
+                .build();
+        float[] withSinks;
+        float[] without;
+        try (var kv = backend.allocateKv(1, 2, 4, shape.kvDim())) {
+            step = backend.beginStep(batch);
+            Activations out = backend.allocate(n, shape.queryDim());
+            backend.attention(activations(qkv, n, width), kv, 0, n, shape, out);
+            withSinks = read(out, n);
+            backend.attention(activations(qkv, n, width), kv, 0, n, shape.withSinks(null), out);
+            without = read(out, n);
+        }
+        double maxChange = 0;
+        for (int t = 0; t < n; t++) {
+            for (int h = 0; h < heads; h++) {
+                int kvh = h / (heads / kvHeads);
+                double[] s = new double[t + 1];
+                double max = sinks[h];
+                for (int p = 0; p <= t; p++) {
+                    double dot = 0;
+                    for (int i = 0; i < hd; i++) {
+                        dot += half(qkv[t * width + h * hd + i]) * half(qkv[p * width + shape.keyCol() + kvh * hd + i]);
+                    }
+                    s[p] = dot * 0.35;
+                    max = Math.max(max, s[p]);
+                }
+                double sum = Math.exp(sinks[h] - max);
+                for (int p = 0; p <= t; p++) {
+                    sum += Math.exp(s[p] - max);
+                }
+                for (int i = 0; i < hd; i++) {
+                    double o = 0;
+                    for (int p = 0; p <= t; p++) {
+                        o += Math.exp(s[p] - max) / sum * half(qkv[p * width + shape.valueCol() + kvh * hd + i]);
+                    }
+                    int at = t * shape.queryDim() + h * hd + i;
+                    assertThat((double) withSinks[at])
+                            .as("row %d head %d dim %d", t, h, i)
+                            .isCloseTo(o, within(2e-3));
+                    maxChange = Math.max(maxChange, Math.abs(withSinks[at] - without[at]));
+                }
+            }
+        }
+        assertThat(maxChange).as("the sinks change the output").isGreaterThan(0.05);
+    }
+
+    @Test
+    void encoderAttentionRefusesSinks() {
+        AttentionShape shape = new AttentionShape(2, 2, 4, 0.5f, false, 0).withSinks(new float[] {0, 0});
+        Activations qkv = backend.allocate(2, 24);
+        assertThatThrownBy(() -> backend.encoderAttention(qkv, new int[] {0, 2}, 1, shape, backend.allocate(2, 8)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sinks");
+    }
+
+    private static double half(float v) {
+        return Float.float16ToFloat(Float.floatToFloat16(v));
     }
 
     @Test

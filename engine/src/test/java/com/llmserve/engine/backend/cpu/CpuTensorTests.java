@@ -34,7 +34,8 @@ class CpuTensorTests {
     @ParameterizedTest
     @EnumSource(
             names = {
-                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"
+                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K",
+                "MXFP4"
             })
     void vectorPathsMatchTheScalarReferenceOnRandomBlocks(GgmlType type) {
         CpuTensor t = CpuTensor.of("random", type, randomTensor(type, ROWS, COLS, new Random(type.id())), ROWS, COLS);
@@ -100,6 +101,101 @@ class CpuTensorTests {
             assertThat(out[j]).isEqualTo((j - 8) * 0.5f);
             assertThat(out[j + 16]).isEqualTo((15 - j - 8) * 0.5f);
         }
+    }
+
+    @Test
+    void mxfp4ScalarReferenceDecodesKnownBlocks() {
+        // e = 128: the doubled E2M1 values times 2^0; the low nibbles are elements 0..15
+        ByteBuffer b = block(17).put((byte) 128);
+        for (int j = 0; j < 16; j++) {
+            b.put((byte) ((15 - j) << 4 | j));
+        }
+        float[] out = dequantize(GgmlType.MXFP4, b);
+        float[] e2m1 = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6, -0f, -0.5f, -1, -1.5f, -2, -3, -4, -6};
+        for (int j = 0; j < 16; j++) {
+            // the OCP value of the code, times the unhalved scale 2^(128 - 127) = 2 (code 8, -0, decodes to +0)
+            assertThat(out[j]).as("code %d", j).isEqualTo(e2m1[j] * 2 + 0f);
+            assertThat(out[j + 16]).as("code %d", 15 - j).isEqualTo(e2m1[15 - j] * 2 + 0f);
+        }
+        // the smallest scales are denormal: e = 0 is 2^-128 and e = 1 is 2^-127 after halving
+        for (int e : new int[] {0, 1, 2, 127, 200, 254}) {
+            ByteBuffer one = block(17).put((byte) e).put((byte) 0x72); // codes 2 (value 2) and 7 (value 12)
+            float[] v = dequantize(GgmlType.MXFP4, one);
+            assertThat(v[0]).as("e = %d", e).isEqualTo(2 * Math.scalb(1f, e - 128));
+            assertThat(v[16]).as("e = %d", e).isEqualTo(12 * Math.scalb(1f, e - 128));
+        }
+    }
+
+    @Test
+    void mxfp4ProductsMatchGgmlsIntegerDotWithQ8_0Activations() {
+        // ggml_vec_dot_mxfp4_q8_0: per block f16(d_x) * e8m0_half(e) * sum(q_x * kvalue)
+        int rows = 9;
+        int cols = 1024;
+        Random r = new Random(39);
+        CpuTensor w = CpuTensor.of("w", GgmlType.MXFP4, randomTensor(GgmlType.MXFP4, rows, cols, r), rows, cols);
+        assertThat(w.activationFormat()).isEqualTo(ActivationFormat.Q8_0);
+        for (int tokens : new int[] {1, 5}) {
+            float[] x = new float[tokens * cols];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) r.nextGaussian();
+            }
+            float[] y = new float[tokens * rows];
+            w.matmul(x, tokens, y, 0, rows, 0, rows);
+            MemorySegment bytes = randomTensorBytes(w);
+            Q8Activations q = new Q8Activations(tokens * cols);
+            q.quantizeScalar(x, 0, tokens * cols);
+            for (int t = 0; t < tokens; t++) {
+                for (int row = 0; row < rows; row++) {
+                    double ggml = 0;
+                    double magnitude = 0;
+                    for (int blk = 0; blk < cols / 32; blk++) {
+                        long o = ((long) row * (cols / 32) + blk) * 17;
+                        int e = Byte.toUnsignedInt(bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o));
+                        float d = q.scales[t * cols / 32 + blk] * Math.scalb(1f, e - 128);
+                        int sum = 0;
+                        for (int j = 0; j < 16; j++) {
+                            int code =
+                                    Byte.toUnsignedInt(bytes.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 1 + j));
+                            sum += q.values[t * cols + blk * 32 + j] * MXFP4Tensor.VALUES[code & 15];
+                            sum += q.values[t * cols + blk * 32 + 16 + j] * MXFP4Tensor.VALUES[code >>> 4];
+                            magnitude += Math.abs(q.values[t * cols + blk * 32 + j] * 12.0 * d);
+                        }
+                        ggml += d * sum;
+                    }
+                    assertThat((double) y[t * rows + row])
+                            .as("%d tokens, token %d row %d", tokens, t, row)
+                            .isCloseTo(ggml, within(1e-5 * magnitude + 1e-6));
+                }
+            }
+        }
+    }
+
+    @Test
+    void mxfp4BlocksTranscodeExactlyToQ8_0Blocks() {
+        // what the GPU backend uploads for MXFP4: the same values as Q8_0, scales 2^-24 .. 2^15 exact
+        int rows = 3;
+        int cols = 256;
+        MemorySegment m = randomTensor(GgmlType.MXFP4, rows, cols, new Random(40));
+        m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 0, (byte) 104); // 2^-24: the smallest half
+        m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 17, (byte) 143); // 2^15: the largest power of two
+        CpuTensor mx = CpuTensor.of("mx", GgmlType.MXFP4, m, rows, cols);
+        int blocks = rows * cols / 32;
+        byte[] q8 = new byte[blocks * 34];
+        for (int b = 0; b < blocks; b++) {
+            MXFP4Tensor.blockAsQ8_0(m, b * 17L, q8, b * 34);
+        }
+        CpuTensor as = CpuTensor.of("q8", GgmlType.Q8_0, MemorySegment.ofArray(q8), rows, cols);
+        float[] expected = new float[cols];
+        float[] actual = new float[cols];
+        for (int r = 0; r < rows; r++) {
+            mx.dequantizeRowScalar(r, expected, 0);
+            as.dequantizeRowScalar(r, actual, 0);
+            assertThat(actual).as("row %d", r).containsExactly(expected);
+        }
+    }
+
+    private static MemorySegment randomTensorBytes(CpuTensor w) {
+        return w.data;
     }
 
     @Test
@@ -188,7 +284,8 @@ class CpuTensorTests {
     @ParameterizedTest
     @EnumSource(
             names = {
-                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K"
+                "F32", "F16", "BF16", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K",
+                "MXFP4"
             })
     void tiledBatchMatmulMatchesPerTokenDotProducts(GgmlType type) {
         // 37 rows: a full tile and a ragged one; 2304 columns: two column chunks, the second partial
@@ -369,6 +466,7 @@ class CpuTensorTests {
                 case Q3_K -> b.putShort(at + 108, scale(r));
                 case Q4_K, Q5_K -> b.putShort(at, scale(r)).putShort(at + 2, scale(r));
                 case Q6_K -> b.putShort(at + 208, scale(r));
+                case MXFP4 -> b.put(at, (byte) (118 + r.nextInt(8))); // scales 2^-10 .. 2^-3
                 default -> throw new IllegalArgumentException(type.toString());
             }
         }

@@ -86,7 +86,7 @@ class FusionsTests {
     @Test
     void theRopeOfAnAttentionsKeysAlsoWritesTheCache() {
         RotaryEmbedding both = new RotaryEmbedding(qkv, 0, 8, 16, Rope.Style.NORMAL, table, 8);
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null);
         assertThat(record(both, attention))
                 .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
         RotaryEmbedding queriesOnly = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NORMAL, table, 8);

@@ -6,6 +6,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.Glu;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
@@ -214,7 +215,8 @@ class GpuBackendTests {
             {GgmlType.Q8_0, GgmlType.Q8_0},
             {GgmlType.Q4_K, GgmlType.Q6_K},
             {GgmlType.F16, GgmlType.F32},
-            {GgmlType.Q5_0, GgmlType.Q4_0}
+            {GgmlType.Q5_0, GgmlType.Q4_0},
+            {GgmlType.MXFP4, GgmlType.MXFP4} // gpt-oss's experts (transcoded to Q8_0 blocks at upload)
         }) {
             // rows of 256, 2048 and 4096: the integer kernels split a weight block among 4, 2 and 1 threads
             for (int[] shape : new int[][] {{1, 1, 256}, {1, 8, 256}, {5, 8, 2048}, {9, 2, 4096}}) {
@@ -233,11 +235,13 @@ class GpuBackendTests {
             int experts = shape[2];
             float[] logits = RandomTensors.gaussian((tokens + 2) * experts, r);
             // the ids must agree exactly; the weights within float rounding of the sums
-            compare("routeExperts " + tokens + " x top " + used + " of " + experts, 1e-6, be -> {
-                Activations routing = alloc(be, tokens, 2 * used);
-                be.routeExperts(load(be, logits, tokens + 2, experts), 2, tokens, 1.5f, routing);
-                return read(be, routing, tokens);
-            });
+            for (Gating gating : Gating.values()) {
+                compare("routeExperts " + gating + " " + tokens + " x top " + used + " of " + experts, 1e-6, be -> {
+                    Activations routing = alloc(be, tokens, 2 * used);
+                    be.routeExperts(load(be, logits, tokens + 2, experts), 2, tokens, 1.5f, gating, routing);
+                    return read(be, routing, tokens);
+                });
+            }
         }
     }
 
@@ -276,6 +280,41 @@ class GpuBackendTests {
     static Stream<GgmlType> embeddingTypes() {
         return Stream.of(
                 GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16, GgmlType.F32, GgmlType.Q5_0);
+    }
+
+    /** gpt-oss's clamped SwiGLU and its per-expert biases. */
+    @Test
+    void gptOssFeedForwardOperationsMatchTheCpuBackend() {
+        Random r = new Random(12);
+        int n = 7;
+        int f = 96;
+        float[] gu = RandomTensors.gaussian(n * 2 * f, r);
+        for (int i = 0; i < gu.length; i++) {
+            gu[i] *= 6; // many beyond the clamp of 7
+        }
+        compare("swiGluOai", 1e-5, be -> {
+            Activations out = alloc(be, n, f);
+            be.glu(Glu.SWIGLU_OAI, load(be, gu, n, 2 * f), n, out);
+            return read(be, out, n);
+        });
+        int tokens = 5;
+        int used = 4;
+        int experts = 6;
+        float[] ids = new float[tokens * 2 * used];
+        for (int p = 0; p < tokens * used; p++) {
+            // pair 3 names no expert (6 of 6): left alone
+            ids[(p / used) * 2 * used + p % used] = p == 3 ? experts : (p * 5) % experts;
+        }
+        float[] y = RandomTensors.gaussian(tokens * used * 2 * f, r);
+        float[] gate = RandomTensors.gaussian(experts * f, r);
+        float[] up = RandomTensors.gaussian(experts * f, r);
+        compare("addExpertBias gate|up", 1e-6, be -> {
+            Activations routing = load(be, ids, tokens, 2 * used);
+            Activations rows = load(be, y, tokens * used, 2 * f);
+            be.addExpertBias(rows, 0, f, vector(be, gate), routing, tokens);
+            be.addExpertBias(rows, f, f, vector(be, up), routing, tokens);
+            return read(be, rows, tokens * used);
+        });
     }
 
     @Test
@@ -417,24 +456,34 @@ class GpuBackendTests {
 
     static Stream<Arguments> attentionShapes() {
         return Stream.of(
-                Arguments.of(8, 2, 64, true, 0, 0f),
-                Arguments.of(32, 8, 128, true, 0, 0f),
-                Arguments.of(4, 4, 8, true, 0, 0f), // stories260K-like tiny heads
-                Arguments.of(8, 2, 64, true, 40, 0f), // sliding window
-                Arguments.of(6, 2, 32, false, 0, 0f), // bidirectional (BERT)
-                Arguments.of(16, 1, 64, true, 0, 0f), // 16 query heads per kv head: the general kernel
-                Arguments.of(4, 2, 40, true, 0, 0f), // a head size without its own kernel: the general kernel
-                Arguments.of(8, 2, 64, true, 40, 1f), // gemma2's soft-capped scores (exact and tiled kernels)
-                Arguments.of(16, 1, 64, true, 0, 1f)); // soft-capped in the general kernel
+                Arguments.of(8, 2, 64, true, 0, 0f, false),
+                Arguments.of(32, 8, 128, true, 0, 0f, false),
+                Arguments.of(4, 4, 8, true, 0, 0f, false), // stories260K-like tiny heads
+                Arguments.of(8, 2, 64, true, 40, 0f, false), // sliding window
+                Arguments.of(6, 2, 32, false, 0, 0f, false), // bidirectional (BERT)
+                Arguments.of(16, 1, 64, true, 0, 0f, false), // 16 query heads per kv head: the general kernel
+                Arguments.of(4, 2, 40, true, 0, 0f, false), // a head size without its own kernel: the general kernel
+                Arguments.of(8, 2, 64, true, 40, 1f, false), // gemma2's soft-capped scores (exact and tiled kernels)
+                Arguments.of(16, 1, 64, true, 0, 1f, false), // soft-capped in the general kernel
+                Arguments.of(8, 2, 64, true, 40, 0f, true), // gpt-oss's sinks, windowed (exact and tiled kernels)
+                Arguments.of(64, 8, 64, true, 0, 0f, true), // gpt-oss-20b's heads with sinks, global layers
+                Arguments.of(16, 1, 64, true, 0, 0f, true), // sinks in the general kernel
+                Arguments.of(4, 2, 40, true, 0, 0f, true)); // sinks in the general kernel, another head size
     }
 
-    @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}, soft-cap {5}")
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, causal {3}, window {4}, soft-cap {5}, sinks {6}")
     @MethodSource("attentionShapes")
     void pagedAttentionMatchesTheCpuBackend(
-            int heads, int kvHeads, int headDim, boolean causal, int window, float softcap) {
+            int heads, int kvHeads, int headDim, boolean causal, int window, float softcap, boolean sinks) {
         Random r = new Random(heads * 1000L + headDim);
-        AttentionShape shape =
-                new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window, softcap);
+        // sinks of either sign, some above every score: they take a visible share of each softmax
+        float[] sinkValues = RandomTensors.gaussian(heads, r);
+        for (int i = 0; i < heads; i++) {
+            sinkValues[i] *= 2;
+        }
+        AttentionShape shape = new AttentionShape(
+                        heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), causal, window, softcap)
+                .withSinks(sinks ? sinkValues : null);
         int width = shape.queryDim() + 2 * shape.kvDim();
         int blockSize = 16;
         // blocks handed out in a shuffled order, so tables are not contiguous

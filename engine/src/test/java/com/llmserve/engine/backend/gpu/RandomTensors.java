@@ -44,6 +44,8 @@ final class RandomTensors {
                             scale(m, o + 2, r);
                         }
                         case Q6_K -> scale(m, o + 208, r);
+                        // E8M0 scales of 2^-9 .. 2^-6 (values up to 12 times that)
+                        case MXFP4 -> m.set(ValueLayout.JAVA_BYTE, o, (byte) (119 + r.nextInt(4)));
                         default -> throw new IllegalArgumentException("no random blocks for " + type);
                     }
                 }

@@ -150,7 +150,8 @@ class BertModelTests {
             assertThatThrownBy(() -> Architectures.kindOf(g))
                     .isInstanceOf(UnsupportedArchitectureException.class)
                     .hasMessageContaining("'gpt2'")
-                    .hasMessageContaining("bert, gemma2, gemma3, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
+                    .hasMessageContaining(
+                            "bert, gemma2, gemma3, gpt-oss, llama, mistral, phi3, qwen2, qwen3, qwen3moe");
             assertThatThrownBy(() -> Architectures.loadEmbeddingModel(l, backend, ModelOptions.DEFAULT))
                     .isInstanceOf(UnsupportedArchitectureException.class)
                     .hasMessageContaining("'llama'; supported: bert");
