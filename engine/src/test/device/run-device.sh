@@ -48,7 +48,8 @@ if [ "$what" != bench ]; then
     >> "$out/synth-tiny.txt" 2>&1 || { echo "tiny-F16.gguf differs from shared/models' copy"; rm -f "$tiny"; }
   cp="$main_cp:$lib/slf4j-api.jar:$lib/gpu-runtime-tests.jar:$lib/engine-tests.jar:$lib/assertj-core.jar:$lib/byte-buddy.jar:$lib/jackson-core.jar:$lib/jackson-databind.jar:$lib/jackson-annotations.jar"
   echo "tests start $(date +%T)"
-  timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" -jar "$lib/junit-platform-console-standalone.jar" execute \
+  # TEST_JAVA_OPTS: system properties for the tests, e.g. -Dparity.only=gpt-oss (the goldens of one model)
+  timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" ${TEST_JAVA_OPTS:-} -jar "$lib/junit-platform-console-standalone.jar" execute \
     --class-path "$cp" --include-tag gpu \
     $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests sched.GpuConstrainedDecodingTests}; do
         echo "--select-class com.llmserve.engine.$c"; done) \
