@@ -95,10 +95,10 @@ final class ModelLoader {
         List<Replica<M, E>> primaries = new ArrayList<>();
         List<Integer> devices = placement(plan);
         if (devices.isEmpty()) {
-            primaries.add(replica(kind, backends.create(plan.backend(), plan.id()), opened));
+            primaries.add(replica(plan.id(), kind, backends.create(plan.backend(), plan.id()), opened));
         } else {
             for (int d : devices) {
-                primaries.add(replica(kind, backends.createOn(d, plan.id()), opened));
+                primaries.add(replica(plan.id(), kind, backends.createOn(d, plan.id()), opened));
             }
         }
         Replica<M, E> first = primaries.getFirst();
@@ -106,7 +106,7 @@ final class ModelLoader {
         List<Failover> failovers = new ArrayList<>();
         if (first.backend().accelerated()) {
             if (cpuFallback(plan, plan.fileSize() + kind.cacheBytes(first.model()))) {
-                fallback = replica(kind, backends.create(BackendChoice.CPU, plan.id()), opened);
+                fallback = replica(plan.id(), kind, backends.create(BackendChoice.CPU, plan.id()), opened);
             }
             boolean copy = fallback != null;
             for (Replica<M, E> r : primaries) {
@@ -156,11 +156,14 @@ final class ModelLoader {
     }
 
     private <M extends AutoCloseable, E extends AutoCloseable> Replica<M, E> replica(
-            ServedKind<M, E> kind, Backend backend, List<AutoCloseable> opened) {
+            String modelId, ServedKind<M, E> kind, Backend backend, List<AutoCloseable> opened) {
         opened.add(backend);
         boolean accelerated = backend.accelerated();
         M model = kind.load(backend, accelerated);
         opened.add(model);
+        if (!accelerated) {
+            policies.checkHostMemory(modelId, kind.cacheBytes(model));
+        }
         String device = backend.name();
         E engine = kind.start(model, device, accelerated);
         opened.add(engine);

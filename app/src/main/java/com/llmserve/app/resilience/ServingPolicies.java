@@ -70,6 +70,7 @@ public final class ServingPolicies {
     private final FailoverProperties failover;
     private final CpuFallbackPolicy cpuFallback;
     private final DeviceFaults faults;
+    private final HostMemory memory;
 
     public ServingPolicies(
             CircuitBreakerRegistry breakers,
@@ -84,6 +85,7 @@ public final class ServingPolicies {
         this.failover = failover;
         this.cpuFallback = new CpuFallbackPolicy(failover, memory);
         this.faults = faults;
+        this.memory = memory;
         // a wrong breaker configuration stops startup, not the first model placed on a GPU
         breakers.getConfiguration(GPU_BREAKER).ifPresent(c -> {
             if (!c.isAutomaticTransitionFromOpenToHalfOpenEnabled()) {
@@ -115,6 +117,23 @@ public final class ServingPolicies {
 
     public TimeLimiter embeddingTimeLimiter() {
         return limiters.find(EMBEDDING).orElseGet(() -> limiters.timeLimiter(EMBEDDING, EMBEDDING_DEFAULTS));
+    }
+
+    /**
+     * Refuses a KV cache on the CPU that the host cannot hold: allocating it (zeroed, before any
+     * request) would take the memory of everything else, or the time of writing gigabytes, when a
+     * block count is set far too high (in the configuration, or in an admin request).
+     *
+     * @throws IllegalStateException saying what the cache needs and what there is
+     */
+    public void checkHostMemory(String model, long cacheBytes) {
+        memory.available().ifPresent(available -> {
+            if (cacheBytes > available) {
+                throw new IllegalStateException("model '" + model + "': its KV cache on the CPU needs "
+                        + (cacheBytes >> 20) + " MiB, and the host has " + (available >> 20)
+                        + " MiB available (fewer kv-blocks, or llmserve.engine.kv-blocks)");
+            }
+        });
     }
 
     /** Whether a GPU model also gets a CPU copy needing {@code bytes}. */

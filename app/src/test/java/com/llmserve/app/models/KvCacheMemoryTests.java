@@ -1,0 +1,85 @@
+package com.llmserve.app.models;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.llmserve.app.TestModels;
+import com.llmserve.app.gpu.DeviceFaults;
+import com.llmserve.app.resilience.FailoverProperties;
+import com.llmserve.app.resilience.HostMemory;
+import com.llmserve.app.resilience.ServingPolicies;
+import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+/**
+ * A KV cache on the CPU that the host cannot hold is refused at load, saying what it needs: it
+ * was allocated (and zeroed) first, so a block count set far too high, in the configuration or in
+ * an admin request (ModelAdminFuzzTests found it), took the host's memory or minutes of writing.
+ */
+class KvCacheMemoryTests {
+
+    @TempDir
+    Path root;
+
+    /** stories260K on the CPU with {@code kvBlocks} blocks, on a host with 100 MiB available. */
+    private ServedModel load(int kvBlocks) throws Exception {
+        Files.createDirectories(root.resolve("proc"));
+        Files.writeString(root.resolve("proc/meminfo"), "MemTotal: 1048576 kB\nMemAvailable: 102400 kB\n");
+        ServingProperties p = new Binder(new MapConfigurationPropertySource(Map.of(
+                        "llmserve.models-dir",
+                                TestModels.shared().resolve("models").toString(),
+                        "llmserve.scan-models-dir", "false",
+                        "llmserve.models[0].path",
+                                TestModels.file(TestModels.TEXT).toString(),
+                        "llmserve.models[0].backend", "cpu",
+                        "llmserve.models[0].kv-blocks", String.valueOf(kvBlocks))))
+                .bindOrCreate("llmserve", ServingProperties.class);
+        BackendProvider cpu = new BackendProvider() {
+            @Override
+            public boolean available(BackendChoice choice) {
+                return choice != BackendChoice.GPU;
+            }
+
+            @Override
+            public Backend create(BackendChoice choice, String modelId) {
+                return new CpuBackend(1);
+            }
+        };
+        ServingPolicies policies = new ServingPolicies(
+                CircuitBreakerRegistry.ofDefaults(),
+                TimeLimiterRegistry.ofDefaults(),
+                BulkheadRegistry.ofDefaults(),
+                new FailoverProperties(FailoverProperties.CpuFallback.AUTO, 0.8, Duration.ofSeconds(30)),
+                new HostMemory(root),
+                DeviceFaults.none());
+        return new ModelLoader(p, cpu, policies, ModelObservers.NONE)
+                .load(new ModelCatalog(p, cpu).startup().plans().getFirst());
+    }
+
+    @Test
+    void aCacheTheHostCannotHoldIsRefusedSayingWhatItNeeds() {
+        // stories260K: 5 layers of 32 key and value halves per slot, 16 slots a block: 10 KiB a block
+        assertThatThrownBy(() -> load(1_000_000).close())
+                .hasMessageContaining("KV cache on the CPU needs 9765 MiB")
+                .hasMessageContaining("100 MiB available");
+    }
+
+    @Test
+    void aCacheThatFitsLoads() throws Exception {
+        try (ServedModel model = load(1024)) {
+            assertThat(model.id()).isEqualTo(TestModels.TEXT);
+        }
+    }
+}
