@@ -47,7 +47,8 @@ final class EmbeddingKind implements ServedKind<EmbeddingModel, EmbeddingEngine>
     }
 
     @Override
-    public EmbeddingEngine start(EmbeddingModel model, String device, boolean accelerated) {
+    public EmbeddingEngine start(EmbeddingModel model, Backend backend, String device) {
+        boolean accelerated = backend.accelerated();
         AtomicReference<EmbeddingEngine> started = new AtomicReference<>();
         EmbeddingEngine.EmbeddingObserver observer = observers.embedding(
                 plan.id(),

@@ -47,6 +47,16 @@ final class ModelLoader {
     }
 
     ServedModel load(ModelPlan plan) throws IOException {
+        return load(plan, 0);
+    }
+
+    /**
+     * Loads a model while {@code laterGpuModels} more models that may go on GPUs wait to load at
+     * startup: a KV cache sized from a GPU's memory leaves them their part of it.
+     */
+    ServedModel load(ModelPlan plan, int laterGpuModels) throws IOException {
+        // the later models spread over the GPUs as models are placed: in turn
+        int sharers = 1 + (laterGpuModels + Math.max(1, backends.gpuCount()) - 1) / Math.max(1, backends.gpuCount());
         GgufFile file = GgufFile.open(plan.path());
         List<AutoCloseable> opened = new ArrayList<>(); // closed in reverse if the load fails
         try {
@@ -55,7 +65,13 @@ final class ModelLoader {
                     load(
                             plan,
                             file,
-                            new TextKind(plan, file, properties.engine(), policies.generationTimeLimiter(), observers),
+                            new TextKind(
+                                    plan,
+                                    file,
+                                    properties.engine(),
+                                    policies.generationTimeLimiter(),
+                                    observers,
+                                    sharers),
                             opened);
                 case EMBEDDING ->
                     load(
@@ -165,7 +181,7 @@ final class ModelLoader {
             policies.checkHostMemory(modelId, kind.cacheBytes(model));
         }
         String device = backend.name();
-        E engine = kind.start(model, device, accelerated);
+        E engine = kind.start(model, backend, device);
         opened.add(engine);
         return new Replica<>(device, backend, model, engine);
     }

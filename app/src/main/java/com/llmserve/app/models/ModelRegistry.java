@@ -1,5 +1,6 @@
 package com.llmserve.app.models;
 
+import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.model.ModelKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -299,7 +300,7 @@ public final class ModelRegistry implements SmartLifecycle {
         }
         previous.whenComplete((done, error) -> {
             try {
-                loads.execute(() -> load(plan, ""));
+                loads.execute(() -> load(plan, "", 0));
             } catch (RejectedExecutionException stopped) {
                 LOG.debug("Not loading model '{}': the service stopped", plan.id());
             }
@@ -342,7 +343,11 @@ public final class ModelRegistry implements SmartLifecycle {
         for (int i = 0; i < startup.size(); i++) {
             ModelPlan plan = startup.get(i);
             String position = "[" + (i + 1) + "/" + startup.size() + "] ";
-            loads.execute(() -> load(plan, position));
+            // the GPU models after it: a KV cache sized from a GPU's memory leaves them their part
+            int laterGpuModels = (int) startup.subList(i + 1, startup.size()).stream()
+                    .filter(p -> p.backend() != BackendChoice.CPU && p.kind() == ModelKind.COMPLETION)
+                    .count();
+            loads.execute(() -> load(plan, position, laterGpuModels));
         }
         loads.execute(() -> {
             long ready = statuses().stream()
@@ -353,7 +358,7 @@ public final class ModelRegistry implements SmartLifecycle {
         });
     }
 
-    private void load(ModelPlan plan, String position) {
+    private void load(ModelPlan plan, String position, int laterGpuModels) {
         synchronized (lock) {
             if (!running || !current(plan)) {
                 return; // removed or replaced while it waited
@@ -373,7 +378,7 @@ public final class ModelRegistry implements SmartLifecycle {
                 Thread.ofVirtual().name("llmserve-load-progress").start(() -> reportProgress(plan.id(), start));
         ServedModel model = null;
         try {
-            model = loader.load(plan);
+            model = loader.load(plan, laterGpuModels);
             long loaded = System.nanoTime();
             LOG.info(
                     "{}Model '{}' loaded in {} ms on {} (context {} tokens)",

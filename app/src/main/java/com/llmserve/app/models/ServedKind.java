@@ -21,8 +21,11 @@ interface ServedKind<M extends AutoCloseable, E extends AutoCloseable> {
      */
     M load(Backend backend, boolean accelerated);
 
-    /** Starts the loop of a replica on {@code device}, its meters tagged with it. */
-    E start(M model, String device, boolean accelerated);
+    /**
+     * Starts the loop of a replica of {@code model} (loaded on {@code backend}), its meters tagged
+     * with {@code device}.
+     */
+    E start(M model, Backend backend, String device);
 
     /** Bytes a CPU copy needs besides the file's: its KV cache, if any (sized like {@code model}'s). */
     long cacheBytes(M model);

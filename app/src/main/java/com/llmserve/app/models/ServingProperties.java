@@ -198,7 +198,8 @@ public record ServingProperties(
      * ({@code resilience4j.timelimiter.instances.generation.timeout-duration}).
      *
      * @param kvBlocks       KV cache blocks per model; with {@code blockSize} this bounds the tokens
-     *                       of all running sequences together
+     *                       of all running sequences together. 0 (the default): on a GPU, sized from
+     *                       its memory ({@code gpuKvShare}); on the CPU, {@value EngineOptions#DEFAULT_KV_BLOCKS}
      * @param blockSize      token slots per KV block
      * @param maxBatchTokens tokens per forward pass, shared by decodes and prefill chunks
      * @param maxRunning     the most sequences decoding at once
@@ -207,10 +208,12 @@ public record ServingProperties(
      * @param batchInvariant make a request's results independent of what else runs in its batch
      *                       (greedy output equals its solo run), on the CPU and the GPU, at the cost of
      *                       prompt speed (CPU) and of batched speed (GPU)
+     * @param gpuKvShare     with {@code kvBlocks} 0, the share of a GPU's free memory, once a replica's
+     *                       weights are on it, that its KV cache takes, split with the GPU models still
+     *                       to load at startup (the rest stays for activations, graphs and BLAS workspace)
      */
     public record Engine(
-            @DefaultValue("" + EngineOptions.DEFAULT_KV_BLOCKS)
-            int kvBlocks,
+            @DefaultValue("0") int kvBlocks,
 
             @DefaultValue("" + EngineOptions.DEFAULT_BLOCK_SIZE)
             int blockSize,
@@ -227,31 +230,43 @@ public record ServingProperties(
             @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
             boolean prefixCaching,
 
-            @DefaultValue("false") boolean batchInvariant) {
+            @DefaultValue("false") boolean batchInvariant,
+
+            @DefaultValue("" + DEFAULT_GPU_KV_SHARE) double gpuKvShare) {
+
+        /** Most of what is free: activations, graphs and the BLAS workspace keep the rest. */
+        public static final double DEFAULT_GPU_KV_SHARE = 0.8;
 
         public Engine {
-            atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);
+            if (kvBlocks != 0) {
+                atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);
+            }
             atLeast("llmserve.engine.block-size", 1, blockSize);
             atLeast("llmserve.engine.max-batch-tokens", 1, maxBatchTokens);
             atLeast("llmserve.engine.max-running", 1, maxRunning);
             atLeast("llmserve.engine.max-waiting", 0, maxWaiting);
+            if (!(gpuKvShare > 0 && gpuKvShare < 1)) {
+                throw new IllegalArgumentException(
+                        "llmserve.engine.gpu-kv-share must lie between 0 and 1 (exclusive): " + gpuKvShare);
+            }
         }
 
         /**
-         * The options of one model's engine loop.
+         * The options of one model's engine loop with {@code kvBlocks} blocks.
          *
-         * @param modelKvBlocks  the model's own {@code kv-blocks}; 0 for {@link #kvBlocks}
          * @param defaultTimeout the limit of requests that set none
          */
-        public EngineOptions options(int modelKvBlocks, Duration defaultTimeout) {
+        public EngineOptions options(int kvBlocks, Duration defaultTimeout) {
             return new EngineOptions(
-                    modelKvBlocks > 0 ? modelKvBlocks : kvBlocks,
-                    blockSize,
-                    maxBatchTokens,
-                    maxRunning,
-                    maxWaiting,
-                    prefixCaching,
-                    defaultTimeout);
+                    kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
+        }
+
+        /**
+         * The blocks set for a model: its own {@code kv-blocks}, else {@link #kvBlocks}; 0 when neither
+         * is set (sized from the device on a GPU, {@value EngineOptions#DEFAULT_KV_BLOCKS} on the CPU).
+         */
+        public int configuredKvBlocks(int modelKvBlocks) {
+            return modelKvBlocks > 0 ? modelKvBlocks : kvBlocks;
         }
 
         /** How a completion model is loaded: scratch for one step's tokens. */

@@ -19,8 +19,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Completion models: a language model under a continuous-batching {@link InferenceEngine}, served
@@ -28,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TextKind.class);
     /** The KV cache is F16 on every backend: two bytes per value, a key and a value per slot. */
     private static final long KV_BYTES_PER_VALUE = 2 * 2;
     /** Empty stats for meters read before an engine runs. */
@@ -38,7 +42,10 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
     private final Tokenizer tokenizer;
     private final ChatTemplate chatTemplate;
     private final ModelOptions modelOptions;
-    private final EngineOptions engineOptions;
+    private final ServingProperties.Engine engine;
+    private final int configuredKvBlocks;
+    private final int sharers;
+    private final Duration requestTimeout;
     private final TimeLimiter timeLimiter;
     private final ModelObservers observers;
     private final int[] probePrompt;
@@ -49,7 +56,8 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
             GgufFile file,
             ServingProperties.Engine engine,
             TimeLimiter timeLimiter,
-            ModelObservers observers)
+            ModelObservers observers,
+            int sharers)
             throws IOException {
         this.plan = plan;
         this.file = file;
@@ -57,9 +65,11 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         this.chatTemplate = chatTemplate(plan, file, tokenizer);
         this.modelOptions = engine.modelOptions(plan.contextSize());
         // the engine's own default: the timeout of requests that set none (every request gets the limiter's anyway)
-        Duration timeout = timeLimiter.getTimeLimiterConfig().getTimeoutDuration();
-        this.engineOptions =
-                engine.options(plan.spec() == null ? 0 : plan.spec().kvBlocks(), timeout);
+        this.requestTimeout = timeLimiter.getTimeLimiterConfig().getTimeoutDuration();
+        this.engine = engine;
+        this.configuredKvBlocks =
+                engine.configuredKvBlocks(plan.spec() == null ? 0 : plan.spec().kvBlocks());
+        this.sharers = sharers;
         this.timeLimiter = timeLimiter;
         this.observers = observers;
         int[] hello = tokenizer.encode("Hello", tokenizer.addsBos(), true);
@@ -72,25 +82,55 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
     }
 
     @Override
-    public InferenceEngine start(LanguageModel model, String device, boolean accelerated) {
+    public InferenceEngine start(LanguageModel model, Backend backend, String device) {
+        EngineOptions options = engine.options(kvBlocks(model, backend, device), requestTimeout);
         AtomicReference<InferenceEngine> started = new AtomicReference<>();
-        InferenceEngine engine =
-                InferenceEngine.start(plan.id(), model, engineOptions, observers.completion(plan.id(), device, () -> {
+        InferenceEngine loop =
+                InferenceEngine.start(plan.id(), model, options, observers.completion(plan.id(), device, () -> {
                     InferenceEngine e = started.get();
                     return e == null ? NO_STATS : e.stats();
                 }));
-        started.set(engine);
-        return engine;
+        started.set(loop);
+        return loop;
     }
 
-    /** The KV cache a copy of {@code model} gets. */
+    /**
+     * The KV blocks of a replica: those configured; else, on a device that reports its memory, the
+     * engine's {@code gpu-kv-share} of what is free now (its weights are up), split with the GPU
+     * models still to load at startup; else the CPU's default.
+     */
+    private int kvBlocks(LanguageModel model, Backend backend, String device) {
+        if (configuredKvBlocks > 0) {
+            return configuredKvBlocks;
+        }
+        OptionalLong free = backend.accelerated() ? backend.freeMemory() : OptionalLong.empty();
+        if (free.isEmpty()) {
+            return EngineOptions.DEFAULT_KV_BLOCKS;
+        }
+        long perBlock = bytesPerBlock(model);
+        long share = (long) (engine.gpuKvShare() * free.getAsLong() / sharers);
+        int blocks = (int) Math.clamp(share / perBlock, EngineOptions.MIN_KV_BLOCKS, Integer.MAX_VALUE);
+        LOG.info(
+                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB): {} of the {} MiB free{}",
+                plan.id(),
+                device,
+                blocks,
+                (long) blocks * engine.blockSize(),
+                blocks * perBlock >> 20,
+                engine.gpuKvShare(),
+                free.getAsLong() >> 20,
+                sharers > 1 ? ", split with " + (sharers - 1) + " more GPU model(s) to load" : "");
+        return blocks;
+    }
+
+    private long bytesPerBlock(LanguageModel model) {
+        return (long) model.layers() * engine.blockSize() * model.kvDim() * KV_BYTES_PER_VALUE;
+    }
+
+    /** The KV cache a CPU copy of {@code model} gets: its configured blocks, or the CPU's default. */
     @Override
     public long cacheBytes(LanguageModel model) {
-        return (long) model.layers()
-                * engineOptions.kvBlocks()
-                * engineOptions.blockSize()
-                * model.kvDim()
-                * KV_BYTES_PER_VALUE;
+        return (configuredKvBlocks > 0 ? configuredKvBlocks : EngineOptions.DEFAULT_KV_BLOCKS) * bytesPerBlock(model);
     }
 
     /** Four greedy tokens; completes with how the choice ended. */

@@ -28,7 +28,10 @@ class EngineDefaultsTests {
         ServingProperties serving = bind("llmserve", ServingProperties.class, Map.of());
         GpuProperties gpu = bind("llmserve.gpu", GpuProperties.class, Map.of());
 
-        assertThat(serving.engine().options(0, EngineOptions.DEFAULT_TIMEOUT)).isEqualTo(EngineOptions.defaults());
+        // no block count set: sized from the device on a GPU, the engine's default on the CPU
+        assertThat(serving.engine().configuredKvBlocks(0)).isZero();
+        assertThat(serving.engine().options(EngineOptions.DEFAULT_KV_BLOCKS, EngineOptions.DEFAULT_TIMEOUT))
+                .isEqualTo(EngineOptions.defaults());
         assertThat(serving.engine().modelOptions(ModelOptions.DEFAULT_CONTEXT_LENGTH))
                 .isEqualTo(ModelOptions.DEFAULT);
         assertThat(serving.embedding().options(false)).isEqualTo(EmbeddingOptions.defaults(false));

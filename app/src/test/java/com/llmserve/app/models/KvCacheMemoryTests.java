@@ -17,16 +17,22 @@ import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
- * A KV cache on the CPU that the host cannot hold is refused at load, saying what it needs: it
- * was allocated (and zeroed) first, so a block count set far too high, in the configuration or in
- * an admin request (ModelAdminFuzzTests found it), took the host's memory or minutes of writing.
+ * How big a model's KV cache is. On a GPU with no block count set: the engine's share of the
+ * device's free memory once the weights are up, split with the GPU models still to load at startup
+ * (a stand-in GPU reports 1 GiB free); a CPU copy and a CPU model get the CPU default, and a set
+ * count wins everywhere. On the CPU, a cache the host cannot hold is refused at load, saying what
+ * it needs: it was allocated (and zeroed) first, so a block count set far too high, in the
+ * configuration or in an admin request (ModelAdminFuzzTests found it), took the host's memory or
+ * minutes of writing.
  */
 class KvCacheMemoryTests {
 
@@ -35,6 +41,14 @@ class KvCacheMemoryTests {
 
     /** stories260K on the CPU with {@code kvBlocks} blocks, on a host with 100 MiB available. */
     private ServedModel load(int kvBlocks) throws Exception {
+        return load("cpu", kvBlocks, 0);
+    }
+
+    /**
+     * stories260K on {@code backend} with {@code kvBlocks} blocks (0 for none set) while
+     * {@code laterGpuModels} wait, on a host with 100 MiB available and a stand-in GPU with 1 GiB free.
+     */
+    private ServedModel load(String backend, int kvBlocks, int laterGpuModels) throws Exception {
         Files.createDirectories(root.resolve("proc"));
         Files.writeString(root.resolve("proc/meminfo"), "MemTotal: 1048576 kB\nMemAvailable: 102400 kB\n");
         ServingProperties p = new Binder(new MapConfigurationPropertySource(Map.of(
@@ -43,18 +57,18 @@ class KvCacheMemoryTests {
                         "llmserve.scan-models-dir", "false",
                         "llmserve.models[0].path",
                                 TestModels.file(TestModels.TEXT).toString(),
-                        "llmserve.models[0].backend", "cpu",
+                        "llmserve.models[0].backend", backend,
                         "llmserve.models[0].kv-blocks", String.valueOf(kvBlocks))))
                 .bindOrCreate("llmserve", ServingProperties.class);
         BackendProvider cpu = new BackendProvider() {
             @Override
             public boolean available(BackendChoice choice) {
-                return choice != BackendChoice.GPU;
+                return true;
             }
 
             @Override
             public Backend create(BackendChoice choice, String modelId) {
-                return new CpuBackend(1);
+                return choice == BackendChoice.GPU ? new OneGibGpu() : new CpuBackend(1);
             }
         };
         ServingPolicies policies = new ServingPolicies(
@@ -65,7 +79,49 @@ class KvCacheMemoryTests {
                 new HostMemory(root),
                 DeviceFaults.none());
         return new ModelLoader(p, cpu, policies, ModelObservers.NONE)
-                .load(new ModelCatalog(p, cpu).startup().plans().getFirst());
+                .load(new ModelCatalog(p, cpu).startup().plans().getFirst(), laterGpuModels);
+    }
+
+    /** A GPU stand-in (the CPU's arithmetic) whose device has 1 GiB free. */
+    private static final class OneGibGpu extends CpuBackend {
+        OneGibGpu() {
+            super("gpu:0", 1, true);
+        }
+
+        @Override
+        public boolean accelerated() {
+            return true;
+        }
+
+        @Override
+        public OptionalLong freeMemory() {
+            return OptionalLong.of(1L << 30);
+        }
+    }
+
+    /** Each replica's blocks (its engine reports them less the pool's reserved block 0). */
+    private static List<Integer> kvBlocks(ServedModel model) {
+        return ((ServedTextModel) model)
+                .replicas().stream()
+                        .map(r -> r.engine().stats().kvBlocksTotal() + 1)
+                        .toList();
+    }
+
+    @Test
+    void onAGpuWithNoCountSetTheCacheTakesItsShareOfTheFreeMemoryAndACpuCopyTheCpuDefault() throws Exception {
+        // 10 KiB a block: 0.8 of 1 GiB is 83,886 blocks; with 2 GPU models still to load, a third of it
+        try (ServedModel alone = load("gpu", 0, 0);
+                ServedModel first = load("gpu", 0, 2)) {
+            assertThat(kvBlocks(alone)).containsExactly(83_886, 1024);
+            assertThat(kvBlocks(first)).containsExactly(27_962, 1024);
+        }
+    }
+
+    @Test
+    void aSetCountWinsOnEveryReplica() throws Exception {
+        try (ServedModel model = load("gpu", 64, 0)) {
+            assertThat(kvBlocks(model)).containsExactly(64, 64);
+        }
     }
 
     @Test

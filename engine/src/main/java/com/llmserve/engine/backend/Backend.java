@@ -21,6 +21,7 @@ import com.llmserve.engine.gguf.GgufTensor;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -78,6 +79,14 @@ public abstract class Backend implements AutoCloseable {
 
     /** Where it runs, for logs and health details: {@code cuda:0 (NVIDIA H100, sm_90)}, {@code cpu (16 threads)}. */
     public abstract String description();
+
+    /**
+     * The bytes of its device's memory free now, for sizing a KV cache from what the weights left;
+     * empty where the backend's memory is the host's (the CPU).
+     */
+    public OptionalLong freeMemory() {
+        return OptionalLong.empty();
+    }
 
     /**
      * The operations of {@link Capability} this backend computes; every one unless it says

@@ -25,6 +25,7 @@ import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The compute backend on one GPU (CUDA or HIP, through {@code gpu-runtime}; kernels from
@@ -83,6 +84,11 @@ public final class GpuBackend extends Backend {
 
     public GpuOptions options() {
         return options;
+    }
+
+    @Override
+    public OptionalLong freeMemory() {
+        return OptionalLong.of(device.memoryInfo().free());
     }
 
     @Override
