@@ -97,7 +97,8 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
     /**
      * The KV blocks of a replica: those configured; else, on a device that reports its memory, the
      * engine's {@code gpu-kv-share} of what is free now (its weights are up), split with the GPU
-     * models still to load at startup; else the CPU's default.
+     * models still to load at startup, but no more than its running sequences can fill; else the
+     * CPU's default.
      */
     private int kvBlocks(LanguageModel model, Backend backend, String device) {
         if (configuredKvBlocks > 0) {
@@ -109,17 +110,21 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         }
         long perBlock = bytesPerBlock(model);
         long share = (long) (engine.gpuKvShare() * free.getAsLong() / sharers);
-        int blocks = (int) Math.clamp(share / perBlock, EngineOptions.MIN_KV_BLOCKS, Integer.MAX_VALUE);
+        // no more than the running sequences can fill (and the null block): a small model leaves the rest
+        long usable = (long) engine.maxRunning() * Math.ceilDiv(model.contextLength(), engine.blockSize()) + 1;
+        long fits = share / perBlock;
+        int blocks = (int) Math.clamp(Math.min(fits, usable), EngineOptions.MIN_KV_BLOCKS, Integer.MAX_VALUE);
         LOG.info(
-                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB): {} of the {} MiB free{}",
+                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB): {}",
                 plan.id(),
                 device,
                 blocks,
                 (long) blocks * engine.blockSize(),
                 blocks * perBlock >> 20,
-                engine.gpuKvShare(),
-                free.getAsLong() >> 20,
-                sharers > 1 ? ", split with " + (sharers - 1) + " more GPU model(s) to load" : "");
+                fits > usable
+                        ? "what " + engine.maxRunning() + " sequences of " + model.contextLength() + " tokens fill"
+                        : engine.gpuKvShare() + " of the " + (free.getAsLong() >> 20) + " MiB free"
+                                + (sharers > 1 ? ", split with " + (sharers - 1) + " more GPU model(s) to load" : ""));
         return blocks;
     }
 

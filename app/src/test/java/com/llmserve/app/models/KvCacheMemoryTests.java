@@ -49,6 +49,10 @@ class KvCacheMemoryTests {
      * {@code laterGpuModels} wait, on a host with 100 MiB available and a stand-in GPU with 1 GiB free.
      */
     private ServedModel load(String backend, int kvBlocks, int laterGpuModels) throws Exception {
+        return load(backend, kvBlocks, laterGpuModels, 1L << 30);
+    }
+
+    private ServedModel load(String backend, int kvBlocks, int laterGpuModels, long gpuFree) throws Exception {
         Files.createDirectories(root.resolve("proc"));
         Files.writeString(root.resolve("proc/meminfo"), "MemTotal: 1048576 kB\nMemAvailable: 102400 kB\n");
         ServingProperties p = new Binder(new MapConfigurationPropertySource(Map.of(
@@ -68,7 +72,7 @@ class KvCacheMemoryTests {
 
             @Override
             public Backend create(BackendChoice choice, String modelId) {
-                return choice == BackendChoice.GPU ? new OneGibGpu() : new CpuBackend(1);
+                return choice == BackendChoice.GPU ? new StandInGpu(gpuFree) : new CpuBackend(1);
             }
         };
         ServingPolicies policies = new ServingPolicies(
@@ -82,10 +86,13 @@ class KvCacheMemoryTests {
                 .load(new ModelCatalog(p, cpu).startup().plans().getFirst(), laterGpuModels);
     }
 
-    /** A GPU stand-in (the CPU's arithmetic) whose device has 1 GiB free. */
-    private static final class OneGibGpu extends CpuBackend {
-        OneGibGpu() {
+    /** A GPU stand-in (the CPU's arithmetic) whose device has {@code free} bytes free. */
+    private static final class StandInGpu extends CpuBackend {
+        private final long free;
+
+        StandInGpu(long free) {
             super("gpu:0", 1, true);
+            this.free = free;
         }
 
         @Override
@@ -95,7 +102,7 @@ class KvCacheMemoryTests {
 
         @Override
         public OptionalLong freeMemory() {
-            return OptionalLong.of(1L << 30);
+            return OptionalLong.of(free);
         }
     }
 
@@ -109,11 +116,19 @@ class KvCacheMemoryTests {
 
     @Test
     void onAGpuWithNoCountSetTheCacheTakesItsShareOfTheFreeMemoryAndACpuCopyTheCpuDefault() throws Exception {
-        // 10 KiB a block: 0.8 of 1 GiB is 83,886 blocks; with 2 GPU models still to load, a third of it
-        try (ServedModel alone = load("gpu", 0, 0);
-                ServedModel first = load("gpu", 0, 2)) {
-            assertThat(kvBlocks(alone)).containsExactly(83_886, 1024);
-            assertThat(kvBlocks(first)).containsExactly(27_962, 1024);
+        // 10 KiB a block: 0.8 of 64 MiB is 5,242 blocks; with 2 GPU models still to load, a third of it
+        try (ServedModel alone = load("gpu", 0, 0, 64L << 20);
+                ServedModel first = load("gpu", 0, 2, 64L << 20)) {
+            assertThat(kvBlocks(alone)).containsExactly(5_242, 1024);
+            assertThat(kvBlocks(first)).containsExactly(1_747, 1024);
+        }
+    }
+
+    @Test
+    void noMoreThanTheRunningSequencesCanFill() throws Exception {
+        // 0.8 of 1 GiB would be 83,886 blocks; 64 sequences of stories260K's 2,048 tokens fill 8,192 (+ 1 reserved)
+        try (ServedModel model = load("gpu", 0, 0, 1L << 30)) {
+            assertThat(kvBlocks(model)).containsExactly(8_193, 1024);
         }
     }
 
