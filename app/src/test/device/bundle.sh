@@ -19,7 +19,7 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 rm -rf "$out/models" && mkdir -p "$out/models"
 cp "$module/target/app-"*[0-9T].jar "$out/app.jar"
 cp "$shared/models/stories260K.gguf" "$out/models/"
-cp "$here/run-service.sh" "$here/bench-http.sh" "$here/exercise.py" "$here/soak.py" "$out/"
+cp "$here/run-service.sh" "$here/bench-http.sh" "$here/exercise.py" "$here/soak.py" "$here/scrape.py" "$out/"
 mkdir -p "$out/tools"
 cp "$shared/tools/openai_load.py" "$shared/tools/synth_gguf.py" "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
 

@@ -7,12 +7,13 @@ Standard library only: the GPU hosts have python3 and nothing else we need.
 """
 import argparse
 import json
-import re
 import sys
 import threading
 import time
-import urllib.error
 import urllib.request
+
+from scrape import get as get_from
+from scrape import samples
 
 p = argparse.ArgumentParser()
 p.add_argument("--port", type=int, required=True)
@@ -23,29 +24,13 @@ base = f"http://127.0.0.1:{a.port}"
 
 
 def get(path):
-    try:
-        with urllib.request.urlopen(base + path, timeout=30) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
+    return get_from(base, path)
 
 
 def post(path, body):
     req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=120) as r:
         return r.status, r.read().decode()
-
-
-def samples(text):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)', line)
-        if m:
-            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
-            out.append((m.group(1), labels, float(m.group(4))))
-    return out
 
 
 def fmt(v):

@@ -9,15 +9,15 @@ and the JVM's threads, direct memory and open files near where they were. Standa
 import argparse
 import http.client
 import json
-import re
 import socket
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+
+from scrape import get as get_from
+from scrape import samples
 
 p = argparse.ArgumentParser()
 p.add_argument("--port", type=int, required=True)
@@ -31,23 +31,7 @@ base = f"http://127.0.0.1:{a.port}"
 
 
 def get(path):
-    try:
-        with urllib.request.urlopen(base + path, timeout=30) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
-
-def samples(text):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("#") or not line.strip():
-            continue
-        m = re.match(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})?\s+(\S+)', line)
-        if m:
-            labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
-            out.append((m.group(1), labels, float(m.group(4))))
-    return out
+    return get_from(base, path)
 
 
 def total(ss, prefix, **labels):

@@ -195,33 +195,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
     private Prepared blas(Launch l, GpuWeight.Band band, WeightFormat f, Prepared prepared, long yOffset) {
         int k = weight.cols();
         int rows = Math.toIntExact(band.rows());
-        int ldc = out.cols();
-        var blas = l.blas();
-        // batch-invariant: one BLAS call per row, the same shape whatever the batch
-        int perCall = l.options().batchInvariant() ? 1 : n;
         if (f == WeightFormat.F32) {
-            for (int c0 = 0; c0 < n; c0 += perCall) {
-                blas.gemm(
-                        Transpose.TRANSPOSE,
-                        Transpose.NONE,
-                        rows,
-                        Math.min(perCall, n - c0),
-                        k,
-                        1f,
-                        band.data(),
-                        0,
-                        BlasType.F32,
-                        k,
-                        x.buffer,
-                        (long) c0 * k * Float.BYTES,
-                        BlasType.F32,
-                        k,
-                        0f,
-                        out.buffer,
-                        yOffset + (long) c0 * ldc * Float.BYTES,
-                        BlasType.F32,
-                        ldc);
-            }
+            gemm(l, rows, band.data(), BlasType.F32, x.buffer, BlasType.F32, yOffset);
             return prepared;
         }
         Prepared wanted =
@@ -236,28 +211,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         DeviceBuffer xh = l.scratch(Slot.XH);
         if (f == WeightFormat.F16 || band.half() != null) {
             DeviceBuffer a = f == WeightFormat.F16 ? band.data() : band.half();
-            for (int c0 = 0; c0 < n; c0 += perCall) {
-                blas.gemm(
-                        Transpose.TRANSPOSE,
-                        Transpose.NONE,
-                        rows,
-                        Math.min(perCall, n - c0),
-                        k,
-                        1f,
-                        a,
-                        0,
-                        BlasType.F16,
-                        k,
-                        xh,
-                        (long) c0 * k * Short.BYTES,
-                        BlasType.F16,
-                        k,
-                        0f,
-                        out.buffer,
-                        yOffset + (long) c0 * ldc * Float.BYTES,
-                        BlasType.F32,
-                        ldc);
-            }
+            gemm(l, rows, a, BlasType.F16, xh, BlasType.F16, yOffset);
             return wanted;
         }
         DeviceBuffer deq = l.scratch(Slot.WDEQ);
@@ -274,30 +228,45 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                             .i32(r0)
                             .i32(r)
                             .i32(k));
-            for (int c0 = 0; c0 < n; c0 += perCall) {
-                blas.gemm(
-                        Transpose.TRANSPOSE,
-                        Transpose.NONE,
-                        r,
-                        Math.min(perCall, n - c0),
-                        k,
-                        1f,
-                        deq,
-                        0,
-                        BlasType.F16,
-                        k,
-                        xh,
-                        (long) c0 * k * Short.BYTES,
-                        BlasType.F16,
-                        k,
-                        0f,
-                        out.buffer,
-                        yOffset + (long) r0 * Float.BYTES + (long) c0 * ldc * Float.BYTES,
-                        BlasType.F32,
-                        ldc);
-            }
+            gemm(l, r, deq, BlasType.F16, xh, BlasType.F16, yOffset + (long) r0 * Float.BYTES);
         }
         return wanted;
+    }
+
+    /**
+     * {@code rows} weight rows of {@code a} (row-major, k wide) times the n rows of {@code b}
+     * (row-major, k wide, of {@code bType}) into {@code out} at {@code yOffset}: one BLAS call, or
+     * one per row when batch-invariant, the same shape whatever the batch.
+     */
+    private void gemm(
+            Launch l, int rows, DeviceBuffer a, BlasType aType, DeviceBuffer b, BlasType bType, long yOffset) {
+        int k = weight.cols();
+        int ldc = out.cols();
+        int perCall = l.options().batchInvariant() ? 1 : n;
+        long bRowBytes = (long) k * bType.bytes();
+        for (int c0 = 0; c0 < n; c0 += perCall) {
+            l.blas()
+                    .gemm(
+                            Transpose.TRANSPOSE,
+                            Transpose.NONE,
+                            rows,
+                            Math.min(perCall, n - c0),
+                            k,
+                            1f,
+                            a,
+                            0,
+                            aType,
+                            k,
+                            b,
+                            c0 * bRowBytes,
+                            bType,
+                            k,
+                            0f,
+                            out.buffer,
+                            yOffset + (long) c0 * ldc * Float.BYTES,
+                            BlasType.F32,
+                            ldc);
+        }
     }
 
     @Override
