@@ -4,26 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.app.TestModels;
-import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.app.resilience.FailoverProperties;
 import com.llmserve.app.resilience.HostMemory;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.BackendChoice;
 import com.llmserve.engine.backend.cpu.CpuBackend;
-import io.github.resilience4j.bulkhead.BulkheadRegistry;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
  * How big a model's KV cache is. On a GPU with no block count set: the engine's share of the
@@ -55,15 +48,12 @@ class KvCacheMemoryTests {
     private ServedModel load(String backend, int kvBlocks, int laterGpuModels, long gpuFree) throws Exception {
         Files.createDirectories(root.resolve("proc"));
         Files.writeString(root.resolve("proc/meminfo"), "MemTotal: 1048576 kB\nMemAvailable: 102400 kB\n");
-        ServingProperties p = new Binder(new MapConfigurationPropertySource(Map.of(
-                        "llmserve.models-dir",
-                                TestModels.shared().resolve("models").toString(),
-                        "llmserve.scan-models-dir", "false",
-                        "llmserve.models[0].path",
-                                TestModels.file(TestModels.TEXT).toString(),
-                        "llmserve.models[0].backend", backend,
-                        "llmserve.models[0].kv-blocks", String.valueOf(kvBlocks))))
-                .bindOrCreate("llmserve", ServingProperties.class);
+        ServingProperties p = ModelsTestSupport.properties(Map.of(
+                "llmserve.models-dir", TestModels.shared().resolve("models").toString(),
+                "llmserve.scan-models-dir", "false",
+                "llmserve.models[0].path", TestModels.file(TestModels.TEXT).toString(),
+                "llmserve.models[0].backend", backend,
+                "llmserve.models[0].kv-blocks", String.valueOf(kvBlocks)));
         BackendProvider cpu = new BackendProvider() {
             @Override
             public boolean available(BackendChoice choice) {
@@ -75,13 +65,8 @@ class KvCacheMemoryTests {
                 return choice == BackendChoice.GPU ? new StandInGpu(gpuFree) : new CpuBackend(1);
             }
         };
-        ServingPolicies policies = new ServingPolicies(
-                CircuitBreakerRegistry.ofDefaults(),
-                TimeLimiterRegistry.ofDefaults(),
-                BulkheadRegistry.ofDefaults(),
-                new FailoverProperties(FailoverProperties.CpuFallback.AUTO, 0.8, Duration.ofSeconds(30)),
-                new HostMemory(root),
-                DeviceFaults.none());
+        ServingPolicies policies =
+                ModelsTestSupport.policies(FailoverProperties.CpuFallback.AUTO, new HostMemory(root));
         return new ModelLoader(p, cpu, policies, ModelObservers.NONE)
                 .load(new ModelCatalog(p, cpu).startup().plans().getFirst(), laterGpuModels);
     }

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.llmserve.app.TestModels;
-import com.llmserve.engine.backend.Backend;
-import com.llmserve.engine.backend.BackendChoice;
-import com.llmserve.engine.backend.cpu.CpuBackend;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,8 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
  * What {@code POST} and {@code DELETE /admin/models} do after their bodies are read
@@ -36,23 +31,12 @@ class ModelAdminFuzzTests {
     private static final ModelAdmin ADMIN;
 
     static {
-        ServingProperties p = new Binder(new MapConfigurationPropertySource(Map.of(
-                        "llmserve.models-dir", FOLDER.toString(),
-                        "llmserve.scan-models-dir", "false",
-                        "llmserve.warm-up", "false",
-                        "llmserve.engine.kv-blocks", "16")))
-                .bindOrCreate("llmserve", ServingProperties.class);
-        BackendProvider cpu = new BackendProvider() {
-            @Override
-            public boolean available(BackendChoice choice) {
-                return choice != BackendChoice.GPU;
-            }
-
-            @Override
-            public Backend create(BackendChoice choice, String modelId) {
-                return new CpuBackend(1);
-            }
-        };
+        ServingProperties p = ModelsTestSupport.properties(Map.of(
+                "llmserve.models-dir", FOLDER.toString(),
+                "llmserve.scan-models-dir", "false",
+                "llmserve.warm-up", "false",
+                "llmserve.engine.kv-blocks", "16"));
+        BackendProvider cpu = ModelsTestSupport.cpuOnly();
         REGISTRY = new ModelRegistry(new ModelCatalog(p, cpu).startup(), new ModelLoader(p, cpu), false);
         REGISTRY.start();
         ADMIN = new ModelAdmin(new ModelCatalog(p, cpu), REGISTRY, false);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.app.FaultInjectingBackend;
 import com.llmserve.app.TestModels;
-import com.llmserve.app.gpu.DeviceFaults;
 import com.llmserve.app.resilience.DeviceUnavailableException;
 import com.llmserve.app.resilience.Failover;
 import com.llmserve.app.resilience.FailoverProperties;
@@ -18,10 +17,6 @@ import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.sched.FinishReason;
 import com.llmserve.engine.sched.InferenceRequest;
 import com.llmserve.engine.sched.TokenListener;
-import io.github.resilience4j.bulkhead.BulkheadRegistry;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -88,13 +83,7 @@ class ReplicaPlacementTests {
         }
         ServingProperties p = new Binder(new MapConfigurationPropertySource(values))
                 .bindOrCreate("llmserve", ServingProperties.class);
-        ServingPolicies policies = new ServingPolicies(
-                CircuitBreakerRegistry.ofDefaults(),
-                TimeLimiterRegistry.ofDefaults(),
-                BulkheadRegistry.ofDefaults(),
-                new FailoverProperties(fallback, 0.8, Duration.ofSeconds(30)),
-                HostMemory.system(),
-                DeviceFaults.none());
+        ServingPolicies policies = ModelsTestSupport.policies(fallback, HostMemory.system());
         ModelLoader loader = new ModelLoader(p, gpus, policies, ModelObservers.NONE);
         return (ServedTextModel)
                 loader.load(new ModelCatalog(p, gpus).startup().plans().getFirst());
