@@ -3,6 +3,8 @@
 #   local/debian:bookworm   Debian bookworm (debootstrap, minbase): the runtime base
 #   local/jdk25:bookworm    the same plus this machine's Temurin 25 JDK at /opt/java/openjdk
 #                           (JAVA_HOME, as eclipse-temurin images have it): the build stage
+#   local/rocm:bookworm     local/debian:bookworm plus Debian's ROCm runtime packages (HIP 5.2 and
+#                           rocm-smi; bookworm has no rocBLAS or MIOpen): the ROCm image's base in CI
 # Starts dockerd when none answers. Idempotent: existing images are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,4 +40,14 @@ if ! docker image inspect local/jdk25:bookworm >/dev/null 2>&1; then
     --change 'CMD ["/bin/bash"]' - local/jdk25:bookworm >/dev/null
   rm -rf "$tmp"
 fi
-echo "base images: local/debian:bookworm, local/jdk25:bookworm"
+if ! docker image inspect local/rocm:bookworm >/dev/null 2>&1; then
+  mkdir -p "$work"
+  docker build --network host -t local/rocm:bookworm - >"$work/rocm-base.log" 2>&1 <<'DOCKERFILE' \
+    || { tail -20 "$work/rocm-base.log" >&2; exit 1; }
+FROM local/debian:bookworm
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libamdhip64-5 librocm-smi64-1 \
+ && rm -rf /var/lib/apt/lists/*
+DOCKERFILE
+fi
+echo "base images: local/debian:bookworm, local/jdk25:bookworm, local/rocm:bookworm"

@@ -1,24 +1,19 @@
 package com.llmserve.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -34,11 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class CpuImageIntegrationTests {
 
-    private static final Path REPO = Path.of(System.getProperty("llmserve.repo.dir", ".."))
-            .toAbsolutePath()
-            .normalize();
-    private static final String IMAGE =
-            "llmserve-e2e:cpu-" + UUID.randomUUID().toString().substring(0, 8);
+    private static final String IMAGE = Images.tag("cpu");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -47,16 +38,13 @@ class CpuImageIntegrationTests {
 
     @BeforeAll
     static void buildAndStart() throws Exception {
-        boolean required = System.getenv("LLMSERVE_E2E_REQUIRED") != null;
-        boolean docker = DockerClientFactory.instance().isDockerAvailable();
-        if (required) {
-            assertThat(docker)
-                    .as("a Docker engine (LLMSERVE_E2E_REQUIRED is set)")
-                    .isTrue();
-        }
-        assumeTrue(docker, "no Docker engine: the image test needs one (bash scripts/docker-images.sh starts it)");
-        build();
-        Path models = REPO.resolveSibling("shared").resolve("models");
+        Images.requireDocker();
+        Images.build(
+                "Dockerfile.cpu",
+                System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
+                System.getProperty("e2e.baseImage", "local/debian:bookworm"),
+                IMAGE);
+        Path models = Images.REPO.resolveSibling("shared").resolve("models");
         service = new GenericContainer<>(DockerImageName.parse(IMAGE))
                 .withExposedPorts(8080)
                 .withFileSystemBind(models.toString(), "/models", BindMode.READ_ONLY)
@@ -68,51 +56,12 @@ class CpuImageIntegrationTests {
         service.start();
     }
 
-    /** The docker CLI builds (it honours .dockerignore, so the context is sources only). */
-    private static void build() throws IOException, InterruptedException {
-        Path log = Files.createTempFile("llmserve-image-", ".log");
-        Process p = new ProcessBuilder(
-                        "docker",
-                        "build",
-                        "--network",
-                        "host",
-                        "-f",
-                        "docker/Dockerfile.cpu",
-                        "--build-arg",
-                        "BUILD_IMAGE=" + System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
-                        "--build-arg",
-                        "BASE_IMAGE=" + System.getProperty("e2e.baseImage", "local/debian:bookworm"),
-                        "-t",
-                        IMAGE,
-                        ".")
-                .directory(REPO.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        boolean done = p.waitFor(20, TimeUnit.MINUTES);
-        if (!done || p.exitValue() != 0) {
-            p.destroyForcibly();
-            List<String> lines = Files.readAllLines(log);
-            throw new AssertionError("docker build failed:\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
-        }
-    }
-
     @AfterAll
     static void stopAndRemove() throws Exception {
         if (service != null) {
             service.stop();
         }
-        if (DockerClientFactory.instance().isDockerAvailable()) {
-            new ProcessBuilder("docker", "rmi", "-f", IMAGE)
-                    .redirectErrorStream(true)
-                    .start()
-                    .waitFor(2, TimeUnit.MINUTES);
-            new ProcessBuilder("docker", "image", "prune", "-f")
-                    .redirectErrorStream(true)
-                    .start()
-                    .waitFor(2, TimeUnit.MINUTES);
-        }
+        Images.remove(IMAGE);
     }
 
     @Test

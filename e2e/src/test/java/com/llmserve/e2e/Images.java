@@ -1,0 +1,91 @@
+package com.llmserve.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * The images the end-to-end tests build from {@code docker/} with the docker CLI (it honours
+ * .dockerignore, so the context is sources only), on the local base images CI makes
+ * ({@code scripts/docker-images.sh}), and remove again.
+ */
+final class Images {
+
+    static final Path REPO = Path.of(System.getProperty("llmserve.repo.dir", ".."))
+            .toAbsolutePath()
+            .normalize();
+
+    private Images() {}
+
+    /**
+     * Skips the test class without a Docker engine, unless {@code LLMSERVE_E2E_REQUIRED} is set
+     * (CI sets it: there the tests must run).
+     */
+    static void requireDocker() {
+        boolean required = System.getenv("LLMSERVE_E2E_REQUIRED") != null;
+        boolean docker = DockerClientFactory.instance().isDockerAvailable();
+        if (required) {
+            assertThat(docker)
+                    .as("a Docker engine (LLMSERVE_E2E_REQUIRED is set)")
+                    .isTrue();
+        }
+        assumeTrue(docker, "no Docker engine: the image tests need one (bash scripts/docker-images.sh starts it)");
+    }
+
+    /** A tag of its own for one test run's image of {@code variant}. */
+    static String tag(String variant) {
+        return "llmserve-e2e:" + variant + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** Builds {@code dockerfile} (under docker/) as {@code tag} from the given build and base images. */
+    static void build(String dockerfile, String buildImage, String baseImage, String tag)
+            throws IOException, InterruptedException {
+        Path log = Files.createTempFile("llmserve-image-", ".log");
+        Process p = new ProcessBuilder(
+                        "docker",
+                        "build",
+                        "--network",
+                        "host",
+                        "-f",
+                        "docker/" + dockerfile,
+                        "--build-arg",
+                        "BUILD_IMAGE=" + buildImage,
+                        "--build-arg",
+                        "BASE_IMAGE=" + baseImage,
+                        "-t",
+                        tag,
+                        ".")
+                .directory(REPO.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+        boolean done = p.waitFor(20, TimeUnit.MINUTES);
+        if (!done || p.exitValue() != 0) {
+            p.destroyForcibly();
+            List<String> lines = Files.readAllLines(log);
+            throw new AssertionError("docker build of " + dockerfile + " failed:\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+        }
+    }
+
+    /** Removes the image and the dangling layers its build left. */
+    static void remove(String tag) throws IOException, InterruptedException {
+        if (DockerClientFactory.instance().isDockerAvailable()) {
+            new ProcessBuilder("docker", "rmi", "-f", tag)
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(2, TimeUnit.MINUTES);
+            new ProcessBuilder("docker", "image", "prune", "-f")
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(2, TimeUnit.MINUTES);
+        }
+    }
+}
