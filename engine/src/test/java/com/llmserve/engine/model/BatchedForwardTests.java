@@ -9,6 +9,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
@@ -94,6 +95,41 @@ class BatchedForwardTests {
                 GgufFile f = GgufFile.open(TestData.model(modelFile));
                 LanguageModel model = Architectures.loadLanguageModel(f, invariant, ModelOptions.DEFAULT)) {
             assertThat(invariant.description()).contains("batch-invariant");
+            List<float[]> solo = new ArrayList<>();
+            for (int[] p : prompts) {
+                solo.addAll(run(model, List.of(p), steps));
+            }
+            List<float[]> together = run(model, List.of(prompts), steps);
+            for (int s = 0; s < prompts.length; s++) {
+                for (int k = 0; k <= steps; k++) {
+                    assertThat(together.get(k * prompts.length + s))
+                            .as("sequence %d step %d", s, k)
+                            .containsExactly(solo.get(s * (steps + 1) + k));
+                }
+            }
+        }
+    }
+
+    /**
+     * The native kernels compute a row and token the same way in every batch, so a backend on them
+     * needs no batch-invariant mode for files whose matrices they all cover (Q8_0 and Q4_0).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"stories260K-q8_0.gguf", "stories260K-q4_0.gguf"})
+    void theNativeKernelsGiveEverySequenceItsSoloLogitsExactlyWithoutTheInvariantMode(String modelFile)
+            throws IOException {
+        int[][] prompts = {
+            {1, 403, 407, 261, 378},
+            {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44},
+            {1, 400},
+            {1, 365, 268, 471, 421},
+            {1, 299, 500},
+        };
+        int steps = 6;
+        try (CpuBackend nativeBackend = new CpuBackend(2, true, false, CpuKernels.NATIVE);
+                GgufFile f = GgufFile.open(TestData.model(modelFile));
+                LanguageModel model = Architectures.loadLanguageModel(f, nativeBackend, ModelOptions.DEFAULT)) {
+            assertThat(nativeBackend.description()).doesNotContain("batch-invariant");
             List<float[]> solo = new ArrayList<>();
             for (int[] p : prompts) {
                 solo.addAll(run(model, List.of(p), steps));

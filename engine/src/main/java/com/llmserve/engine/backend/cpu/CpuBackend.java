@@ -36,6 +36,8 @@ public class CpuBackend extends Backend {
     private final Parallel parallel;
     private final boolean pack;
     private final boolean batchInvariant;
+    /** The native kernels for the types they cover, or null: the Java kernels run everything. */
+    private final NativeKernels nativeKernels;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations;
 
@@ -53,8 +55,9 @@ public class CpuBackend extends Backend {
      *                order for any batch (the tiles larger batches take otherwise sum differently in
      *                the last bits, enough to flip a greedy near-tie); prompts and large batches cost more
      */
-    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant) {
+    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant, CpuKernels kernels) {
         super(name);
+        this.nativeKernels = pack ? nativeKernels(kernels) : null;
         this.parallel = new Parallel(threads);
         this.cached = new CachedAttention(parallel);
         this.encoder = new EncoderAttention(parallel);
@@ -63,10 +66,24 @@ public class CpuBackend extends Backend {
         this.activations = new ActivationCache(batchInvariant);
     }
 
+    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant) {
+        this(name, threads, pack, batchInvariant, CpuKernels.fromSystemProperty());
+    }
+
     protected CpuBackend(String name, int threads, boolean pack) {
         this(name, threads, pack, false);
     }
 
+    /**
+     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0 and Q8_0
+     *                weights, packed into their layout; needs {@code pack}) or the Vector API ones;
+     *                a backend without {@code pack} runs the Java kernels on the zero-copy views
+     */
+    public CpuBackend(int threads, boolean pack, boolean batchInvariant, CpuKernels kernels) {
+        this("cpu", threads, pack, batchInvariant, kernels);
+    }
+
+    /** As {@link #CpuBackend(int, boolean, boolean, CpuKernels)} with {@code llmserve.engine.cpu-kernels} (default auto). */
     public CpuBackend(int threads, boolean pack, boolean batchInvariant) {
         this("cpu", threads, pack, batchInvariant);
     }
@@ -88,9 +105,39 @@ public class CpuBackend extends Backend {
         return parallel.threads();
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CpuBackend.class);
+
+    /** The native kernels {@code choice} asks for and this machine runs, or null for the Java ones. */
+    private static NativeKernels nativeKernels(CpuKernels choice) {
+        if (choice == CpuKernels.JAVA) {
+            LOG.info("CPU kernels: Java (Vector API), as llmserve.engine.cpu-kernels asks");
+            return null;
+        }
+        var loaded = NativeKernels.load();
+        if (loaded.isPresent()) {
+            LOG.info(
+                    "CPU kernels: native {} for Q4_0 and Q8_0 weights, Java (Vector API) for the other types",
+                    loaded.get().isa.suffix);
+            return loaded.get();
+        }
+        String why = NativeKernels.unavailable().orElse("unknown");
+        if (choice == CpuKernels.NATIVE) {
+            throw new IllegalStateException(
+                    "llmserve.engine.cpu-kernels=native, but the native CPU kernels cannot run here: " + why);
+        }
+        LOG.info("CPU kernels: Java (Vector API); native ones unavailable: {}", why);
+        return null;
+    }
+
+    /** The kernels quantized products run on: {@code "native <isa>"} or {@code "java"}. */
+    public String kernels() {
+        return nativeKernels == null ? "java" : nativeKernels.toString();
+    }
+
     @Override
     public String description() {
-        return name() + " (" + parallel.threads() + " threads" + (batchInvariant ? ", batch-invariant" : "") + ")";
+        return name() + " (" + parallel.threads() + " threads, " + kernels() + " kernels"
+                + (batchInvariant ? ", batch-invariant" : "") + ")";
     }
 
     /** Whether a row's results do not depend on the other rows of its batch. */
@@ -126,7 +173,7 @@ public class CpuBackend extends Backend {
         boolean packed = false;
         for (GgufTensor t : parts) {
             CpuTensor c = CpuTensor.of(t);
-            if (arena != null && packable.test(t) && c.pack(arena)) {
+            if (arena != null && packable.test(t) && c.pack(arena, nativeKernels)) {
                 MappedPages.release(t.data());
                 packed = true;
             }
@@ -608,7 +655,8 @@ public class CpuBackend extends Backend {
 
     @Override
     public String toString() {
-        return name() + " backend (" + parallel.threads() + " threads, " + Simd.F.length() + " float lanes"
+        return name() + " backend (" + parallel.threads() + " threads, " + kernels() + " kernels, " + Simd.F.length()
+                + " float lanes"
                 + (Simd.ENABLED ? "" : ", vector paths off") + ")";
     }
 }

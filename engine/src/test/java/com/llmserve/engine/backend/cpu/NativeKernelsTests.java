@@ -1,0 +1,158 @@
+package com.llmserve.engine.backend.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The native kernels against Java definitions of what they compute: activations quantized bit for
+ * bit as {@link Q8Activations}; every variant's products bit for bit the integer-dot-then-FMA
+ * formula of the native source (the same for every batch), and close to the exact product of the
+ * dequantized weights and the quantized activations. Skipped where the library cannot run.
+ */
+class NativeKernelsTests {
+
+    private static List<NativeKernels> variants() {
+        assumeTrue(NativeKernels.best().isPresent(), () -> "no native kernels here: " + NativeKernels.unavailable());
+        List<NativeKernels> all = new ArrayList<>();
+        for (NativeKernels.Isa isa : NativeKernels.Isa.values()) {
+            if (isa.level <= NativeKernels.best().get().level) {
+                all.add(NativeKernels.of(isa));
+            }
+        }
+        return all;
+    }
+
+    private static float[] gaussian(int n, Random r) {
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextGaussian() * (i % 97 == 0 ? 20 : 1);
+        }
+        return x;
+    }
+
+    @Test
+    void activationsQuantizeBitForBitAsTheJavaKernels() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(3);
+            int n = 32 * 41;
+            float[] x = gaussian(n, r);
+            Arrays.fill(x, 64, 96, 0f); // a block of zeros: scale 0, values 0
+            x[200] = 1e-30f; // tiny magnitudes round to an f16 subnormal or zero
+            x[5 * 32 + 7] = -3e4f;
+            Q8Activations expected = new Q8Activations(n);
+            expected.quantizeScalar(x, 0, n);
+            NativeQ8 actual = new NativeQ8(n);
+            // in two calls, as the backend splits a batch over its threads
+            k.quantizeQ8_0(x, 0, 32 * 20, actual);
+            k.quantizeQ8_0(x, 32 * 20, n, actual);
+            for (int i = 0; i < n; i++) {
+                assertThat(actual.values[i]).as("%s value %d", k, i).isEqualTo((byte) expected.values[i]);
+            }
+            assertThat(actual.scales).as("%s scales", k).containsExactly(expected.scales);
+            assertThat(actual.sums).as("%s sums", k).containsExactly(expected.sums);
+        }
+    }
+
+    /** What every variant computes for one row and token: per block an integer dot, then one FMA. */
+    private static float reference(CpuTensor w, int row, NativeQ8 x, int t) {
+        int blocks = w.cols() / 32;
+        float acc = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long o = w.blockOffset(row, b);
+            float dw = Simd.f16(w.data, o);
+            int isum = 0;
+            for (int j = 0; j < 32; j++) {
+                int q = w.type() == GgmlType.Q4_0
+                        ? (j < 16 ? (Simd.u8(w.data, o + 2 + j) & 0x0F) : (Simd.u8(w.data, o + 2 + j - 16) >>> 4)) - 8
+                        : Simd.i8(w.data, o + 2 + j);
+                isum += q * x.values[t * w.cols() + 32 * b + j];
+            }
+            acc = Math.fma((float) isum, dw * x.scales[t * blocks + b], acc);
+        }
+        return acc;
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"Q4_0", "Q8_0"})
+    void everyVariantComputesTheSameBitsForEveryBatch(GgmlType type) {
+        List<NativeKernels> variants = variants();
+        Random r = new Random(type.id());
+        int rows = 53; // three whole groups of 16 and a part
+        int cols = 32 * 72;
+        MemorySegment data = CpuTensorTests.randomTensor(type, rows, cols, r);
+        CpuTensor plain = CpuTensor.of("plain", type, data, rows, cols);
+        int maxTokens = 13; // an 8-token tile, a 2-token one and singles on AVX-512
+        float[] x = gaussian(maxTokens * cols, r);
+        try (Arena arena = Arena.ofConfined()) {
+            for (NativeKernels k : variants) {
+                NativeRows packed = NativeRows.pack(k, type, data, rows, cols, plain.rowBytes, arena);
+                NativeQ8 q = new NativeQ8(maxTokens * cols);
+                k.quantizeQ8_0(x, 0, x.length, q);
+                float[] all = new float[maxTokens * rows];
+                packed.gemm(q, maxTokens, all, 0, rows, 0, rows);
+                for (int t = 0; t < maxTokens; t++) {
+                    for (int row = 0; row < rows; row++) {
+                        float expected = reference(plain, row, q, t);
+                        assertThat(all[t * rows + row])
+                                .as("%s, %d tokens: token %d row %d", k, maxTokens, t, row)
+                                .isEqualTo(expected);
+                    }
+                }
+                // every token alone, and the rows in two calls (as two threads take them): the same bits
+                for (int t = 0; t < maxTokens; t++) {
+                    NativeQ8 one = new NativeQ8(cols);
+                    k.quantizeQ8_0(Arrays.copyOfRange(x, t * cols, (t + 1) * cols), 0, cols, one);
+                    float[] y = new float[rows + 5];
+                    packed.gemm(one, 1, y, 5, rows, 0, 32);
+                    packed.gemm(one, 1, y, 5, rows, 32, rows);
+                    assertThat(Arrays.copyOfRange(y, 5, 5 + rows))
+                            .as("%s token %d alone", k, t)
+                            .containsExactly(Arrays.copyOfRange(all, t * rows, (t + 1) * rows));
+                }
+                // and close to the exact product of the dequantized weights and quantized activations
+                float[] restored = new float[q.values.length];
+                for (int i = 0; i < restored.length; i++) {
+                    restored[i] = q.values[i] * q.scales[i / 32];
+                }
+                for (int t = 0; t < maxTokens; t++) {
+                    for (int row = 0; row < rows; row++) {
+                        double exact = plain.dotScalar(row, restored, t * cols);
+                        assertThat((double) all[t * rows + row])
+                                .isCloseTo(exact, within(1e-4 * Math.abs(exact) + 1e-3));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void productsOutsideTheirArraysAreRefused() {
+        NativeKernels k = variants().getFirst();
+        int rows = 32;
+        int cols = 64;
+        MemorySegment data = CpuTensorTests.randomTensor(GgmlType.Q8_0, rows, cols, new Random(1));
+        try (Arena arena = Arena.ofConfined()) {
+            NativeRows packed = NativeRows.pack(k, GgmlType.Q8_0, data, rows, cols, 2 * 34, arena);
+            NativeQ8 q = new NativeQ8(2 * cols);
+            assertThatThrownBy(() -> packed.gemm(q, 3, new float[3 * rows], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> packed.gemm(q, 2, new float[2 * rows - 1], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> packed.gemm(q, 1, new float[rows], 0, rows, 8, rows))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+}
