@@ -403,3 +403,284 @@ GEMM_DRIVER(ls_q4_0_gemm_avxvnni, TVNNI, q4_0_tile_avxvnni, Q4_0_GB, 4)
 GEMM_DRIVER(ls_q8_0_gemm_avxvnni, TVNNI, q8_0_tile_avxvnni, Q8_0_GB, 4)
 GEMM_DRIVER(ls_q4_0_gemm_avx2, TAVX2, q4_0_tile_avx2, Q4_0_GB, 4)
 GEMM_DRIVER(ls_q8_0_gemm_avx2, TAVX2, q8_0_tile_avx2, Q8_0_GB, 4)
+
+/* ================================================================ K-quants (AVX-512 VNNI only) */
+
+/*
+ * Q4_K and Q6_K against activations quantized as ggml's quantize_row_q8_K: per super-block of 256,
+ * d = 1 / (-127 / max) with max the signed value of largest magnitude, q = min(127, round(x * -127
+ * / max)), and each 16 values' sum. A row and token's result, for every batch: per super-block the
+ * exact integer sums llama.cpp forms, then FMAs in super-block order (Q4_K: acc = fma(sumi, d dx,
+ * acc); acc = fma(-summ, dmin dx, acc); Q6_K: acc = fma(sumi, d dx, acc)).
+ */
+enum { Q4_K_GB = 64 + 256 + 32 * 64, Q6_K_GB = 32 + 256 + 32 * 64 + 16 * 64 };
+
+/** The 6-bit scale and min of sub-block j of a Q4_K block's 12 scale bytes (ggml's get_scale_min_k4). */
+static void scale_min_k4(int j, const uint8_t *q, uint8_t *sc, uint8_t *m) {
+    if (j < 4) {
+        *sc = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+        *m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+    }
+}
+
+/**
+ * Q4_K ({f16 d; f16 dmin; u8 scales[12]; u8 qs[128]} per 256) into groups of 16 rows: per group
+ * and super-block, the 16 d, the 16 dmin, the scales of sub-blocks 0-3 and 4-7 (one byte each, 4
+ * per row and run), the mins likewise, then 32 runs of qs[4c..4c+3] per row (low nibbles elements
+ * 64(c/8) + 4(c%8).., sub-block 2(c/8); high nibbles 32 further, the next sub-block).
+ */
+EXPORT void ls_pack_q4_k(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q4_K_GB;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = o[32 + 2 * i] = o[33 + 2 * i] = 0;
+                    for (int k = 0; k < 4; k++) zero(o + 64 + 64 * k + 4 * i, 4);
+                    for (int c = 0; c < 32; c++) zero(o + 320 + 64 * c + 4 * i, 4);
+                    continue;
+                }
+                const uint8_t *s = src + r * row_bytes + (int64_t) b * 144;
+                o[2 * i] = s[0];
+                o[2 * i + 1] = s[1];
+                o[32 + 2 * i] = s[2];
+                o[33 + 2 * i] = s[3];
+                for (int j = 0; j < 8; j++) {
+                    uint8_t sc, m;
+                    scale_min_k4(j, s + 4, &sc, &m);
+                    o[64 + 64 * (j / 4) + 4 * i + j % 4] = sc;
+                    o[192 + 64 * (j / 4) + 4 * i + j % 4] = m;
+                }
+                for (int c = 0; c < 32; c++) copy4(o + 320 + 64 * c + 4 * i, s + 16 + 4 * c);
+            }
+        }
+    }
+}
+
+/**
+ * Q6_K ({u8 ql[128]; u8 qh[64]; i8 scales[16]; f16 d} per 256) into groups of 16 rows: per group
+ * and super-block, the 16 d; 32 runs L_v whose byte i of a row holds the low 4 bits of element
+ * 4v+i (low nibble) and of element 128+4v+i (high nibble); 16 runs H_h whose byte i holds the top 2
+ * bits of elements 4(h+16f)+i at bits 2f (f = 0..3); 4 runs of the scales of sub-blocks 4k..4k+3.
+ */
+EXPORT void ls_pack_q6_k(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q6_K_GB;
+            uint8_t *ol = o + 32, *oh = o + 32 + 32 * 64, *os = o + 32 + 48 * 64;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                uint8_t q[256];
+                int8_t sc[16];
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = 0;
+                    for (int e = 0; e < 256; e++) q[e] = 0;
+                    for (int j = 0; j < 16; j++) sc[j] = 0;
+                } else {
+                    const uint8_t *s = src + r * row_bytes + (int64_t) b * 210;
+                    const uint8_t *ql = s, *qh = s + 128;
+                    for (int n = 0; n < 2; n++, ql += 64, qh += 32) {
+                        for (int l = 0; l < 32; l++) {
+                            q[128 * n + l] = (ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4);
+                            q[128 * n + l + 32] = (ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4);
+                            q[128 * n + l + 64] = (ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4);
+                            q[128 * n + l + 96] = (ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4);
+                        }
+                    }
+                    for (int j = 0; j < 16; j++) sc[j] = (int8_t) s[192 + j];
+                    o[2 * i] = s[208];
+                    o[2 * i + 1] = s[209];
+                }
+                for (int v = 0; v < 32; v++) {
+                    for (int k = 0; k < 4; k++) {
+                        ol[64 * v + 4 * i + k] = (q[4 * v + k] & 0xF) | ((q[128 + 4 * v + k] & 0xF) << 4);
+                    }
+                }
+                for (int h = 0; h < 16; h++) {
+                    for (int k = 0; k < 4; k++) {
+                        uint8_t bits = 0;
+                        for (int f = 0; f < 4; f++) bits |= (uint8_t) ((q[4 * (h + 16 * f) + k] >> 4) << (2 * f));
+                        oh[64 * h + 4 * i + k] = bits;
+                    }
+                }
+                for (int j = 0; j < 16; j++) os[64 * (j / 4) + 4 * i + j % 4] = (uint8_t) sc[j];
+            }
+        }
+    }
+}
+
+/**
+ * ggml's quantize_row_q8_K over `n` floats (a multiple of 256): per super-block the scale d, the
+ * values, and the sums of each 16 (as int32).
+ */
+TAVX2 EXPORT void ls_quantize_q8_k(const float *x, int64_t n, int8_t *q, float *d, int32_t *sums) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < n / 256; b++) {
+        const float *xb = x + 256 * b;
+        __m256 m = _mm256_setzero_ps();
+        for (int j = 0; j < 256; j += 8) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_loadu_ps(xb + j)));
+        __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        float amax = _mm_cvtss_f32(m4);
+        int8_t *qb = q + 256 * b;
+        if (amax == 0.0f) {
+            d[b] = 0.0f;
+            for (int j = 0; j < 256; j++) qb[j] = 0;
+            for (int j = 0; j < 16; j++) sums[16 * b + j] = 0;
+            continue;
+        }
+        float max = 0.0f; /* the first value of largest magnitude, with its sign */
+        for (int j = 0; j < 256; j++) {
+            float v = xb[j];
+            if ((v < 0 ? -v : v) == amax) {
+                max = v;
+                break;
+            }
+        }
+        float iscale = -127.0f / max;
+        __m256 s = _mm256_set1_ps(iscale);
+        __m256i cap = _mm256_set1_epi32(127);
+        for (int j = 0; j < 256; j += 16) {
+            __m256i i0 = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xb + j), s)), cap);
+            __m256i i1 = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xb + j + 8), s)), cap);
+            __m256i sum = _mm256_add_epi32(i0, i1);
+            __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+            s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4e));
+            s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xb1));
+            sums[16 * b + j / 16] = _mm_cvtsi128_si32(s4);
+            __m256i p = _mm256_packs_epi32(i0, i1);                               /* 16 shorts, lane-interleaved */
+            p = _mm256_permute4x64_epi64(p, 0xd8);                                 /* in element order */
+            __m128i p8 = _mm_packs_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+            _mm_storeu_si128((__m128i *) (qb + j), p8);
+        }
+        d[b] = 1.0f / iscale;
+    }
+}
+
+T512 INLINE __m512i byte_lanes(__m512i v, int k) { /* byte k of each 32-bit lane, as int32 */
+    return _mm512_and_si512(_mm512_srli_epi32(v, 8 * k), _mm512_set1_epi32(0xFF));
+}
+
+T512 INLINE __m512i sbyte_lanes(__m512i v, int k) { /* signed byte k of each 32-bit lane, as int32 */
+    return _mm512_srai_epi32(_mm512_slli_epi32(v, 24 - 8 * k), 24);
+}
+
+T512 INLINE void q4_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    __m512 acc[8];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i m4 = _mm512_set1_epi8(0x0F);
+    const int64_t xrow = (int64_t) blocks * 256;
+    for (int32_t b = 0; b < blocks; b++, w += Q4_K_GB) {
+        __m512i sumi[8];
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
+        for (int j = 0; j < 8; j++) { /* sub-block j: 32 elements, runs 8(j/2).. of its nibble half */
+            __m512i sc = byte_lanes(_mm512_loadu_si512((const void *) (w + 64 + 64 * (j / 4))), j % 4);
+            __m512i q[8];
+            for (int k = 0; k < 8; k++) {
+                __m512i v = _mm512_loadu_si512((const void *) (w + 320 + 64 * (8 * (j / 2) + k)));
+                q[k] = (j & 1) ? _mm512_and_si512(_mm512_srli_epi16(v, 4), m4) : _mm512_and_si512(v, m4);
+            }
+            _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 32 * j;
+                __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
+                for (int k = 0; k < 8; k += 2) {
+                    s0 = _mm512_dpbusd_epi32(s0, q[k], _mm512_set1_epi32(load_i32(xb + 4 * k)));
+                    s1 = _mm512_dpbusd_epi32(s1, q[k + 1], _mm512_set1_epi32(load_i32(xb + 4 * k + 4)));
+                }
+                sumi[t] = _mm512_add_epi32(sumi[t], _mm512_mullo_epi32(_mm512_add_epi32(s0, s1), sc));
+            }
+        }
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        __m512 mw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) (w + 32)));
+        __m512i mlo = _mm512_loadu_si512((const void *) (w + 192)), mhi = _mm512_loadu_si512((const void *) (w + 256));
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            const int32_t *bs = xs + 16 * tb;
+            __m512i summ = _mm512_setzero_si512();
+            for (int j = 0; j < 8; j++) {
+                __m512i m = byte_lanes(j < 4 ? mlo : mhi, j % 4);
+                summ = _mm512_add_epi32(summ, _mm512_mullo_epi32(m, _mm512_set1_epi32(bs[2 * j] + bs[2 * j + 1])));
+            }
+            __m512 dx = _mm512_set1_ps(xd[tb]);
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sumi[t]), _mm512_mul_ps(dw, dx), acc[t]);
+            acc[t] = _mm512_fnmadd_ps(_mm512_cvtepi32_ps(summ), _mm512_mul_ps(mw, dx), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+T512 INLINE void q6_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    __m512 acc[8];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m2 = _mm512_set1_epi8(0x03);
+    const int64_t xrow = (int64_t) blocks * 256;
+    for (int32_t b = 0; b < blocks; b++, w += Q6_K_GB) {
+        const uint8_t *wl = w + 32, *wh = w + 32 + 32 * 64, *ws = w + 32 + 48 * 64;
+        __m512i sumi[8];
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
+        for (int j = 0; j < 16; j++) { /* sub-block j: quads u = 4j..4j+3 */
+            __m512i sc = sbyte_lanes(_mm512_loadu_si512((const void *) (ws + 64 * (j / 4))), j % 4);
+            int f = j / 4;
+            __m512i q[4];
+            for (int k = 0; k < 4; k++) {
+                int u = 4 * j + k;
+                __m512i l = _mm512_loadu_si512((const void *) (wl + 64 * (u % 32)));
+                __m512i nib = u < 32 ? _mm512_and_si512(l, m4) : _mm512_and_si512(_mm512_srli_epi16(l, 4), m4);
+                __m512i h = _mm512_loadu_si512((const void *) (wh + 64 * (u - 16 * f)));
+                __m512i top = _mm512_and_si512(_mm512_srli_epi16(h, 2 * f), m2);
+                q[k] = _mm512_or_si512(nib, _mm512_slli_epi16(top, 4));
+            }
+            _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+                int64_t tb = (int64_t) (t0 + t) * blocks + b;
+                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 16 * j;
+                __m512i s = _mm512_set1_epi32(-32 * xs[16 * tb + j]);
+                s = _mm512_dpbusd_epi32(s, q[0], _mm512_set1_epi32(load_i32(xb)));
+                s = _mm512_dpbusd_epi32(s, q[1], _mm512_set1_epi32(load_i32(xb + 4)));
+                s = _mm512_dpbusd_epi32(s, q[2], _mm512_set1_epi32(load_i32(xb + 8)));
+                s = _mm512_dpbusd_epi32(s, q[3], _mm512_set1_epi32(load_i32(xb + 12)));
+                sumi[t] = _mm512_add_epi32(sumi[t], _mm512_mullo_epi32(s, sc));
+            }
+        }
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sumi[t]), _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+/* Tokens per chunk for super-blocks: blocks counts 256-element blocks here. */
+#define token_chunk_k(blocks) token_chunk((blocks) * 8)
+
+#define GEMM_DRIVER_K(NAME, ATTR, TILE, GB, NTMAX)                                                                   \
+    ATTR EXPORT void NAME(const uint8_t *w, int32_t blocks, int64_t rows, int64_t g0, int64_t g1, const int8_t *xq, \
+                          const float *xd, const int32_t *xs, int32_t tokens, float *y, int64_t y_stride,            \
+                          int64_t y_off) {                                                                           \
+        int chunk = token_chunk_k(blocks);                                                                           \
+        for (int c0 = 0; c0 < tokens; c0 += chunk) {                                                                 \
+            int c1 = c0 + chunk < tokens ? c0 + chunk : tokens;                                                      \
+            for (int64_t g = g0; g < g1; g++) {                                                                      \
+                const uint8_t *wg = w + g * blocks * (int64_t) (GB);                                                 \
+                int64_t left = rows - g * GROUP;                                                                     \
+                int valid = left < GROUP ? (int) left : GROUP;                                                       \
+                float *yg = y + y_off + g * GROUP;                                                                   \
+                int t = c0;                                                                                          \
+                for (; t + NTMAX <= c1; t += NTMAX) TILE(wg, blocks, xq, xd, xs, t, NTMAX, yg, y_stride, valid);     \
+                for (; t + 2 <= c1; t += 2) TILE(wg, blocks, xq, xd, xs, t, 2, yg, y_stride, valid);                 \
+                for (; t < c1; t++) TILE(wg, blocks, xq, xd, xs, t, 1, yg, y_stride, valid);                         \
+            }                                                                                                        \
+        }                                                                                                            \
+    }
+
+GEMM_DRIVER_K(ls_q4_k_gemm_avx512vnni, T512, q4_k_tile_512, Q4_K_GB, 8)
+GEMM_DRIVER_K(ls_q6_k_gemm_avx512vnni, T512, q6_k_tile_512, Q6_K_GB, 8)

@@ -16,10 +16,10 @@ final class ActivationCache {
     private final Map<ActivationFormat, float[]> floats = new EnumMap<>(ActivationFormat.class);
     private final Map<ActivationFormat, float[]> octets = new EnumMap<>(ActivationFormat.class);
     private Q8Activations integers;
-    /** The native kernels' activations (Q8_0, the only format they take so far), and whether they hold the current product's. */
-    private NativeQ8 nativeQ8;
+    /** The native kernels' activations per format, and the formats that hold the current product's. */
+    private final Map<ActivationFormat, NativeQ8> nativeBuffers = new EnumMap<>(ActivationFormat.class);
 
-    private boolean nativeFresh;
+    private final Set<ActivationFormat> nativeFresh = EnumSet.noneOf(ActivationFormat.class);
     /** Formats already prepared for the current product: the parts of a fused weight share them. */
     private final Set<ActivationFormat> fresh = EnumSet.noneOf(ActivationFormat.class);
 
@@ -38,7 +38,7 @@ final class ActivationCache {
     /** Forgets what the buffers hold; call at the start of every product. */
     void reset() {
         fresh.clear();
-        nativeFresh = false;
+        nativeFresh.clear();
     }
 
     /**
@@ -51,7 +51,8 @@ final class ActivationCache {
         ActivationFormat format = t.activationFormat();
         NativeKernels kernels = t.nativeKernels();
         if (kernels != null) {
-            return new PreparedInput(null, null, null, false, prepareNative(kernels, x, n, cols, tokens, parallel));
+            return new PreparedInput(
+                    null, null, null, false, prepareNative(kernels, format, x, n, cols, tokens, parallel));
         }
         boolean ints = format == ActivationFormat.Q8_0;
         float[] values = format == ActivationFormat.FLOAT ? x : buffer(floats, format, n);
@@ -89,25 +90,27 @@ final class ActivationCache {
         return new PreparedInput(values, ints && t.usesIntegerActivations(tiled) ? integers : null, interleaved, tiled);
     }
 
-    /** The native kernels' Q8_0 activations, quantized once per product on {@code parallel}'s threads. */
-    private NativeQ8 prepareNative(NativeKernels kernels, float[] x, int n, int cols, int tokens, Parallel parallel) {
-        if (nativeQ8 == null || nativeQ8.capacity() < n) {
-            nativeQ8 = new NativeQ8(n);
-            nativeFresh = false;
+    /** The native kernels' activations in {@code format}, quantized once per product on {@code parallel}'s threads. */
+    private NativeQ8 prepareNative(
+            NativeKernels kernels, ActivationFormat format, float[] x, int n, int cols, int tokens, Parallel parallel) {
+        NativeQ8 q = nativeBuffers.get(format);
+        if (q == null || q.capacity() < n) {
+            q = new NativeQ8(format, n);
+            nativeBuffers.put(format, q);
+            nativeFresh.remove(format);
         }
-        if (!nativeFresh) {
-            NativeQ8 q = nativeQ8;
-            Parallel.Range body = (from, to) -> kernels.quantizeQ8_0(
-                    x, from * TileGemm.OCTET * cols, Math.min(tokens, to * TileGemm.OCTET) * cols, q);
+        if (nativeFresh.add(format)) {
+            NativeQ8 target = q;
+            Parallel.Range body = (from, to) -> kernels.quantize(
+                    x, from * TileGemm.OCTET * cols, Math.min(tokens, to * TileGemm.OCTET) * cols, target);
             int runs = (tokens + TileGemm.OCTET - 1) / TileGemm.OCTET;
             if (parallel == null) {
                 body.run(0, runs);
             } else {
                 parallel.forEach(runs, 1, body);
             }
-            nativeFresh = true;
         }
-        return nativeQ8;
+        return q;
     }
 
     /** {@code format}'s buffer in {@code buffers}, grown to {@code n} floats (which makes the format stale). */

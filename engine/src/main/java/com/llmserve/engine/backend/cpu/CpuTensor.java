@@ -165,7 +165,7 @@ public abstract sealed class CpuTensor
      * type (every product then runs there), else of the Java kernels.
      */
     final boolean pack(Arena arena, NativeKernels kernels) {
-        if (kernels != null && NativeKernels.supports(type)) {
+        if (kernels != null && kernels.supports(type)) {
             nativeRows = NativeRows.pack(kernels, type, data, rows, cols, rowBytes, arena);
             packed = null;
             return true;

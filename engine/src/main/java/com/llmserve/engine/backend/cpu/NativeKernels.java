@@ -176,20 +176,33 @@ final class NativeKernels {
     final Isa isa;
     private final MethodHandle packQ4_0;
     private final MethodHandle packQ8_0;
+    private final MethodHandle packQ4_K;
+    private final MethodHandle packQ6_K;
     private final MethodHandle quantizeQ8_0;
+    private final MethodHandle quantizeQ8_K;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
+    /** The K-quant products, AVX-512 VNNI only so far: null on the other variants. */
+    private final MethodHandle gemmQ4_K;
+
+    private final MethodHandle gemmQ6_K;
 
     private NativeKernels(Isa isa) {
         this.isa = isa;
         FunctionDescriptor pack = FunctionDescriptor.ofVoid(ADDRESS, LONG, INT, LONG, ADDRESS);
         packQ4_0 = bind("ls_pack_q4_0", pack);
         packQ8_0 = bind("ls_pack_q8_0", pack);
-        quantizeQ8_0 = bind("ls_quantize_q8_0", FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS, ADDRESS, ADDRESS));
+        packQ4_K = bind("ls_pack_q4_k", pack);
+        packQ6_K = bind("ls_pack_q6_k", pack);
+        FunctionDescriptor quantize = FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS, ADDRESS, ADDRESS);
+        quantizeQ8_0 = bind("ls_quantize_q8_0", quantize);
+        quantizeQ8_K = bind("ls_quantize_q8_k", quantize);
         FunctionDescriptor gemm = FunctionDescriptor.ofVoid(
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
         gemmQ8_0 = bind("ls_q8_0_gemm_" + isa.suffix, gemm);
+        gemmQ4_K = isa == Isa.AVX512_VNNI ? bind("ls_q4_k_gemm_" + isa.suffix, gemm) : null;
+        gemmQ6_K = isa == Isa.AVX512_VNNI ? bind("ls_q6_k_gemm_" + isa.suffix, gemm) : null;
     }
 
     private static MethodHandle bind(String symbol, FunctionDescriptor descriptor) {
@@ -199,28 +212,47 @@ final class NativeKernels {
         return LINKER.downcallHandle(address, descriptor, CRITICAL);
     }
 
-    /** Whether {@code type} has native kernels. */
-    static boolean supports(GgmlType type) {
-        return type == GgmlType.Q4_0 || type == GgmlType.Q8_0;
+    /** Whether {@code type} has native kernels in this variant. */
+    boolean supports(GgmlType type) {
+        return switch (type) {
+            case Q4_0, Q8_0 -> true;
+            case Q4_K, Q6_K -> gemmQ4_K != null;
+            default -> false;
+        };
     }
 
-    /** Bytes per group of 16 rows and block of the packed layout (the same as the file's). */
+    /** The types with native kernels in this variant, for messages. */
+    String types() {
+        return gemmQ4_K != null ? "Q4_0, Q8_0, Q4_K and Q6_K" : "Q4_0 and Q8_0";
+    }
+
+    /**
+     * Bytes per group of 16 rows and block of the packed layout: the file's, but for Q4_K, whose
+     * scales and mins are unpacked to a byte each (+64 bytes per 16 rows and 256 elements, 2.8%).
+     */
     static int groupBlockBytes(GgmlType type) {
         return switch (type) {
             case Q4_0 -> 32 + 4 * 64;
             case Q8_0 -> 32 + 8 * 64;
+            case Q4_K -> 64 + 256 + 32 * 64;
+            case Q6_K -> 32 + 48 * 64 + 16 * 64;
             default -> throw new IllegalArgumentException(type + " has no native kernels");
         };
     }
 
     /** {@code rows} rows of {@code type} from {@code source} in the packed layout, in memory from {@code arena}. */
     MemorySegment pack(GgmlType type, MemorySegment source, long rows, int blocks, long rowBytes, Arena arena) {
+        if (!supports(type)) {
+            throw new IllegalArgumentException(type + " has no native kernels in " + this);
+        }
         long groups = (rows + GROUP - 1) / GROUP;
         MemorySegment out = arena.allocate(groups * blocks * groupBlockBytes(type), 64);
         MethodHandle h =
                 switch (type) {
                     case Q4_0 -> packQ4_0;
                     case Q8_0 -> packQ8_0;
+                    case Q4_K -> packQ4_K;
+                    case Q6_K -> packQ6_K;
                     default -> throw new IllegalArgumentException(type + " has no native kernels");
                 };
         try {
@@ -231,18 +263,29 @@ final class NativeKernels {
         return out;
     }
 
-    /** Quantizes {@code x[from, to)} (multiples of 32) into {@code q}'s elements {@code [from, to)}. */
-    void quantizeQ8_0(float[] x, int from, int to, NativeQ8 q) {
+    /**
+     * Quantizes {@code x[from, to)} (multiples of {@code q}'s block size) into {@code q}'s elements
+     * {@code [from, to)}, in {@code q}'s format.
+     */
+    void quantize(float[] x, int from, int to, NativeQ8 q) {
+        int block = q.format.blockSize();
+        int sumSize = q.format == ActivationFormat.Q8_K ? 16 : 32;
+        MethodHandle h = q.format == ActivationFormat.Q8_K ? quantizeQ8_K : quantizeQ8_0;
         try {
-            quantizeQ8_0.invokeExact(
+            h.invokeExact(
                     MemorySegment.ofArray(x).asSlice(4L * from),
                     (long) (to - from),
                     MemorySegment.ofArray(q.values).asSlice(from),
-                    MemorySegment.ofArray(q.scales).asSlice(4L * (from / 32)),
-                    MemorySegment.ofArray(q.sums).asSlice(4L * (from / 32)));
+                    MemorySegment.ofArray(q.scales).asSlice(4L * (from / block)),
+                    MemorySegment.ofArray(q.sums).asSlice(4L * (from / sumSize)));
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /** {@link #quantize} into Q8_0 activations. */
+    void quantizeQ8_0(float[] x, int from, int to, NativeQ8 q) {
+        quantize(x, from, to, q);
     }
 
     /**
@@ -261,7 +304,17 @@ final class NativeKernels {
             float[] y,
             int yOffset,
             int yStride) {
-        MethodHandle h = type == GgmlType.Q4_0 ? gemmQ4_0 : gemmQ8_0;
+        MethodHandle h =
+                switch (type) {
+                    case Q4_0 -> gemmQ4_0;
+                    case Q8_0 -> gemmQ8_0;
+                    case Q4_K -> gemmQ4_K;
+                    case Q6_K -> gemmQ6_K;
+                    default -> null;
+                };
+        if (h == null) {
+            throw new IllegalArgumentException(type + " has no native kernels in " + this);
+        }
         try {
             h.invokeExact(
                     w,

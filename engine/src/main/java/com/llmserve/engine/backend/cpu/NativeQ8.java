@@ -1,20 +1,27 @@
 package com.llmserve.engine.backend.cpu;
 
 /**
- * Activations quantized for the native kernels as ggml's {@code quantize_row_q8_0}: the 8-bit
- * values, each block of 32's scale (f16-rounded) and the sum of its values. The same numbers as
- * {@link Q8Activations}, in bytes.
+ * Activations quantized for the native kernels as ggml quantizes a product's input: the 8-bit
+ * values, each block's scale and sums. {@link ActivationFormat#Q8_0}: blocks of 32, scale
+ * f16-rounded, one sum per block (the same numbers as {@link Q8Activations}, in bytes);
+ * {@link ActivationFormat#Q8_K}: blocks of 256, a float scale, one sum per 16 values.
  */
 final class NativeQ8 {
 
+    final ActivationFormat format;
     final byte[] values;
     final float[] scales;
     final int[] sums;
 
     NativeQ8(int elements) {
+        this(ActivationFormat.Q8_0, elements);
+    }
+
+    NativeQ8(ActivationFormat format, int elements) {
+        this.format = format;
         this.values = new byte[elements];
-        this.scales = new float[elements / 32];
-        this.sums = new int[elements / 32];
+        this.scales = new float[elements / format.blockSize()];
+        this.sums = new int[format == ActivationFormat.Q8_K ? elements / 16 : elements / 32];
     }
 
     int capacity() {

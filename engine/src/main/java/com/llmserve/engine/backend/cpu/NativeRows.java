@@ -20,7 +20,7 @@ final class NativeRows {
         this.data = data;
         this.rows = rows;
         this.cols = cols;
-        this.blocks = cols / 32;
+        this.blocks = cols / type.blockSize();
     }
 
     static NativeRows pack(
@@ -31,7 +31,7 @@ final class NativeRows {
             int cols,
             long rowBytes,
             Arena arena) {
-        MemorySegment packed = kernels.pack(type, source, rows, cols / 32, rowBytes, arena);
+        MemorySegment packed = kernels.pack(type, source, rows, cols / type.blockSize(), rowBytes, arena);
         return new NativeRows(kernels, type, packed, rows, cols);
     }
 
