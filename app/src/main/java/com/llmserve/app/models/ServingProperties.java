@@ -4,6 +4,7 @@ import static com.llmserve.app.system.PropertyChecks.atLeast;
 import static com.llmserve.app.system.PropertyChecks.notNegative;
 
 import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sched.EmbeddingOptions;
@@ -160,6 +161,10 @@ public record ServingProperties(
      * @param batchInvariant on the CPU, make a request's results independent of what else runs in its
      *                       batch (greedy output equals its solo run), at the cost of prompt speed;
      *                       GPU models are not affected
+     * @param cpuKernels     which kernels CPU models multiply quantized weights with: {@code auto}
+     *                       (the native ones where they run: x86-64 Linux with AVX2; else the Java
+     *                       ones), {@code java} (the portable Vector API kernels) or {@code native}
+     *                       (required: a CPU model refuses to load without them)
      */
     public record Engine(
             @DefaultValue("" + EngineOptions.DEFAULT_KV_BLOCKS)
@@ -180,9 +185,12 @@ public record ServingProperties(
             @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
             boolean prefixCaching,
 
-            @DefaultValue("false") boolean batchInvariant) {
+            @DefaultValue("false") boolean batchInvariant,
+
+            @DefaultValue("auto") String cpuKernels) {
 
         public Engine {
+            CpuKernels.parse(cpuKernels); // refuses a value other than auto, java or native at startup
             atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);
             atLeast("llmserve.engine.block-size", 1, blockSize);
             atLeast("llmserve.engine.max-batch-tokens", 1, maxBatchTokens);

@@ -129,6 +129,11 @@ public class CpuBackend extends Backend {
         return null;
     }
 
+    /** Whether the native kernels run on this machine (what {@link CpuKernels#AUTO} then takes). */
+    public static boolean nativeKernelsAvailable() {
+        return NativeKernels.best().isPresent();
+    }
+
     /** The kernels quantized products run on: {@code "native <isa>"} or {@code "java"}. */
     public String kernels() {
         return nativeKernels == null ? "java" : nativeKernels.toString();
