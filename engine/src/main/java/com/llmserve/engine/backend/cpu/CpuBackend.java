@@ -33,6 +33,9 @@ public class CpuBackend extends Backend {
      */
     static final int ROWS_PER_TASK = 4;
 
+    /** Chunks per thread of a matrix product's tiles (see {@link Parallel#forEach(int, int, int, Parallel.Range)}). */
+    static final int MATMUL_CHUNKS_PER_THREAD = Integer.getInteger("llmserve.cpu.matmul-chunks", 16);
+
     private final Parallel parallel;
     private final boolean pack;
     private final boolean batchInvariant;
@@ -282,7 +285,9 @@ public class CpuBackend extends Backend {
         for (int p = 0; p < parts.size(); p++) {
             firstTile[p + 1] = firstTile[p] + (int) ((parts.get(p).rows() + TileGemm.ROWS - 1) / TileGemm.ROWS);
         }
-        parallel.forEach(firstTile[parts.size()], 1, (fromTile, toTile) -> {
+        // small chunks: a decode step's products are memory-bound and short, and the wait for the
+        // thread that takes the last chunk is half a chunk on average
+        parallel.forEach(firstTile[parts.size()], 1, MATMUL_CHUNKS_PER_THREAD, (fromTile, toTile) -> {
             for (int p = 0; p < parts.size(); p++) {
                 int lo = Math.max(fromTile, firstTile[p]);
                 int hi = Math.min(toTile, firstTile[p + 1]);

@@ -9,7 +9,16 @@ final class NativeRows {
 
     final NativeKernels kernels;
     final GgmlType type;
+    /** The packed weights, owned by the backend's arena for the weight. */
     final MemorySegment data;
+    /**
+     * Their address as a segment of no scope, which the products pass: a downcall given the arena's
+     * own segment acquires and releases its shared session on every call, an atomic update of one
+     * cache line that every thread of the backend contends for. Safe because a weight's arena is
+     * closed only when the model is, after its last product.
+     */
+    private final MemorySegment address;
+
     final long rows;
     final int cols;
     final int blocks;
@@ -18,6 +27,7 @@ final class NativeRows {
         this.kernels = kernels;
         this.type = type;
         this.data = data;
+        this.address = MemorySegment.ofAddress(data.address());
         this.rows = rows;
         this.cols = cols;
         this.blocks = cols / type.blockSize();
@@ -54,6 +64,6 @@ final class NativeRows {
         long g0 = rowStart / NativeKernels.GROUP;
         long g1 = (rowEnd + NativeKernels.GROUP - 1) / NativeKernels.GROUP;
         // a last group past rowEnd (within rows) would write rows another task owns: stop at rowEnd
-        kernels.gemm(type, data, blocks, Math.min(rows, rowEnd), g0, g1, x, tokens, y, yOffset, yStride);
+        kernels.gemm(type, address, blocks, Math.min(rows, rowEnd), g0, g1, x, tokens, y, yOffset, yStride);
     }
 }
