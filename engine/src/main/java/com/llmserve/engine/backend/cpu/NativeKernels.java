@@ -270,6 +270,11 @@ final class NativeKernels {
     void quantize(float[] x, int from, int to, NativeQ8 q) {
         int block = q.format.blockSize();
         int sumSize = q.format == ActivationFormat.Q8_K ? 16 : 32;
+        // the library checks nothing
+        if (from < 0 || from > to || to > x.length || to > q.capacity() || from % block != 0 || to % block != 0) {
+            throw new IndexOutOfBoundsException("quantize [" + from + ", " + to + ") of " + x.length + " into "
+                    + q.capacity() + " in blocks of " + block);
+        }
         MethodHandle h = q.format == ActivationFormat.Q8_K ? quantizeQ8_K : quantizeQ8_0;
         try {
             h.invokeExact(

@@ -274,6 +274,11 @@ class NativeKernelsTests {
                     .isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> packed.gemm(q, 1, new float[rows], 0, rows, 8, rows))
                     .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> k.quantize(new float[64], 0, 96, q)).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> k.quantize(new float[256], 0, 256, q))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> k.quantize(new float[64], 16, 48, q))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
         }
     }
 }
