@@ -717,3 +717,141 @@ T512 INLINE void q6_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
 
 GEMM_DRIVER_K(ls_q4_k_gemm_avx512vnni, T512, q4_k_tile_512, Q4_K_GB, 8)
 GEMM_DRIVER_K(ls_q6_k_gemm_avx512vnni, T512, q6_k_tile_512, Q6_K_GB, 4)
+
+/* ---------------------------------------------------------------- K-quants, AVX2 and AVX-VNNI (8 rows per vector) */
+
+/* Bytes k of each 32-bit lane as int32, unsigned and signed. */
+#define BYTE_LANES_256(ATTR, SUFFIX)                                                                                \
+    ATTR INLINE __m256i byte_lanes_##SUFFIX(__m256i v, int k) {                                                    \
+        return _mm256_and_si256(_mm256_srli_epi32(v, 8 * k), _mm256_set1_epi32(0xFF));                             \
+    }                                                                                                               \
+    ATTR INLINE __m256i sbyte_lanes_##SUFFIX(__m256i v, int k) {                                                   \
+        return _mm256_srai_epi32(_mm256_slli_epi32(v, 24 - 8 * k), 24);                                             \
+    }
+
+/* As q4_k_tile_512 and q6_k_tile_512, for the half h of a group (rows 8h..8h+7: bytes 32h.. of each
+ * run, scales 16h..). The same integer sums and FMAs per row, so the same bits. */
+#define AVX2_K_TILES(SUFFIX, ATTR, DOT)                                                                             \
+    BYTE_LANES_256(ATTR, SUFFIX)                                                                                    \
+    ATTR INLINE void q4_k_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        const __m256i m4 = _mm256_set1_epi8(0x0F);                                                                  \
+        const int64_t xrow = (int64_t) blocks * 256;                                                                \
+        for (int h = 0; h < 2; h++) {                                                                               \
+            int vh = valid - 8 * h;                                                                                 \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[4];                                                                                          \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q4_K_GB) {                                                   \
+                PREFETCH_BLOCK(wb, Q4_K_GB / 2, LS_PREFETCH_Q4_K);                                                  \
+                __m256i sumi[4];                                                                                    \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm256_setzero_si256();   \
+                for (int j = 0; j < 8; j++) {                                                                       \
+                    __m256i sc = byte_lanes_##SUFFIX(                                                               \
+                        _mm256_loadu_si256((const __m256i *) (wb + 64 + 64 * (j / 4) + 32 * h)), j % 4);            \
+                    __m256i q[8];                                                                                   \
+                    for (int k = 0; k < 8; k++) {                                                                   \
+                        __m256i v = _mm256_loadu_si256((const __m256i *) (wb + 320 + 64 * (8 * (j / 2) + k) + 32 * h)); \
+                        q[k] = (j & 1) ? _mm256_and_si256(_mm256_srli_epi16(v, 4), m4) : _mm256_and_si256(v, m4);   \
+                    }                                                                                               \
+                    _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                               \
+                        const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 32 * j;                                 \
+                        __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();                           \
+                        for (int k = 0; k < 8; k += 2) {                                                            \
+                            s0 = DOT(s0, q[k], _mm256_set1_epi32(load_i32(xb + 4 * k)));                            \
+                            s1 = DOT(s1, q[k + 1], _mm256_set1_epi32(load_i32(xb + 4 * k + 4)));                    \
+                        }                                                                                           \
+                        sumi[t] = _mm256_add_epi32(sumi[t], _mm256_mullo_epi32(_mm256_add_epi32(s0, s1), sc));      \
+                    }                                                                                               \
+                }                                                                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                      \
+                __m256 mw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 32 + 16 * h)));                 \
+                __m256i mlo = _mm256_loadu_si256((const __m256i *) (wb + 192 + 32 * h));                            \
+                __m256i mhi = _mm256_loadu_si256((const __m256i *) (wb + 256 + 32 * h));                            \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    const int32_t *bs = xs + 16 * tb;                                                               \
+                    __m256i summ = _mm256_setzero_si256();                                                          \
+                    for (int j = 0; j < 8; j++) {                                                                   \
+                        __m256i m = byte_lanes_##SUFFIX(j < 4 ? mlo : mhi, j % 4);                                  \
+                        summ = _mm256_add_epi32(summ,                                                               \
+                                                _mm256_mullo_epi32(m, _mm256_set1_epi32(bs[2 * j] + bs[2 * j + 1]))); \
+                    }                                                                                               \
+                    __m256 dx = _mm256_set1_ps(xd[tb]);                                                             \
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi[t]), _mm256_mul_ps(dw, dx), acc[t]);           \
+                    acc[t] = _mm256_fnmadd_ps(_mm256_cvtepi32_ps(summ), _mm256_mul_ps(mw, dx), acc[t]);             \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
+        }                                                                                                           \
+    }                                                                                                               \
+    ATTR INLINE void q6_k_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        const __m256i m4 = _mm256_set1_epi8(0x0F), m30 = _mm256_set1_epi8(0x30);                                    \
+        const int64_t xrow = (int64_t) blocks * 256;                                                                \
+        for (int hf = 0; hf < 2; hf++) {                                                                            \
+            int vh = valid - 8 * hf;                                                                                \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[4];                                                                                          \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q6_K_GB) {                                                   \
+                const uint8_t *wl = wb + 32 + 32 * hf, *wh = wb + 32 + 32 * 64 + 32 * hf;                           \
+                const uint8_t *ws = wb + 32 + 48 * 64 + 32 * hf;                                                    \
+                __m256i sumi[4];                                                                                    \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm256_setzero_si256();   \
+                for (int j0 = 0; j0 < 4; j0++) {                                                                    \
+                    __m256i q[4][4];                                                                                \
+                    for (int k = 0; k < 4; k++) {                                                                   \
+                        int hh = 4 * j0 + k;                                                                        \
+                        __m256i hv = _mm256_loadu_si256((const __m256i *) (wh + 64 * hh));                          \
+                        __m256i l0 = _mm256_loadu_si256((const __m256i *) (wl + 64 * hh));                          \
+                        __m256i l1 = _mm256_loadu_si256((const __m256i *) (wl + 64 * (hh + 16)));                   \
+                        q[0][k] = _mm256_or_si256(_mm256_and_si256(l0, m4),                                         \
+                                                  _mm256_and_si256(_mm256_slli_epi16(hv, 4), m30));                 \
+                        q[1][k] = _mm256_or_si256(_mm256_and_si256(l1, m4),                                         \
+                                                  _mm256_and_si256(_mm256_slli_epi16(hv, 2), m30));                 \
+                        q[2][k] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m4),                   \
+                                                  _mm256_and_si256(hv, m30));                                       \
+                        q[3][k] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m4),                   \
+                                                  _mm256_and_si256(_mm256_srli_epi16(hv, 2), m30));                 \
+                    }                                                                                               \
+                    __m256i sc[4];                                                                                  \
+                    for (int f = 0; f < 4; f++) {                                                                   \
+                        int j = j0 + 4 * f;                                                                         \
+                        sc[f] = sbyte_lanes_##SUFFIX(_mm256_loadu_si256((const __m256i *) (ws + 64 * (j / 4))), j % 4); \
+                    }                                                                                               \
+                    _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                               \
+                        int64_t tb = (int64_t) (t0 + t) * blocks + b;                                               \
+                        const int8_t *xb = xq + (t0 + t) * xrow + 256 * b;                                          \
+                        for (int f = 0; f < 4; f++) {                                                               \
+                            int j = j0 + 4 * f;                                                                     \
+                            __m256i s = _mm256_set1_epi32(-32 * xs[16 * tb + j]);                                   \
+                            for (int k = 0; k < 4; k++) {                                                           \
+                                s = DOT(s, q[f][k], _mm256_set1_epi32(load_i32(xb + 16 * j + 4 * k)));              \
+                            }                                                                                       \
+                            sumi[t] = _mm256_add_epi32(sumi[t], _mm256_mullo_epi32(s, sc[f]));                      \
+                        }                                                                                           \
+                    }                                                                                               \
+                }                                                                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * hf)));                     \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi[t]), _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), \
+                                             acc[t]);                                                               \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * hf, acc[t], vh);  \
+        }                                                                                                           \
+    }
+
+AVX2_K_TILES(avxvnni, TVNNI, dot_vnni)
+AVX2_K_TILES(avx2, TAVX2, dot_avx2)
+
+GEMM_DRIVER_K(ls_q4_k_gemm_avxvnni, TVNNI, q4_k_tile_avxvnni, Q4_K_GB, 4)
+GEMM_DRIVER_K(ls_q6_k_gemm_avxvnni, TVNNI, q6_k_tile_avxvnni, Q6_K_GB, 4)
+GEMM_DRIVER_K(ls_q4_k_gemm_avx2, TAVX2, q4_k_tile_avx2, Q4_K_GB, 4)
+GEMM_DRIVER_K(ls_q6_k_gemm_avx2, TAVX2, q6_k_tile_avx2, Q6_K_GB, 4)

@@ -78,7 +78,7 @@ public class CpuBackend extends Backend {
     }
 
     /**
-     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0 and Q8_0
+     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0, Q8_0, Q4_K, Q6_K
      *                weights, packed into their layout; needs {@code pack}) or the Vector API ones;
      *                a backend without {@code pack} runs the Java kernels on the zero-copy views
      */
@@ -119,8 +119,9 @@ public class CpuBackend extends Backend {
         var loaded = NativeKernels.load();
         if (loaded.isPresent()) {
             LOG.info(
-                    "CPU kernels: native {} for Q4_0 and Q8_0 weights, Java (Vector API) for the other types",
-                    loaded.get().isa.suffix);
+                    "CPU kernels: native {} for {} weights, Java (Vector API) for the other types",
+                    loaded.get().isa.suffix,
+                    loaded.get().types());
             return loaded.get();
         }
         String why = NativeKernels.unavailable().orElse("unknown");

@@ -182,7 +182,6 @@ final class NativeKernels {
     private final MethodHandle quantizeQ8_K;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
-    /** The K-quant products, AVX-512 VNNI only so far: null on the other variants. */
     private final MethodHandle gemmQ4_K;
 
     private final MethodHandle gemmQ6_K;
@@ -201,8 +200,8 @@ final class NativeKernels {
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
         gemmQ8_0 = bind("ls_q8_0_gemm_" + isa.suffix, gemm);
-        gemmQ4_K = isa == Isa.AVX512_VNNI ? bind("ls_q4_k_gemm_" + isa.suffix, gemm) : null;
-        gemmQ6_K = isa == Isa.AVX512_VNNI ? bind("ls_q6_k_gemm_" + isa.suffix, gemm) : null;
+        gemmQ4_K = bind("ls_q4_k_gemm_" + isa.suffix, gemm);
+        gemmQ6_K = bind("ls_q6_k_gemm_" + isa.suffix, gemm);
     }
 
     private static MethodHandle bind(String symbol, FunctionDescriptor descriptor) {
@@ -215,15 +214,14 @@ final class NativeKernels {
     /** Whether {@code type} has native kernels in this variant. */
     boolean supports(GgmlType type) {
         return switch (type) {
-            case Q4_0, Q8_0 -> true;
-            case Q4_K, Q6_K -> gemmQ4_K != null;
+            case Q4_0, Q8_0, Q4_K, Q6_K -> true;
             default -> false;
         };
     }
 
     /** The types with native kernels in this variant, for messages. */
     String types() {
-        return gemmQ4_K != null ? "Q4_0, Q8_0, Q4_K and Q6_K" : "Q4_0 and Q8_0";
+        return "Q4_0, Q8_0, Q4_K and Q6_K";
     }
 
     /**
