@@ -582,6 +582,22 @@ TAVX2 EXPORT void ls_quantize_q8_k(const float *x, int64_t n, int8_t *q, float *
     }
 }
 
+/**
+ * For Q4_K's mins: each super-block's 8 sums of 32 activations (bsums[2j] + bsums[2j+1], within
+ * +-4064) as s = 64 hi + lo with hi in [-64, 63] and lo in [0, 63], both bytes: 16 per super-block,
+ * hi_0..7 then lo_0..7, so that sum_j m_j s_j = 64 dot(m, hi) + dot(m, lo) takes two vpdpbusd.
+ */
+EXPORT void ls_q8_k_split_sums(const int32_t *sums, int64_t blocks, int8_t *out) {
+    for (int64_t b = 0; b < blocks; b++) {
+        for (int j = 0; j < 8; j++) {
+            int32_t v = sums[16 * b + 2 * j] + sums[16 * b + 2 * j + 1];
+            int32_t hi = v >> 6; /* floor(v / 64) */
+            out[16 * b + j] = (int8_t) hi;
+            out[16 * b + 8 + j] = (int8_t) (v - 64 * hi);
+        }
+    }
+}
+
 T512 INLINE __m512i byte_lanes(__m512i v, int k) { /* byte k of each 32-bit lane, as int32 */
     return _mm512_and_si512(_mm512_srli_epi32(v, 8 * k), _mm512_set1_epi32(0xFF));
 }
@@ -590,8 +606,15 @@ T512 INLINE __m512i sbyte_lanes(__m512i v, int k) { /* signed byte k of each 32-
     return _mm512_srai_epi32(_mm512_slli_epi32(v, 24 - 8 * k), 24);
 }
 
+/*
+ * Q4_K: per pair of sub-blocks (2p, 2p+1) each of the 8 runs is loaded once, its low nibbles for
+ * sub-block 2p and high ones for 2p+1; sumi += isum_j * sc_j. The mins' term sum_j m_j s_j (s_j the
+ * activations' sum over sub-block j) comes from the split sums (ls_q8_k_split_sums), passed as `xs`:
+ * 64 dot(m, hi) + dot(m, lo), four vpdpbusd against the mins' two runs.
+ */
 T512 INLINE void q4_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
                                int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    const int8_t *split = (const int8_t *) xs;
     __m512 acc[8];
     for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
     const __m512i m4 = _mm512_set1_epi8(0x0F);
@@ -600,21 +623,24 @@ T512 INLINE void q4_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
         PREFETCH_BLOCK(w, Q4_K_GB, LS_PREFETCH_Q4_K);
         __m512i sumi[8];
         _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
-        for (int j = 0; j < 8; j++) { /* sub-block j: 32 elements, runs 8(j/2).. of its nibble half */
-            __m512i sc = byte_lanes(_mm512_loadu_si512((const void *) (w + 64 + 64 * (j / 4))), j % 4);
-            __m512i q[8];
+        __m512i scv[2] = {_mm512_loadu_si512((const void *) (w + 64)), _mm512_loadu_si512((const void *) (w + 128))};
+        for (int p = 0; p < 4; p++) {
+            __m512i sc0 = byte_lanes(scv[p / 2], (2 * p) % 4), sc1 = byte_lanes(scv[p / 2], (2 * p + 1) % 4);
+            __m512i lo[8], hi[8];
             for (int k = 0; k < 8; k++) {
-                __m512i v = _mm512_loadu_si512((const void *) (w + 320 + 64 * (8 * (j / 2) + k)));
-                q[k] = (j & 1) ? _mm512_and_si512(_mm512_srli_epi16(v, 4), m4) : _mm512_and_si512(v, m4);
+                __m512i v = _mm512_loadu_si512((const void *) (w + 320 + 64 * (8 * p + k)));
+                lo[k] = _mm512_and_si512(v, m4);
+                hi[k] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
             }
             _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
-                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 32 * j;
+                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 64 * p;
                 __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
-                for (int k = 0; k < 8; k += 2) {
-                    s0 = _mm512_dpbusd_epi32(s0, q[k], _mm512_set1_epi32(load_i32(xb + 4 * k)));
-                    s1 = _mm512_dpbusd_epi32(s1, q[k + 1], _mm512_set1_epi32(load_i32(xb + 4 * k + 4)));
+                for (int k = 0; k < 8; k++) {
+                    s0 = _mm512_dpbusd_epi32(s0, lo[k], _mm512_set1_epi32(load_i32(xb + 4 * k)));
+                    s1 = _mm512_dpbusd_epi32(s1, hi[k], _mm512_set1_epi32(load_i32(xb + 32 + 4 * k)));
                 }
-                sumi[t] = _mm512_add_epi32(sumi[t], _mm512_mullo_epi32(_mm512_add_epi32(s0, s1), sc));
+                sumi[t] = _mm512_add_epi32(sumi[t], _mm512_add_epi32(_mm512_mullo_epi32(s0, sc0),
+                                                                     _mm512_mullo_epi32(s1, sc1)));
             }
         }
         __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
@@ -622,12 +648,12 @@ T512 INLINE void q4_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
         __m512i mlo = _mm512_loadu_si512((const void *) (w + 192)), mhi = _mm512_loadu_si512((const void *) (w + 256));
         _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
             int64_t tb = (int64_t) (t0 + t) * blocks + b;
-            const int32_t *bs = xs + 16 * tb;
-            __m512i summ = _mm512_setzero_si512();
-            for (int j = 0; j < 8; j++) {
-                __m512i m = byte_lanes(j < 4 ? mlo : mhi, j % 4);
-                summ = _mm512_add_epi32(summ, _mm512_mullo_epi32(m, _mm512_set1_epi32(bs[2 * j] + bs[2 * j + 1])));
-            }
+            const int8_t *sp = split + 16 * tb;
+            __m512i h = _mm512_dpbusd_epi32(_mm512_setzero_si512(), mlo, _mm512_set1_epi32(load_i32(sp)));
+            h = _mm512_dpbusd_epi32(h, mhi, _mm512_set1_epi32(load_i32(sp + 4)));
+            __m512i l = _mm512_dpbusd_epi32(_mm512_setzero_si512(), mlo, _mm512_set1_epi32(load_i32(sp + 8)));
+            l = _mm512_dpbusd_epi32(l, mhi, _mm512_set1_epi32(load_i32(sp + 12)));
+            __m512i summ = _mm512_add_epi32(_mm512_slli_epi32(h, 6), l);
             __m512 dx = _mm512_set1_ps(xd[tb]);
             acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sumi[t]), _mm512_mul_ps(dw, dx), acc[t]);
             acc[t] = _mm512_fnmadd_ps(_mm512_cvtepi32_ps(summ), _mm512_mul_ps(mw, dx), acc[t]);
@@ -772,13 +798,12 @@ GEMM_DRIVER_K(ls_q6_k_gemm_avx512vnni, T512, q6_k_tile_512, Q6_K_GB, 4)
                 __m256i mhi = _mm256_loadu_si256((const __m256i *) (wb + 256 + 32 * h));                            \
                 _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
                     int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
-                    const int32_t *bs = xs + 16 * tb;                                                               \
-                    __m256i summ = _mm256_setzero_si256();                                                          \
-                    for (int j = 0; j < 8; j++) {                                                                   \
-                        __m256i m = byte_lanes_##SUFFIX(j < 4 ? mlo : mhi, j % 4);                                  \
-                        summ = _mm256_add_epi32(summ,                                                               \
-                                                _mm256_mullo_epi32(m, _mm256_set1_epi32(bs[2 * j] + bs[2 * j + 1]))); \
-                    }                                                                                               \
+                    const int8_t *sp = (const int8_t *) xs + 16 * tb;                                               \
+                    __m256i hs = DOT(_mm256_setzero_si256(), mlo, _mm256_set1_epi32(load_i32(sp)));                 \
+                    hs = DOT(hs, mhi, _mm256_set1_epi32(load_i32(sp + 4)));                                         \
+                    __m256i ls = DOT(_mm256_setzero_si256(), mlo, _mm256_set1_epi32(load_i32(sp + 8)));             \
+                    ls = DOT(ls, mhi, _mm256_set1_epi32(load_i32(sp + 12)));                                        \
+                    __m256i summ = _mm256_add_epi32(_mm256_slli_epi32(hs, 6), ls);                                  \
                     __m256 dx = _mm256_set1_ps(xd[tb]);                                                             \
                     acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi[t]), _mm256_mul_ps(dw, dx), acc[t]);           \
                     acc[t] = _mm256_fnmadd_ps(_mm256_cvtepi32_ps(summ), _mm256_mul_ps(mw, dx), acc[t]);             \

@@ -180,6 +180,7 @@ final class NativeKernels {
     private final MethodHandle packQ6_K;
     private final MethodHandle quantizeQ8_0;
     private final MethodHandle quantizeQ8_K;
+    private final MethodHandle splitSums;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
     private final MethodHandle gemmQ4_K;
@@ -196,6 +197,7 @@ final class NativeKernels {
         FunctionDescriptor quantize = FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS, ADDRESS, ADDRESS);
         quantizeQ8_0 = bind("ls_quantize_q8_0", quantize);
         quantizeQ8_K = bind("ls_quantize_q8_k", quantize);
+        splitSums = bind("ls_q8_k_split_sums", FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS));
         FunctionDescriptor gemm = FunctionDescriptor.ofVoid(
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
@@ -281,6 +283,12 @@ final class NativeKernels {
                     MemorySegment.ofArray(q.values).asSlice(from),
                     MemorySegment.ofArray(q.scales).asSlice(4L * (from / block)),
                     MemorySegment.ofArray(q.sums).asSlice(4L * (from / sumSize)));
+            if (q.split != null) {
+                splitSums.invokeExact(
+                        MemorySegment.ofArray(q.sums).asSlice(4L * (from / 16)),
+                        (long) ((to - from) / 256),
+                        MemorySegment.ofArray(q.split).asSlice(from / 256 * 16L));
+            }
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -318,6 +326,8 @@ final class NativeKernels {
         if (h == null) {
             throw new IllegalArgumentException(type + " has no native kernels in " + this);
         }
+        // Q4_K takes its activations' sums split for its mins
+        MemorySegment sums = type == GgmlType.Q4_K ? MemorySegment.ofArray(x.split) : MemorySegment.ofArray(x.sums);
         try {
             h.invokeExact(
                     w,
@@ -327,7 +337,7 @@ final class NativeKernels {
                     g1,
                     MemorySegment.ofArray(x.values),
                     MemorySegment.ofArray(x.scales),
-                    MemorySegment.ofArray(x.sums),
+                    sums,
                     tokens,
                     MemorySegment.ofArray(y),
                     (long) yStride,

@@ -12,6 +12,11 @@ final class NativeQ8 {
     final byte[] values;
     final float[] scales;
     final int[] sums;
+    /**
+     * Q8_K only: per block the 8 sums of 32 values (within +-4064) split as {@code 64 hi + lo}, the
+     * 8 {@code hi} bytes then the 8 {@code lo} bytes, for Q4_K's mins; null for Q8_0.
+     */
+    final byte[] split;
 
     NativeQ8(int elements) {
         this(ActivationFormat.Q8_0, elements);
@@ -22,6 +27,7 @@ final class NativeQ8 {
         this.values = new byte[elements];
         this.scales = new float[elements / format.blockSize()];
         this.sums = new int[format == ActivationFormat.Q8_K ? elements / 16 : elements / 32];
+        this.split = format == ActivationFormat.Q8_K ? new byte[elements / 256 * 16] : null;
     }
 
     int capacity() {

@@ -100,6 +100,13 @@ class NativeKernelsTests {
                             .isEqualTo((byte) expected);
                     assertThat(q.scales[b] * q.values[256 * b + j]).isEqualTo(restored[256 * b + j]);
                 }
+                for (int j = 0; j < 8; j++) {
+                    int s32 = q.sums[16 * b + 2 * j] + q.sums[16 * b + 2 * j + 1];
+                    assertThat(64 * q.split[16 * b + j] + q.split[16 * b + 8 + j])
+                            .as("%s block %d split sum %d", k, b, j)
+                            .isEqualTo(s32);
+                    assertThat(q.split[16 * b + 8 + j]).isBetween((byte) 0, (byte) 63);
+                }
                 for (int s16 = 0; s16 < 16; s16++) {
                     int sum = 0;
                     for (int j = 0; j < 16; j++) {
