@@ -112,6 +112,9 @@ INLINE int32_t load_i32(const int8_t *p) {
 #ifndef LS_PREFETCH_Q4_K
 #define LS_PREFETCH_Q4_K 4096
 #endif
+#ifndef LS_PREFETCH_Q6_K
+#define LS_PREFETCH_Q6_K 0
+#endif
 
 /* ---------------------------------------------------------------- packing */
 
@@ -675,6 +678,7 @@ T512 INLINE void q6_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
     const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
     const int64_t xrow = (int64_t) blocks * 256;
     for (int32_t b = 0; b < blocks; b++, w += Q6_K_GB) {
+        PREFETCH_BLOCK(w, Q6_K_GB, LS_PREFETCH_Q6_K);
         const uint8_t *wl = w + 32, *wh = w + 32 + 32 * 64, *ws = w + 32 + 48 * 64;
         __m512i sumi[4];
         _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
