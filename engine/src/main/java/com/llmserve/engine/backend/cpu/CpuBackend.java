@@ -36,6 +36,9 @@ public class CpuBackend extends Backend {
     /** Chunks per thread of a matrix product's tiles (see {@link Parallel#forEach(int, int, int, Parallel.Range)}). */
     static final int MATMUL_CHUNKS_PER_THREAD = Integer.getInteger("llmserve.cpu.matmul-chunks", 16);
 
+    /** The least weight bytes per chunk and token of a matrix product. */
+    static final long MATMUL_CHUNK_BYTES = Long.getLong("llmserve.cpu.matmul-chunk-bytes", 128 * 1024);
+
     private final Parallel parallel;
     private final boolean pack;
     private final boolean batchInvariant;
@@ -286,9 +289,12 @@ public class CpuBackend extends Backend {
         for (int p = 0; p < parts.size(); p++) {
             firstTile[p + 1] = firstTile[p] + (int) ((parts.get(p).rows() + TileGemm.ROWS - 1) / TileGemm.ROWS);
         }
-        // small chunks: a decode step's products are memory-bound and short, and the wait for the
-        // thread that takes the last chunk is half a chunk on average
-        parallel.forEach(firstTile[parts.size()], 1, MATMUL_CHUNKS_PER_THREAD, (fromTile, toTile) -> {
+        // up to 16 chunks per thread: the wait for the thread that takes the last chunk is half a
+        // chunk on average; but at least MATMUL_CHUNK_BYTES of weights per chunk and token, so that
+        // the calls of a small decode product do not outweigh its work
+        long tileBytes = (long) TileGemm.ROWS * parts.getFirst().rowBytes * n;
+        int grain = (int) Math.max(1, Math.min(firstTile[parts.size()], MATMUL_CHUNK_BYTES / tileBytes));
+        parallel.forEach(firstTile[parts.size()], grain, MATMUL_CHUNKS_PER_THREAD, (fromTile, toTile) -> {
             for (int p = 0; p < parts.size(); p++) {
                 int lo = Math.max(fromTile, firstTile[p]);
                 int hi = Math.min(toTile, firstTile[p + 1]);
