@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The engine's CPU backend beside llama.cpp's CPU build, side by side on the same GGUF files:
 for each file, ROUNDS rounds of one engine run (scripts/generate.sh: a 128-token prompt, then 64
-generated tokens, in one JVM that runs it twice and reports the second, warm run) and one
-llama-bench run (pp128 and tg64, one repetition), alternating so that drifts of a shared machine hit
+generated tokens, in one JVM that runs it twice and reports the second, warm run) and llama-bench
+(pp128 from an empty context; tg64 after 128 tokens of context, -d 128, as the engine's decode
+follows its prompt; one repetition each), alternating so that drifts of a shared machine hit
 both; then each type's decode and prefill rates (best, median and range) and the ratios engine /
 llama.cpp: of the best rates (on a shared machine the best round of each is the one least
 disturbed by others' work) and of each round's pair (median and range).
@@ -38,15 +39,16 @@ def engine(model, a):
     return float(last.group(3)), float(last.group(5))
 
 
+def llama_run(model, a, args):
+    cmd = [a.llama_bench, "-m", model, "-t", str(a.threads), "-r", "1", "-o", "json"] + args
+    return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)[0]["avg_ts"]
+
+
 def llama(model, a):
-    cmd = [a.llama_bench, "-m", model, "-t", str(a.threads), "-p", str(a.prompt), "-n", str(a.gen), "-r", "1", "-o", "json"]
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    pp = tg = None
-    for r in json.loads(out):
-        if r["n_prompt"] > 0 and r["n_gen"] == 0:
-            pp = r["avg_ts"]
-        elif r["n_gen"] > 0 and r["n_prompt"] == 0:
-            tg = r["avg_ts"]
+    # prefill from an empty context; decode after `depth` tokens, where the engine's decode runs
+    # after its prompt (the same attention work)
+    pp = llama_run(model, a, ["-p", str(a.prompt), "-n", "0"])
+    tg = llama_run(model, a, ["-p", "0", "-n", str(a.gen), "-d", str(a.depth)])
     return pp, tg
 
 
@@ -69,7 +71,11 @@ def main():
     ap.add_argument("--prompt", type=int, default=128)
     ap.add_argument("--gen", type=int, default=64)
     ap.add_argument("--kernels", default="auto", choices=["auto", "java", "native"])
+    ap.add_argument("--llama-depth", dest="depth", type=int, default=None,
+                    help="context before llama.cpp's decode (default: --prompt, as the engine's)")
     a = ap.parse_args()
+    if a.depth is None:
+        a.depth = a.prompt
     results = {}
     for rnd in range(a.rounds):
         for model in a.model:
@@ -79,7 +85,8 @@ def main():
             r["e_pp"].append(e_pp), r["e_tg"].append(e_tg), r["l_pp"].append(l_pp), r["l_tg"].append(l_tg)
             print(f"round {rnd + 1} {os.path.basename(model)}: engine pp {e_pp:.1f} tg {e_tg:.1f}; "
                   f"llama.cpp pp {l_pp:.1f} tg {l_tg:.1f}", file=sys.stderr, flush=True)
-    print(f"{a.threads} threads, {a.rounds} alternating rounds, prompt {a.prompt}, {a.gen} generated; "
+    print(f"{a.threads} threads, {a.rounds} alternating rounds, prompt {a.prompt}, {a.gen} generated "
+          f"(llama.cpp: pp{a.prompt}, tg{a.gen} at depth {a.depth}); "
           f"engine kernels: {a.kernels}; best (median, range); ratio of the bests (per-round ratios)")
     print()
     print("| file | engine decode tok/s | llama.cpp decode | decode ratio | engine prefill tok/s | llama.cpp prefill | prefill ratio |")
