@@ -884,3 +884,23 @@ GEMM_DRIVER_K(ls_q4_k_gemm_avxvnni, TVNNI, q4_k_tile_avxvnni, Q4_K_GB, 4)
 GEMM_DRIVER_K(ls_q6_k_gemm_avxvnni, TVNNI, q6_k_tile_avxvnni, Q6_K_GB, 4)
 GEMM_DRIVER_K(ls_q4_k_gemm_avx2, TAVX2, q4_k_tile_avx2, Q4_K_GB, 4)
 GEMM_DRIVER_K(ls_q6_k_gemm_avx2, TAVX2, q6_k_tile_avx2, Q6_K_GB, 4)
+
+/* ================================================================ attention helpers */
+
+/**
+ * Widens `count` rows of `hd` halves (f16), row i at halves[offsets[i]], into out[i * hd ..]: the
+ * keys or values of a block of cached positions, exactly as Float.float16ToFloat does for every
+ * value but NaNs (whose payload F16C may quiet).
+ */
+TAVX2 EXPORT void ls_widen_halves(const uint16_t *halves, const int64_t *offsets, int32_t count, int32_t hd,
+                                  float *out) {
+    for (int32_t i = 0; i < count; i++) {
+        const uint16_t *src = halves + offsets[i];
+        float *dst = out + (int64_t) i * hd;
+        int32_t k = 0;
+        for (; k + 8 <= hd; k += 8) {
+            _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (src + k))));
+        }
+        for (; k < hd; k++) dst[k] = _cvtsh_ss(src[k]);
+    }
+}

@@ -65,7 +65,7 @@ public class CpuBackend extends Backend {
         super(name);
         this.nativeKernels = pack ? nativeKernels(kernels) : null;
         this.parallel = new Parallel(threads);
-        this.cached = new CachedAttention(parallel);
+        this.cached = new CachedAttention(parallel, nativeKernels);
         this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
         this.batchInvariant = batchInvariant;

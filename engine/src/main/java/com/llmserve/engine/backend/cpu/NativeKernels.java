@@ -181,6 +181,7 @@ final class NativeKernels {
     private final MethodHandle quantizeQ8_0;
     private final MethodHandle quantizeQ8_K;
     private final MethodHandle splitSums;
+    private final MethodHandle widenHalves;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
     private final MethodHandle gemmQ4_K;
@@ -198,6 +199,7 @@ final class NativeKernels {
         quantizeQ8_0 = bind("ls_quantize_q8_0", quantize);
         quantizeQ8_K = bind("ls_quantize_q8_k", quantize);
         splitSums = bind("ls_q8_k_split_sums", FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS));
+        widenHalves = bind("ls_widen_halves", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, INT, INT, ADDRESS));
         FunctionDescriptor gemm = FunctionDescriptor.ofVoid(
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
@@ -342,6 +344,35 @@ final class NativeKernels {
                     MemorySegment.ofArray(y),
                     (long) yStride,
                     (long) yOffset);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Widens {@code count} rows of {@code hd} halves of {@code halves}, row {@code i} at half
+     * {@code offsets[i]}, into {@code out[i*hd ..]}: what {@link FloatMath#widenHalves} does row by
+     * row, in one call (NaN payloads aside).
+     */
+    void widenHalves(MemorySegment halves, long[] offsets, int count, int hd, float[] out) {
+        long limit = halves.byteSize() / 2 - hd;
+        for (int i = 0; i < count; i++) {
+            if (offsets[i] < 0 || offsets[i] > limit) {
+                throw new IndexOutOfBoundsException("row at half " + offsets[i] + " of " + halves.byteSize() / 2);
+            }
+        }
+        if (count > offsets.length || (long) count * hd > out.length) {
+            throw new IndexOutOfBoundsException(count + " rows of " + hd + " into " + out.length);
+        }
+        try {
+            // the address without the cache's shared session: no contended acquire per call; the
+            // cache outlives every attention over it
+            widenHalves.invokeExact(
+                    MemorySegment.ofAddress(halves.address()),
+                    MemorySegment.ofArray(offsets),
+                    count,
+                    hd,
+                    MemorySegment.ofArray(out));
         } catch (Throwable t) {
             throw rethrow(t);
         }

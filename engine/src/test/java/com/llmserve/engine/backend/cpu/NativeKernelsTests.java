@@ -267,6 +267,38 @@ class NativeKernelsTests {
     }
 
     @Test
+    void cachedHalvesWidenAsTheJavaPathWidensThem() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(11);
+            int hd = 68; // 8 at a time and a tail of 4
+            MemorySegment cache = Arena.ofAuto().allocate(2L * hd * 40, 64);
+            for (long i = 0; i < hd * 40L; i++) {
+                // every finite half and the infinities: subnormals, zeros of both signs, the largest
+                short h = (short) r.nextInt(1 << 16);
+                if ((h & 0x7c00) == 0x7c00) {
+                    h = (short) ((h & 0x8000) | 0x7c00); // no NaNs: F16C may quiet their payload
+                }
+                cache.setAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, i, h);
+            }
+            long[] offsets = new long[64];
+            int count = 9;
+            for (int i = 0; i < count; i++) {
+                offsets[i] = (long) ((i * 7) % 39) * hd + (i % 2);
+            }
+            float[] actual = new float[count * hd];
+            k.widenHalves(cache, offsets, count, hd, actual);
+            float[] expected = new float[count * hd];
+            for (int i = 0; i < count; i++) {
+                FloatMath.widenHalves(cache, offsets[i], expected, i * hd, hd);
+            }
+            assertThat(actual).as("%s", k).containsExactly(expected);
+            long[] outside = {40L * hd - hd + 1};
+            assertThatThrownBy(() -> k.widenHalves(cache, outside, 1, hd, new float[hd]))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+        }
+    }
+
+    @Test
     void productsOutsideTheirArraysAreRefused() {
         NativeKernels k = variants().getFirst();
         int rows = 32;
