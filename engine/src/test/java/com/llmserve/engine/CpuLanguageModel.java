@@ -1,6 +1,7 @@
 package com.llmserve.engine;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.LanguageModel;
@@ -19,6 +20,11 @@ public record CpuLanguageModel(CpuBackend backend, GgufFile file, LanguageModel 
     /** On a batch-invariant backend ({@link CpuBackend#batchInvariant()}). */
     public static CpuLanguageModel loadBatchInvariant(String fileName) throws IOException {
         return load(fileName, new CpuBackend(2, true, true));
+    }
+
+    /** On a backend of the given kernels, not batch-invariant. */
+    public static CpuLanguageModel load(String fileName, CpuKernels kernels) throws IOException {
+        return load(fileName, new CpuBackend(2, true, false, kernels));
     }
 
     private static CpuLanguageModel load(String fileName, CpuBackend backend) throws IOException {

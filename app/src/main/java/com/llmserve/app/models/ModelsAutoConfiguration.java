@@ -4,6 +4,7 @@ import com.llmserve.app.gpu.GpuProperties;
 import com.llmserve.app.gpu.GpuRuntime;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backends;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Optional;
@@ -46,7 +47,8 @@ public class ModelsAutoConfiguration {
                         threads,
                         opened.map(r -> String.join("; ", r.statuses())).orElse("no GPU runtime in this application")));
         return new DefaultBackendProvider(
-                backends.withBatchInvariant(properties.engine().batchInvariant()));
+                backends.withBatchInvariant(properties.engine().batchInvariant())
+                        .withCpuKernels(CpuKernels.parse(properties.engine().cpuKernels())));
     }
 
     /**

@@ -4,6 +4,7 @@ import static com.llmserve.app.system.PropertyChecks.atLeast;
 import static com.llmserve.app.system.PropertyChecks.notNegative;
 
 import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.model.ModelKind;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sched.EmbeddingOptions;
@@ -211,6 +212,10 @@ public record ServingProperties(
      * @param gpuKvShare     with {@code kvBlocks} 0, the share of a GPU's free memory, once a replica's
      *                       weights are on it, that its KV cache takes, split with the GPU models still
      *                       to load at startup (the rest stays for activations, graphs and BLAS workspace)
+     * @param cpuKernels     which kernels CPU models multiply quantized weights with: {@code auto}
+     *                       (the native ones where they run: x86-64 Linux with AVX2; else the Java
+     *                       ones), {@code java} (the portable Vector API kernels) or {@code native}
+     *                       (required: a CPU model refuses to load without them)
      */
     public record Engine(
             @DefaultValue("0") int kvBlocks,
@@ -232,12 +237,15 @@ public record ServingProperties(
 
             @DefaultValue("false") boolean batchInvariant,
 
-            @DefaultValue("" + DEFAULT_GPU_KV_SHARE) double gpuKvShare) {
+            @DefaultValue("" + DEFAULT_GPU_KV_SHARE) double gpuKvShare,
+
+            @DefaultValue("auto") String cpuKernels) {
 
         /** Most of what is free: activations, graphs and the BLAS workspace keep the rest. */
         public static final double DEFAULT_GPU_KV_SHARE = 0.8;
 
         public Engine {
+            CpuKernels.parse(cpuKernels); // refuses a value other than auto, java or native at startup
             if (kvBlocks != 0) {
                 atLeast("llmserve.engine.kv-blocks", EngineOptions.MIN_KV_BLOCKS, kvBlocks);
             }

@@ -58,6 +58,29 @@ class ModelsAutoConfigurationTests {
     }
 
     @Test
+    void theCpuKernelsSettingReachesTheCpuBackends() {
+        runner.withPropertyValues("llmserve.engine.cpu-kernels=java").run(context -> {
+            try (com.llmserve.engine.backend.Backend be =
+                    context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
+                assertThat(be.description()).contains("java kernels");
+            }
+        });
+        runner.run(context -> {
+            try (com.llmserve.engine.backend.Backend be =
+                    context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
+                // auto: the native kernels wherever the library runs
+                assertThat(be.description())
+                        .contains(
+                                com.llmserve.engine.backend.cpu.CpuBackend.nativeKernelsAvailable()
+                                        ? "native "
+                                        : "java kernels");
+            }
+        });
+        runner.withPropertyValues("llmserve.engine.cpu-kernels=fast")
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
     void aConfiguredModelIsServedUnderItsIdInsteadOfTheSameFileOfTheFolder() {
         runner.withPropertyValues(
                         "llmserve.models[0].id=story",

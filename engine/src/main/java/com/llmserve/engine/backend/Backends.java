@@ -1,6 +1,7 @@
 package com.llmserve.engine.backend;
 
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.backend.gpu.GpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.gpu.BackendStatus;
@@ -28,6 +29,7 @@ public final class Backends {
     private final String noGpu;
     private final int cpuThreads;
     private final boolean cpuBatchInvariant;
+    private final CpuKernels cpuKernels;
     private final GpuOptions gpu;
     private final AtomicInteger next = new AtomicInteger();
 
@@ -40,7 +42,13 @@ public final class Backends {
         this(pool, pool.isEmpty() ? reasons(pool) : null, cpuThreads, gpu);
     }
 
-    private Backends(DevicePool pool, String noGpu, int cpuThreads, boolean cpuBatchInvariant, GpuOptions gpu) {
+    private Backends(
+            DevicePool pool,
+            String noGpu,
+            int cpuThreads,
+            boolean cpuBatchInvariant,
+            CpuKernels cpuKernels,
+            GpuOptions gpu) {
         if (cpuThreads < 1) {
             throw new IllegalArgumentException("cpuThreads must be positive: " + cpuThreads);
         }
@@ -48,11 +56,12 @@ public final class Backends {
         this.noGpu = noGpu;
         this.cpuThreads = cpuThreads;
         this.cpuBatchInvariant = cpuBatchInvariant;
+        this.cpuKernels = cpuKernels;
         this.gpu = gpu;
     }
 
     private Backends(DevicePool pool, String noGpu, int cpuThreads, GpuOptions gpu) {
-        this(pool, noGpu, cpuThreads, false, gpu);
+        this(pool, noGpu, cpuThreads, false, CpuKernels.AUTO, gpu);
     }
 
     /**
@@ -61,7 +70,15 @@ public final class Backends {
      * {@link GpuOptions#batchInvariant()} says.
      */
     public Backends withBatchInvariant(boolean invariant) {
-        return new Backends(pool, noGpu, cpuThreads, invariant, gpu.withBatchInvariant(invariant));
+        return new Backends(pool, noGpu, cpuThreads, invariant, cpuKernels, gpu.withBatchInvariant(invariant));
+    }
+
+    /**
+     * These backends with CPU backends on {@code kernels} ({@code llmserve.engine.cpu-kernels}):
+     * the native kernels where they run (auto), only the Java ones, or the native ones required.
+     */
+    public Backends withCpuKernels(CpuKernels kernels) {
+        return new Backends(pool, noGpu, cpuThreads, cpuBatchInvariant, kernels, gpu);
     }
 
     /**
@@ -96,7 +113,7 @@ public final class Backends {
                     "backend " + choice.name().toLowerCase(Locale.ROOT) + " asked for: " + refused.get());
         }
         if (choice == BackendChoice.CPU || noGpu != null) {
-            return new CpuBackend(cpuThreads, true, cpuBatchInvariant);
+            return new CpuBackend(cpuThreads, true, cpuBatchInvariant, cpuKernels);
         }
         Device device = pool.devices()
                 .get(Math.floorMod(next.getAndIncrement(), pool.devices().size()));

@@ -3,12 +3,14 @@ package com.llmserve.engine.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
@@ -94,6 +96,44 @@ class BatchedForwardTests {
                 GgufFile f = GgufFile.open(TestData.model(modelFile));
                 LanguageModel model = Architectures.loadLanguageModel(f, invariant, ModelOptions.DEFAULT)) {
             assertThat(invariant.description()).contains("batch-invariant");
+            List<float[]> solo = new ArrayList<>();
+            for (int[] p : prompts) {
+                solo.addAll(run(model, List.of(p), steps));
+            }
+            List<float[]> together = run(model, List.of(prompts), steps);
+            for (int s = 0; s < prompts.length; s++) {
+                for (int k = 0; k <= steps; k++) {
+                    assertThat(together.get(k * prompts.length + s))
+                            .as("sequence %d step %d", s, k)
+                            .containsExactly(solo.get(s * (steps + 1) + k));
+                }
+            }
+        }
+    }
+
+    /**
+     * The native kernels compute a row and token the same way in every batch, so a backend on them
+     * needs no batch-invariant mode for files whose matrices they all cover (the tiny files: every
+     * matrix Q8_0, Q4_0 with a Q6_K output, Q4_K with Q6_K, Q6_K). The stories260K quantizations
+     * keep F32 matrices of an odd width, which take the Java kernels: they need the mode.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tiny-Q8_0.gguf", "tiny-Q4_0.gguf", "tiny-Q4_K_M.gguf", "tiny-Q6_K.gguf"})
+    void theNativeKernelsGiveEverySequenceItsSoloLogitsExactlyWithoutTheInvariantMode(String modelFile)
+            throws IOException {
+        int[][] prompts = {
+            {1, 403, 407, 261, 378},
+            {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44},
+            {1, 400},
+            {1, 365, 268, 471, 421},
+            {1, 299, 500},
+        };
+        int steps = 6;
+        assumeTrue(CpuBackend.nativeKernelsAvailable(), "no native CPU kernels here");
+        try (CpuBackend nativeBackend = new CpuBackend(2, true, false, CpuKernels.NATIVE);
+                GgufFile f = GgufFile.open(TestData.model(modelFile));
+                LanguageModel model = Architectures.loadLanguageModel(f, nativeBackend, ModelOptions.DEFAULT)) {
+            assertThat(nativeBackend.description()).doesNotContain("batch-invariant");
             List<float[]> solo = new ArrayList<>();
             for (int[] p : prompts) {
                 solo.addAll(run(model, List.of(p), steps));

@@ -7,6 +7,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
@@ -29,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * Teacher-forced parity with llama.cpp on every generation golden of {@code ../shared/golden}:
  * the prompt plus the golden tokens run as one batch, and the distribution after each prefix is
  * compared with the recorded one, with the tolerances of the goldens' README. Runs on the CPU
- * backend; {@link GpuGoldenParityTests} runs the same cases on the GPU backend.
+ * backend with the native kernels where they run here ({@link JavaKernelsGoldenParityTests}: the
+ * Java ones); {@link GpuGoldenParityTests} runs the same cases on the GPU backend.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GoldenParityTests {
@@ -41,7 +43,8 @@ class GoldenParityTests {
 
     /** The backend under test. */
     Backend openBackend() {
-        return new CpuBackend(2, Boolean.parseBoolean(System.getProperty("parity.pack", "true")));
+        return new CpuBackend(
+                2, Boolean.parseBoolean(System.getProperty("parity.pack", "true")), false, CpuKernels.AUTO);
     }
 
     @BeforeAll

@@ -3,8 +3,11 @@ package com.llmserve.engine.sched;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.CpuLanguageModel;
+import com.llmserve.engine.backend.cpu.CpuBackend;
+import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.generate.Generation;
 import com.llmserve.engine.generate.GenerationRequest;
 import com.llmserve.engine.generate.Generator;
@@ -28,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class InferenceEngineTests {
 
@@ -103,6 +108,34 @@ class InferenceEngineTests {
             int[][] solo = new int[streams][];
             for (int i = 0; i < streams; i++) {
                 prompts[i] = q8.tokenizer().encode(streamPrompt(i), true, false);
+                solo[i] = greedyTogether(engine, new int[][] {prompts[i]}, 30)[0];
+            }
+            int[][] together = greedyTogether(engine, prompts, 30);
+            for (int i = 0; i < streams; i++) {
+                assertThat(together[i]).as("stream %d", i).containsExactly(solo[i]);
+            }
+            awaitIdle(engine);
+        }
+    }
+
+    /**
+     * The native CPU kernels compute a row the same way in every batch: on them, 32 greedy streams of
+     * a file whose matrices they all cover are their solo runs without the batch-invariant mode (on
+     * the Java kernels some differ).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tiny-Q8_0.gguf", "tiny-Q4_K_M.gguf"})
+    void thirtyTwoConcurrentGreedyStreamsOnTheNativeKernelsAreExactlyTheirSoloRuns(String file) throws Exception {
+        assumeTrue(CpuBackend.nativeKernelsAvailable(), "no native CPU kernels here");
+        int streams = 32;
+        try (CpuLanguageModel m = CpuLanguageModel.load(file, CpuKernels.NATIVE);
+                InferenceEngine engine = InferenceEngine.start(
+                        "tiny", m.model(), EngineOptions.defaults().withMaxBatchTokens(64), EngineObserver.NONE)) {
+            assertThat(m.backend().batchInvariant()).isFalse();
+            int[][] prompts = new int[streams][];
+            int[][] solo = new int[streams][];
+            for (int i = 0; i < streams; i++) {
+                prompts[i] = m.tokenizer().encode(streamPrompt(i), true, false);
                 solo[i] = greedyTogether(engine, new int[][] {prompts[i]}, 30)[0];
             }
             int[][] together = greedyTogether(engine, prompts, 30);

@@ -16,6 +16,10 @@ final class ActivationCache {
     private final Map<ActivationFormat, float[]> floats = new EnumMap<>(ActivationFormat.class);
     private final Map<ActivationFormat, float[]> octets = new EnumMap<>(ActivationFormat.class);
     private Q8Activations integers;
+    /** The native kernels' activations per format, and the formats that hold the current product's. */
+    private final Map<ActivationFormat, NativeQ8> nativeBuffers = new EnumMap<>(ActivationFormat.class);
+
+    private final Set<ActivationFormat> nativeFresh = EnumSet.noneOf(ActivationFormat.class);
     /** Formats already prepared for the current product: the parts of a fused weight share them. */
     private final Set<ActivationFormat> fresh = EnumSet.noneOf(ActivationFormat.class);
 
@@ -34,6 +38,7 @@ final class ActivationCache {
     /** Forgets what the buffers hold; call at the start of every product. */
     void reset() {
         fresh.clear();
+        nativeFresh.clear();
     }
 
     /**
@@ -44,6 +49,11 @@ final class ActivationCache {
         int cols = t.cols();
         int n = tokens * cols;
         ActivationFormat format = t.activationFormat();
+        NativeKernels kernels = t.nativeKernels();
+        if (kernels != null) {
+            return new PreparedInput(
+                    null, null, null, false, prepareNative(kernels, format, x, n, cols, tokens, parallel));
+        }
         boolean ints = format == ActivationFormat.Q8_0;
         float[] values = format == ActivationFormat.FLOAT ? x : buffer(floats, format, n);
         if (ints && (integers == null || integers.capacity() < n)) {
@@ -78,6 +88,29 @@ final class ActivationCache {
             }
         }
         return new PreparedInput(values, ints && t.usesIntegerActivations(tiled) ? integers : null, interleaved, tiled);
+    }
+
+    /** The native kernels' activations in {@code format}, quantized once per product on {@code parallel}'s threads. */
+    private NativeQ8 prepareNative(
+            NativeKernels kernels, ActivationFormat format, float[] x, int n, int cols, int tokens, Parallel parallel) {
+        NativeQ8 q = nativeBuffers.get(format);
+        if (q == null || q.capacity() < n) {
+            q = new NativeQ8(format, n);
+            nativeBuffers.put(format, q);
+            nativeFresh.remove(format);
+        }
+        if (nativeFresh.add(format)) {
+            NativeQ8 target = q;
+            Parallel.Range body = (from, to) -> kernels.quantize(
+                    x, from * TileGemm.OCTET * cols, Math.min(tokens, to * TileGemm.OCTET) * cols, target);
+            int runs = (tokens + TileGemm.OCTET - 1) / TileGemm.OCTET;
+            if (parallel == null) {
+                body.run(0, runs);
+            } else {
+                parallel.forEach(runs, 1, body);
+            }
+        }
+        return q;
     }
 
     /** {@code format}'s buffer in {@code buffers}, grown to {@code n} floats (which makes the format stale). */

@@ -28,10 +28,18 @@ final class CachedAttention {
     private static final int RUN_SCORES = 1 << 20;
 
     private final Parallel parallel;
+    /** Widens blocks of cached rows in one call when present (decode spent ~12% of its time widening). */
+    private final NativeKernels kernels;
+
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
     CachedAttention(Parallel parallel) {
+        this(parallel, null);
+    }
+
+    CachedAttention(Parallel parallel, NativeKernels kernels) {
         this.parallel = parallel;
+        this.kernels = kernels;
     }
 
     /** Stores the rows' keys and values in {@code layer}'s cache, then attends; shapes already checked. */
@@ -135,7 +143,7 @@ final class CachedAttention {
         sc.ensureScores(scoreCount);
         int kvOff = kvh * hd;
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(keys, batch, seq, kvDim, kvOff, hd, pb, hi, sc.rows);
+            int pe = widen(keys, batch, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -183,7 +191,7 @@ final class CachedAttention {
             Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
         }
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(values, batch, seq, kvDim, kvOff, hd, pb, hi, sc.rows);
+            int pe = widen(values, batch, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -208,11 +216,18 @@ final class CachedAttention {
      * Widens the cached halves of positions {@code [pb, min(hi + 1, pb + POSITION_BLOCK))} of one
      * kv head into {@code out}, a row of {@code hd} floats per position; returns the block's end.
      */
-    private static int widen(
-            MemorySegment cache, Batch batch, int seq, int kvDim, int kvOff, int hd, int pb, int hi, float[] out) {
+    private int widen(
+            MemorySegment cache, Batch batch, int seq, int kvDim, int kvOff, int hd, int pb, int hi, Scratch sc) {
         int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
+        if (kernels != null) {
+            for (int p = pb; p < pe; p++) {
+                sc.offsets[p - pb] = (long) batch.slot(seq, p) * kvDim + kvOff;
+            }
+            kernels.widenHalves(cache, sc.offsets, pe - pb, hd, sc.rows);
+            return pe;
+        }
         for (int p = pb; p < pe; p++) {
-            FloatMath.widenHalves(cache, (long) batch.slot(seq, p) * kvDim + kvOff, out, (p - pb) * hd, hd);
+            FloatMath.widenHalves(cache, (long) batch.slot(seq, p) * kvDim + kvOff, sc.rows, (p - pb) * hd, hd);
         }
         return pe;
     }
@@ -223,6 +238,8 @@ final class CachedAttention {
         float[] query = new float[0];
         /** Widened keys or values of a block of positions. */
         float[] rows = new float[0];
+        /** Where each position of a block starts in the cache, in halves. */
+        final long[] offsets = new long[POSITION_BLOCK];
 
         float[] scores = new float[0];
         /** Per row of the run: first position, number of positions, where its scores start. */

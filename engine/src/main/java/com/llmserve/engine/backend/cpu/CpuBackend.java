@@ -35,9 +35,17 @@ public class CpuBackend extends Backend {
      */
     static final int ROWS_PER_TASK = 4;
 
+    /** Chunks per thread of a matrix product's tiles (see {@link Parallel#forEach(int, int, int, Parallel.Range)}). */
+    static final int MATMUL_CHUNKS_PER_THREAD = Integer.getInteger("llmserve.cpu.matmul-chunks", 16);
+
+    /** The least weight bytes per chunk and token of a matrix product. */
+    static final long MATMUL_CHUNK_BYTES = Long.getLong("llmserve.cpu.matmul-chunk-bytes", 128 * 1024);
+
     private final Parallel parallel;
     private final boolean pack;
     private final boolean batchInvariant;
+    /** The native kernels for the types they cover, or null: the Java kernels run everything. */
+    private final NativeKernels nativeKernels;
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations;
 
@@ -55,20 +63,35 @@ public class CpuBackend extends Backend {
      *                order for any batch (the tiles larger batches take otherwise sum differently in
      *                the last bits, enough to flip a greedy near-tie); prompts and large batches cost more
      */
-    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant) {
+    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant, CpuKernels kernels) {
         super(name);
+        this.nativeKernels = pack ? nativeKernels(kernels) : null;
         this.parallel = new Parallel(threads);
-        this.cached = new CachedAttention(parallel);
+        this.cached = new CachedAttention(parallel, nativeKernels);
         this.encoder = new EncoderAttention(parallel);
         this.pack = pack;
         this.batchInvariant = batchInvariant;
         this.activations = new ActivationCache(batchInvariant);
     }
 
+    protected CpuBackend(String name, int threads, boolean pack, boolean batchInvariant) {
+        this(name, threads, pack, batchInvariant, CpuKernels.fromSystemProperty());
+    }
+
     protected CpuBackend(String name, int threads, boolean pack) {
         this(name, threads, pack, false);
     }
 
+    /**
+     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0, Q8_0, Q4_K, Q6_K
+     *                weights, packed into their layout; needs {@code pack}) or the Vector API ones;
+     *                a backend without {@code pack} runs the Java kernels on the zero-copy views
+     */
+    public CpuBackend(int threads, boolean pack, boolean batchInvariant, CpuKernels kernels) {
+        this("cpu", threads, pack, batchInvariant, kernels);
+    }
+
+    /** As {@link #CpuBackend(int, boolean, boolean, CpuKernels)} with {@code llmserve.engine.cpu-kernels} (default auto). */
     public CpuBackend(int threads, boolean pack, boolean batchInvariant) {
         this("cpu", threads, pack, batchInvariant);
     }
@@ -90,9 +113,45 @@ public class CpuBackend extends Backend {
         return parallel.threads();
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CpuBackend.class);
+
+    /** The native kernels {@code choice} asks for and this machine runs, or null for the Java ones. */
+    private static NativeKernels nativeKernels(CpuKernels choice) {
+        if (choice == CpuKernels.JAVA) {
+            LOG.info("CPU kernels: Java (Vector API), as llmserve.engine.cpu-kernels asks");
+            return null;
+        }
+        var loaded = NativeKernels.load();
+        if (loaded.isPresent()) {
+            LOG.info(
+                    "CPU kernels: native {} for {} weights, Java (Vector API) for the other types",
+                    loaded.get().isa.suffix,
+                    loaded.get().types());
+            return loaded.get();
+        }
+        String why = NativeKernels.unavailable().orElse("unknown");
+        if (choice == CpuKernels.NATIVE) {
+            throw new IllegalStateException(
+                    "llmserve.engine.cpu-kernels=native, but the native CPU kernels cannot run here: " + why);
+        }
+        LOG.info("CPU kernels: Java (Vector API); native ones unavailable: {}", why);
+        return null;
+    }
+
+    /** Whether the native kernels run on this machine (what {@link CpuKernels#AUTO} then takes). */
+    public static boolean nativeKernelsAvailable() {
+        return NativeKernels.best().isPresent();
+    }
+
+    /** The kernels quantized products run on: {@code "native <isa>"} or {@code "java"}. */
+    public String kernels() {
+        return nativeKernels == null ? "java" : nativeKernels.toString();
+    }
+
     @Override
     public String description() {
-        return name() + " (" + parallel.threads() + " threads" + (batchInvariant ? ", batch-invariant" : "") + ")";
+        return name() + " (" + parallel.threads() + " threads, " + kernels() + " kernels"
+                + (batchInvariant ? ", batch-invariant" : "") + ")";
     }
 
     /** Whether a row's results do not depend on the other rows of its batch. */
@@ -128,7 +187,7 @@ public class CpuBackend extends Backend {
         boolean packed = false;
         for (GgufTensor t : parts) {
             CpuTensor c = CpuTensor.of(t);
-            if (arena != null && packable.test(t) && c.pack(arena)) {
+            if (arena != null && packable.test(t) && c.pack(arena, nativeKernels)) {
                 MappedPages.release(t.data());
                 packed = true;
             }
@@ -232,7 +291,12 @@ public class CpuBackend extends Backend {
         for (int p = 0; p < parts.size(); p++) {
             firstTile[p + 1] = firstTile[p] + (int) ((parts.get(p).rows() + TileGemm.ROWS - 1) / TileGemm.ROWS);
         }
-        parallel.forEach(firstTile[parts.size()], 1, (fromTile, toTile) -> {
+        // up to 16 chunks per thread: the wait for the thread that takes the last chunk is half a
+        // chunk on average; but at least MATMUL_CHUNK_BYTES of weights per chunk and token, so that
+        // the calls of a small decode product do not outweigh its work
+        long tileBytes = (long) TileGemm.ROWS * parts.getFirst().rowBytes * n;
+        int grain = (int) Math.max(1, Math.min(firstTile[parts.size()], MATMUL_CHUNK_BYTES / tileBytes));
+        parallel.forEach(firstTile[parts.size()], grain, MATMUL_CHUNKS_PER_THREAD, (fromTile, toTile) -> {
             for (int p = 0; p < parts.size(); p++) {
                 int lo = Math.max(fromTile, firstTile[p]);
                 int hi = Math.min(toTile, firstTile[p + 1]);
@@ -653,7 +717,8 @@ public class CpuBackend extends Backend {
 
     @Override
     public String toString() {
-        return name() + " backend (" + parallel.threads() + " threads, " + Simd.F.length() + " float lanes"
+        return name() + " backend (" + parallel.threads() + " threads, " + kernels() + " kernels, " + Simd.F.length()
+                + " float lanes"
                 + (Simd.ENABLED ? "" : ", vector paths off") + ")";
     }
 }

@@ -159,8 +159,29 @@ public abstract sealed class CpuTensor
      * @return whether a packed copy was made (the mapped pages can then be released)
      */
     final boolean pack(Arena arena) {
+        return pack(arena, null);
+    }
+
+    /**
+     * As {@link #pack(Arena)}, into the layout of {@code kernels} where it has kernels for this
+     * type (every product then runs there), else of the Java kernels.
+     */
+    final boolean pack(Arena arena, NativeKernels kernels) {
+        if (kernels != null && kernels.supports(type)) {
+            nativeRows = NativeRows.pack(kernels, type, data, rows, cols, rowBytes, arena);
+            packed = null;
+            return true;
+        }
         packed = PackedRows.available() ? packRows(arena) : null;
         return packed != null;
+    }
+
+    /** The native kernels' copy of the weights, which every product then uses; or null. */
+    private NativeRows nativeRows;
+
+    /** The native kernels this tensor's products run on, or null. */
+    final NativeKernels nativeKernels() {
+        return nativeRows == null ? null : nativeRows.kernels;
     }
 
     /** This type's packed layout, or null when it has none (or a scale forbids it). */
@@ -202,6 +223,10 @@ public abstract sealed class CpuTensor
 
     /** {@link #matmul(float[], int, float[], int, int, long, long)} on activations prepared once per product. */
     void matmul(PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        if (nativeRows != null) {
+            nativeRows.gemm(in.nativeQ8(), tokens, y, yOffset, yStride, rowStart, rowEnd);
+            return;
+        }
         if (in.tiled()) {
             matmulTiled(in.values(), in.octets(), tokens, y, yOffset, yStride, rowStart, rowEnd);
             return;

@@ -120,10 +120,18 @@ final class Parallel implements AutoCloseable {
      * when all are done. Called by one thread at a time (the engine loop).
      */
     void forEach(int n, int grain, Range body) {
+        forEach(n, grain, 4, body);
+    }
+
+    /**
+     * As {@link #forEach(int, int, Range)} in up to {@code perThread} chunks per thread: more
+     * chunks cost a counter update each and shorten the wait for the last one to finish.
+     */
+    void forEach(int n, int grain, int perThread, Range body) {
         if (n <= 0) {
             return;
         }
-        int chunk = Math.max(grain, (n + threads * 4 - 1) / (threads * 4));
+        int chunk = Math.max(grain, (n + threads * perThread - 1) / (threads * perThread));
         int chunks = (n + chunk - 1) / chunk;
         if (workers.length == 0 || chunks == 1) {
             body.run(0, n);

@@ -11,8 +11,14 @@ package com.llmserve.engine.backend.cpu;
  *                 {@link TileGemm#OCTET} tokens; otherwise null
  * @param tiled    whether the product runs through {@link TileGemm} (batches of at least
  *                 {@link CpuTensor#TILE_MIN_TOKENS} tokens, unless the backend is batch-invariant)
+ * @param nativeQ8 the activations quantized for the native kernels, when the weight has them (the
+ *                 other components are then null); otherwise null
  */
-record PreparedInput(float[] values, Q8Activations integers, float[] octets, boolean tiled) {
+record PreparedInput(float[] values, Q8Activations integers, float[] octets, boolean tiled, NativeQ8 nativeQ8) {
+
+    PreparedInput(float[] values, Q8Activations integers, float[] octets, boolean tiled) {
+        this(values, integers, octets, tiled, null);
+    }
 
     /** Prepares {@code x} for {@code t} without reusing buffers (tests, one-off products). */
     static PreparedInput of(CpuTensor t, float[] x, int tokens) {

@@ -1,0 +1,906 @@
+/*
+ * Native CPU kernels of the engine's CPU backend (com.llmserve.engine.backend.cpu.NativeKernels),
+ * bound through FFM. x86-64 only; one shared library holds every instruction-set variant, each
+ * compiled with a target attribute, and ls_cpu_isa() says which ones this processor runs.
+ *
+ * Weights are re-laid out once at load (ls_pack_*) in groups of 16 rows: for each group and
+ * block, the 16 rows' f16 scales, then the quantized bytes in runs of 64 bytes, each holding 4
+ * consecutive bytes of each of the 16 rows (row r at bytes 4r..4r+3). A 32-bit lane is then a row:
+ * one vpdpbusd multiplies 4 weights of 16 rows by the same 4 activations (broadcast) and sums
+ * them into the row's lane, so no horizontal sums are needed and one set of weights in registers
+ * serves every token of a batch.
+ *
+ * Every product, whatever the variant and the batch, computes a row and token's result the same
+ * way: per block an exact integer dot product, then acc = fma((float) isum, d_w * d_x, acc) in
+ * block order from acc = 0. A row's result is therefore the same bits for any batch size, any
+ * split over threads, and any variant (AVX-512 VNNI, AVX-VNNI, AVX2).
+ *
+ * Activations are quantized here too (ls_quantize_q8_0), exactly as ggml's quantize_row_q8_0 and
+ * the Java Q8Activations do. No libc: the library links with -nostdlib.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define INLINE static inline __attribute__((always_inline))
+
+#define T512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,fma,f16c")))
+#define TVNNI __attribute__((target("avx2,fma,f16c,avxvnni")))
+#define TAVX2 __attribute__((target("avx2,fma,f16c")))
+
+enum { GROUP = 16, Q4_0_GB = 32 + 4 * 64, Q8_0_GB = 32 + 8 * 64 };
+
+/* ---------------------------------------------------------------- feature detection */
+
+static uint64_t xgetbv0(void) {
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t) hi << 32) | lo;
+}
+
+/** 3: AVX-512 (F, BW, VL, DQ) with VNNI; 2: AVX-VNNI (AVX2 encoding); 1: AVX2 + FMA + F16C; 0: none. */
+EXPORT int ls_cpu_isa(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
+    if (!(osxsave && avx && fma && f16c)) return 0;
+    uint64_t xcr0 = xgetbv0();
+    if ((xcr0 & 6) != 6) return 0; /* the OS saves XMM and YMM */
+    if (__get_cpuid_max(0, NULL) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    int avx2 = (b >> 5) & 1;
+    if (!avx2) return 0;
+    int avx512 = ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1); /* F DQ BW VL */
+    int vnni512 = (c >> 11) & 1;
+    if (avx512 && vnni512 && (xcr0 & 0xe6) == 0xe6) return 3;
+    __cpuid_count(7, 1, a, b, c, d);
+    int avxvnni = (a >> 4) & 1;
+    return avxvnni ? 2 : 1;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static inline void copy4(uint8_t *dst, const uint8_t *src) {
+    dst[0] = src[0];
+    dst[1] = src[1];
+    dst[2] = src[2];
+    dst[3] = src[3];
+}
+
+static inline void zero(uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = 0;
+}
+
+/* The compiler may turn loops into calls of these; the library links without libc, so it brings
+ * its own (hidden: the process's own stay the ones everyone else calls). Volatile stores keep
+ * them from being recognised as the idiom they implement. */
+__attribute__((visibility("hidden"))) void *memset(void *dst, int c, size_t n) {
+    volatile uint8_t *d = dst;
+    for (size_t i = 0; i < n; i++) d[i] = (uint8_t) c;
+    return dst;
+}
+
+__attribute__((visibility("hidden"))) void *memcpy(void *dst, const void *src, size_t n) {
+    volatile uint8_t *d = dst;
+    const uint8_t *s = src;
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+    return dst;
+}
+
+INLINE int32_t load_i32(const int8_t *p) {
+    int32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+}
+
+/*
+ * Software prefetch of the weights `dist` bytes ahead of the block being multiplied, one line per
+ * 64 bytes of a block. The hardware prefetchers follow the stream too, but a block whose integer
+ * sums form long dependency chains (the K-quants) keeps too few misses in flight for two threads to
+ * reach the memory bandwidth without it.
+ */
+#define PREFETCH_BLOCK(w, GB, DIST)                                                              \
+    do {                                                                                         \
+        if ((DIST) > 0)                                                                          \
+            for (int pf_ = 0; pf_ < (GB); pf_ += 64)                                             \
+                _mm_prefetch((const char *) (w) + (DIST) + pf_, _MM_HINT_T0);                    \
+    } while (0)
+/* Measured with two threads streaming 400 MB (2 cores of an AVX-512 EPYC): Q4_K 21 -> 26 GB/s at
+ * 4 KiB ahead; Q4_0 and Q8_0 unchanged, Q6_K slower (it is bound by its unpacking): none there. */
+#ifndef LS_PREFETCH_Q4_K
+#define LS_PREFETCH_Q4_K 4096
+#endif
+#ifndef LS_PREFETCH_Q6_K
+#define LS_PREFETCH_Q6_K 0
+#endif
+
+/* ---------------------------------------------------------------- packing */
+
+/**
+ * Re-lays out `rows` rows of Q4_0 ({f16 d; u8 qs[16]} per block, `row_bytes` apart) into `dst`
+ * (groups * blocks * 288 bytes): per group and block, 16 scales, then 4 runs of 64 bytes, run j
+ * holding qs[4j..4j+3] of each row (low nibbles elements 4j.., high nibbles 16+4j..). Rows past
+ * the last are zero.
+ */
+EXPORT void ls_pack_q4_0(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q4_0_GB;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = 0;
+                    for (int j = 0; j < 4; j++) zero(o + 32 + 64 * j + 4 * i, 4);
+                    continue;
+                }
+                const uint8_t *s = src + r * row_bytes + (int64_t) b * 18;
+                o[2 * i] = s[0];
+                o[2 * i + 1] = s[1];
+                for (int j = 0; j < 4; j++) copy4(o + 32 + 64 * j + 4 * i, s + 2 + 4 * j);
+            }
+        }
+    }
+}
+
+/** As ls_pack_q4_0 for Q8_0 ({f16 d; i8 qs[32]}): 8 runs of 64 bytes, run j holding qs[4j..4j+3]. */
+EXPORT void ls_pack_q8_0(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q8_0_GB;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = 0;
+                    for (int j = 0; j < 8; j++) zero(o + 32 + 64 * j + 4 * i, 4);
+                    continue;
+                }
+                const uint8_t *s = src + r * row_bytes + (int64_t) b * 34;
+                o[2 * i] = s[0];
+                o[2 * i + 1] = s[1];
+                for (int j = 0; j < 8; j++) copy4(o + 32 + 64 * j + 4 * i, s + 2 + 4 * j);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- activation quantization */
+
+TAVX2 INLINE float f16_round(float v) {
+    return _cvtsh_ss(_cvtss_sh(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+/**
+ * ggml's quantize_row_q8_0 over `n` floats (a multiple of 32): per block of 32, d = amax / 127
+ * rounded to f16, q = round_half_even(x * (127 / amax)); also each block's sum of q.
+ */
+TAVX2 EXPORT void ls_quantize_q8_0(const float *x, int64_t n, int8_t *q, float *d, int32_t *sums) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < n / 32; b++) {
+        const float *xb = x + 32 * b;
+        __m256 v0 = _mm256_loadu_ps(xb), v1 = _mm256_loadu_ps(xb + 8);
+        __m256 v2 = _mm256_loadu_ps(xb + 16), v3 = _mm256_loadu_ps(xb + 24);
+        __m256 m = _mm256_max_ps(_mm256_max_ps(_mm256_andnot_ps(sign, v0), _mm256_andnot_ps(sign, v1)),
+                                 _mm256_max_ps(_mm256_andnot_ps(sign, v2), _mm256_andnot_ps(sign, v3)));
+        __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        float amax = _mm_cvtss_f32(m4);
+        float inv = amax != 0.0f ? 127.0f / amax : 0.0f;
+        d[b] = f16_round(amax / 127.0f);
+        __m256 s = _mm256_set1_ps(inv);
+        /* cvtps rounds by MXCSR: half to even, as Java's Math.rint and ggml's _MM_ROUND_NEAREST */
+        __m256i i0 = _mm256_cvtps_epi32(_mm256_mul_ps(v0, s));
+        __m256i i1 = _mm256_cvtps_epi32(_mm256_mul_ps(v1, s));
+        __m256i i2 = _mm256_cvtps_epi32(_mm256_mul_ps(v2, s));
+        __m256i i3 = _mm256_cvtps_epi32(_mm256_mul_ps(v3, s));
+        __m256i sum = _mm256_add_epi32(_mm256_add_epi32(i0, i1), _mm256_add_epi32(i2, i3));
+        __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+        s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4e));
+        s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xb1));
+        sums[b] = _mm_cvtsi128_si32(s4);
+        /* pack to bytes in element order: packs works within 128-bit lanes, permute restores order */
+        __m256i p01 = _mm256_packs_epi32(i0, i1);
+        __m256i p23 = _mm256_packs_epi32(i2, i3);
+        __m256i p = _mm256_packs_epi16(p01, p23);
+        p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256((__m256i *) (q + 32 * b), p);
+    }
+}
+
+/* ---------------------------------------------------------------- AVX-512 VNNI */
+
+/*
+ * The products: y[t * y_stride + y_off + r] = row r . x_t for the rows of groups [g0, g1) (rows
+ * past `rows` are not written) and tokens [0, tokens). x_t is token t's quantized activations:
+ * xq[t * blocks * 32 ..] the bytes, xd[t * blocks + b] block b's scale, xs[t * blocks + b] its sum.
+ * Tokens are taken in chunks that keep their activations in L2, and within a chunk NT at a time
+ * with each block's weights in registers.
+ */
+
+T512 INLINE void store16(float *y, __m512 v, int valid) {
+    if (valid >= 16) {
+        _mm512_storeu_ps(y, v);
+    } else {
+        _mm512_mask_storeu_ps(y, (__mmask16) ((1u << valid) - 1), v);
+    }
+}
+
+/* Q4_0: isum = sum(u * x) - 8 sum(x) with u the unsigned nibbles; exact. */
+T512 INLINE void q4_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    __m512 acc[8];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i m4 = _mm512_set1_epi8(0x0F);
+    const int64_t xrow = (int64_t) blocks * 32;
+    for (int32_t b = 0; b < blocks; b++, w += Q4_0_GB) {
+                __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        __m512i lo[4], hi[4];
+        for (int j = 0; j < 4; j++) {
+            __m512i v = _mm512_loadu_si512((const void *) (w + 32 + 64 * j));
+            lo[j] = _mm512_and_si512(v, m4);
+            hi[j] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+        }
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;
+            __m512i s0 = _mm512_set1_epi32(-8 * xs[tb]);
+            __m512i s1 = _mm512_setzero_si512();
+            s0 = _mm512_dpbusd_epi32(s0, lo[0], _mm512_set1_epi32(load_i32(xb + 0)));
+            s1 = _mm512_dpbusd_epi32(s1, hi[0], _mm512_set1_epi32(load_i32(xb + 16)));
+            s0 = _mm512_dpbusd_epi32(s0, lo[1], _mm512_set1_epi32(load_i32(xb + 4)));
+            s1 = _mm512_dpbusd_epi32(s1, hi[1], _mm512_set1_epi32(load_i32(xb + 20)));
+            s0 = _mm512_dpbusd_epi32(s0, lo[2], _mm512_set1_epi32(load_i32(xb + 8)));
+            s1 = _mm512_dpbusd_epi32(s1, hi[2], _mm512_set1_epi32(load_i32(xb + 24)));
+            s0 = _mm512_dpbusd_epi32(s0, lo[3], _mm512_set1_epi32(load_i32(xb + 12)));
+            s1 = _mm512_dpbusd_epi32(s1, hi[3], _mm512_set1_epi32(load_i32(xb + 28)));
+            __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(s0, s1));
+            acc[t] = _mm512_fmadd_ps(f, _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+/* Q8_0: dpbusd wants an unsigned operand: (w xor 0x80) = w + 128, so isum = sum((w + 128) x) - 128 sum(x). */
+T512 INLINE void q8_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    __m512 acc[8];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i flip = _mm512_set1_epi8((char) 0x80);
+    const int64_t xrow = (int64_t) blocks * 32;
+    for (int32_t b = 0; b < blocks; b++, w += Q8_0_GB) {
+                __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        __m512i u[8];
+        for (int j = 0; j < 8; j++) {
+            u[j] = _mm512_xor_si512(_mm512_loadu_si512((const void *) (w + 32 + 64 * j)), flip);
+        }
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;
+            __m512i s0 = _mm512_set1_epi32(-128 * xs[tb]);
+            __m512i s1 = _mm512_setzero_si512();
+            for (int j = 0; j < 8; j += 2) {
+                s0 = _mm512_dpbusd_epi32(s0, u[j], _mm512_set1_epi32(load_i32(xb + 4 * j)));
+                s1 = _mm512_dpbusd_epi32(s1, u[j + 1], _mm512_set1_epi32(load_i32(xb + 4 * j + 4)));
+            }
+            __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(s0, s1));
+            acc[t] = _mm512_fmadd_ps(f, _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+/* Tokens per chunk: a chunk's activations (chunk * cols bytes) stay in L2 while every group of the call passes. */
+static int token_chunk(int32_t blocks) {
+    int c = (256 * 1024) / (blocks * 32);
+    c = c < 8 ? 8 : c;
+    return c > 64 ? 64 : c;
+}
+
+#define GEMM_DRIVER(NAME, ATTR, TILE, GB, NTMAX)                                                                     \
+    ATTR EXPORT void NAME(const uint8_t *w, int32_t blocks, int64_t rows, int64_t g0, int64_t g1, const int8_t *xq, \
+                          const float *xd, const int32_t *xs, int32_t tokens, float *y, int64_t y_stride,            \
+                          int64_t y_off) {                                                                           \
+        int chunk = token_chunk(blocks);                                                                             \
+        for (int c0 = 0; c0 < tokens; c0 += chunk) {                                                                 \
+            int c1 = c0 + chunk < tokens ? c0 + chunk : tokens;                                                      \
+            for (int64_t g = g0; g < g1; g++) {                                                                      \
+                const uint8_t *wg = w + g * blocks * (int64_t) (GB);                                                 \
+                int64_t left = rows - g * GROUP;                                                                     \
+                int valid = left < GROUP ? (int) left : GROUP;                                                       \
+                float *yg = y + y_off + g * GROUP;                                                                   \
+                int t = c0;                                                                                          \
+                for (; t + NTMAX <= c1; t += NTMAX) TILE(wg, blocks, xq, xd, xs, t, NTMAX, yg, y_stride, valid);     \
+                for (; t + 2 <= c1; t += 2) TILE(wg, blocks, xq, xd, xs, t, 2, yg, y_stride, valid);                 \
+                for (; t < c1; t++) TILE(wg, blocks, xq, xd, xs, t, 1, yg, y_stride, valid);                         \
+            }                                                                                                        \
+        }                                                                                                            \
+    }
+
+GEMM_DRIVER(ls_q4_0_gemm_avx512vnni, T512, q4_0_tile_512, Q4_0_GB, 8)
+GEMM_DRIVER(ls_q8_0_gemm_avx512vnni, T512, q8_0_tile_512, Q8_0_GB, 8)
+
+/* ---------------------------------------------------------------- AVX2 and AVX-VNNI (8 rows per vector) */
+
+/* u8 x s8 dot of 4-byte groups into 32-bit lanes, added to acc. AVX2: pairs to 16 bits (exact
+ * for the operands here: |u| * |x| * 2 <= 128 * 127 * 2 < 2^15), then pairs to 32 bits. */
+TAVX2 INLINE __m256i dot_avx2(__m256i acc, __m256i u, __m256i x) {
+    __m256i p = _mm256_maddubs_epi16(u, x);
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(p, _mm256_set1_epi16(1)));
+}
+
+TVNNI INLINE __m256i dot_vnni(__m256i acc, __m256i u, __m256i x) {
+    return _mm256_dpbusd_avx_epi32(acc, u, x);
+}
+
+#define AVX2_TILES(SUFFIX, ATTR, DOT)                                                                               \
+    ATTR INLINE void store8_##SUFFIX(float *y, __m256 v, int valid) {                                              \
+        if (valid >= 8) {                                                                                           \
+            _mm256_storeu_ps(y, v);                                                                                 \
+        } else {                                                                                                    \
+            float tmp[8];                                                                                           \
+            _mm256_storeu_ps(tmp, v);                                                                               \
+            for (int i = 0; i < valid; i++) y[i] = tmp[i];                                                          \
+        }                                                                                                           \
+    }                                                                                                               \
+    /* half h of a group: rows 8h..8h+7, the bytes 32h..32h+31 of each 64-byte run */                               \
+    ATTR INLINE void q4_0_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        for (int h = 0; h < 2; h++) {                                                                               \
+            int vh = valid - 8 * h;                                                                                 \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[8];                                                                                         \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const __m256i m4 = _mm256_set1_epi8(0x0F);                                                              \
+            const int64_t xrow = (int64_t) blocks * 32;                                                             \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q4_0_GB) {                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                      \
+                __m256i lo[4], hi[4];                                                                               \
+                for (int j = 0; j < 4; j++) {                                                                       \
+                    __m256i v = _mm256_loadu_si256((const __m256i *) (wb + 32 + 64 * j + 32 * h));                  \
+                    lo[j] = _mm256_and_si256(v, m4);                                                                \
+                    hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);                                          \
+                }                                                                                                   \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;                                               \
+                    __m256i s0 = _mm256_set1_epi32(-8 * xs[tb]);                                                    \
+                    __m256i s1 = _mm256_setzero_si256();                                                            \
+                    for (int j = 0; j < 4; j++) {                                                                   \
+                        s0 = DOT(s0, lo[j], _mm256_set1_epi32(load_i32(xb + 4 * j)));                               \
+                        s1 = DOT(s1, hi[j], _mm256_set1_epi32(load_i32(xb + 16 + 4 * j)));                          \
+                    }                                                                                               \
+                    __m256 f = _mm256_cvtepi32_ps(_mm256_add_epi32(s0, s1));                                        \
+                    acc[t] = _mm256_fmadd_ps(f, _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), acc[t]);                 \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
+        }                                                                                                           \
+    }                                                                                                               \
+    /* Q8_0 through |w| and sign(x, w): the products are unchanged and the unsigned operand fits */                  \
+    ATTR INLINE void q8_0_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        (void) xs;                                                                                                  \
+        for (int h = 0; h < 2; h++) {                                                                               \
+            int vh = valid - 8 * h;                                                                                 \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[8];                                                                                         \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const int64_t xrow = (int64_t) blocks * 32;                                                             \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q8_0_GB) {                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                      \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;                                               \
+                    __m256i s0 = _mm256_setzero_si256();                                                            \
+                    __m256i s1 = _mm256_setzero_si256();                                                            \
+                    for (int j = 0; j < 8; j += 2) {                                                                \
+                        __m256i v0 = _mm256_loadu_si256((const __m256i *) (wb + 32 + 64 * j + 32 * h));             \
+                        __m256i v1 = _mm256_loadu_si256((const __m256i *) (wb + 32 + 64 * (j + 1) + 32 * h));       \
+                        __m256i x0 = _mm256_set1_epi32(load_i32(xb + 4 * j));                                       \
+                        __m256i x1 = _mm256_set1_epi32(load_i32(xb + 4 * j + 4));                                   \
+                        s0 = DOT(s0, _mm256_abs_epi8(v0), _mm256_sign_epi8(x0, v0));                                \
+                        s1 = DOT(s1, _mm256_abs_epi8(v1), _mm256_sign_epi8(x1, v1));                                \
+                    }                                                                                               \
+                    __m256 f = _mm256_cvtepi32_ps(_mm256_add_epi32(s0, s1));                                        \
+                    acc[t] = _mm256_fmadd_ps(f, _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), acc[t]);                 \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
+        }                                                                                                           \
+    }
+
+AVX2_TILES(avxvnni, TVNNI, dot_vnni)
+AVX2_TILES(avx2, TAVX2, dot_avx2)
+
+GEMM_DRIVER(ls_q4_0_gemm_avxvnni, TVNNI, q4_0_tile_avxvnni, Q4_0_GB, 4)
+GEMM_DRIVER(ls_q8_0_gemm_avxvnni, TVNNI, q8_0_tile_avxvnni, Q8_0_GB, 4)
+GEMM_DRIVER(ls_q4_0_gemm_avx2, TAVX2, q4_0_tile_avx2, Q4_0_GB, 4)
+GEMM_DRIVER(ls_q8_0_gemm_avx2, TAVX2, q8_0_tile_avx2, Q8_0_GB, 4)
+
+/* ================================================================ K-quants (AVX-512 VNNI only) */
+
+/*
+ * Q4_K and Q6_K against activations quantized as ggml's quantize_row_q8_K: per super-block of 256,
+ * d = 1 / (-127 / max) with max the signed value of largest magnitude, q = min(127, round(x * -127
+ * / max)), and each 16 values' sum. A row and token's result, for every batch: per super-block the
+ * exact integer sums llama.cpp forms, then FMAs in super-block order (Q4_K: acc = fma(sumi, d dx,
+ * acc); acc = fma(-summ, dmin dx, acc); Q6_K: acc = fma(sumi, d dx, acc)).
+ */
+enum { Q4_K_GB = 64 + 256 + 32 * 64, Q6_K_GB = 32 + 256 + 32 * 64 + 16 * 64 };
+
+/** The 6-bit scale and min of sub-block j of a Q4_K block's 12 scale bytes (ggml's get_scale_min_k4). */
+static void scale_min_k4(int j, const uint8_t *q, uint8_t *sc, uint8_t *m) {
+    if (j < 4) {
+        *sc = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+        *m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+    }
+}
+
+/**
+ * Q4_K ({f16 d; f16 dmin; u8 scales[12]; u8 qs[128]} per 256) into groups of 16 rows: per group
+ * and super-block, the 16 d, the 16 dmin, the scales of sub-blocks 0-3 and 4-7 (one byte each, 4
+ * per row and run), the mins likewise, then 32 runs of qs[4c..4c+3] per row (low nibbles elements
+ * 64(c/8) + 4(c%8).., sub-block 2(c/8); high nibbles 32 further, the next sub-block).
+ */
+EXPORT void ls_pack_q4_k(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q4_K_GB;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = o[32 + 2 * i] = o[33 + 2 * i] = 0;
+                    for (int k = 0; k < 4; k++) zero(o + 64 + 64 * k + 4 * i, 4);
+                    for (int c = 0; c < 32; c++) zero(o + 320 + 64 * c + 4 * i, 4);
+                    continue;
+                }
+                const uint8_t *s = src + r * row_bytes + (int64_t) b * 144;
+                o[2 * i] = s[0];
+                o[2 * i + 1] = s[1];
+                o[32 + 2 * i] = s[2];
+                o[33 + 2 * i] = s[3];
+                for (int j = 0; j < 8; j++) {
+                    uint8_t sc, m;
+                    scale_min_k4(j, s + 4, &sc, &m);
+                    o[64 + 64 * (j / 4) + 4 * i + j % 4] = sc;
+                    o[192 + 64 * (j / 4) + 4 * i + j % 4] = m;
+                }
+                for (int c = 0; c < 32; c++) copy4(o + 320 + 64 * c + 4 * i, s + 16 + 4 * c);
+            }
+        }
+    }
+}
+
+/**
+ * Q6_K ({u8 ql[128]; u8 qh[64]; i8 scales[16]; f16 d} per 256) into groups of 16 rows: per group
+ * and super-block, the 16 d; 32 runs L_v whose byte i of a row holds the low 4 bits of element
+ * 4v+i (low nibble) and of element 128+4v+i (high nibble); 16 runs H_h whose byte i holds the top 2
+ * bits of elements 4(h+16f)+i at bits 2f (f = 0..3); 4 runs of the scales of sub-blocks 4k..4k+3.
+ */
+EXPORT void ls_pack_q6_k(const uint8_t *src, int64_t rows, int32_t blocks, int64_t row_bytes, uint8_t *dst) {
+    int64_t groups = (rows + GROUP - 1) / GROUP;
+    for (int64_t g = 0; g < groups; g++) {
+        for (int32_t b = 0; b < blocks; b++) {
+            uint8_t *o = dst + (g * blocks + b) * (int64_t) Q6_K_GB;
+            uint8_t *ol = o + 32, *oh = o + 32 + 32 * 64, *os = o + 32 + 48 * 64;
+            for (int i = 0; i < GROUP; i++) {
+                int64_t r = g * GROUP + i;
+                uint8_t q[256];
+                int8_t sc[16];
+                if (r >= rows) {
+                    o[2 * i] = o[2 * i + 1] = 0;
+                    for (int e = 0; e < 256; e++) q[e] = 0;
+                    for (int j = 0; j < 16; j++) sc[j] = 0;
+                } else {
+                    const uint8_t *s = src + r * row_bytes + (int64_t) b * 210;
+                    const uint8_t *ql = s, *qh = s + 128;
+                    for (int n = 0; n < 2; n++, ql += 64, qh += 32) {
+                        for (int l = 0; l < 32; l++) {
+                            q[128 * n + l] = (ql[l] & 0xF) | (((qh[l] >> 0) & 3) << 4);
+                            q[128 * n + l + 32] = (ql[l + 32] & 0xF) | (((qh[l] >> 2) & 3) << 4);
+                            q[128 * n + l + 64] = (ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4);
+                            q[128 * n + l + 96] = (ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4);
+                        }
+                    }
+                    for (int j = 0; j < 16; j++) sc[j] = (int8_t) s[192 + j];
+                    o[2 * i] = s[208];
+                    o[2 * i + 1] = s[209];
+                }
+                for (int v = 0; v < 32; v++) {
+                    for (int k = 0; k < 4; k++) {
+                        ol[64 * v + 4 * i + k] = (q[4 * v + k] & 0xF) | ((q[128 + 4 * v + k] & 0xF) << 4);
+                    }
+                }
+                for (int h = 0; h < 16; h++) {
+                    for (int k = 0; k < 4; k++) {
+                        uint8_t bits = 0;
+                        for (int f = 0; f < 4; f++) bits |= (uint8_t) ((q[4 * (h + 16 * f) + k] >> 4) << (2 * f));
+                        oh[64 * h + 4 * i + k] = bits;
+                    }
+                }
+                for (int j = 0; j < 16; j++) os[64 * (j / 4) + 4 * i + j % 4] = (uint8_t) sc[j];
+            }
+        }
+    }
+}
+
+/**
+ * ggml's quantize_row_q8_K over `n` floats (a multiple of 256): per super-block the scale d, the
+ * values, and the sums of each 16 (as int32).
+ */
+TAVX2 EXPORT void ls_quantize_q8_k(const float *x, int64_t n, int8_t *q, float *d, int32_t *sums) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (int64_t b = 0; b < n / 256; b++) {
+        const float *xb = x + 256 * b;
+        __m256 m = _mm256_setzero_ps();
+        for (int j = 0; j < 256; j += 8) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, _mm256_loadu_ps(xb + j)));
+        __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+        m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+        m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+        float amax = _mm_cvtss_f32(m4);
+        int8_t *qb = q + 256 * b;
+        if (amax == 0.0f) {
+            d[b] = 0.0f;
+            for (int j = 0; j < 256; j++) qb[j] = 0;
+            for (int j = 0; j < 16; j++) sums[16 * b + j] = 0;
+            continue;
+        }
+        float max = 0.0f; /* the first value of largest magnitude, with its sign */
+        for (int j = 0; j < 256; j++) {
+            float v = xb[j];
+            if ((v < 0 ? -v : v) == amax) {
+                max = v;
+                break;
+            }
+        }
+        float iscale = -127.0f / max;
+        __m256 s = _mm256_set1_ps(iscale);
+        __m256i cap = _mm256_set1_epi32(127);
+        for (int j = 0; j < 256; j += 16) {
+            __m256i i0 = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xb + j), s)), cap);
+            __m256i i1 = _mm256_min_epi32(_mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(xb + j + 8), s)), cap);
+            __m256i sum = _mm256_add_epi32(i0, i1);
+            __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+            s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0x4e));
+            s4 = _mm_add_epi32(s4, _mm_shuffle_epi32(s4, 0xb1));
+            sums[16 * b + j / 16] = _mm_cvtsi128_si32(s4);
+            __m256i p = _mm256_packs_epi32(i0, i1);                               /* 16 shorts, lane-interleaved */
+            p = _mm256_permute4x64_epi64(p, 0xd8);                                 /* in element order */
+            __m128i p8 = _mm_packs_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+            _mm_storeu_si128((__m128i *) (qb + j), p8);
+        }
+        d[b] = 1.0f / iscale;
+    }
+}
+
+/**
+ * For Q4_K's mins: each super-block's 8 sums of 32 activations (bsums[2j] + bsums[2j+1], within
+ * +-4064) as s = 64 hi + lo with hi in [-64, 63] and lo in [0, 63], both bytes: 16 per super-block,
+ * hi_0..7 then lo_0..7, so that sum_j m_j s_j = 64 dot(m, hi) + dot(m, lo) takes two vpdpbusd.
+ */
+EXPORT void ls_q8_k_split_sums(const int32_t *sums, int64_t blocks, int8_t *out) {
+    for (int64_t b = 0; b < blocks; b++) {
+        for (int j = 0; j < 8; j++) {
+            int32_t v = sums[16 * b + 2 * j] + sums[16 * b + 2 * j + 1];
+            int32_t hi = v >> 6; /* floor(v / 64) */
+            out[16 * b + j] = (int8_t) hi;
+            out[16 * b + 8 + j] = (int8_t) (v - 64 * hi);
+        }
+    }
+}
+
+T512 INLINE __m512i byte_lanes(__m512i v, int k) { /* byte k of each 32-bit lane, as int32 */
+    return _mm512_and_si512(_mm512_srli_epi32(v, 8 * k), _mm512_set1_epi32(0xFF));
+}
+
+T512 INLINE __m512i sbyte_lanes(__m512i v, int k) { /* signed byte k of each 32-bit lane, as int32 */
+    return _mm512_srai_epi32(_mm512_slli_epi32(v, 24 - 8 * k), 24);
+}
+
+/*
+ * Q4_K: per pair of sub-blocks (2p, 2p+1) each of the 8 runs is loaded once, its low nibbles for
+ * sub-block 2p and high ones for 2p+1; sumi += isum_j * sc_j. The mins' term sum_j m_j s_j (s_j the
+ * activations' sum over sub-block j) comes from the split sums (ls_q8_k_split_sums), passed as `xs`:
+ * 64 dot(m, hi) + dot(m, lo), four vpdpbusd against the mins' two runs.
+ */
+T512 INLINE void q4_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    const int8_t *split = (const int8_t *) xs;
+    __m512 acc[8];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i m4 = _mm512_set1_epi8(0x0F);
+    const int64_t xrow = (int64_t) blocks * 256;
+    for (int32_t b = 0; b < blocks; b++, w += Q4_K_GB) {
+        PREFETCH_BLOCK(w, Q4_K_GB, LS_PREFETCH_Q4_K);
+        __m512i sumi[8];
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
+        __m512i scv[2] = {_mm512_loadu_si512((const void *) (w + 64)), _mm512_loadu_si512((const void *) (w + 128))};
+        for (int p = 0; p < 4; p++) {
+            __m512i sc0 = byte_lanes(scv[p / 2], (2 * p) % 4), sc1 = byte_lanes(scv[p / 2], (2 * p + 1) % 4);
+            __m512i lo[8], hi[8];
+            for (int k = 0; k < 8; k++) {
+                __m512i v = _mm512_loadu_si512((const void *) (w + 320 + 64 * (8 * p + k)));
+                lo[k] = _mm512_and_si512(v, m4);
+                hi[k] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+            }
+            _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 64 * p;
+                __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
+                for (int k = 0; k < 8; k++) {
+                    s0 = _mm512_dpbusd_epi32(s0, lo[k], _mm512_set1_epi32(load_i32(xb + 4 * k)));
+                    s1 = _mm512_dpbusd_epi32(s1, hi[k], _mm512_set1_epi32(load_i32(xb + 32 + 4 * k)));
+                }
+                sumi[t] = _mm512_add_epi32(sumi[t], _mm512_add_epi32(_mm512_mullo_epi32(s0, sc0),
+                                                                     _mm512_mullo_epi32(s1, sc1)));
+            }
+        }
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        __m512 mw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) (w + 32)));
+        __m512i mlo = _mm512_loadu_si512((const void *) (w + 192)), mhi = _mm512_loadu_si512((const void *) (w + 256));
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            const int8_t *sp = split + 16 * tb;
+            __m512i h = _mm512_dpbusd_epi32(_mm512_setzero_si512(), mlo, _mm512_set1_epi32(load_i32(sp)));
+            h = _mm512_dpbusd_epi32(h, mhi, _mm512_set1_epi32(load_i32(sp + 4)));
+            __m512i l = _mm512_dpbusd_epi32(_mm512_setzero_si512(), mlo, _mm512_set1_epi32(load_i32(sp + 8)));
+            l = _mm512_dpbusd_epi32(l, mhi, _mm512_set1_epi32(load_i32(sp + 12)));
+            __m512i summ = _mm512_add_epi32(_mm512_slli_epi32(h, 6), l);
+            __m512 dx = _mm512_set1_ps(xd[tb]);
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sumi[t]), _mm512_mul_ps(dw, dx), acc[t]);
+            acc[t] = _mm512_fnmadd_ps(_mm512_cvtepi32_ps(summ), _mm512_mul_ps(mw, dx), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+/*
+ * Q6_K, 4 sub-blocks at a time: sub-blocks j0, j0+4, j0+8, j0+12 (f = 0..3) take their quads from
+ * H runs 4j0..4j0+3 (field f) and L runs of the same index (f = 0, 2) or 16 further (f = 1, 3), low
+ * nibbles for f < 2, high ones above. So each run is loaded and unpacked once, into 16 registers
+ * every token of the tile then multiplies.
+ */
+T512 INLINE void q6_k_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    __m512 acc[4];
+    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
+    const __m512i m4 = _mm512_set1_epi8(0x0F), m30 = _mm512_set1_epi8(0x30);
+    const int64_t xrow = (int64_t) blocks * 256;
+    for (int32_t b = 0; b < blocks; b++, w += Q6_K_GB) {
+        PREFETCH_BLOCK(w, Q6_K_GB, LS_PREFETCH_Q6_K);
+        const uint8_t *wl = w + 32, *wh = w + 32 + 32 * 64, *ws = w + 32 + 48 * 64;
+        __m512i sumi[4];
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm512_setzero_si512();
+        for (int j0 = 0; j0 < 4; j0++) {
+            __m512i q[4][4]; /* [f][k]: quad 4j0 + k + 16f */
+            for (int k = 0; k < 4; k++) {
+                int h = 4 * j0 + k;
+                __m512i hv = _mm512_loadu_si512((const void *) (wh + 64 * h));
+                __m512i l0 = _mm512_loadu_si512((const void *) (wl + 64 * h));
+                __m512i l1 = _mm512_loadu_si512((const void *) (wl + 64 * (h + 16)));
+                q[0][k] = _mm512_or_si512(_mm512_and_si512(l0, m4), _mm512_and_si512(_mm512_slli_epi16(hv, 4), m30));
+                q[1][k] = _mm512_or_si512(_mm512_and_si512(l1, m4), _mm512_and_si512(_mm512_slli_epi16(hv, 2), m30));
+                q[2][k] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(l0, 4), m4), _mm512_and_si512(hv, m30));
+                q[3][k] = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(l1, 4), m4),
+                                          _mm512_and_si512(_mm512_srli_epi16(hv, 2), m30));
+            }
+            __m512i sc[4];
+            for (int f = 0; f < 4; f++) {
+                int j = j0 + 4 * f;
+                sc[f] = sbyte_lanes(_mm512_loadu_si512((const void *) (ws + 64 * (j / 4))), j % 4);
+            }
+            _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+                int64_t tb = (int64_t) (t0 + t) * blocks + b;
+                const int8_t *xb = xq + (t0 + t) * xrow + 256 * b;
+                for (int f = 0; f < 4; f++) {
+                    int j = j0 + 4 * f; /* elements 16j.. */
+                    __m512i s = _mm512_set1_epi32(-32 * xs[16 * tb + j]);
+                    for (int k = 0; k < 4; k++) {
+                        s = _mm512_dpbusd_epi32(s, q[f][k], _mm512_set1_epi32(load_i32(xb + 16 * j + 4 * k)));
+                    }
+                    sumi[t] = _mm512_add_epi32(sumi[t], _mm512_mullo_epi32(s, sc[f]));
+                }
+            }
+        }
+        __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
+            int64_t tb = (int64_t) (t0 + t) * blocks + b;
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sumi[t]), _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+/* Tokens per chunk for super-blocks: blocks counts 256-element blocks here. */
+#define token_chunk_k(blocks) token_chunk((blocks) * 8)
+
+#define GEMM_DRIVER_K(NAME, ATTR, TILE, GB, NTMAX)                                                                   \
+    ATTR EXPORT void NAME(const uint8_t *w, int32_t blocks, int64_t rows, int64_t g0, int64_t g1, const int8_t *xq, \
+                          const float *xd, const int32_t *xs, int32_t tokens, float *y, int64_t y_stride,            \
+                          int64_t y_off) {                                                                           \
+        int chunk = token_chunk_k(blocks);                                                                           \
+        for (int c0 = 0; c0 < tokens; c0 += chunk) {                                                                 \
+            int c1 = c0 + chunk < tokens ? c0 + chunk : tokens;                                                      \
+            for (int64_t g = g0; g < g1; g++) {                                                                      \
+                const uint8_t *wg = w + g * blocks * (int64_t) (GB);                                                 \
+                int64_t left = rows - g * GROUP;                                                                     \
+                int valid = left < GROUP ? (int) left : GROUP;                                                       \
+                float *yg = y + y_off + g * GROUP;                                                                   \
+                int t = c0;                                                                                          \
+                for (; t + NTMAX <= c1; t += NTMAX) TILE(wg, blocks, xq, xd, xs, t, NTMAX, yg, y_stride, valid);     \
+                for (; t + 2 <= c1; t += 2) TILE(wg, blocks, xq, xd, xs, t, 2, yg, y_stride, valid);                 \
+                for (; t < c1; t++) TILE(wg, blocks, xq, xd, xs, t, 1, yg, y_stride, valid);                         \
+            }                                                                                                        \
+        }                                                                                                            \
+    }
+
+GEMM_DRIVER_K(ls_q4_k_gemm_avx512vnni, T512, q4_k_tile_512, Q4_K_GB, 8)
+GEMM_DRIVER_K(ls_q6_k_gemm_avx512vnni, T512, q6_k_tile_512, Q6_K_GB, 4)
+
+/* ---------------------------------------------------------------- K-quants, AVX2 and AVX-VNNI (8 rows per vector) */
+
+/* Bytes k of each 32-bit lane as int32, unsigned and signed. */
+#define BYTE_LANES_256(ATTR, SUFFIX)                                                                                \
+    ATTR INLINE __m256i byte_lanes_##SUFFIX(__m256i v, int k) {                                                    \
+        return _mm256_and_si256(_mm256_srli_epi32(v, 8 * k), _mm256_set1_epi32(0xFF));                             \
+    }                                                                                                               \
+    ATTR INLINE __m256i sbyte_lanes_##SUFFIX(__m256i v, int k) {                                                   \
+        return _mm256_srai_epi32(_mm256_slli_epi32(v, 24 - 8 * k), 24);                                             \
+    }
+
+/* As q4_k_tile_512 and q6_k_tile_512, for the half h of a group (rows 8h..8h+7: bytes 32h.. of each
+ * run, scales 16h..). The same integer sums and FMAs per row, so the same bits. */
+#define AVX2_K_TILES(SUFFIX, ATTR, DOT)                                                                             \
+    BYTE_LANES_256(ATTR, SUFFIX)                                                                                    \
+    ATTR INLINE void q4_k_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        const __m256i m4 = _mm256_set1_epi8(0x0F);                                                                  \
+        const int64_t xrow = (int64_t) blocks * 256;                                                                \
+        for (int h = 0; h < 2; h++) {                                                                               \
+            int vh = valid - 8 * h;                                                                                 \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[4];                                                                                          \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q4_K_GB) {                                                   \
+                PREFETCH_BLOCK(wb, Q4_K_GB / 2, LS_PREFETCH_Q4_K);                                                  \
+                __m256i sumi[4];                                                                                    \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm256_setzero_si256();   \
+                for (int j = 0; j < 8; j++) {                                                                       \
+                    __m256i sc = byte_lanes_##SUFFIX(                                                               \
+                        _mm256_loadu_si256((const __m256i *) (wb + 64 + 64 * (j / 4) + 32 * h)), j % 4);            \
+                    __m256i q[8];                                                                                   \
+                    for (int k = 0; k < 8; k++) {                                                                   \
+                        __m256i v = _mm256_loadu_si256((const __m256i *) (wb + 320 + 64 * (8 * (j / 2) + k) + 32 * h)); \
+                        q[k] = (j & 1) ? _mm256_and_si256(_mm256_srli_epi16(v, 4), m4) : _mm256_and_si256(v, m4);   \
+                    }                                                                                               \
+                    _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                               \
+                        const int8_t *xb = xq + (t0 + t) * xrow + 256 * b + 32 * j;                                 \
+                        __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();                           \
+                        for (int k = 0; k < 8; k += 2) {                                                            \
+                            s0 = DOT(s0, q[k], _mm256_set1_epi32(load_i32(xb + 4 * k)));                            \
+                            s1 = DOT(s1, q[k + 1], _mm256_set1_epi32(load_i32(xb + 4 * k + 4)));                    \
+                        }                                                                                           \
+                        sumi[t] = _mm256_add_epi32(sumi[t], _mm256_mullo_epi32(_mm256_add_epi32(s0, s1), sc));      \
+                    }                                                                                               \
+                }                                                                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                      \
+                __m256 mw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 32 + 16 * h)));                 \
+                __m256i mlo = _mm256_loadu_si256((const __m256i *) (wb + 192 + 32 * h));                            \
+                __m256i mhi = _mm256_loadu_si256((const __m256i *) (wb + 256 + 32 * h));                            \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    const int8_t *sp = (const int8_t *) xs + 16 * tb;                                               \
+                    __m256i hs = DOT(_mm256_setzero_si256(), mlo, _mm256_set1_epi32(load_i32(sp)));                 \
+                    hs = DOT(hs, mhi, _mm256_set1_epi32(load_i32(sp + 4)));                                         \
+                    __m256i ls = DOT(_mm256_setzero_si256(), mlo, _mm256_set1_epi32(load_i32(sp + 8)));             \
+                    ls = DOT(ls, mhi, _mm256_set1_epi32(load_i32(sp + 12)));                                        \
+                    __m256i summ = _mm256_add_epi32(_mm256_slli_epi32(hs, 6), ls);                                  \
+                    __m256 dx = _mm256_set1_ps(xd[tb]);                                                             \
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi[t]), _mm256_mul_ps(dw, dx), acc[t]);           \
+                    acc[t] = _mm256_fnmadd_ps(_mm256_cvtepi32_ps(summ), _mm256_mul_ps(mw, dx), acc[t]);             \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
+        }                                                                                                           \
+    }                                                                                                               \
+    ATTR INLINE void q6_k_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                         int valid) {                                                               \
+        const __m256i m4 = _mm256_set1_epi8(0x0F), m30 = _mm256_set1_epi8(0x30);                                    \
+        const int64_t xrow = (int64_t) blocks * 256;                                                                \
+        for (int hf = 0; hf < 2; hf++) {                                                                            \
+            int vh = valid - 8 * hf;                                                                                \
+            if (vh <= 0) break;                                                                                     \
+            __m256 acc[4];                                                                                          \
+            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
+            const uint8_t *wb = w;                                                                                  \
+            for (int32_t b = 0; b < blocks; b++, wb += Q6_K_GB) {                                                   \
+                const uint8_t *wl = wb + 32 + 32 * hf, *wh = wb + 32 + 32 * 64 + 32 * hf;                           \
+                const uint8_t *ws = wb + 32 + 48 * 64 + 32 * hf;                                                    \
+                __m256i sumi[4];                                                                                    \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) sumi[t] = _mm256_setzero_si256();   \
+                for (int j0 = 0; j0 < 4; j0++) {                                                                    \
+                    __m256i q[4][4];                                                                                \
+                    for (int k = 0; k < 4; k++) {                                                                   \
+                        int hh = 4 * j0 + k;                                                                        \
+                        __m256i hv = _mm256_loadu_si256((const __m256i *) (wh + 64 * hh));                          \
+                        __m256i l0 = _mm256_loadu_si256((const __m256i *) (wl + 64 * hh));                          \
+                        __m256i l1 = _mm256_loadu_si256((const __m256i *) (wl + 64 * (hh + 16)));                   \
+                        q[0][k] = _mm256_or_si256(_mm256_and_si256(l0, m4),                                         \
+                                                  _mm256_and_si256(_mm256_slli_epi16(hv, 4), m30));                 \
+                        q[1][k] = _mm256_or_si256(_mm256_and_si256(l1, m4),                                         \
+                                                  _mm256_and_si256(_mm256_slli_epi16(hv, 2), m30));                 \
+                        q[2][k] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), m4),                   \
+                                                  _mm256_and_si256(hv, m30));                                       \
+                        q[3][k] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), m4),                   \
+                                                  _mm256_and_si256(_mm256_srli_epi16(hv, 2), m30));                 \
+                    }                                                                                               \
+                    __m256i sc[4];                                                                                  \
+                    for (int f = 0; f < 4; f++) {                                                                   \
+                        int j = j0 + 4 * f;                                                                         \
+                        sc[f] = sbyte_lanes_##SUFFIX(_mm256_loadu_si256((const __m256i *) (ws + 64 * (j / 4))), j % 4); \
+                    }                                                                                               \
+                    _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                               \
+                        int64_t tb = (int64_t) (t0 + t) * blocks + b;                                               \
+                        const int8_t *xb = xq + (t0 + t) * xrow + 256 * b;                                          \
+                        for (int f = 0; f < 4; f++) {                                                               \
+                            int j = j0 + 4 * f;                                                                     \
+                            __m256i s = _mm256_set1_epi32(-32 * xs[16 * tb + j]);                                   \
+                            for (int k = 0; k < 4; k++) {                                                           \
+                                s = DOT(s, q[f][k], _mm256_set1_epi32(load_i32(xb + 16 * j + 4 * k)));              \
+                            }                                                                                       \
+                            sumi[t] = _mm256_add_epi32(sumi[t], _mm256_mullo_epi32(s, sc[f]));                      \
+                        }                                                                                           \
+                    }                                                                                               \
+                }                                                                                                   \
+                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * hf)));                     \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
+                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
+                    acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sumi[t]), _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), \
+                                             acc[t]);                                                               \
+                }                                                                                                   \
+            }                                                                                                       \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * hf, acc[t], vh);  \
+        }                                                                                                           \
+    }
+
+AVX2_K_TILES(avxvnni, TVNNI, dot_vnni)
+AVX2_K_TILES(avx2, TAVX2, dot_avx2)
+
+GEMM_DRIVER_K(ls_q4_k_gemm_avxvnni, TVNNI, q4_k_tile_avxvnni, Q4_K_GB, 4)
+GEMM_DRIVER_K(ls_q6_k_gemm_avxvnni, TVNNI, q6_k_tile_avxvnni, Q6_K_GB, 4)
+GEMM_DRIVER_K(ls_q4_k_gemm_avx2, TAVX2, q4_k_tile_avx2, Q4_K_GB, 4)
+GEMM_DRIVER_K(ls_q6_k_gemm_avx2, TAVX2, q6_k_tile_avx2, Q6_K_GB, 4)
+
+/* ================================================================ attention helpers */
+
+/**
+ * Widens `count` rows of `hd` halves (f16), row i at halves[offsets[i]], into out[i * hd ..]: the
+ * keys or values of a block of cached positions, exactly as Float.float16ToFloat does for every
+ * value but NaNs (whose payload F16C may quiet).
+ */
+TAVX2 EXPORT void ls_widen_halves(const uint16_t *halves, const int64_t *offsets, int32_t count, int32_t hd,
+                                  float *out) {
+    for (int32_t i = 0; i < count; i++) {
+        const uint16_t *src = halves + offsets[i];
+        float *dst = out + (int64_t) i * hd;
+        int32_t k = 0;
+        for (; k + 8 <= hd; k += 8) {
+            _mm256_storeu_ps(dst + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (src + k))));
+        }
+        for (; k < hd; k++) dst[k] = _cvtsh_ss(src[k]);
+    }
+}

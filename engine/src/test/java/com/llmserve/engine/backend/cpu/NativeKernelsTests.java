@@ -1,0 +1,323 @@
+package com.llmserve.engine.backend.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.llmserve.engine.gguf.GgmlType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The native kernels against Java definitions of what they compute: activations quantized bit for
+ * bit as {@link Q8Activations}; every variant's products bit for bit the integer-dot-then-FMA
+ * formula of the native source (the same for every batch), and close to the exact product of the
+ * dequantized weights and the quantized activations. Skipped where the library cannot run.
+ */
+class NativeKernelsTests {
+
+    private static List<NativeKernels> variants() {
+        assumeTrue(NativeKernels.best().isPresent(), () -> "no native kernels here: " + NativeKernels.unavailable());
+        List<NativeKernels> all = new ArrayList<>();
+        for (NativeKernels.Isa isa : NativeKernels.Isa.values()) {
+            if (isa.level <= NativeKernels.best().get().level) {
+                all.add(NativeKernels.of(isa));
+            }
+        }
+        return all;
+    }
+
+    private static float[] gaussian(int n, Random r) {
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = (float) r.nextGaussian() * (i % 97 == 0 ? 20 : 1);
+        }
+        return x;
+    }
+
+    @Test
+    void activationsQuantizeBitForBitAsTheJavaKernels() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(3);
+            int n = 32 * 41;
+            float[] x = gaussian(n, r);
+            Arrays.fill(x, 64, 96, 0f); // a block of zeros: scale 0, values 0
+            x[200] = 1e-30f; // tiny magnitudes round to an f16 subnormal or zero
+            x[5 * 32 + 7] = -3e4f;
+            Q8Activations expected = new Q8Activations(n);
+            expected.quantizeScalar(x, 0, n);
+            NativeQ8 actual = new NativeQ8(n);
+            // in two calls, as the backend splits a batch over its threads
+            k.quantizeQ8_0(x, 0, 32 * 20, actual);
+            k.quantizeQ8_0(x, 32 * 20, n, actual);
+            for (int i = 0; i < n; i++) {
+                assertThat(actual.values[i]).as("%s value %d", k, i).isEqualTo((byte) expected.values[i]);
+            }
+            assertThat(actual.scales).as("%s scales", k).containsExactly(expected.scales);
+            assertThat(actual.sums).as("%s sums", k).containsExactly(expected.sums);
+        }
+    }
+
+    @Test
+    void kQuantActivationsQuantizeAsGgmlQuantizeRowQ8K() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(5);
+            int n = 256 * 5;
+            float[] x = gaussian(n, r);
+            Arrays.fill(x, 256, 512, 0f); // a block of zeros
+            x[600] = 9f; // a tie in magnitude, the positive one first: it sets the sign
+            x[601] = -9f;
+            x[1000] = -50f; // the largest magnitude negative
+            NativeQ8 q = new NativeQ8(ActivationFormat.Q8_K, n);
+            k.quantize(x, 0, 512, q);
+            k.quantize(x, 512, n, q);
+            float[] restored = new float[n];
+            Q8Activations.roundTripQ8K(x, 0, n, restored);
+            for (int b = 0; b < n / 256; b++) {
+                float max = 0;
+                float amax = 0;
+                for (int j = 0; j < 256; j++) {
+                    float ax = Math.abs(x[256 * b + j]);
+                    if (ax > amax) {
+                        amax = ax;
+                        max = x[256 * b + j];
+                    }
+                }
+                float iscale = amax == 0 ? 0 : -127f / max;
+                assertThat(q.scales[b]).as("%s block %d scale", k, b).isEqualTo(amax == 0 ? 0f : 1 / iscale);
+                for (int j = 0; j < 256; j++) {
+                    int expected = amax == 0 ? 0 : Math.min(127, (int) Math.rint(iscale * x[256 * b + j]));
+                    assertThat(q.values[256 * b + j])
+                            .as("%s value %d", k, 256 * b + j)
+                            .isEqualTo((byte) expected);
+                    assertThat(q.scales[b] * q.values[256 * b + j]).isEqualTo(restored[256 * b + j]);
+                }
+                for (int j = 0; j < 8; j++) {
+                    int s32 = q.sums[16 * b + 2 * j] + q.sums[16 * b + 2 * j + 1];
+                    assertThat(64 * q.split[16 * b + j] + q.split[16 * b + 8 + j])
+                            .as("%s block %d split sum %d", k, b, j)
+                            .isEqualTo(s32);
+                    assertThat(q.split[16 * b + 8 + j]).isBetween((byte) 0, (byte) 63);
+                }
+                for (int s16 = 0; s16 < 16; s16++) {
+                    int sum = 0;
+                    for (int j = 0; j < 16; j++) {
+                        sum += q.values[256 * b + 16 * s16 + j];
+                    }
+                    assertThat(q.sums[16 * b + s16]).isEqualTo(sum);
+                }
+            }
+        }
+    }
+
+    /** What every variant computes for one row and token: per block exact integer sums, then FMAs in block order. */
+    private static float reference(CpuTensor w, int row, NativeQ8 x, int t) {
+        return switch (w.type()) {
+            case Q4_K -> referenceQ4_K(w, row, x, t);
+            case Q6_K -> referenceQ6_K(w, row, x, t);
+            default -> referenceQ8(w, row, x, t);
+        };
+    }
+
+    private static float referenceQ4_K(CpuTensor w, int row, NativeQ8 x, int t) {
+        int blocks = w.cols() / 256;
+        float acc = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long o = w.blockOffset(row, b);
+            float d = Simd.f16(w.data, o);
+            float dmin = Simd.f16(w.data, o + 2);
+            int[] q = new int[12];
+            for (int i = 0; i < 12; i++) {
+                q[i] = Simd.u8(w.data, o + 4 + i);
+            }
+            int sumi = 0;
+            int summ = 0;
+            for (int j = 0; j < 8; j++) {
+                int sc = j < 4 ? q[j] & 63 : (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
+                int m = j < 4 ? q[j + 4] & 63 : (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+                int isum = 0;
+                for (int l = 0; l < 32; l++) {
+                    int byteAt = Simd.u8(w.data, o + 16 + 32 * (j / 2) + l);
+                    int v = (j & 1) == 0 ? byteAt & 0x0F : byteAt >>> 4;
+                    isum += v * x.values[t * w.cols() + 256 * b + 32 * j + l];
+                }
+                sumi += sc * isum;
+                int tb = t * blocks + b;
+                summ += m * (x.sums[16 * tb + 2 * j] + x.sums[16 * tb + 2 * j + 1]);
+            }
+            float dx = x.scales[t * blocks + b];
+            acc = Math.fma((float) sumi, d * dx, acc);
+            acc = Math.fma(-(float) summ, dmin * dx, acc);
+        }
+        return acc;
+    }
+
+    private static float referenceQ6_K(CpuTensor w, int row, NativeQ8 x, int t) {
+        int blocks = w.cols() / 256;
+        float acc = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long o = w.blockOffset(row, b);
+            int sumi = 0;
+            for (int j = 0; j < 16; j++) {
+                int sc = Simd.i8(w.data, o + 192 + j);
+                int isum = 0;
+                for (int l = 0; l < 16; l++) {
+                    int e = 16 * j + l;
+                    isum += (q6(w, o, e) - 32) * x.values[t * w.cols() + 256 * b + e];
+                }
+                sumi += sc * isum;
+            }
+            acc = Math.fma((float) sumi, Simd.f16(w.data, o + 208) * x.scales[t * blocks + b], acc);
+        }
+        return acc;
+    }
+
+    /** Element {@code e} of the Q6_K block at {@code o}, 0..63 (ggml's dequantize_row_q6_K). */
+    private static int q6(CpuTensor w, long o, int e) {
+        int n = e / 128;
+        int r = e % 128;
+        int l = r % 32;
+        int part = r / 32;
+        int ql = Simd.u8(w.data, o + 64L * n + l + (part % 2 == 1 ? 32 : 0));
+        int qh = Simd.u8(w.data, o + 128 + 32L * n + l);
+        int low = part < 2 ? ql & 0x0F : ql >>> 4;
+        return low | (((qh >>> (2 * part)) & 3) << 4);
+    }
+
+    private static float referenceQ8(CpuTensor w, int row, NativeQ8 x, int t) {
+        int blocks = w.cols() / 32;
+        float acc = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long o = w.blockOffset(row, b);
+            float dw = Simd.f16(w.data, o);
+            int isum = 0;
+            for (int j = 0; j < 32; j++) {
+                int q = w.type() == GgmlType.Q4_0
+                        ? (j < 16 ? (Simd.u8(w.data, o + 2 + j) & 0x0F) : (Simd.u8(w.data, o + 2 + j - 16) >>> 4)) - 8
+                        : Simd.i8(w.data, o + 2 + j);
+                isum += q * x.values[t * w.cols() + 32 * b + j];
+            }
+            acc = Math.fma((float) isum, dw * x.scales[t * blocks + b], acc);
+        }
+        return acc;
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"Q4_0", "Q8_0", "Q4_K", "Q6_K"})
+    void everyVariantComputesTheSameBitsForEveryBatch(GgmlType type) {
+        List<NativeKernels> variants =
+                variants().stream().filter(k -> k.supports(type)).toList();
+        assumeTrue(!variants.isEmpty(), () -> "no native " + type + " kernels here");
+        ActivationFormat format = type.blockSize() == 256 ? ActivationFormat.Q8_K : ActivationFormat.Q8_0;
+        Random r = new Random(type.id());
+        int rows = 53; // three whole groups of 16 and a part
+        int cols = 256 * 9;
+        MemorySegment data = CpuTensorTests.randomTensor(type, rows, cols, r);
+        CpuTensor plain = CpuTensor.of("plain", type, data, rows, cols);
+        int maxTokens = 13; // an 8-token tile, a 2-token one and singles on AVX-512
+        float[] x = gaussian(maxTokens * cols, r);
+        try (Arena arena = Arena.ofConfined()) {
+            for (NativeKernels k : variants) {
+                NativeRows packed = NativeRows.pack(k, type, data, rows, cols, plain.rowBytes, arena);
+                NativeQ8 q = new NativeQ8(format, maxTokens * cols);
+                k.quantize(x, 0, x.length, q);
+                float[] all = new float[maxTokens * rows];
+                packed.gemm(q, maxTokens, all, 0, rows, 0, rows);
+                for (int t = 0; t < maxTokens; t++) {
+                    for (int row = 0; row < rows; row++) {
+                        float expected = reference(plain, row, q, t);
+                        assertThat(all[t * rows + row])
+                                .as("%s, %d tokens: token %d row %d", k, maxTokens, t, row)
+                                .isEqualTo(expected);
+                    }
+                }
+                // every token alone, and the rows in two calls (as two threads take them): the same bits
+                for (int t = 0; t < maxTokens; t++) {
+                    NativeQ8 one = new NativeQ8(format, cols);
+                    k.quantize(Arrays.copyOfRange(x, t * cols, (t + 1) * cols), 0, cols, one);
+                    float[] y = new float[rows + 5];
+                    packed.gemm(one, 1, y, 5, rows, 0, 32);
+                    packed.gemm(one, 1, y, 5, rows, 32, rows);
+                    assertThat(Arrays.copyOfRange(y, 5, 5 + rows))
+                            .as("%s token %d alone", k, t)
+                            .containsExactly(Arrays.copyOfRange(all, t * rows, (t + 1) * rows));
+                }
+                // and close to the exact product of the dequantized weights and quantized activations
+                float[] restored = new float[q.values.length];
+                for (int i = 0; i < restored.length; i++) {
+                    restored[i] = q.values[i] * q.scales[i / format.blockSize()];
+                }
+                for (int t = 0; t < maxTokens; t++) {
+                    for (int row = 0; row < rows; row++) {
+                        double exact = plain.dotScalar(row, restored, t * cols);
+                        assertThat((double) all[t * rows + row])
+                                .isCloseTo(exact, within(1e-4 * Math.abs(exact) + 1e-3));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void cachedHalvesWidenAsTheJavaPathWidensThem() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(11);
+            int hd = 68; // 8 at a time and a tail of 4
+            MemorySegment cache = Arena.ofAuto().allocate(2L * hd * 40, 64);
+            for (long i = 0; i < hd * 40L; i++) {
+                // every finite half and the infinities: subnormals, zeros of both signs, the largest
+                short h = (short) r.nextInt(1 << 16);
+                if ((h & 0x7c00) == 0x7c00) {
+                    h = (short) ((h & 0x8000) | 0x7c00); // no NaNs: F16C may quiet their payload
+                }
+                cache.setAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, i, h);
+            }
+            long[] offsets = new long[64];
+            int count = 9;
+            for (int i = 0; i < count; i++) {
+                offsets[i] = (long) ((i * 7) % 39) * hd + (i % 2);
+            }
+            float[] actual = new float[count * hd];
+            k.widenHalves(cache, offsets, count, hd, actual);
+            float[] expected = new float[count * hd];
+            for (int i = 0; i < count; i++) {
+                FloatMath.widenHalves(cache, offsets[i], expected, i * hd, hd);
+            }
+            assertThat(actual).as("%s", k).containsExactly(expected);
+            long[] outside = {40L * hd - hd + 1};
+            assertThatThrownBy(() -> k.widenHalves(cache, outside, 1, hd, new float[hd]))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+        }
+    }
+
+    @Test
+    void productsOutsideTheirArraysAreRefused() {
+        NativeKernels k = variants().getFirst();
+        int rows = 32;
+        int cols = 64;
+        MemorySegment data = CpuTensorTests.randomTensor(GgmlType.Q8_0, rows, cols, new Random(1));
+        try (Arena arena = Arena.ofConfined()) {
+            NativeRows packed = NativeRows.pack(k, GgmlType.Q8_0, data, rows, cols, 2 * 34, arena);
+            NativeQ8 q = new NativeQ8(2 * cols);
+            assertThatThrownBy(() -> packed.gemm(q, 3, new float[3 * rows], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> packed.gemm(q, 2, new float[2 * rows - 1], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> packed.gemm(q, 1, new float[rows], 0, rows, 8, rows))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> k.quantize(new float[64], 0, 96, q)).isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> k.quantize(new float[256], 0, 256, q))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> k.quantize(new float[64], 16, 48, q))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+        }
+    }
+}
