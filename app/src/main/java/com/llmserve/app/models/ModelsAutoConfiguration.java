@@ -46,9 +46,10 @@ public class ModelsAutoConfiguration {
                 .orElseGet(() -> Backends.cpuOnly(
                         threads,
                         opened.map(r -> String.join("; ", r.statuses())).orElse("no GPU runtime in this application")));
-        return new DefaultBackendProvider(
-                backends.withBatchInvariant(properties.engine().batchInvariant())
-                        .withCpuKernels(CpuKernels.parse(properties.engine().cpuKernels())));
+        return new DefaultBackendProvider(backends.withBatchInvariant(
+                        properties.engine().batchInvariant().cpu(),
+                        properties.engine().batchInvariant().gpu())
+                .withCpuKernels(CpuKernels.parse(properties.engine().cpuKernels())));
     }
 
     /**

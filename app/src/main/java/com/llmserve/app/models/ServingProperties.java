@@ -206,9 +206,10 @@ public record ServingProperties(
      * @param maxRunning     the most sequences decoding at once
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
-     * @param batchInvariant make a request's results independent of what else runs in its batch
-     *                       (greedy output equals its solo run), on the CPU and the GPU, at the cost of
-     *                       prompt speed (CPU) and of batched speed (GPU)
+     * @param batchInvariant where a request's results do not depend on what else runs in its batch
+     *                       (greedy output equals its solo run): {@code cpu} (the default: CPU models;
+     *                       free for the types the native kernels multiply, prompt speed for the others),
+     *                       {@code all} (GPU models too, at the cost of their batched speed) or {@code off}
      * @param gpuKvShare     with {@code kvBlocks} 0, the share of a GPU's free memory, once a replica's
      *                       weights are on it, that its KV cache takes, split with the GPU models still
      *                       to load at startup (the rest stays for activations, graphs and BLAS workspace)
@@ -235,7 +236,7 @@ public record ServingProperties(
             @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
             boolean prefixCaching,
 
-            @DefaultValue("false") boolean batchInvariant,
+            @DefaultValue("cpu") BatchInvariance batchInvariant,
 
             @DefaultValue("" + DEFAULT_GPU_KV_SHARE) double gpuKvShare,
 
@@ -243,6 +244,24 @@ public record ServingProperties(
 
         /** Most of what is free: activations, graphs and the BLAS workspace keep the rest. */
         public static final double DEFAULT_GPU_KV_SHARE = 0.8;
+
+        /** Which backends compute every row as if it were alone in its batch. */
+        public enum BatchInvariance {
+            /** None: every backend batches for speed. */
+            OFF,
+            /** CPU backends (the GPU's batched speed is left alone). */
+            CPU,
+            /** CPU and GPU backends. */
+            ALL;
+
+            public boolean cpu() {
+                return this != OFF;
+            }
+
+            public boolean gpu() {
+                return this == ALL;
+            }
+        }
 
         public Engine {
             CpuKernels.parse(cpuKernels); // refuses a value other than auto, java or native at startup

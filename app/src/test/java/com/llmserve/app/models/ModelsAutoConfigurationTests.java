@@ -42,17 +42,17 @@ class ModelsAutoConfigurationTests {
     }
 
     @Test
-    void batchInvarianceReachesTheCpuBackendsOnlyWhenAskedFor() {
+    void cpuBackendsAreBatchInvariantUnlessTurnedOff() {
         runner.run(context -> {
             try (com.llmserve.engine.backend.Backend be =
                     context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
-                assertThat(be.description()).doesNotContain("batch-invariant");
+                assertThat(be.description()).contains("batch-invariant");
             }
         });
-        runner.withPropertyValues("llmserve.engine.batch-invariant=true").run(context -> {
+        runner.withPropertyValues("llmserve.engine.batch-invariant=off").run(context -> {
             try (com.llmserve.engine.backend.Backend be =
                     context.getBean(BackendProvider.class).create(com.llmserve.engine.backend.BackendChoice.CPU, "m")) {
-                assertThat(be.description()).contains("batch-invariant");
+                assertThat(be.description()).doesNotContain("batch-invariant");
             }
         });
     }

@@ -70,7 +70,12 @@ public final class Backends {
      * {@link GpuOptions#batchInvariant()} says.
      */
     public Backends withBatchInvariant(boolean invariant) {
-        return new Backends(pool, noGpu, cpuThreads, invariant, cpuKernels, gpu.withBatchInvariant(invariant));
+        return withBatchInvariant(invariant, invariant);
+    }
+
+    /** These backends with batch-invariant CPU backends, GPU backends, both or neither. */
+    public Backends withBatchInvariant(boolean cpu, boolean gpu) {
+        return new Backends(pool, noGpu, cpuThreads, cpu, cpuKernels, this.gpu.withBatchInvariant(gpu));
     }
 
     /**
