@@ -92,8 +92,9 @@ class InferenceEngineTests {
     }
 
     /**
-     * On a batch-invariant backend, 32 greedy streams running together give exactly what each gives
-     * alone, near-ties included (stories260K-q8_0: on the default backend some of them differ).
+     * On a batch-invariant backend, 32 greedy streams and a seeded sampled one running together give
+     * exactly what each gives alone, near-ties included (stories260K-q8_0: on the default backend
+     * some of them differ).
      */
     @Test
     void thirtyTwoConcurrentGreedyStreamsOnABatchInvariantBackendAreExactlyTheirSoloRuns() throws Exception {
@@ -104,15 +105,21 @@ class InferenceEngineTests {
                         q8.model(),
                         EngineOptions.defaults().withMaxBatchTokens(64),
                         EngineObserver.NONE)) {
-            int[][] prompts = new int[streams][];
-            int[][] solo = new int[streams][];
+            List<InferenceRequest> requests = new ArrayList<>();
             for (int i = 0; i < streams; i++) {
-                prompts[i] = q8.tokenizer().encode(streamPrompt(i), true, false);
-                solo[i] = greedyTogether(engine, new int[][] {prompts[i]}, 30)[0];
+                requests.add(InferenceRequest.greedy(q8.tokenizer().encode(streamPrompt(i), true, false), 30));
             }
-            int[][] together = greedyTogether(engine, prompts, 30);
-            for (int i = 0; i < streams; i++) {
-                assertThat(together[i]).as("stream %d", i).containsExactly(solo[i]);
+            requests.add(InferenceRequest.greedy(q8.tokenizer().encode("Once upon a time", true, false), 30)
+                    .withSampling(SamplingParams.GREEDY.withTemperature(1.0f).withSeed(42)));
+            int[][] solo = new int[requests.size()][];
+            for (int i = 0; i < requests.size(); i++) {
+                solo[i] = together(engine, List.of(requests.get(i)))[0];
+            }
+            int[][] together = together(engine, requests);
+            for (int i = 0; i < requests.size(); i++) {
+                assertThat(together[i])
+                        .as(i < streams ? "stream %d" : "the seeded sampled stream", i)
+                        .containsExactly(solo[i]);
             }
             awaitIdle(engine);
         }
