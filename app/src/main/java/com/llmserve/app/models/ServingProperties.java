@@ -207,10 +207,9 @@ public record ServingProperties(
      * @param maxWaiting     the most requests waiting for admission; more are answered 429
      * @param prefixCaching  reuse the KV blocks of an earlier prompt with the same prefix
      * @param batchInvariant where a request's results do not depend on what else runs in its batch
-     *                       (greedy output equals its solo run): {@code off} (the default; the native CPU
-     *                       kernels' products are invariant anyway), {@code cpu} (CPU models: every product
-     *                       on the single-token path; costs batched speed) or {@code all} (GPU models too,
-     *                       at the cost of their batched speed)
+     *                       (greedy output equals its solo run): {@code cpu} (the default: CPU models;
+     *                       free for the types the native kernels multiply, prompt speed for the others),
+     *                       {@code all} (GPU models too, at the cost of their batched speed) or {@code off}
      * @param gpuKvShare     with {@code kvBlocks} 0, the share of a GPU's free memory, once a replica's
      *                       weights are on it, that its KV cache takes, split with the GPU models still
      *                       to load at startup (the rest stays for activations, graphs and BLAS workspace)
@@ -237,7 +236,7 @@ public record ServingProperties(
             @DefaultValue("" + EngineOptions.DEFAULT_PREFIX_CACHING)
             boolean prefixCaching,
 
-            @DefaultValue("off") BatchInvariance batchInvariant,
+            @DefaultValue("cpu") BatchInvariance batchInvariant,
 
             @DefaultValue("" + DEFAULT_GPU_KV_SHARE) double gpuKvShare,
 
