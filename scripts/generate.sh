@@ -15,7 +15,9 @@ if [ "${1:-}" = "--batch-bench" ]; then
   shift
 fi
 jar=$(ls $module/target/$module-*.jar 2>/dev/null | grep -v -e sources -e tests | head -1 || true)
-if [ -z "$jar" ] || [ ! -d $module/target/lib ]; then
+# rebuilt when a main source is newer than the jar: a stale copy measures code that is gone
+if [ -z "$jar" ] || [ ! -d $module/target/lib ] \
+    || [ -n "$(find kernels/src/main gpu-runtime/src/main engine/src/main $module/src/main -newer "$jar" -type f -print -quit)" ]; then
   ./mvnw -B -q -ntp -pl $module -am package -DskipTests >&2
   jar=$(ls $module/target/$module-*.jar | grep -v -e sources -e tests | head -1)
 fi
