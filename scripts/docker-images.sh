@@ -5,6 +5,8 @@
 #                           (JAVA_HOME, as eclipse-temurin images have it): the build stage
 #   local/rocm:bookworm     local/debian:bookworm plus Debian's ROCm runtime packages (HIP 5.2 and
 #                           rocm-smi; bookworm has no rocBLAS or MIOpen): the ROCm image's base in CI
+#   local/cuda:bookworm     local/jdk25:bookworm plus this machine's CUDA 13 toolkit (nvcc) and g++: the
+#                           CUDA image's build stage in CI (its runtime stage is local/debian:bookworm)
 # Starts dockerd when none answers. Idempotent: existing images are kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,4 +52,23 @@ RUN apt-get update -qq \
  && rm -rf /var/lib/apt/lists/*
 DOCKERFILE
 fi
-echo "base images: local/debian:bookworm, local/jdk25:bookworm, local/rocm:bookworm"
+if ! docker image inspect local/cuda:bookworm >/dev/null 2>&1; then
+  mkdir -p "$work"
+  # this machine's CUDA 13 toolkit (nvcc, ptxas: no cuBLAS, which no Debian package has at 12 or 13)
+  cuda=$(readlink -f "${CUDA_HOME:-/usr/local/cuda}")
+  [ -x "$cuda/bin/nvcc" ] || { echo "no CUDA toolkit at ${CUDA_HOME:-/usr/local/cuda} for local/cuda:bookworm (set CUDA_HOME)" >&2; exit 1; }
+  ctx=$(mktemp -d)
+  cp -a "$cuda" "$ctx/cuda"
+  cat > "$ctx/Dockerfile" <<'DOCKERFILE'
+FROM local/jdk25:bookworm
+COPY cuda /usr/local/cuda
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends g++ binutils \
+ && rm -rf /var/lib/apt/lists/*
+ENV PATH=/usr/local/cuda/bin:/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+DOCKERFILE
+  docker build --network host -t local/cuda:bookworm "$ctx" >"$work/cuda-base.log" 2>&1 \
+    || { rm -rf "$ctx"; tail -20 "$work/cuda-base.log" >&2; exit 1; }
+  rm -rf "$ctx"
+fi
+echo "base images: local/debian:bookworm, local/jdk25:bookworm, local/rocm:bookworm, local/cuda:bookworm"

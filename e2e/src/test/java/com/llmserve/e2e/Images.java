@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.testcontainers.DockerClientFactory;
@@ -47,21 +49,18 @@ final class Images {
     /** Builds {@code dockerfile} (under docker/) as {@code tag} from the given build and base images. */
     static void build(String dockerfile, String buildImage, String baseImage, String tag)
             throws IOException, InterruptedException {
+        build(dockerfile, Map.of("BUILD_IMAGE", buildImage, "BASE_IMAGE", baseImage), tag);
+    }
+
+    /** Builds {@code dockerfile} (under docker/) as {@code tag} with the given build arguments. */
+    static void build(String dockerfile, Map<String, String> buildArgs, String tag)
+            throws IOException, InterruptedException {
         Path log = Files.createTempFile("llmserve-image-", ".log");
-        Process p = new ProcessBuilder(
-                        "docker",
-                        "build",
-                        "--network",
-                        "host",
-                        "-f",
-                        "docker/" + dockerfile,
-                        "--build-arg",
-                        "BUILD_IMAGE=" + buildImage,
-                        "--build-arg",
-                        "BASE_IMAGE=" + baseImage,
-                        "-t",
-                        tag,
-                        ".")
+        List<String> command =
+                new ArrayList<>(List.of("docker", "build", "--network", "host", "-f", "docker/" + dockerfile));
+        buildArgs.forEach((name, value) -> command.addAll(List.of("--build-arg", name + "=" + value)));
+        command.addAll(List.of("-t", tag, "."));
+        Process p = new ProcessBuilder(command)
                 .directory(REPO.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
