@@ -54,12 +54,13 @@ public final class InferenceEngine implements AutoCloseable {
     private long generatedTokens;
     private long steps;
 
-    private InferenceEngine(String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
+    private InferenceEngine(
+            String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
         this.name = name;
         this.model = model;
         this.options = options;
         this.observer = observer;
-        KvLayout layout = kvLayout(model, options);
+        KvLayout layout = kvLayout(model, options, freeWindowed);
         this.pools = new KvPools(layout, options.blockSize());
         this.kv = layout.groups() == 1
                 ? model.newKvStorage(layout.blocksOfGroup()[0], options.blockSize())
@@ -76,8 +77,15 @@ public final class InferenceEngine implements AutoCloseable {
     /** Starts the loop of a replica of {@code model}; {@code name} labels its thread and logs. */
     public static InferenceEngine start(
             String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
-        InferenceEngine e =
-                new InferenceEngine(name, model, options, observer == null ? EngineObserver.NONE : observer);
+        return start(
+                name, model, options, observer, Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")));
+    }
+
+    /** {@link #start(String, LanguageModel, EngineOptions, EngineObserver)}, freeing windowed layers' blocks or not. */
+    static InferenceEngine start(
+            String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
+        InferenceEngine e = new InferenceEngine(
+                name, model, options, observer == null ? EngineObserver.NONE : observer, freeWindowed);
         e.thread.start();
         return e;
     }
@@ -87,11 +95,11 @@ public final class InferenceEngine implements AutoCloseable {
     }
 
     /**
-     * How the engine splits a model's layers into KV groups ({@link KvLayout}): windowed layers
-     * free their blocks behind the window unless {@code llmserve.engine.free-window-blocks} (a
-     * system property) is false.
+     * How the engine splits a model's layers into KV groups ({@link KvLayout}): with
+     * {@code freeWindowed}, windowed layers free their blocks behind the window (the default;
+     * the system property {@code llmserve.engine.free-window-blocks=false} turns it off).
      */
-    static KvLayout kvLayout(LanguageModel model, EngineOptions options) {
+    static KvLayout kvLayout(LanguageModel model, EngineOptions options, boolean freeWindowed) {
         int[] windows = new int[model.layers()];
         for (int l = 0; l < windows.length; l++) {
             windows[l] = model.slidingWindow(l);
@@ -102,7 +110,7 @@ public final class InferenceEngine implements AutoCloseable {
                 options.blockSize(),
                 options.maxRunning(),
                 options.maxBatchTokens(),
-                Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")));
+                freeWindowed);
     }
 
     /** System property: {@code false} keeps windowed layers' blocks as global layers' (one KV group). */
