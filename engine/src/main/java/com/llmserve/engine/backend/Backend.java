@@ -18,6 +18,7 @@ import static com.llmserve.engine.gguf.GgmlType.Q8_0;
 import com.llmserve.engine.backend.cpu.CpuTensor;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -211,12 +212,36 @@ public abstract class Backend implements AutoCloseable {
 
     /** Key/value pages for every layer: {@code blocks * blockSize} token slots of {@code kvDim} values each. */
     public final KvStorage allocateKv(int layers, int blocks, int blockSize, int kvDim) {
-        checkOpen();
-        if (layers < 1 || blocks < 1 || blockSize < 1 || kvDim < 1) {
-            throw new IllegalArgumentException("KV storage needs positive sizes: " + layers + " layers, " + blocks
-                    + " blocks of " + blockSize + ", " + kvDim + " values per slot");
+        if (layers < 1) {
+            throw new IllegalArgumentException("KV storage needs positive sizes: " + layers + " layers");
         }
-        return doAllocateKv(layers, blocks, blockSize, kvDim);
+        return allocateKv(new int[layers], new int[] {blocks}, blockSize, kvDim);
+    }
+
+    /**
+     * Key/value pages in KV groups: layer {@code l} of group {@code groupOfLayer[l]} holds
+     * {@code blocksOfGroup[group] * blockSize} token slots of {@code kvDim} values, and its attention
+     * reads the batch's block tables of that group (see {@link KvStorage}).
+     */
+    public final KvStorage allocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        checkOpen();
+        if (groupOfLayer.length < 1 || blocksOfGroup.length < 1 || blockSize < 1 || kvDim < 1) {
+            throw new IllegalArgumentException("KV storage needs positive sizes: " + groupOfLayer.length
+                    + " layers, " + blocksOfGroup.length + " groups, blocks of " + blockSize + ", " + kvDim
+                    + " values per slot");
+        }
+        for (int b : blocksOfGroup) {
+            if (b < 1) {
+                throw new IllegalArgumentException(
+                        "KV storage needs positive sizes: " + Arrays.toString(blocksOfGroup) + " blocks per group");
+            }
+        }
+        for (int g : groupOfLayer) {
+            if (g < 0 || g >= blocksOfGroup.length) {
+                throw new IllegalArgumentException("a layer of KV group " + g + " of " + blocksOfGroup.length);
+            }
+        }
+        return doAllocateKv(groupOfLayer.clone(), blocksOfGroup.clone(), blockSize, kvDim);
     }
 
     /** Copies {@code n} rows of {@code src} from {@code srcOffset} (row-major) into rows {@code [0, n)} of {@code x}. */
@@ -583,6 +608,10 @@ public abstract class Backend implements AutoCloseable {
         if (layer < 0 || layer >= kv.layers()) {
             throw new IllegalArgumentException("layer " + layer + " outside KV storage of " + kv.layers());
         }
+        if (kv.groups() > batch.groups()) {
+            throw new IllegalArgumentException(
+                    "KV storage of " + kv.groups() + " groups, a batch with block tables of " + batch.groups());
+        }
         if (s.firstUseOf(kv)) {
             checkSlots(batch, kv);
         }
@@ -756,7 +785,8 @@ public abstract class Backend implements AutoCloseable {
 
     protected abstract Activations doAllocate(int rows, int cols);
 
-    protected abstract KvStorage doAllocateKv(int layers, int blocks, int blockSize, int kvDim);
+    /** Sizes checked; the arrays are the backend's to keep. */
+    protected abstract KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim);
 
     protected abstract void doWrite(float[] src, int srcOffset, int n, Activations x);
 
@@ -957,12 +987,14 @@ public abstract class Backend implements AutoCloseable {
                     "batch blocks of " + batch.blockSize() + " but KV blocks of " + kv.blockSize());
         }
         int[] last = batch.lastPositions();
-        for (int s = 0; s < last.length; s++) {
-            int[] table = batch.blockTable(s);
-            for (int b = 0; last[s] >= 0 && b <= last[s] / batch.blockSize(); b++) {
-                if (table[b] < 0 || table[b] >= kv.blocks()) {
-                    throw new IndexOutOfBoundsException(
-                            "sequence " + s + " uses block " + table[b] + " of a KV storage of " + kv.blocks());
+        for (int g = 0; g < kv.groups(); g++) {
+            for (int s = 0; s < last.length; s++) {
+                int[] table = batch.blockTable(g, s);
+                for (int b = 0; last[s] >= 0 && b <= last[s] / batch.blockSize(); b++) {
+                    if (table[b] < 0 || table[b] >= kv.blocks(g)) {
+                        throw new IndexOutOfBoundsException("sequence " + s + " uses block " + table[b]
+                                + " of a KV storage of " + kv.blocks(g) + (g > 0 ? " in group " + g : ""));
+                    }
                 }
             }
         }

@@ -9,6 +9,11 @@ import java.util.List;
  * each sequence's KV block table. Rows of a sequence are consecutive and in position order, so a
  * row's attention sees the rows of its sequence before it. Plain data, never tensors: the
  * scheduler builds it, a model and its backend read it.
+ *
+ * <p>A sequence has one block table per KV group (see {@link KvStorage#groupOf}): a model whose
+ * windowed and global layers keep their blocks apart gives each group its own table, so the
+ * windowed layers' blocks that left every window can go back to the pool. Every sequence of a
+ * batch has the same number of groups; group 0 is what the one-group accessors read.
  */
 public final class Batch {
 
@@ -23,11 +28,13 @@ public final class Batch {
     private final int[] tokens;
     private final int[] positions;
     private final int[] sequenceOfRow;
-    private final int[][] blockTables;
+    /** [group][sequence]: each group's block table of each sequence. */
+    private final int[][][] blockTables;
+
     private final int[] logitRows;
 
     private Batch(
-            int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][] blockTables, int[] logitRows) {
+            int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][][] blockTables, int[] logitRows) {
         this.blockSize = blockSize;
         this.tokens = tokens;
         this.positions = positions;
@@ -65,27 +72,51 @@ public final class Batch {
     }
 
     public int sequences() {
+        return blockTables[0].length;
+    }
+
+    /** KV groups: block tables per sequence. */
+    public int groups() {
         return blockTables.length;
     }
 
-    /** The block table of sequence {@code seq} (an index into this batch's sequences); do not modify. */
+    /** The block table of sequence {@code seq} (an index into this batch's sequences) in group 0; do not modify. */
     public int[] blockTable(int seq) {
-        return blockTables[seq];
+        return blockTables[0][seq];
+    }
+
+    /**
+     * The block table of sequence {@code seq} in KV group {@code group}; do not modify. Entries of
+     * blocks that left a windowed group's window are {@code 0} (the reserved null block): attention
+     * never reads them.
+     */
+    public int[] blockTable(int group, int seq) {
+        return blockTables[group][seq];
     }
 
     /** The cache slot ({@code block * blockSize + offset}) of the token at {@code position} of sequence {@code seq}. */
     public int slot(int seq, int position) {
-        return blockTables[seq][position / blockSize] * blockSize + position % blockSize;
+        return slot(0, seq, position);
+    }
+
+    /** {@link #slot(int, int)} in KV group {@code group}. */
+    public int slot(int group, int seq, int position) {
+        return blockTables[group][seq][position / blockSize] * blockSize + position % blockSize;
     }
 
     /** The cache slot that row {@code row}'s key and value go to. */
     public int slotOfRow(int row) {
-        return slot(sequenceOfRow[row], positions[row]);
+        return slot(0, sequenceOfRow[row], positions[row]);
+    }
+
+    /** {@link #slotOfRow(int)} in KV group {@code group}. */
+    public int slotOfRow(int group, int row) {
+        return slot(group, sequenceOfRow[row], positions[row]);
     }
 
     /** The last position of each sequence among the batch's rows (-1 for a sequence without rows). */
     public int[] lastPositions() {
-        int[] last = new int[blockTables.length];
+        int[] last = new int[sequences()];
         Arrays.fill(last, -1);
         for (int t = 0; t < tokens.length; t++) {
             last[sequenceOfRow[t]] = Math.max(last[sequenceOfRow[t]], positions[t]);
@@ -125,13 +156,13 @@ public final class Batch {
 
     @Override
     public String toString() {
-        return "Batch[" + tokens.length + " tokens, " + blockTables.length + " sequences, " + logitRows.length
-                + " logit rows]";
+        return "Batch[" + tokens.length + " tokens, " + sequences() + " sequences, " + logitRows.length + " logit rows"
+                + (groups() > 1 ? ", " + groups() + " KV groups" : "") + "]";
     }
 
     public static final class Builder {
         private final int blockSize;
-        private final List<int[]> tables = new ArrayList<>();
+        private final List<int[][]> tables = new ArrayList<>();
         private int[] tokens = new int[16];
         private int[] positions = new int[16];
         private int[] sequenceOfRow = new int[16];
@@ -155,6 +186,24 @@ public final class Batch {
          */
         public Builder add(
                 int[] blockTable, int startPosition, int[] sequenceTokens, int offset, int count, Logits wanted) {
+            return add(new int[][] {blockTable}, startPosition, sequenceTokens, offset, count, wanted);
+        }
+
+        /**
+         * Adds {@code count} tokens of a sequence with a block table per KV group (the same number of
+         * groups for every sequence of the batch).
+         *
+         * @param groupTables the sequence's blocks in each group; each must cover every position added
+         */
+        public Builder add(
+                int[][] groupTables, int startPosition, int[] sequenceTokens, int offset, int count, Logits wanted) {
+            if (groupTables.length == 0) {
+                throw new IllegalArgumentException("a sequence needs at least one block table");
+            }
+            if (!tables.isEmpty() && tables.getFirst().length != groupTables.length) {
+                throw new IllegalArgumentException("a sequence with " + groupTables.length + " KV groups in a batch of "
+                        + tables.getFirst().length);
+            }
             if (count <= 0) {
                 throw new IllegalArgumentException("a sequence adds at least one token");
             }
@@ -162,12 +211,14 @@ public final class Batch {
                 throw new IllegalArgumentException("negative position " + startPosition);
             }
             long last = (long) startPosition + count - 1;
-            if (last >= (long) blockTable.length * blockSize) {
-                throw new IllegalArgumentException(
-                        "block table of " + blockTable.length + " blocks does not cover position " + last);
+            for (int[] blockTable : groupTables) {
+                if (last >= (long) blockTable.length * blockSize) {
+                    throw new IllegalArgumentException(
+                            "block table of " + blockTable.length + " blocks does not cover position " + last);
+                }
             }
             int seq = tables.size();
-            tables.add(blockTable);
+            tables.add(groupTables.clone());
             ensure(rows + count);
             for (int i = 0; i < count; i++) {
                 tokens[rows + i] = sequenceTokens[offset + i];
@@ -199,12 +250,19 @@ public final class Batch {
             if (rows == 0) {
                 throw new IllegalStateException("empty batch");
             }
+            int groups = tables.getFirst().length;
+            int[][][] byGroup = new int[groups][tables.size()][];
+            for (int s = 0; s < tables.size(); s++) {
+                for (int g = 0; g < groups; g++) {
+                    byGroup[g][s] = tables.get(s)[g];
+                }
+            }
             return new Batch(
                     blockSize,
                     Arrays.copyOf(tokens, rows),
                     Arrays.copyOf(positions, rows),
                     Arrays.copyOf(sequenceOfRow, rows),
-                    tables.toArray(int[][]::new),
+                    byGroup,
                     Arrays.copyOf(logitRows, logits));
         }
 

@@ -143,6 +143,12 @@ public final class BlockPool {
         return b;
     }
 
+    /** The block holding {@code key}'s content, or {@link #NULL_BLOCK}; takes no reference and counts no query. */
+    public int find(BlockKey key) {
+        Integer b = cached.get(key);
+        return b == null ? NULL_BLOCK : b;
+    }
+
     /** Blocks found by {@link #lookup}, since the pool was made. */
     public long cacheHits() {
         return cacheHits;

@@ -26,6 +26,25 @@ public interface LanguageModel extends AutoCloseable {
     KvStorage newKvStorage(int blocks, int blockSize);
 
     /**
+     * The sliding window of layer {@code layer}'s attention: a position sees only the last
+     * {@code window} positions (itself included); 0 when it sees every position before it.
+     */
+    default int slidingWindow(int layer) {
+        return 0;
+    }
+
+    /**
+     * KV cache memory in KV groups (see {@code KvStorage}): layer {@code l} in group
+     * {@code groupOfLayer[l]}, which holds {@code blocksOfGroup[group]} blocks per layer.
+     */
+    default KvStorage newKvStorage(int[] groupOfLayer, int[] blocksOfGroup, int blockSize) {
+        if (blocksOfGroup.length == 1) {
+            return newKvStorage(blocksOfGroup[0], blockSize);
+        }
+        throw new UnsupportedOperationException(architecture() + " keeps its KV cache in one group");
+    }
+
+    /**
      * Runs the batch, writing its keys and values into {@code kv} at the slots its block tables
      * give, and returns the logits of {@link Batch#logitRows()} in that order. The returned
      * object is reused by the next call.

@@ -3,7 +3,8 @@ package com.llmserve.engine.sched;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.grammar.TokenConstraint;
-import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.kv.KvLayout;
+import com.llmserve.engine.kv.KvPools;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.sampling.TokenLogprobs;
@@ -37,7 +38,7 @@ public final class InferenceEngine implements AutoCloseable {
     private final LanguageModel model;
     private final EngineOptions options;
     private final EngineObserver observer;
-    private final BlockPool pool;
+    private final KvPools pools;
     private final KvStorage kv;
     private final Scheduler scheduler;
     private final Thread thread;
@@ -48,18 +49,26 @@ public final class InferenceEngine implements AutoCloseable {
     private volatile boolean stopping;
     private volatile boolean endRequested;
     private volatile EngineStats stats;
+    private volatile long[] usedPerGroup;
     private long promptTokens;
     private long generatedTokens;
     private long steps;
 
-    private InferenceEngine(String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
+    private InferenceEngine(
+            String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
         this.name = name;
         this.model = model;
         this.options = options;
         this.observer = observer;
-        this.pool = new BlockPool(options.kvBlocks(), options.blockSize());
-        this.kv = model.newKvStorage(options.kvBlocks(), options.blockSize());
-        this.scheduler = new Scheduler(pool, options.maxBatchTokens(), options.maxRunning(), options.prefixCaching());
+        KvLayout layout = kvLayout(model, options, freeWindowed);
+        this.pools = new KvPools(layout, options.blockSize());
+        this.kv = layout.groups() == 1
+                ? model.newKvStorage(layout.blocksOfGroup()[0], options.blockSize())
+                : model.newKvStorage(layout.groupOfLayer(), layout.blocksOfGroup(), options.blockSize());
+        this.scheduler = new Scheduler(pools, options.maxBatchTokens(), options.maxRunning(), options.prefixCaching());
+        if (layout.groups() > 1 || layout.windowed(0)) {
+            LOG.info("engine {}: {}", name, layout);
+        }
         this.stats = snapshot();
         this.thread =
                 Thread.ofPlatform().name("llmserve-engine-" + name).daemon(true).unstarted(this::loop);
@@ -68,8 +77,15 @@ public final class InferenceEngine implements AutoCloseable {
     /** Starts the loop of a replica of {@code model}; {@code name} labels its thread and logs. */
     public static InferenceEngine start(
             String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
-        InferenceEngine e =
-                new InferenceEngine(name, model, options, observer == null ? EngineObserver.NONE : observer);
+        return start(
+                name, model, options, observer, Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")));
+    }
+
+    /** {@link #start(String, LanguageModel, EngineOptions, EngineObserver)}, freeing windowed layers' blocks or not. */
+    static InferenceEngine start(
+            String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
+        InferenceEngine e = new InferenceEngine(
+                name, model, options, observer == null ? EngineObserver.NONE : observer, freeWindowed);
         e.thread.start();
         return e;
     }
@@ -78,9 +94,55 @@ public final class InferenceEngine implements AutoCloseable {
         return model;
     }
 
-    /** Tokens the KV cache can hold for one sequence at most. */
+    /**
+     * How the engine splits a model's layers into KV groups ({@link KvLayout}): with
+     * {@code freeWindowed}, windowed layers free their blocks behind the window (the default;
+     * the system property {@code llmserve.engine.free-window-blocks=false} turns it off).
+     */
+    static KvLayout kvLayout(LanguageModel model, EngineOptions options, boolean freeWindowed) {
+        int[] windows = new int[model.layers()];
+        for (int l = 0; l < windows.length; l++) {
+            windows[l] = model.slidingWindow(l);
+        }
+        return KvLayout.of(
+                windows,
+                options.kvBlocks(),
+                options.blockSize(),
+                options.maxRunning(),
+                options.maxBatchTokens(),
+                freeWindowed);
+    }
+
+    /** System property: {@code false} keeps windowed layers' blocks as global layers' (one KV group). */
+    public static final String FREE_WINDOW_BLOCKS = "llmserve.engine.free-window-blocks";
+
+    /** The KV groups and their pools' sizes. */
+    public KvLayout kvLayout() {
+        return pools.layout();
+    }
+
+    /**
+     * Tokens the KV cache can hold for one sequence at most: a global group's blocks; with windowed
+     * layers only, any length once one sequence's window and a step fit.
+     */
     public long kvCapacityTokens() {
-        return (long) (pool.capacity() - 1) * pool.blockSize();
+        KvLayout layout = pools.layout();
+        long tokens = Long.MAX_VALUE;
+        for (int g = 0; g < pools.groups(); g++) {
+            long blocks = pools.pool(g).capacity() - 1;
+            if (!layout.windowed(g)
+                    || blocks
+                            < KvLayout.windowBlocksPerSequence(layout.windowOfGroup()[g], pools.blockSize())
+                                    + pools.pool(g).blocksFor(options.maxBatchTokens())) {
+                tokens = Math.min(tokens, blocks * pools.blockSize());
+            }
+        }
+        return tokens == Long.MAX_VALUE ? Integer.MAX_VALUE : tokens;
+    }
+
+    /** Blocks in use per KV group (of {@link #kvLayout()}), as of the latest snapshot. */
+    public long[] kvBlocksUsedPerGroup() {
+        return usedPerGroup.clone();
     }
 
     /**
@@ -123,7 +185,7 @@ public final class InferenceEngine implements AutoCloseable {
                 (int) Math.min(request.maxTokens(), room),
                 now,
                 now + timeout.toNanos(),
-                pool,
+                pools,
                 model.vocabSize());
         incoming.add(r);
         LockSupport.unpark(thread);
@@ -209,7 +271,7 @@ public final class InferenceEngine implements AutoCloseable {
     }
 
     private Batch batchOf(StepPlan plan, boolean[] scoring) {
-        Batch.Builder b = Batch.builder(pool.blockSize());
+        Batch.Builder b = Batch.builder(pools.blockSize());
         for (int i = 0; i < scoring.length; i++) {
             StepPlan.Chunk c = plan.chunks().get(i);
             Sequence s = c.sequence();
@@ -459,14 +521,15 @@ public final class InferenceEngine implements AutoCloseable {
     }
 
     private EngineStats snapshot() {
+        usedPerGroup = pools.used();
         return new EngineStats(
                 Math.max(0, queuedRequests.get()),
                 options.maxWaiting(),
                 scheduler.runningSequences(),
-                pool.used(),
-                pool.capacity() - 1,
-                pool.cacheHits(),
-                pool.cacheQueries(),
+                pools.usedAllLayerBlocks(),
+                pools.totalAllLayerBlocks(),
+                pools.pool(0).cacheHits(),
+                pools.pool(0).cacheQueries(),
                 promptTokens,
                 generatedTokens,
                 steps,

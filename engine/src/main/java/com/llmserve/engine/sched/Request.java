@@ -1,6 +1,6 @@
 package com.llmserve.engine.sched;
 
-import com.llmserve.engine.kv.BlockPool;
+import com.llmserve.engine.kv.KvPools;
 import com.llmserve.engine.sampling.Sampler;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ final class Request implements RequestHandle {
             int maxTokens,
             long submittedNanos,
             long deadlineNanos,
-            BlockPool pool,
+            KvPools pool,
             int vocabSize) {
         this.id = id;
         this.spec = spec;

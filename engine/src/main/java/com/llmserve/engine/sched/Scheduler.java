@@ -2,6 +2,9 @@ package com.llmserve.engine.sched;
 
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockPool.BlockKey;
+import com.llmserve.engine.kv.KvLayout;
+import com.llmserve.engine.kv.KvPools;
+import com.llmserve.engine.kv.SequenceBlocks;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -14,9 +17,18 @@ import java.util.List;
  * admitted in arrival order while the budget and the KV blocks last; a long prompt is computed in
  * chunks across steps. When a running sequence needs a block and none is free, the most recently
  * admitted sequence is preempted: its blocks go back and it is recomputed later.
+ *
+ * <p>KV groups ({@link KvLayout}): a sequence holds a block table per group; before each step, a
+ * windowed group's blocks that no query of the step reads (wholly before the window of the
+ * sequence's first uncomputed position) go back to its pool, and a step needs blocks in every
+ * group (all or nothing). The prefix cache keys each group's blocks alike; a cached prefix is taken
+ * only where every global group holds all its blocks and every windowed group the blocks within
+ * the window of the first position left to compute: blocks a sequence gave back can still be found
+ * until their pool hands them out again, and ones it no longer holds are never needed.
  */
 final class Scheduler {
 
+    private final KvPools pools;
     private final BlockPool pool;
     private final int budget;
     private final int maxRunning;
@@ -30,8 +42,9 @@ final class Scheduler {
 
     private long preemptions;
 
-    Scheduler(BlockPool pool, int budget, int maxRunning, boolean prefixCaching) {
-        this.pool = pool;
+    Scheduler(KvPools pools, int budget, int maxRunning, boolean prefixCaching) {
+        this.pools = pools;
+        this.pool = pools.pool(0);
         this.budget = budget;
         this.maxRunning = maxRunning;
         this.prefixCaching = prefixCaching;
@@ -72,6 +85,7 @@ final class Scheduler {
         for (int i = 0; i < running.size() && left > 0; i++) {
             Sequence s = running.get(i);
             int count = chunk(s, left);
+            s.table.slide(s.computed);
             while (!s.table.ensureCapacity(s.computed + (long) count)) {
                 Sequence victim = running.getLast();
                 preempt(victim);
@@ -120,22 +134,7 @@ final class Scheduler {
         int hits = 0;
         // a scored prompt is computed whole: cached blocks have no logits to give
         if (prefixCaching && s.computed == 0 && !s.scoresPrompt()) {
-            int B = pool.blockSize();
-            int cacheable = (s.length() - 1) / B;
-            BlockKey key = null;
-            for (int b = 0; b < cacheable; b++) {
-                BlockKey next = BlockKey.of(key, s.tokens(), b * B, B);
-                int block = pool.lookup(next);
-                if (block == BlockPool.NULL_BLOCK) {
-                    break;
-                }
-                s.table.appendReferenced(block);
-                key = next;
-                hits++;
-            }
-            s.computed = hits * B;
-            s.keyedBlocks = hits;
-            s.lastKey = key;
+            hits = takeCachedPrefix(s);
         }
         int count = chunk(s, left);
         if (!s.table.ensureCapacity(s.computed + (long) count)) {
@@ -146,6 +145,72 @@ final class Scheduler {
         }
         if (hits > 0 && s.choice == 0 && s.generated == 0) {
             s.request.cachedPromptTokens = s.computed;
+        }
+        return true;
+    }
+
+    /**
+     * Takes the longest cached prefix of whole blocks every group can serve: a global group needs
+     * each of its blocks, a windowed one those its first query to compute reads (the others become
+     * holes). Returns the blocks taken per table.
+     */
+    private int takeCachedPrefix(Sequence s) {
+        int B = pool.blockSize();
+        int cacheable = (s.length() - 1) / B;
+        KvLayout layout = pools.layout();
+        int groups = pools.groups();
+        BlockKey[] keys = new BlockKey[cacheable];
+        boolean[][] cached = new boolean[groups][cacheable];
+        int limit = cacheable;
+        BlockKey key = null;
+        for (int b = 0; b < cacheable; b++) {
+            key = BlockKey.of(key, s.tokens(), b * B, B);
+            keys[b] = key;
+            for (int g = 0; g < groups; g++) {
+                cached[g][b] = pools.pool(g).find(key) != BlockPool.NULL_BLOCK;
+                if (!layout.windowed(g) && !cached[g][b]) {
+                    limit = Math.min(limit, b); // a global group's prefix ends at its first miss
+                }
+            }
+            if (limit <= b) {
+                break;
+            }
+        }
+        int hits = limit;
+        while (hits > 0 && !servable(cached, hits, B)) {
+            hits--;
+        }
+        for (int g = 0; g < groups; g++) {
+            int first = SequenceBlocks.firstNeeded(hits * B, layout.windowOfGroup()[g], B);
+            for (int b = 0; b < hits; b++) {
+                if (b < first) {
+                    s.table.table(g).appendHole();
+                } else {
+                    int block = pools.pool(g).lookup(keys[b]);
+                    if (block == BlockPool.NULL_BLOCK) {
+                        throw new IllegalStateException("a cached block went missing during admission");
+                    }
+                    s.table.table(g).appendReferenced(block);
+                }
+            }
+        }
+        s.computed = hits * B;
+        s.keyedBlocks = hits;
+        s.lastKey = hits == 0 ? null : keys[hits - 1];
+        return hits;
+    }
+
+    /** Whether every windowed group holds the blocks a query at {@code hits * B} reads. */
+    private boolean servable(boolean[][] cached, int hits, int B) {
+        for (int g = 0; g < cached.length; g++) {
+            int window = pools.layout().windowOfGroup()[g];
+            if (window > 0) {
+                for (int b = SequenceBlocks.firstNeeded(hits * B, window, B); b < hits; b++) {
+                    if (!cached[g][b]) {
+                        return false;
+                    }
+                }
+            }
         }
         return true;
     }
@@ -167,7 +232,12 @@ final class Scheduler {
                 int B = pool.blockSize();
                 while ((s.keyedBlocks + 1) * B <= s.computed) {
                     BlockKey key = BlockKey.of(s.lastKey, s.tokens(), s.keyedBlocks * B, B);
-                    pool.cache(s.table.block(s.keyedBlocks), key);
+                    for (int g = 0; g < pools.groups(); g++) {
+                        int block = s.table.table(g).block(s.keyedBlocks);
+                        if (block != BlockPool.NULL_BLOCK) { // a windowed group may have given it back already
+                            pools.pool(g).cache(block, key);
+                        }
+                    }
                     s.lastKey = key;
                     s.keyedBlocks++;
                 }

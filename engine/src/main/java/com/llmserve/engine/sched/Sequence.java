@@ -1,9 +1,9 @@
 package com.llmserve.engine.sched;
 
 import com.llmserve.engine.grammar.TokenConstraint;
-import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockPool.BlockKey;
-import com.llmserve.engine.kv.BlockTable;
+import com.llmserve.engine.kv.KvPools;
+import com.llmserve.engine.kv.SequenceBlocks;
 import com.llmserve.engine.sampling.Sampler;
 import com.llmserve.engine.sampling.TokenHistory;
 import java.util.Arrays;
@@ -23,7 +23,9 @@ final class Sequence {
     final Request request;
     final int choice;
     final int promptLength;
-    final BlockTable table;
+    /** Its block tables, one per KV group. */
+    final SequenceBlocks table;
+
     final Sampler sampler;
     final TokenHistory history;
     /** Where this choice stands in its request's grammar, or null when unconstrained. */
@@ -50,14 +52,14 @@ final class Sequence {
     /** Set from any thread by {@link RequestHandle#stop}; acted on by the loop. */
     volatile boolean stopRequested;
 
-    Sequence(Request request, int choice, BlockPool pool, Sampler sampler) {
+    Sequence(Request request, int choice, KvPools pool, Sampler sampler) {
         this.request = request;
         this.choice = choice;
         int[] prompt = request.spec.prompt();
         this.promptLength = prompt.length;
         this.tokens = Arrays.copyOf(prompt, prompt.length + Math.min(request.maxTokens, 1 << 12));
         this.length = prompt.length;
-        this.table = new BlockTable(pool);
+        this.table = new SequenceBlocks(pool);
         this.sampler = sampler;
         this.history = new TokenHistory(prompt);
         this.constraint =

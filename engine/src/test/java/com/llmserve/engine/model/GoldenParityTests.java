@@ -11,6 +11,9 @@ import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.kv.BlockTable;
+import com.llmserve.engine.kv.KvLayout;
+import com.llmserve.engine.kv.KvPools;
+import com.llmserve.engine.kv.SequenceBlocks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,10 +93,17 @@ class GoldenParityTests {
         return new Tolerance(0.03, 0.04, 1);
     }
 
-    /** How the golden tokens are fed: all in one batch (prefill kernels), or one per step (decode kernels). */
+    /**
+     * How the golden tokens are fed: all in one batch (prefill kernels), or one per step (decode
+     * kernels); {@code WINDOW_FREEING} (models with windowed layers only): the prompt in chunks of
+     * 4, then one per step, with the engine's KV groups in blocks of 4, the windowed layers' blocks
+     * given back as they leave the window and handed out again (the windowed pool as small as one
+     * sequence needs).
+     */
     enum Mode {
         BATCH,
-        DECODE
+        DECODE,
+        WINDOW_FREEING
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -104,6 +115,11 @@ class GoldenParityTests {
         Comparison cmp = new Comparison(tol);
         try (GgufFile file = GgufFile.open(TestData.model(modelFile));
                 LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT)) {
+            if (mode == Mode.WINDOW_FREEING) {
+                windowFreeing(root, model, cmp);
+                report(modelFile, mode, tol, cmp);
+                return;
+            }
             BlockPool pool = new BlockPool(64, 16);
             try (KvStorage kv = model.newKvStorage(pool.capacity(), pool.blockSize())) {
                 for (JsonNode c : root.get("cases")) {
@@ -153,6 +169,61 @@ class GoldenParityTests {
             }
             assertThat(pool.used()).isZero();
         }
+        report(modelFile, mode, tol, cmp);
+    }
+
+    private static final int FREEING_BLOCK = 4;
+
+    /** {@link Mode#WINDOW_FREEING}: the goldens through KV groups whose windowed blocks are given back. */
+    private static void windowFreeing(JsonNode root, LanguageModel model, Comparison cmp) {
+        int[] windows = new int[model.layers()];
+        for (int l = 0; l < windows.length; l++) {
+            windows[l] = model.slidingWindow(l);
+        }
+        KvLayout layout = KvLayout.of(windows, 256, FREEING_BLOCK, 1, FREEING_BLOCK, true);
+        Assumptions.assumeTrue(layout.windowed(layout.groups() - 1), "no windowed layers");
+        KvPools pools = new KvPools(layout, FREEING_BLOCK);
+        try (KvStorage kv = layout.groups() == 1
+                ? model.newKvStorage(layout.blocksOfGroup()[0], FREEING_BLOCK)
+                : model.newKvStorage(layout.groupOfLayer(), layout.blocksOfGroup(), FREEING_BLOCK)) {
+            for (JsonNode c : root.get("cases")) {
+                int[] prompt = ints(c.get("prompt_tokens"));
+                JsonNode steps = c.get("steps");
+                int[] tokens = new int[prompt.length + steps.size() - 1];
+                System.arraycopy(prompt, 0, tokens, 0, prompt.length);
+                for (int k = 0; k + 1 < steps.size(); k++) {
+                    tokens[prompt.length + k] = steps.get(k).get("token").asInt();
+                }
+                SequenceBlocks seq = new SequenceBlocks(pools);
+                String where = "\"" + c.get("prompt").asString() + "\" (freeing) step ";
+                Logits logits = null;
+                for (int pos = 0; pos < prompt.length; pos += FREEING_BLOCK) {
+                    int count = Math.min(FREEING_BLOCK, prompt.length - pos);
+                    logits = step(model, kv, seq, tokens, pos, count);
+                }
+                for (int k = 0; k < steps.size(); k++) {
+                    cmp.step(where + k, steps.get(k), logSoftmax(logits, 0));
+                    if (k + 1 < steps.size()) {
+                        logits = step(model, kv, seq, tokens, prompt.length + k, 1);
+                    }
+                }
+                seq.release();
+            }
+        }
+        assertThat(pools.used()).containsOnly(0L);
+    }
+
+    private static Logits step(LanguageModel model, KvStorage kv, SequenceBlocks seq, int[] tokens, int pos, int n) {
+        seq.slide(pos);
+        assertThat(seq.ensureCapacity(pos + n)).isTrue();
+        return model.forward(
+                Batch.builder(FREEING_BLOCK)
+                        .add(seq.blocks(), pos, tokens, pos, n, Batch.Logits.LAST)
+                        .build(),
+                kv);
+    }
+
+    private void report(String modelFile, Mode mode, Tolerance tol, Comparison cmp) {
         System.out.printf(
                 "parity %-4s %-28s %-6s max|dlogprob| %.5f (tol %.3f) median %.2g  max|dp| %.5f  token checks %d%n",
                 backend.name(),

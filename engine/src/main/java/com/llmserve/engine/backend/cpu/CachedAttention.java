@@ -54,9 +54,10 @@ final class CachedAttention {
         int kvDim = shape.kvDim();
         MemorySegment keys = cache.keys[layer];
         MemorySegment values = cache.values[layer];
+        int kvGroup = cache.groupOf(layer);
         parallel.forEach(n, CpuBackend.ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
-                long slot = (long) batch.slotOfRow(t) * kvDim;
+                long slot = (long) batch.slotOfRow(kvGroup, t) * kvDim;
                 int row = t * in.cols();
                 for (int i = 0; i < kvDim; i++) {
                     keys.setAtIndex(
@@ -74,7 +75,17 @@ final class CachedAttention {
             for (int item = from; item < to; item++) {
                 int r = item / shape.kvHeads();
                 attendRun(
-                        in, o, keys, values, batch, runs[r], runs[r + 1], item % shape.kvHeads(), shape, lastPosition);
+                        in,
+                        o,
+                        keys,
+                        values,
+                        batch,
+                        kvGroup,
+                        runs[r],
+                        runs[r + 1],
+                        item % shape.kvHeads(),
+                        shape,
+                        lastPosition);
             }
         });
     }
@@ -110,6 +121,7 @@ final class CachedAttention {
             MemorySegment keys,
             MemorySegment values,
             Batch batch,
+            int kvGroup,
             int t0,
             int t1,
             int kvh,
@@ -143,7 +155,7 @@ final class CachedAttention {
         sc.ensureScores(scoreCount);
         int kvOff = kvh * hd;
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(keys, batch, seq, kvDim, kvOff, hd, pb, hi, sc);
+            int pe = widen(keys, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -191,7 +203,7 @@ final class CachedAttention {
             Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
         }
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(values, batch, seq, kvDim, kvOff, hd, pb, hi, sc);
+            int pe = widen(values, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -217,17 +229,27 @@ final class CachedAttention {
      * kv head into {@code out}, a row of {@code hd} floats per position; returns the block's end.
      */
     private int widen(
-            MemorySegment cache, Batch batch, int seq, int kvDim, int kvOff, int hd, int pb, int hi, Scratch sc) {
+            MemorySegment cache,
+            Batch batch,
+            int kvGroup,
+            int seq,
+            int kvDim,
+            int kvOff,
+            int hd,
+            int pb,
+            int hi,
+            Scratch sc) {
         int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
         if (kernels != null) {
             for (int p = pb; p < pe; p++) {
-                sc.offsets[p - pb] = (long) batch.slot(seq, p) * kvDim + kvOff;
+                sc.offsets[p - pb] = (long) batch.slot(kvGroup, seq, p) * kvDim + kvOff;
             }
             kernels.widenHalves(cache, sc.offsets, pe - pb, hd, sc.rows);
             return pe;
         }
         for (int p = pb; p < pe; p++) {
-            FloatMath.widenHalves(cache, (long) batch.slot(seq, p) * kvDim + kvOff, sc.rows, (p - pb) * hd, hd);
+            FloatMath.widenHalves(
+                    cache, (long) batch.slot(kvGroup, seq, p) * kvDim + kvOff, sc.rows, (p - pb) * hd, hd);
         }
         return pe;
     }

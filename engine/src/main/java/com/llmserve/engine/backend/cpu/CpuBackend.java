@@ -216,8 +216,8 @@ public class CpuBackend extends Backend {
     }
 
     @Override
-    protected KvStorage doAllocateKv(int layers, int blocks, int blockSize, int kvDim) {
-        return new CpuKvStorage(this, layers, blocks, blockSize, kvDim);
+    protected KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        return new CpuKvStorage(this, groupOfLayer, blocksOfGroup, blockSize, kvDim);
     }
 
     @Override

@@ -17,20 +17,21 @@ final class CpuKvStorage extends KvStorage {
     final MemorySegment[] values;
     private final Arena arena;
 
-    CpuKvStorage(Backend owner, int layers, int blocks, int blockSize, int kvDim) {
-        super(owner, layers, blocks, blockSize, kvDim);
+    CpuKvStorage(Backend owner, int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        super(owner, groupOfLayer, blocksOfGroup, blockSize, kvDim);
         this.arena = Arena.ofShared();
-        long bytes = 2L * blocks * blockSize * kvDim;
+        int layers = groupOfLayer.length;
         this.keys = new MemorySegment[layers];
         this.values = new MemorySegment[layers];
         try {
             for (int l = 0; l < layers; l++) {
+                long bytes = 2L * blocksOfLayer(l) * blockSize * kvDim;
                 keys[l] = arena.allocate(bytes, 64);
                 values[l] = arena.allocate(bytes, 64);
             }
         } catch (OutOfMemoryError e) {
             arena.close();
-            throw new IllegalArgumentException("cannot allocate a KV cache of " + 2 * layers * bytes + " bytes", e);
+            throw new IllegalArgumentException("cannot allocate a KV cache of " + byteSize() + " bytes", e);
         }
     }
 

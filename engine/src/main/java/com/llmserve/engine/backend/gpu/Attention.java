@@ -116,7 +116,9 @@ record Attention(
                     .i32(s.keyCol())
                     .i32(s.valueCol())
                     .i32(s.kvDim());
-            l.meta(write, Region.SLOTS).pointer(kv.keys[layer]).pointer(kv.values[layer]);
+            l.meta(write, Region.slots(kv.groupOf(layer)))
+                    .pointer(kv.keys[layer])
+                    .pointer(kv.values[layer]);
             l.kernel(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
         }
         LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, LS_ATT_THREADS, 1, 1, 0);
@@ -194,11 +196,12 @@ record Attention(
         if (values) {
             args.pointer(kv.values[layer]);
         }
+        int group = kv.groupOf(layer);
         l.meta(args, Region.POSITIONS);
-        l.meta(args, Region.SLOTS);
+        l.meta(args, Region.slots(group));
         l.meta(args, Region.TABLE_OFFSETS);
         l.meta(args, Region.SEQ_LAST);
-        return l.meta(args, Region.TABLES);
+        return l.meta(args, Region.tables(group));
     }
 
     private KernelArgs combineArgs(Launch l, DeviceBuffer partials) {

@@ -194,12 +194,13 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
-    protected KvStorage doAllocateKv(int layers, int blocks, int blockSize, int kvDim) {
-        long bytes = (long) blocks * blockSize * kvDim * Short.BYTES;
+    protected KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        int layers = groupOfLayer.length;
         DeviceBuffer[] keys = new DeviceBuffer[layers];
         DeviceBuffer[] values = new DeviceBuffer[layers];
         try {
             for (int l = 0; l < layers; l++) {
+                long bytes = (long) blocksOfGroup[groupOfLayer[l]] * blockSize * kvDim * Short.BYTES;
                 keys[l] = device.allocate(bytes);
                 values[l] = device.allocate(bytes);
                 transfer.zero(keys[l]);
@@ -216,7 +217,7 @@ public final class GpuBackend extends Backend {
             }
             throw e;
         }
-        return new GpuKvStorage(this, layers, blocks, blockSize, kvDim, keys, values);
+        return new GpuKvStorage(this, groupOfLayer, blocksOfGroup, blockSize, kvDim, keys, values);
     }
 
     @Override

@@ -12,13 +12,13 @@ final class GpuKvStorage extends KvStorage {
 
     GpuKvStorage(
             Backend owner,
-            int layers,
-            int blocks,
+            int[] groupOfLayer,
+            int[] blocksOfGroup,
             int blockSize,
             int kvDim,
             DeviceBuffer[] keys,
             DeviceBuffer[] values) {
-        super(owner, layers, blocks, blockSize, kvDim);
+        super(owner, groupOfLayer, blocksOfGroup, blockSize, kvDim);
         this.keys = keys;
         this.values = values;
     }

@@ -45,7 +45,9 @@ record RotaryEmbedding(
         long work = (long) heads * (table.dims() / 2);
         if (kv != null) {
             args.i32(shape.keyCol()).i32(shape.valueCol()).i32(shape.kvDim());
-            l.meta(args, Region.SLOTS).pointer(kv.keys[layer]).pointer(kv.values[layer]);
+            l.meta(args, Region.slots(kv.groupOf(layer)))
+                    .pointer(kv.keys[layer])
+                    .pointer(kv.values[layer]);
             work += shape.kvDim() + (long) shape.kvHeads() * (shape.headDim() - table.dims());
         } else {
             args.i32(0).i32(0).i32(0).nullPointer().nullPointer().nullPointer();

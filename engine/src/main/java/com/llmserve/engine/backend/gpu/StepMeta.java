@@ -15,8 +15,11 @@ import java.util.Arrays;
  *
  * <pre>
  *   positions[rows] slots[rows] tableOffsets[rows] seqLast[rows] ints[intCapacity] tiles[2 rows]
- *   tables[tableEntries]
+ *   tables[tableEntries] slots1[rows] tables1[tableEntries]
  * </pre>
+ * {@code slots1} and {@code tables1} are KV group 1's (the windowed layers of a model that keeps
+ * them apart, see {@code KvStorage}): its tables lie at the same offsets as group 0's, so
+ * {@code tableOffsets} serves both.
  * Padding rows (past the batch, up to the bucket) get position 0 and slot -1: kernels compute them
  * harmlessly, attention writes nothing for them and outputs zeros.
  */
@@ -31,7 +34,27 @@ final class StepMeta implements AutoCloseable {
         INTS,
         /** (first row, row count) of each prompt tile of the tiled attention kernel. */
         TILES,
-        TABLES
+        TABLES,
+        /** KV group 1's slots and tables. */
+        SLOTS_1,
+        TABLES_1;
+
+        /** Where the slots of KV group {@code group} are. */
+        static Region slots(int group) {
+            return switch (group) {
+                case 0 -> SLOTS;
+                case 1 -> SLOTS_1;
+                default -> throw new IllegalArgumentException("KV group " + group + ": the GPU backend has 2");
+            };
+        }
+
+        static Region tables(int group) {
+            return switch (group) {
+                case 0 -> TABLES;
+                case 1 -> TABLES_1;
+                default -> throw new IllegalArgumentException("KV group " + group + ": the GPU backend has 2");
+            };
+        }
     }
 
     private final Device device;
@@ -59,7 +82,7 @@ final class StepMeta implements AutoCloseable {
         int t = tableEntries > this.tableEntries
                 ? Math.max(tableEntries, Math.max(1024, this.tableEntries + this.tableEntries / 2))
                 : this.tableEntries;
-        long bytes = (6L * r + g + t) * Integer.BYTES;
+        long bytes = (7L * r + g + 2L * t) * Integer.BYTES;
         DeviceBuffer next = device.allocate(bytes);
         PinnedBuffer nextStaging;
         try {
@@ -100,6 +123,8 @@ final class StepMeta implements AutoCloseable {
                     case INTS -> 4L * rows;
                     case TILES -> 4L * rows + ints;
                     case TABLES -> 6L * rows + ints;
+                    case SLOTS_1 -> 6L * rows + ints + tableEntries;
+                    case TABLES_1 -> 7L * rows + ints + tableEntries;
                 };
         return index * Integer.BYTES;
     }
@@ -128,12 +153,20 @@ final class StepMeta implements AutoCloseable {
         if (batch != null) {
             int[] last = batch.lastPositions();
             int[] tableOffset = new int[last.length];
+            if (batch.groups() > 2) {
+                throw new IllegalArgumentException(batch + ": the GPU backend has 2 KV groups");
+            }
+            boolean second = batch.groups() > 1;
             long tables = offset(Region.TABLES);
+            long tables1 = offset(Region.TABLES_1);
             int at = 0;
             for (int s = 0; s < last.length; s++) {
                 tableOffset[s] = at;
                 int blocks = last[s] < 0 ? 0 : last[s] / batch.blockSize() + 1;
                 MemorySegment.copy(batch.blockTable(s), 0, m, ValueLayout.JAVA_INT, tables + 4L * at, blocks);
+                if (second) {
+                    MemorySegment.copy(batch.blockTable(1, s), 0, m, ValueLayout.JAVA_INT, tables1 + 4L * at, blocks);
+                }
                 at += blocks;
             }
             int real = Math.min(batch.size(), paddedRows);
@@ -144,8 +177,11 @@ final class StepMeta implements AutoCloseable {
                 m.set(ValueLayout.JAVA_INT, offset(Region.SLOTS) + 4L * t, row ? batch.slotOfRow(t) : -1);
                 m.set(ValueLayout.JAVA_INT, offset(Region.TABLE_OFFSETS) + 4L * t, row ? tableOffset[seq] : 0);
                 m.set(ValueLayout.JAVA_INT, offset(Region.SEQ_LAST) + 4L * t, row ? last[seq] : 0);
+                if (second) {
+                    m.set(ValueLayout.JAVA_INT, offset(Region.SLOTS_1) + 4L * t, row ? batch.slotOfRow(1, t) : -1);
+                }
             }
-            end = tables + 4L * at;
+            end = second ? tables1 + 4L * at : tables + 4L * at;
         }
         if (tileCount > 0) {
             MemorySegment.copy(tiles, 0, m, ValueLayout.JAVA_INT, offset(Region.TILES), 2 * tileCount);

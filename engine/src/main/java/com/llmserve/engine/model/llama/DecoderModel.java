@@ -131,6 +131,20 @@ final class DecoderModel implements LanguageModel {
     }
 
     @Override
+    public KvStorage newKvStorage(int[] groupOfLayer, int[] blocksOfGroup, int blockSize) {
+        if (groupOfLayer.length != cfg.layers()) {
+            throw new IllegalArgumentException(
+                    groupOfLayer.length + " layers' KV groups for " + cfg.layers() + " layers");
+        }
+        return be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim());
+    }
+
+    @Override
+    public int slidingWindow(int layer) {
+        return attn[layer].slidingWindow();
+    }
+
+    @Override
     public void setProbe(ForwardProbe probe) {
         this.probe = probe == null ? ForwardProbe.NONE : probe;
     }

@@ -28,7 +28,7 @@ class FusionsTests {
     private final GpuWeight norm = GpuWeight.vector(OWNER, "norm", D, null);
     private final AttentionShape shape = new AttentionShape(4, 4, 16, 0.25f, true, 0);
     private final RopeTable table = new RopeTable(new Rope(Rope.Style.NORMAL, 16, 10000f, 1f, null));
-    private final GpuKvStorage kv = new GpuKvStorage(OWNER, 2, 4, 16, D, null, null);
+    private final GpuKvStorage kv = new GpuKvStorage(OWNER, new int[2], new int[] {4}, 16, D, null, null);
 
     @AfterAll
     static void close() {

@@ -1,6 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.Batch;
@@ -149,6 +150,68 @@ class SimulatedGpuBackendTests {
             assertThat(frequency(step, "ls_vector_add_f32")).isEqualTo(1);
             assertThat(step).contains("ls_mmvq_q4_0_1", "ls_topk_f32").doesNotContain("ls_kv_write_f16");
         }
+    }
+
+    /**
+     * Windowed layers in a KV group of their own (tiny-gemma3: layers 0 and 2, window 8): their
+     * attention and fused cache writes read the step metadata's second slots and tables, decode
+     * steps still replay one graph while the windowed tables give blocks back, and the storage's
+     * memory is each group's.
+     */
+    @Test
+    void windowedLayersOfTheirOwnKvGroupReadTheSecondTablesAndDecodeStepsStillReplayOneGraph() throws IOException {
+        long inUse = device.allocatorStats().bytesInUse();
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-gemma3-Q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(new int[] {1, 0, 1, 0}, new int[] {64, 8}, BLOCK)) {
+            assertThat(kv.byteSize()).isEqualTo(2L * 2 * (2 * 64 + 2 * 8) * BLOCK * model.kvDim());
+            int[] global = IntStream.range(0, 64).toArray();
+            int[] windowed = new int[64];
+            windowed[0] = 1;
+            windowed[1] = 2;
+            windowed[2] = 3;
+            model.forward(prompt2(global, windowed, 40), kv, 1);
+            gpu.clearLaunches();
+            for (int step = 0; step < 5; step++) {
+                int position = 40 + step;
+                // blocks wholly before position - 7 are holes (0), as the scheduler leaves them
+                int[] w = windowed.clone();
+                for (int b = 0; b < (position - 7) / BLOCK; b++) {
+                    w[b] = 0;
+                }
+                model.forward(
+                        Batch.builder(BLOCK)
+                                .add(new int[][] {global, w}, position, new int[] {7}, 0, 1, Batch.Logits.LAST)
+                                .build(),
+                        kv,
+                        1);
+            }
+            assertThat(be.stats().graphCaptures()).isEqualTo(1);
+            assertThat(be.stats().graphReplays()).isEqualTo(5);
+            assertThat(gpu.launches()).allMatch(SimulatedGpu.Launch::captured);
+            assertThatThrownBy(() -> model.forward(
+                            Batch.builder(BLOCK)
+                                    .add(new int[][] {global, {9, 9, 9, 9}}, 40, new int[] {7}, 0, 1, Batch.Logits.LAST)
+                                    .build(),
+                            kv,
+                            1))
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessageContaining("group 1");
+        }
+        assertThat(device.allocatorStats().bytesInUse())
+                .as("device memory in use")
+                .isEqualTo(inUse);
+    }
+
+    private static Batch prompt2(int[] global, int[] windowed, int n) {
+        int[] tokens = new int[n];
+        for (int i = 0; i < n; i++) {
+            tokens[i] = 1 + i % 7;
+        }
+        return Batch.builder(BLOCK)
+                .add(new int[][] {global, windowed}, 0, tokens, 0, n, Batch.Logits.LAST)
+                .build();
     }
 
     @Test
