@@ -45,29 +45,42 @@ LS_DEVICE void ls_mmq_weight_quads(const uint8_t* w, long blk, int quad, int* lo
   }
 }
 
+// Column c's activation row and output row: c itself, or a group's map (as in gemv.hip).
+LS_DEVICE int ls_mmq_xrow(const int* map, int c) {
+  return map ? map[2 * c] : c;
+}
+
+LS_DEVICE int ls_mmq_yrow(const int* map, int c) {
+  return map ? map[2 * c + 1] : c;
+}
+
+// Rows [row_block, row_block + LS_MMQ_ROWS) of the weight starting at row `row_base`, times columns
+// [col0, col0 + LS_MMQ_COLS) of the ncols (columns through `map` when given).
 template <bool Q4>
-LS_DEVICE void ls_mmq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
-                      int k, int ncols, int ystride, int accumulate) {
+LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y,
+                           int rows, int k, int ystride, int accumulate, long row_base, const int* map, int ncols,
+                           int row_block, int col0) {
   const int nb = k / LS_QK;
-  const int row_block = (int)ls_block_x() * LS_MMQ_ROWS;
-  const int col0 = (int)ls_block_y() * LS_MMQ_COLS;
   const unsigned tid = ls_thread_x();
 #if LS_NVIDIA
   const int lane = (int)(tid & 31);
-  const int g = lane >> 2;  // the fragment's row (A, C) or token (B)
-  const int t = lane & 3;   // the fragment's quad of k (A, B) or pair of tokens (C)
+  const int g = lane >> 2;  // the fragment's row (A, C) or column (B)
+  const int t = lane & 3;   // the fragment's quad of k (A, B) or pair of columns (C)
   const int row_a = row_block + (int)(tid >> 5) * 16 + g;
   const int row_b = row_a + 8;
-  const long wa = (long)(row_a < rows ? row_a : rows - 1) * nb;  // clamped duplicates are never stored
-  const long wb = (long)(row_b < rows ? row_b : rows - 1) * nb;
-  int xrow[LS_MMQ_TILES];  // the token whose activations this lane loads for each tile (B's column g)
-  int crow[LS_MMQ_TILES][2];  // the tokens of this lane's results in each tile (C's columns 2t, 2t+1)
+  // clamped duplicate rows and columns are computed, never stored
+  const long wa = (row_base + (row_a < rows ? row_a : rows - 1)) * nb;
+  const long wb = (row_base + (row_b < rows ? row_b : rows - 1)) * nb;
+  // tiles past the last column are skipped: the count is the same for the whole block
+  const int tiles = (ncols - col0 + 7) / 8 < LS_MMQ_TILES ? (ncols - col0 + 7) / 8 : LS_MMQ_TILES;
+  long xrow[LS_MMQ_TILES];     // the activation row this lane loads for each tile (B's column g)
+  long crow[LS_MMQ_TILES][2];  // the activation rows of this lane's results (C's columns 2t, 2t+1)
 #pragma unroll
   for (int j = 0; j < LS_MMQ_TILES; ++j) {
     const int n = col0 + j * 8;
-    xrow[j] = n + g < ncols ? n + g : ncols - 1;
-    crow[j][0] = n + 2 * t < ncols ? n + 2 * t : ncols - 1;
-    crow[j][1] = n + 2 * t + 1 < ncols ? n + 2 * t + 1 : ncols - 1;
+    xrow[j] = ls_mmq_xrow(map, n + g < ncols ? n + g : ncols - 1);
+    crow[j][0] = ls_mmq_xrow(map, n + 2 * t < ncols ? n + 2 * t : ncols - 1);
+    crow[j][1] = ls_mmq_xrow(map, n + 2 * t + 1 < ncols ? n + 2 * t + 1 : ncols - 1);
   }
   float acc[LS_MMQ_TILES][4];
 #pragma unroll
@@ -83,16 +96,18 @@ LS_DEVICE void ls_mmq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, co
     const float db = ls_half_to_float(wd[wb + b]);
 #pragma unroll
     for (int j = 0; j < LS_MMQ_TILES; ++j) {
-      const int* xp = (const int*)(xq + (long)xrow[j] * k + (long)b * LS_QK);
-      const int bx[2] = {xp[t], xp[4 + t]};
-      int c[4];
-      ls_mma_s8_16x8x32(c, a, bx);
-      const float dx0 = xd[(long)crow[j][0] * nb + b];
-      const float dx1 = xd[(long)crow[j][1] * nb + b];
-      acc[j][0] += da * dx0 * (float)c[0];
-      acc[j][1] += da * dx1 * (float)c[1];
-      acc[j][2] += db * dx0 * (float)c[2];
-      acc[j][3] += db * dx1 * (float)c[3];
+      if (j < tiles) {
+        const int* xp = (const int*)(xq + xrow[j] * k + (long)b * LS_QK);
+        const int bx[2] = {xp[t], xp[4 + t]};
+        int c[4];
+        ls_mma_s8_16x8x32(c, a, bx);
+        const float dx0 = xd[crow[j][0] * nb + b];
+        const float dx1 = xd[crow[j][1] * nb + b];
+        acc[j][0] += da * dx0 * (float)c[0];
+        acc[j][1] += da * dx1 * (float)c[1];
+        acc[j][2] += db * dx0 * (float)c[2];
+        acc[j][3] += db * dx1 * (float)c[3];
+      }
     }
   }
 #pragma unroll
@@ -102,17 +117,17 @@ LS_DEVICE void ls_mmq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, co
       const int row = i < 2 ? row_a : row_b;
       const int n = col0 + j * 8 + 2 * t + (i & 1);
       if (row < rows && n < ncols) {
-        float* out = y + (long)n * ystride + row;
+        float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
         *out = accumulate ? *out + acc[j][i] : acc[j][i];
       }
     }
   }
 #else
-  // thread: one row of the block's, half of its tokens
+  // thread: one row of the block's, half of its columns
   constexpr int PER_THREAD = LS_MMQ_COLS * LS_MMQ_ROWS / LS_MMQ_THREADS;
   const int row = row_block + (int)(tid % LS_MMQ_ROWS);
   const int n0 = col0 + (int)(tid / LS_MMQ_ROWS) * PER_THREAD;
-  const long wr = (long)(row < rows ? row : rows - 1) * nb;
+  const long wr = (row_base + (row < rows ? row : rows - 1)) * nb;
   float acc[PER_THREAD];
 #pragma unroll
   for (int i = 0; i < PER_THREAD; ++i) acc[i] = 0.0f;
@@ -121,22 +136,21 @@ LS_DEVICE void ls_mmq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, co
 #pragma unroll
     for (int q = 0; q < 4; ++q) ls_mmq_weight_quads<Q4>(w, wr + b, q, &wl[q], &wh[q]);
     const float dw = ls_half_to_float(wd[wr + b]);
-    for (int i = 0; i < PER_THREAD; ++i) {
-      const int n = n0 + i < ncols ? n0 + i : ncols - 1;
-      const int* xp = (const int*)(xq + (long)n * k + (long)b * LS_QK);
+    for (int i = 0; i < PER_THREAD && n0 + i < ncols; ++i) {
+      const long xr = ls_mmq_xrow(map, n0 + i);
+      const int* xp = (const int*)(xq + xr * k + (long)b * LS_QK);
       int sumi = 0;
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         sumi = ls_dp4a(wl[q], xp[q], sumi);
         sumi = ls_dp4a(wh[q], xp[4 + q], sumi);
       }
-      acc[i] += dw * xd[(long)n * nb + b] * (float)sumi;
+      acc[i] += dw * xd[xr * nb + b] * (float)sumi;
     }
   }
-  for (int i = 0; i < PER_THREAD; ++i) {
-    const int n = n0 + i;
-    if (row < rows && n < ncols) {
-      float* out = y + (long)n * ystride + row;
+  for (int i = 0; i < PER_THREAD && n0 + i < ncols; ++i) {
+    if (row < rows) {
+      float* out = y + (long)ls_mmq_yrow(map, n0 + i) * ystride + row;
       *out = accumulate ? *out + acc[i] : acc[i];
     }
   }
@@ -145,10 +159,29 @@ LS_DEVICE void ls_mmq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, co
 
 LS_KERNEL void ls_mmq_q4_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
                            int k, int ncols, int ystride, int accumulate) {
-  ls_mmq<true>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate);
+  ls_mmq_tile<true>(w, wd, xq, xd, y, rows, k, ystride, accumulate, 0, nullptr, ncols,
+                    (int)ls_block_x() * LS_MMQ_ROWS, (int)ls_block_y() * LS_MMQ_COLS);
 }
 
 LS_KERNEL void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
                            int k, int ncols, int ystride, int accumulate) {
-  ls_mmq<false>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate);
+  ls_mmq_tile<false>(w, wd, xq, xd, y, rows, k, ystride, accumulate, 0, nullptr, ncols,
+                     (int)ls_block_x() * LS_MMQ_ROWS, (int)ls_block_y() * LS_MMQ_COLS);
 }
+
+// A mixture's experts (the weight stacks every expert's `rows` rows from row_base on): `groups`
+// holds a group count, then groups of 2 + 2 * LS_MMQ_COLS ints (expert id, column count, then the
+// activation row and output row of each column), as ls_group_experts writes them with max_cols
+// LS_MMQ_COLS. Grid: x over the rows' tiles, y strides over the groups (`stride`: the grid's height).
+#define LS_MMQ_EX_ENTRY(name, q4)                                                                                    \
+  LS_KERNEL void ls_mmq_ex_##name(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, \
+                                  const int* groups, long long row_base, int rows, int k, int ystride, int stride) { \
+    for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                                                 \
+      const int* g = groups + 1 + (long)gi * (2 + 2 * LS_MMQ_COLS);                                                  \
+      ls_mmq_tile<q4>(w, wd, xq, xd, y, rows, k, ystride, 0, row_base + (long)g[0] * rows, g + 2, g[1],            \
+                      (int)ls_block_x() * LS_MMQ_ROWS, 0);                                                           \
+    }                                                                                                                \
+  }
+
+LS_MMQ_EX_ENTRY(q4_0, true)
+LS_MMQ_EX_ENTRY(q8_0, false)

@@ -367,7 +367,17 @@ public final class GpuBackend extends Backend {
         int p = recorder.padded(tokens, capacity);
         int xRows = xPerPair ? p * used : xFirst + p;
         recorder.record(
-                new ExpertMatmul((GpuWeight) w, act(routing), p, xFirst, xPerPair, act(x), xRows, act(out)),
+                ExpertMatmul.of(
+                        (GpuWeight) w,
+                        act(routing),
+                        p,
+                        xFirst,
+                        xPerPair,
+                        act(x),
+                        xRows,
+                        act(out),
+                        options,
+                        int8TensorCores),
                 tokens * used);
     }
 
