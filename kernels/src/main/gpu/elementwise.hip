@@ -159,12 +159,13 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
   }
 }
 
-// The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex products:
-// pair p uses expert id routing[t][j], reads activation row x_first + t (or p with x_per_pair) and
-// writes output row p. Each expert's pairs, in pair order, form groups of up to max_cols (at most
-// LS_MMV_MAX_COLS; 1 when each pair must be computed as if alone, for batch invariance) columns;
-// a group of one column goes to `singles` (4 ints each), the others to `multis`
-// (2 + 2 * LS_MMV_MAX_COLS ints each); each region starts with its group count. The same layout as
+// The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex and ls_mmq_ex
+// products: pair p uses expert id routing[t][j], reads activation row x_first + t (or p with
+// x_per_pair) and writes output row p. Each expert's pairs, in pair order, form groups of up to
+// max_cols columns (LS_MMV_MAX_COLS for the GEMVs, LS_MMQ_COLS for the tensor-core products; 1 when
+// each pair must be computed as if alone, for batch invariance); a group of one column goes to
+// `singles` (4 ints each), the others to `multis` (2 + 2 * max_cols ints each); each region starts
+// with its group count. The same layout as
 // ExpertMatmul.groups builds on the host. One block of LS_GROUP_THREADS threads, a thread per expert.
 LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis, int tokens, int used, int experts,
                                 int x_first, int x_per_pair, int max_cols) {
@@ -206,7 +207,7 @@ LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis,
       if ((int)routing[(long)t * 2 * used + p % used] != e) continue;
       if (col == 0) {
         columns = left < max_cols ? left : max_cols;
-        g = columns == 1 ? singles + 1 + 4 * s++ : multis + 1 + (2 + 2 * LS_MMV_MAX_COLS) * m++;
+        g = columns == 1 ? singles + 1 + 4 * s++ : multis + 1 + (2 + 2 * max_cols) * m++;
         g[0] = e;
         g[1] = columns;
       }

@@ -38,6 +38,15 @@
 // Weight rows per GEMV block for LS_MMV_WIDE_COLS tokens or more.
 #define LS_MMV_WIDE_ROWS 4
 
+// Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
+#define LS_MMQ_THREADS 128
+
+// Weight rows per block of ls_mmq_*: 16 per wave of 32 on NVIDIA's int8 tensor cores.
+#define LS_MMQ_ROWS 64
+
+// Tokens per block of ls_mmq_*: eight tiles of 8 per wave.
+#define LS_MMQ_COLS 64
+
 // Threads per block of the attention kernels over the paged cache: ls_attention_f16,
 // ls_attention_f16_d*, ls_attention_stats_d* and ls_attention_tile_d*.
 #define LS_ATT_THREADS 128

@@ -47,6 +47,8 @@ public final class GpuBenchmark {
               --no-graphs           launch every operation instead of replaying captured graphs
               --gemm-min-rows N     products of at least N rows run through the vendor BLAS
                                     (default: the backend's)
+              --mmq-max-rows N      Q4_0/Q8_0 products of 9 to N rows run the int8 tensor-core kernels,
+                                    0 for never (default: the backend's)
               --half-weights        half-precision copies of every weight for the BLAS products, while
                                     device memory lasts
               --half-weight-share S the share of free device memory the half copies may take, 0 for
@@ -123,6 +125,7 @@ public final class GpuBenchmark {
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
                     case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
+                    case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }

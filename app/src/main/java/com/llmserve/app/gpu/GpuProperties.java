@@ -32,6 +32,9 @@ import org.springframework.util.unit.DataSize;
  *                          directly, where each kernel runs long enough to hide its launch
  * @param gemmMinRows       products of at least this many rows dequantize the weights to F16 and run the
  *                          vendor BLAS (cuBLAS, rocBLAS); smaller ones use the quantized GEMV kernels
+ * @param mmqMaxRows        products of Q4_0 and Q8_0 weights of 9 to this many rows run the int8 tensor-core
+ *                          kernels on NVIDIA GPUs of sm_80 on (the quantized weights read once per 64 rows,
+ *                          no F16 copy), before the BLAS path; 0 for never
  * @param maxGraphs         graphs kept per model; the least recently used are destroyed beyond that
  * @param dequantBand       the F16 band a weight is dequantized into before each BLAS call: small enough to
  *                          stay in L2 between the dequantization and the product
@@ -52,6 +55,7 @@ public record GpuProperties(
         int maxGraphRows,
 
         @DefaultValue("" + GpuOptions.DEFAULT_GEMM_MIN_ROWS) int gemmMinRows,
+        @DefaultValue("" + GpuOptions.DEFAULT_MMQ_MAX_ROWS) int mmqMaxRows,
         @DefaultValue("" + GpuOptions.DEFAULT_MAX_GRAPHS) int maxGraphs,
 
         @DefaultValue(GpuOptions.DEFAULT_DEQUANT_BAND_MIB + "MB")
@@ -75,6 +79,7 @@ public record GpuProperties(
         between("llmserve.gpu.half-weight-share", 0, 1, halfWeightShare);
         atLeast("llmserve.gpu.max-graph-rows", 1, maxGraphRows);
         atLeast("llmserve.gpu.gemm-min-rows", 1, gemmMinRows);
+        atLeast("llmserve.gpu.mmq-max-rows", 0, mmqMaxRows);
         atLeast("llmserve.gpu.max-graphs", 1, maxGraphs);
         DataSize minStaging = DataSize.ofMegabytes(GpuOptions.MIN_STAGING_MIB);
         atLeast("llmserve.gpu.dequant-band", minStaging, dequantBand);
@@ -90,6 +95,7 @@ public record GpuProperties(
                 graphs,
                 maxGraphRows,
                 gemmMinRows,
+                mmqMaxRows,
                 maxGraphs,
                 dequantBand.toBytes(),
                 uploadChunk.toBytes(),

@@ -1,6 +1,9 @@
 package com.llmserve.engine.backend.gpu;
 
 import static com.llmserve.kernels.KernelConstants.LS_GROUP_THREADS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_QK;
@@ -18,11 +21,14 @@ import com.llmserve.kernels.Kernel;
  * groups of a single column and one over the groups of two to {@code LS_MMV_MAX_COLS}, each group
  * one expert read once for its columns (batch-invariant: every group one column). Nothing depends on the routing on the host, and the grids
  * are sized by the pair count alone, so a captured graph serves every routing; a grid row strides
- * over the groups, so absent groups cost no blocks.
+ * over the groups, so absent groups cost no blocks. With {@code tensorCores} the wider groups take up
+ * to {@code LS_MMQ_COLS} columns and run the int8 tensor-core products ({@code ls_mmq_ex_*}): a
+ * prompt's or a large batch's pairs of one expert read its rows once.
  *
  * @param xFirst   the activation row of token 0 (when not {@code xPerPair})
  * @param xPerPair whether pair {@code p} reads row {@code p} (an expert's hidden rows) rather than its token's
  * @param xRows    rows of {@code x} to round (every row a pair reads)
+ * @param tensorCores whether the wider groups run {@code ls_mmq_ex_*} (see {@link #of})
  */
 record ExpertMatmul(
         GpuWeight weight,
@@ -32,14 +38,46 @@ record ExpertMatmul(
         boolean xPerPair,
         GpuActivations x,
         int xRows,
-        GpuActivations out)
+        GpuActivations out,
+        boolean tensorCores)
         implements DeviceOp {
+
+    /**
+     * The product on the kernels the options and the device allow: the int8 tensor-core ones for the
+     * wider groups where every segment is Q4_0 or Q8_0, the device has them and the options neither
+     * turn them off ({@code mmqMaxRows} 0) nor ask for batch invariance.
+     */
+    static ExpertMatmul of(
+            GpuWeight weight,
+            GpuActivations routing,
+            int tokens,
+            int xFirst,
+            boolean xPerPair,
+            GpuActivations x,
+            int xRows,
+            GpuActivations out,
+            GpuOptions options,
+            boolean int8TensorCores) {
+        boolean tensorCores = int8TensorCores
+                && options.mmqMaxRows() > 0
+                && !options.batchInvariant()
+                && weight.cols() % LS_QK == 0
+                && weight.segments().stream().allMatch(s -> s.band().format().integerGemv());
+        return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores);
+    }
 
     /** Ints per one-column group. */
     static final int SINGLE_INTS = 4;
 
+    /** The most columns of a wider group. */
+    int groupColumns() {
+        return tensorCores ? LS_MMQ_COLS : LS_MMV_MAX_COLS;
+    }
+
     /** Ints per wider group. */
-    static final int MULTI_INTS = 2 + 2 * LS_MMV_MAX_COLS;
+    private int multiInts() {
+        return 2 + 2 * groupColumns();
+    }
 
     /**
      * The most grid rows a launch takes: each strides over the groups, so this only bounds how many
@@ -68,7 +106,7 @@ record ExpertMatmul(
     @Override
     public void reserve(Workspace w) {
         w.reserve(Slot.EXPERT_SINGLES, (1L + (long) pairs() * SINGLE_INTS) * Integer.BYTES);
-        w.reserve(Slot.EXPERT_MULTIS, (1L + (long) multiSlots() * MULTI_INTS) * Integer.BYTES);
+        w.reserve(Slot.EXPERT_MULTIS, (1L + (long) multiSlots() * multiInts()) * Integer.BYTES);
         int k = weight.cols();
         for (GpuWeight.Segment s : weight.segments()) {
             switch (Matmul.gemvRounding(s.band())) {
@@ -98,7 +136,7 @@ record ExpertMatmul(
                         .i32(xFirst)
                         .i32(xPerPair ? 1 : 0)
                         // batch-invariant: every pair in a group of its own, computed as if alone
-                        .i32(l.options().batchInvariant() ? 1 : LS_MMV_MAX_COLS));
+                        .i32(l.options().batchInvariant() ? 1 : groupColumns()));
         int k = weight.cols();
         Matmul.Prepared prepared = Matmul.Prepared.NONE;
         for (GpuWeight.Segment s : weight.segments()) {
@@ -108,7 +146,11 @@ record ExpertMatmul(
                 prepared = wanted;
             }
             launch(l, s, 1, Slot.EXPERT_SINGLES, pairs(), wanted);
-            launch(l, s, LS_MMV_MAX_COLS, Slot.EXPERT_MULTIS, multiSlots(), wanted);
+            if (tensorCores) {
+                launchTensorCores(l, s);
+            } else {
+                launch(l, s, LS_MMV_MAX_COLS, Slot.EXPERT_MULTIS, multiSlots(), wanted);
+            }
         }
     }
 
@@ -130,6 +172,28 @@ record ExpertMatmul(
         l.kernel(band.format().expertGemvKernel(columns, k), grid, args);
     }
 
+    /** The wider groups of segment {@code s} through {@code ls_mmq_ex_*}, a block per 64 rows and grid row. */
+    private void launchTensorCores(Launch l, GpuWeight.Segment s) {
+        GpuWeight.Band band = s.band();
+        int rows = s.rowsPerExpert();
+        int gridRows = Math.min(multiSlots(), MAX_GRID_ROWS);
+        l.kernel(
+                band.format() == WeightFormat.Q4_0 ? Kernel.MMQ_EX_Q4_0 : Kernel.MMQ_EX_Q8_0,
+                new LaunchConfig((rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS, gridRows, 1, LS_MMQ_THREADS, 1, 1, 0),
+                KernelArgs.of()
+                        .pointer(band.data())
+                        .pointer(band.data(), band.scalesOffset())
+                        .pointer(l.scratch(Slot.XQ))
+                        .pointer(l.scratch(Slot.XD))
+                        .pointer(out.buffer, (long) s.outCol() * Float.BYTES)
+                        .pointer(l.scratch(Slot.EXPERT_MULTIS))
+                        .i64(s.firstRow())
+                        .i32(rows)
+                        .i32(weight.cols())
+                        .i32(out.cols())
+                        .i32(gridRows));
+    }
+
     @Override
     public long weightBytes() {
         return weight.byteSize();
@@ -137,6 +201,7 @@ record ExpertMatmul(
 
     @Override
     public String profileKey() {
-        return "expertMatmul " + weight.rows() + "x" + weight.cols() + " of " + weight.experts() + " pairs=" + pairs();
+        return "expertMatmul " + weight.rows() + "x" + weight.cols() + " of " + weight.experts() + " pairs=" + pairs()
+                + (tensorCores ? " mmq" : "");
     }
 }

@@ -19,6 +19,7 @@ import com.llmserve.engine.backend.Unary;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
@@ -55,6 +56,8 @@ public final class GpuBackend extends Backend {
     private final WeightUploader uploader;
     private final StepRecorder recorder;
     private final StepExecutor executor;
+    /** Whether the ls_mmq_* kernels run on int8 tensor cores here (their AMD body is a plain loop). */
+    private final boolean int8TensorCores;
 
     private GpuBackend(Device device, GpuOptions options) {
         super((device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
@@ -66,6 +69,7 @@ public final class GpuBackend extends Backend {
         this.uploader = new WeightUploader(this, device, options, transfer);
         this.recorder = new StepRecorder(workspace);
         this.executor = new StepExecutor(device, workspace);
+        this.int8TensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
         // every code object now: a module must not load inside a graph capture
         for (KernelModuleId id : KernelModuleId.values()) {
             device.modules().module(id);
@@ -280,7 +284,7 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doMatmul(Step step, Weight w, Activations x, int n, Activations out) {
         int p = recorder.padded(n, Math.min(x.rows(), out.rows()));
-        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options), n);
+        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores), n);
     }
 
     @Override
@@ -364,7 +368,17 @@ public final class GpuBackend extends Backend {
         int p = recorder.padded(tokens, capacity);
         int xRows = xPerPair ? p * used : xFirst + p;
         recorder.record(
-                new ExpertMatmul((GpuWeight) w, act(routing), p, xFirst, xPerPair, act(x), xRows, act(out)),
+                ExpertMatmul.of(
+                        (GpuWeight) w,
+                        act(routing),
+                        p,
+                        xFirst,
+                        xPerPair,
+                        act(x),
+                        xRows,
+                        act(out),
+                        options,
+                        int8TensorCores),
                 tokens * used);
     }
 

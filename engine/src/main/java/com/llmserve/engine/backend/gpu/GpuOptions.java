@@ -11,6 +11,10 @@ package com.llmserve.engine.backend.gpu;
  * @param gemmMinRows      products of at least this many rows dequantize the weights to F16 and run
  *                         the vendor BLAS; smaller ones use the quantized GEMV kernels, up to
  *                         eight rows per pass over the weights
+ * @param mmqMaxRows       products of Q4_0 and Q8_0 weights of more than eight and at most this many
+ *                         rows run the int8 tensor-core kernels ({@code ls_mmq_*}: the quantized weights
+ *                         read once per 64 rows, no F16 copy or dequantization), on NVIDIA devices of
+ *                         sm_80 on; before {@code gemmMinRows}' BLAS path. 0 for never
  * @param maxGraphs        graphs kept (least recently used ones are destroyed beyond that)
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM
@@ -30,6 +34,7 @@ public record GpuOptions(
         boolean graphs,
         int maxGraphRows,
         int gemmMinRows,
+        int mmqMaxRows,
         int maxGraphs,
         long dequantBandBytes,
         long uploadChunkBytes,
@@ -41,6 +46,8 @@ public record GpuOptions(
     public static final int DEFAULT_MAX_GRAPH_ROWS = 64;
     /** From 32 rows the vendor BLAS beats eight-row GEMV passes. */
     public static final int DEFAULT_GEMM_MIN_ROWS = 32;
+    /** Decode batches (up to 64 rows in graphs) and short prompts take the int8 tensor-core products. */
+    public static final int DEFAULT_MMQ_MAX_ROWS = 128;
 
     public static final int DEFAULT_MAX_GRAPHS = 64;
     public static final int DEFAULT_DEQUANT_BAND_MIB = 32;
@@ -51,6 +58,9 @@ public record GpuOptions(
     public static final double DEFAULT_HALF_WEIGHT_SHARE = 0.5;
 
     public GpuOptions {
+        if (mmqMaxRows < 0) {
+            throw new IllegalArgumentException("mmqMaxRows must not be negative: " + mmqMaxRows);
+        }
         if (maxGraphRows < 1 || gemmMinRows < 1 || maxGraphs < 1) {
             throw new IllegalArgumentException("maxGraphRows, gemmMinRows and maxGraphs must be positive: "
                     + maxGraphRows + ", " + gemmMinRows + ", " + maxGraphs);
@@ -65,7 +75,7 @@ public record GpuOptions(
     }
 
     /**
-     * Graphs up to 64 rows, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging,
+     * Graphs up to 64 rows, int8 tensor-core products from 9 to 128 rows, BLAS from 32 rows beyond those, 32 MiB dequantization bands, 64 MiB upload staging,
      * half copies in half of the free memory, not batch-invariant.
      */
     public static GpuOptions defaults() {
@@ -73,6 +83,7 @@ public record GpuOptions(
                 DEFAULT_GRAPHS,
                 DEFAULT_MAX_GRAPH_ROWS,
                 DEFAULT_GEMM_MIN_ROWS,
+                DEFAULT_MMQ_MAX_ROWS,
                 DEFAULT_MAX_GRAPHS,
                 mib(DEFAULT_DEQUANT_BAND_MIB),
                 mib(DEFAULT_UPLOAD_CHUNK_MIB),
@@ -85,6 +96,7 @@ public record GpuOptions(
                 on,
                 maxGraphRows,
                 gemmMinRows,
+                mmqMaxRows,
                 maxGraphs,
                 dequantBandBytes,
                 uploadChunkBytes,
@@ -96,6 +108,20 @@ public record GpuOptions(
         return new GpuOptions(
                 graphs,
                 maxGraphRows,
+                rows,
+                mmqMaxRows,
+                maxGraphs,
+                dequantBandBytes,
+                uploadChunkBytes,
+                halfWeightShare,
+                batchInvariant);
+    }
+
+    public GpuOptions withMmqMaxRows(int rows) {
+        return new GpuOptions(
+                graphs,
+                maxGraphRows,
+                gemmMinRows,
                 rows,
                 maxGraphs,
                 dequantBandBytes,
@@ -119,6 +145,7 @@ public record GpuOptions(
                 graphs,
                 maxGraphRows,
                 gemmMinRows,
+                mmqMaxRows,
                 maxGraphs,
                 dequantBandBytes,
                 uploadChunkBytes,
@@ -135,6 +162,7 @@ public record GpuOptions(
                 graphs,
                 maxGraphRows,
                 gemmMinRows,
+                mmqMaxRows,
                 maxGraphs,
                 dequantBandBytes,
                 uploadChunkBytes,

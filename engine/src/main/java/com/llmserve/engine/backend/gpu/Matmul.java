@@ -1,5 +1,8 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_NARROW_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_THREADS;
@@ -18,20 +21,50 @@ import com.llmserve.kernels.Kernel;
 
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
- * {@code LS_MMV_MAX_COLS} rows per pass) or, for many rows, the weight in half
- * (its half copy, or dequantized a band at a time) times half activations through the vendor BLAS.
+ * {@code LS_MMV_MAX_COLS} rows per pass), the int8 tensor-core kernels for Q4_0 and Q8_0 batches, or,
+ * for many rows, the weight in half (its half copy, or dequantized a band at a time) times half
+ * activations through the vendor BLAS.
  *
- * @param blas         whether the product takes the BLAS path (decided when recorded)
+ * @param path         the kernels the product takes (decided when recorded)
  * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
  */
-record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boolean blas, boolean prequantized)
+record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Path path, boolean prequantized)
         implements DeviceOp {
 
-    /** A product of {@code n} padded rows, on the path the options choose for it. */
-    static Matmul of(GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options) {
-        // batch-invariant: the GEMV kernels whatever the batch (only what they cannot take goes to BLAS)
-        boolean blas = (!options.batchInvariant() && n >= options.gemmMinRows()) || w.cols() % 8 != 0;
-        return new Matmul(w, x, n, out, blas, false);
+    /** Which kernels multiply. */
+    enum Path {
+        /** {@code ls_mmvq_*} / {@code ls_mmvf_*}, up to {@code LS_MMV_MAX_COLS} rows per pass. */
+        GEMV,
+        /** {@code ls_mmq_*}: Q4_0 and Q8_0 weights against int8 activations on int8 tensor cores. */
+        MMQ,
+        /** F16 weights (half copies or dequantized bands) times F16 activations through the vendor BLAS. */
+        BLAS
+    }
+
+    /**
+     * A product of {@code n} padded rows, on the path the options choose for it.
+     *
+     * @param int8TensorCores whether the device runs the {@code ls_mmq_*} kernels' tensor-core path (NVIDIA sm_80 on)
+     */
+    static Matmul of(
+            GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options, boolean int8TensorCores) {
+        return new Matmul(w, x, n, out, path(w, x, n, options, int8TensorCores), false);
+    }
+
+    private static Path path(GpuWeight w, GpuActivations x, int n, GpuOptions options, boolean int8TensorCores) {
+        if (w.cols() % 8 != 0) {
+            return Path.BLAS;
+        }
+        if (options.batchInvariant()) {
+            // the GEMV kernels whatever the batch
+            return Path.GEMV;
+        }
+        boolean integer = x.cols() % LS_QK == 0
+                && w.bands.stream().allMatch(b -> b.format().integerGemv());
+        if (int8TensorCores && integer && n > LS_MMV_MAX_COLS && n <= options.mmqMaxRows()) {
+            return Path.MMQ;
+        }
+        return n >= options.gemmMinRows() ? Path.BLAS : Path.GEMV;
     }
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
@@ -47,13 +80,13 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
 
     /** Whether every band multiplies int8 activations (Q4_0, Q8_0), which a norm or SwiGLU before it can write. */
     boolean takesQ8() {
-        return !blas
+        return path != Path.BLAS
                 && x.cols() % LS_QK == 0
                 && weight.bands.stream().allMatch(b -> b.format().integerGemv());
     }
 
     Matmul afterQuantizingProducer() {
-        return new Matmul(weight, x, n, out, blas, true);
+        return new Matmul(weight, x, n, out, path, true);
     }
 
     @Override
@@ -61,10 +94,10 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         int k = weight.cols();
         GpuOptions options = w.options();
         // GEMV scratch sized for the largest bucket at once: growing it would make every graph stale
-        long q = blas ? n : Math.max(n, Math.min(options.maxGraphRows(), x.rows()));
+        long q = path == Path.BLAS ? n : Math.max(n, Math.min(options.maxGraphRows(), x.rows()));
         for (GpuWeight.Band band : weight.bands) {
             WeightFormat f = band.format();
-            if (blas) {
+            if (path == Path.BLAS) {
                 if (f != WeightFormat.F32) {
                     w.reserve(Slot.XH, (long) n * k * Short.BYTES);
                 }
@@ -84,7 +117,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
 
     @Override
     public boolean graphable() {
-        return !blas;
+        return path != Path.BLAS;
     }
 
     /** Which rounding of the activations is in the scratch buffers, so fused bands share it. */
@@ -105,7 +138,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
         for (GpuWeight.Band band : weight.bands) {
             long yOffset = band.firstRow() * Float.BYTES;
             WeightFormat f = band.format();
-            if (blas) {
+            if (path == Path.BLAS) {
                 prepared = blas(l, band, f, prepared, yOffset);
                 continue;
             }
@@ -115,6 +148,10 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 prepared = wanted;
             }
             int rows = Math.toIntExact(band.rows());
+            if (path == Path.MMQ) {
+                mmq(l, band, rows, yOffset);
+                continue;
+            }
             // batch-invariant: one row per pass, so every row takes the one-row kernel's sums
             int perPass = l.options().batchInvariant() ? 1 : LS_MMV_MAX_COLS;
             for (int c0 = 0; c0 < n; c0 += perPass) {
@@ -136,6 +173,31 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
                 l.kernel(f.gemvKernel(cols), grid, args);
             }
         }
+    }
+
+    /** All {@code n} rows through {@code ls_mmq_*}, one block per LS_MMQ_ROWS weight rows and LS_MMQ_COLS tokens. */
+    private void mmq(Launch l, GpuWeight.Band band, int rows, long yOffset) {
+        l.kernel(
+                band.format() == WeightFormat.Q4_0 ? Kernel.MMQ_Q4_0 : Kernel.MMQ_Q8_0,
+                new LaunchConfig(
+                        (rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS,
+                        (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS,
+                        1,
+                        LS_MMQ_THREADS,
+                        1,
+                        1,
+                        0),
+                KernelArgs.of()
+                        .pointer(band.data())
+                        .pointer(band.data(), band.scalesOffset())
+                        .pointer(l.scratch(Slot.XQ))
+                        .pointer(l.scratch(Slot.XD))
+                        .pointer(out.buffer, yOffset)
+                        .i32(rows)
+                        .i32(weight.cols())
+                        .i32(n)
+                        .i32(out.cols())
+                        .i32(0));
     }
 
     /** The GEMV rounding of a band's activations ({@link Prepared#NONE}: the floats themselves). */
@@ -278,6 +340,6 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, boo
     public String profileKey() {
         return "matmul "
                 + weight.bands.stream().map(b -> b.format().name()).distinct().toList() + " " + weight.rows() + "x"
-                + weight.cols() + " n=" + n + (blas ? " blas" : " gemv");
+                + weight.cols() + " n=" + n + " " + path.name().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -34,7 +34,7 @@ final class Scratch implements AutoCloseable {
         TOPK_VALUES,
         /** A mixture's groups of one column (a count, then 4 ints each), written by ls_group_experts. */
         EXPERT_SINGLES,
-        /** A mixture's wider groups (a count, then 2 + 2 * LS_MMV_MAX_COLS ints each). */
+        /** A mixture's wider groups (a count, then 2 + 2 * columns ints each: LS_MMV_MAX_COLS or LS_MMQ_COLS). */
         EXPERT_MULTIS
     }
 

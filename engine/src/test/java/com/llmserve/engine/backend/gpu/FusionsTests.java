@@ -51,7 +51,7 @@ class FusionsTests {
 
     @Test
     void theProducerOfAnInt8ProductsInputWritesItsQ8FormForIt() {
-        Matmul product = new Matmul(matrix(WeightFormat.Q4_0), xb, 8, qkv, false, false);
+        Matmul product = new Matmul(matrix(WeightFormat.Q4_0), xb, 8, qkv, Matmul.Path.GEMV, false);
         List<DeviceOp> ops = record(new RmsNorm(x, norm, 1e-5f, 8, xb, false), product);
         assertThat(ops).containsExactly(new RmsNorm(x, norm, 1e-5f, 8, xb, true), product.afterQuantizingProducer());
 
@@ -64,11 +64,44 @@ class FusionsTests {
     }
 
     @Test
+    void anInt8TensorCoreProductsProducerWritesItsQ8FormToo() {
+        GpuActivations rows = new GpuActivations(OWNER, 64, D, null);
+        Matmul product = new Matmul(matrix(WeightFormat.Q8_0), rows, 64, qkv, Matmul.Path.MMQ, false);
+        RmsNorm producer = new RmsNorm(x, norm, 1e-5f, 64, rows, false);
+        assertThat(record(producer, product))
+                .containsExactly(new RmsNorm(x, norm, 1e-5f, 64, rows, true), product.afterQuantizingProducer());
+    }
+
+    @Test
+    void theRowCountTheWeightsFormatAndTheDeviceChooseTheProductsKernels() {
+        GpuOptions defaults = GpuOptions.defaults();
+        GpuActivations rows = new GpuActivations(OWNER, 256, D, null);
+        GpuWeight q4 = matrix(WeightFormat.Q4_0);
+        assertThat(Matmul.of(q4, rows, 8, qkv, defaults, true).path()).isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 9, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 128, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 129, qkv, defaults, true).path()).isEqualTo(Matmul.Path.BLAS);
+        // no int8 tensor cores (AMD, older NVIDIA), or turned off: the GEMV, then BLAS from gemmMinRows
+        assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false).path()).isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false).path()).isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true)
+                        .path())
+                .isEqualTo(Matmul.Path.BLAS);
+        // formats without integer kernels, and batch invariance, never take them
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true)
+                        .path())
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true)
+                        .path())
+                .isEqualTo(Matmul.Path.GEMV);
+    }
+
+    @Test
     void productsThatDoNotReadInt8ActivationsLeaveTheirProducerAlone() {
         RmsNorm producer = new RmsNorm(x, norm, 1e-5f, 8, xb, false);
-        Matmul floats = new Matmul(matrix(WeightFormat.Q4_K), xb, 8, qkv, false, false);
-        Matmul blas = new Matmul(matrix(WeightFormat.Q4_0), xb, 8, qkv, true, false);
-        Matmul otherInput = new Matmul(matrix(WeightFormat.Q4_0), out, 8, qkv, false, false);
+        Matmul floats = new Matmul(matrix(WeightFormat.Q4_K), xb, 8, qkv, Matmul.Path.GEMV, false);
+        Matmul blas = new Matmul(matrix(WeightFormat.Q4_0), xb, 8, qkv, Matmul.Path.BLAS, false);
+        Matmul otherInput = new Matmul(matrix(WeightFormat.Q4_0), out, 8, qkv, Matmul.Path.GEMV, false);
         for (Matmul m : List.of(floats, blas, otherInput)) {
             assertThat(record(producer, m)).containsExactly(producer, m);
         }

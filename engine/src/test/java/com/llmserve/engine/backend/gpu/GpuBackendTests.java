@@ -1,6 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
@@ -102,6 +103,47 @@ class GpuBackendTests {
                 ref,
                 got,
                 tolerance(type, tokens >= gpu.options().gemmMinRows()));
+    }
+
+    static Stream<Arguments> int8TensorCoreBatches() {
+        List<Arguments> out = new ArrayList<>();
+        for (GgmlType t : new GgmlType[] {GgmlType.Q4_0, GgmlType.Q8_0}) {
+            for (int tokens : new int[] {9, 16, 63, 64, 65, 128}) {
+                out.add(Arguments.of(t, tokens));
+            }
+        }
+        return out.stream();
+    }
+
+    /**
+     * The int8 tensor-core products (sm_80 on) sum the same exact block dot products as the GEMV
+     * kernels in another float order: against the CPU as close as the GEMV, against the GEMV closer
+     * still; rows (200) and tokens not multiples of the 64 x 64 block tile.
+     */
+    @ParameterizedTest(name = "{0} x {1} tokens")
+    @MethodSource("int8TensorCoreBatches")
+    void int8TensorCoreProductsMatchTheGemvAndTheCpuBackend(GgmlType type, int tokens) {
+        assumeTrue(
+                gpu.device().info().arch().atLeast(com.llmserve.gpu.DeviceArch.SM_80),
+                "int8 tensor-core products run on NVIDIA sm_80 and later");
+        Random r = new Random(type.ordinal() * 17L + tokens);
+        int rows = 200;
+        int cols = 1024;
+        GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
+        float[] x = RandomTensors.gaussian(tokens * cols, r);
+        float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
+        float[] mmq;
+        try (GpuBackend tensorCores = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(128))) {
+            mmq = product(tensorCores, List.of(w), x, tokens, cols, rows);
+        }
+        float[] gemv;
+        try (GpuBackend gemvOnly = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withMmqMaxRows(0).withGemmMinRows(1 << 20))) {
+            gemv = product(gemvOnly, List.of(w), x, tokens, cols, rows);
+        }
+        report("int8 tensor cores " + type + " x" + tokens + " vs CPU", ref, mmq, 1e-4);
+        report("int8 tensor cores " + type + " x" + tokens + " vs GEMV", gemv, mmq, 1e-5);
     }
 
     /**

@@ -100,6 +100,10 @@ class SimulatedGpuBackendTests {
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
             int[] table = IntStream.range(0, 64).toArray();
             model.forward(prompt(table, 40), kv, 1);
+            assertThat(gpu.launches())
+                    .as("a 40-token prompt's experts with several pairs run on int8 tensor cores")
+                    .extracting(SimulatedGpu.Launch::symbol)
+                    .contains("ls_mmq_ex_q8_0");
             gpu.clearLaunches();
             for (int step = 0; step < 4; step++) {
                 model.forward(decode(table, 40 + step), kv, 1);
@@ -125,8 +129,12 @@ class SimulatedGpuBackendTests {
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
             int[] table = IntStream.range(0, 64).toArray();
             model.forward(prompt(table, 40), kv, 1);
+            assertThat(gpu.launches())
+                    .as("a 40-row prompt's Q4_0 products run on int8 tensor cores")
+                    .extracting(SimulatedGpu.Launch::symbol)
+                    .contains("ls_mmq_q4_0");
             assertThat(gpu.gemms())
-                    .as("a 40-row prompt multiplies through the BLAS")
+                    .as("its products of other types through the BLAS")
                     .isNotEmpty();
             gpu.clearLaunches();
             for (int step = 0; step < 5; step++) {
