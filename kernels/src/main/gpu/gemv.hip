@@ -8,8 +8,9 @@
 //
 //   mmvq (Q4_0, Q8_0): activations quantized to Q8_0 (int8 q, float d, int sum per 32), int8 dot
 //     products with 4-way dot instructions, the way llama.cpp's mul_mat_vec_q does.
-//   mmvf (Q4_K, Q6_K, F16, F32): the weights dequantized eight at a time against float
-//     activations (Q8_K-rounded beforehand for K-quants, as the CPU backend does).
+//   mmvf (every other format: Q4_1, Q5_0, Q5_1, the K-quants, F16, BF16, F32): the weights
+//     dequantized eight at a time against float activations, rounded beforehand as the CPU backend
+//     does (Q8_0 for Q4_1/Q5_0/Q5_1, Q8_K for K-quants, none for F16/BF16/F32).
 //
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
 //
@@ -274,6 +275,13 @@ LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t*
 
 LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q4_0, true)
 LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q8_0, false)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q4_1, ls_deq8_q4_1)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q5_0, ls_deq8_q5_0)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q5_1, ls_deq8_q5_1)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q2_k, ls_deq8_q2_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q3_k, ls_deq8_q3_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q5_k, ls_deq8_q5_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, bf16, ls_deq8_bf16)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q4_k, ls_deq8_q4_k)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q6_k, ls_deq8_q6_k)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, f16, ls_deq8_f16)
@@ -284,6 +292,13 @@ static_assert(LS_MMV_MAX_COLS == 8, "LS_FOR_NCOLS instantiates every GEMV for 1 
 
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q4_0, true)
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q8_0, false)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q4_1, ls_deq8_q4_1)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q5_0, ls_deq8_q5_0)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q5_1, ls_deq8_q5_1)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q2_k, ls_deq8_q2_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q3_k, ls_deq8_q3_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q5_k, ls_deq8_q5_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, bf16, ls_deq8_bf16)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, q4_k, ls_deq8_q4_k)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, q6_k, ls_deq8_q6_k)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, f16, ls_deq8_f16)
