@@ -258,6 +258,56 @@ LS_DEVICE void ls_deq8_f32(const uint8_t* w, const uint16_t* wd, long row, int k
   for (int i = 0; i < 8; ++i) out[i] = p[i];
 }
 
+// The integer GEMV's reading of the 32-blocks kept in GGML's layout (gemv.hip's ls_mmvq_ggml):
+// a block's four quant ints as int8 values ready for 4-way dot products.
+#define LS_IQ_Q4_1 0
+#define LS_IQ_Q5_0 1
+#define LS_IQ_Q5_1 2
+
+#define LS_IQ_BLOCK_BYTES(fmt) \
+  ((fmt) == LS_IQ_Q4_1 ? LS_Q4_1_BYTES : (fmt) == LS_IQ_Q5_0 ? LS_Q5_0_BYTES : LS_Q5_1_BYTES)
+
+// An int at a 2-byte-aligned address.
+LS_DEVICE int ls_load_int_b2(const uint8_t* p) {
+  const uint16_t* h = (const uint16_t*)p;
+  return (int)((uint32_t)h[0] | ((uint32_t)h[1] << 16));
+}
+
+// Bits 0..3 of `bits` moved to bit 4 of bytes 0..3.
+LS_DEVICE int ls_fifth_bits(uint32_t bits) {
+  return (int)(((bits << 4) & 0x10u) | ((bits << 11) & 0x1000u) | ((bits << 18) & 0x100000u)
+               | ((bits << 25) & 0x10000000u));
+}
+
+// Block `b`'s scale d, min m (0 for Q5_0) and quant ints jj0 .. jj0 + PART - 1, each as the values
+// of its four low-nibble elements (lo) and of its four high-nibble ones (hi).
+template <int FMT, int PART>
+LS_DEVICE void ls_iq_unpack(const uint8_t* b, int jj0, float* d, float* m, int* lo, int* hi) {
+  uint32_t qh = 0;
+  if (FMT == LS_IQ_Q5_0) {
+    *d = ls_half_to_float(*(const uint16_t*)b);
+    *m = 0.0f;
+    qh = (uint32_t)ls_load_int_b2(b + 2);
+  } else {
+    const uint32_t dm = *(const uint32_t*)b;
+    *d = ls_half_to_float((uint16_t)(dm & 0xFFFF));
+    *m = ls_half_to_float((uint16_t)(dm >> 16));
+    if (FMT == LS_IQ_Q5_1) qh = *(const uint32_t*)(b + 4);
+  }
+#pragma unroll
+  for (int j = 0; j < PART; ++j) {
+    const int jj = jj0 + j;
+    const int q = FMT == LS_IQ_Q5_0 ? ls_load_int_b2(b + 6 + 4 * jj)
+                                    : *(const int*)(b + (FMT == LS_IQ_Q4_1 ? 4 : 8) + 4 * jj);
+    lo[j] = q & 0x0F0F0F0F;
+    hi[j] = (q >> 4) & 0x0F0F0F0F;
+    if (FMT != LS_IQ_Q4_1) {
+      lo[j] |= ls_fifth_bits(qh >> (4 * jj));
+      hi[j] |= ls_fifth_bits(qh >> (16 + 4 * jj));
+    }
+  }
+}
+
 // Instantiates `macro(name, deq8)` for every format that has an eight-element reader.
 #define LS_FOR_EACH_FORMAT(macro) \
   macro(q4_0, ls_deq8_q4_0)       \

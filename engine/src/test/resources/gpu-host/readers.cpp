@@ -29,6 +29,25 @@ int main(int argc, char** argv) {
       for (int e = 0; e < k; e += 8) deq8(raw.data(), nullptr, r, k, e, &out[r * k + e]); \
   }
   LS_FOR_EACH_FORMAT(LS_READ_ALL)
+  // iq_<format>: the integer GEMV's unpacking (ls_iq_unpack), each element then dequantized as the
+  // CPU does, from the unpacked int8 value and the unpacked d and m.
+#define LS_READ_IQ(name, fmt)                                                        \
+  if (format == "iq_" #name) {                                                       \
+    known = true;                                                                    \
+    for (long blk = 0; blk < rows * (k / 32); ++blk) {                               \
+      float d, m;                                                                    \
+      int lo[4], hi[4];                                                              \
+      ls_iq_unpack<fmt, 4>(raw.data() + blk * LS_IQ_BLOCK_BYTES(fmt), 0, &d, &m, lo, hi); \
+      for (int e = 0; e < 32; ++e) {                                                 \
+        const int word = e < 16 ? lo[e / 4] : hi[(e - 16) / 4];                      \
+        const int q = (int)(int8_t)(word >> (8 * (e % 4)));                          \
+        out[blk * 32 + e] = fmt == LS_IQ_Q5_0 ? (float)(q - 16) * d : (float)q * d + m; \
+      }                                                                              \
+    }                                                                                \
+  }
+  LS_READ_IQ(q4_1, LS_IQ_Q4_1)
+  LS_READ_IQ(q5_0, LS_IQ_Q5_0)
+  LS_READ_IQ(q5_1, LS_IQ_Q5_1)
   if (!known) return 4;
   FILE* o = fopen(argv[5], "wb");
   if (!o) return 5;

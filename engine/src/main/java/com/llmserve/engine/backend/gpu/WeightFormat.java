@@ -49,42 +49,42 @@ enum WeightFormat {
             0,
             Kernel.EMBED_Q4_1,
             Kernel.DEQUANT_Q4_1_F16,
-            Kernel.MMVF_Q4_1_1,
-            Kernel.MMVF_Q4_1_2,
-            Kernel.MMVF_Q4_1_3,
-            Kernel.MMVF_Q4_1_4,
-            Kernel.MMVF_Q4_1_5,
-            Kernel.MMVF_Q4_1_6,
-            Kernel.MMVF_Q4_1_7,
-            Kernel.MMVF_Q4_1_8),
+            Kernel.MMVQ_Q4_1_1,
+            Kernel.MMVQ_Q4_1_2,
+            Kernel.MMVQ_Q4_1_3,
+            Kernel.MMVQ_Q4_1_4,
+            Kernel.MMVQ_Q4_1_5,
+            Kernel.MMVQ_Q4_1_6,
+            Kernel.MMVQ_Q4_1_7,
+            Kernel.MMVQ_Q4_1_8),
     Q5_0(
             GgmlType.Q5_0,
             Activation.Q8_0,
             0,
             Kernel.EMBED_Q5_0,
             Kernel.DEQUANT_Q5_0_F16,
-            Kernel.MMVF_Q5_0_1,
-            Kernel.MMVF_Q5_0_2,
-            Kernel.MMVF_Q5_0_3,
-            Kernel.MMVF_Q5_0_4,
-            Kernel.MMVF_Q5_0_5,
-            Kernel.MMVF_Q5_0_6,
-            Kernel.MMVF_Q5_0_7,
-            Kernel.MMVF_Q5_0_8),
+            Kernel.MMVQ_Q5_0_1,
+            Kernel.MMVQ_Q5_0_2,
+            Kernel.MMVQ_Q5_0_3,
+            Kernel.MMVQ_Q5_0_4,
+            Kernel.MMVQ_Q5_0_5,
+            Kernel.MMVQ_Q5_0_6,
+            Kernel.MMVQ_Q5_0_7,
+            Kernel.MMVQ_Q5_0_8),
     Q5_1(
             GgmlType.Q5_1,
             Activation.Q8_0,
             0,
             Kernel.EMBED_Q5_1,
             Kernel.DEQUANT_Q5_1_F16,
-            Kernel.MMVF_Q5_1_1,
-            Kernel.MMVF_Q5_1_2,
-            Kernel.MMVF_Q5_1_3,
-            Kernel.MMVF_Q5_1_4,
-            Kernel.MMVF_Q5_1_5,
-            Kernel.MMVF_Q5_1_6,
-            Kernel.MMVF_Q5_1_7,
-            Kernel.MMVF_Q5_1_8),
+            Kernel.MMVQ_Q5_1_1,
+            Kernel.MMVQ_Q5_1_2,
+            Kernel.MMVQ_Q5_1_3,
+            Kernel.MMVQ_Q5_1_4,
+            Kernel.MMVQ_Q5_1_5,
+            Kernel.MMVQ_Q5_1_6,
+            Kernel.MMVQ_Q5_1_7,
+            Kernel.MMVQ_Q5_1_8),
     Q2_K(
             GgmlType.Q2_K,
             Activation.Q8_K,
@@ -205,9 +205,10 @@ enum WeightFormat {
      */
     enum Activation {
         /**
-         * Blocks of 32: int8 values, f16-rounded scale; the Q4_0/Q8_0 GEMV kernels use the integers,
-         * the Q4_1/Q5_0/Q5_1 ones the rounded floats. (llama.cpp's Q4_1 and Q5_1 take Q8_1, whose
-         * integers and scale are Q8_0's; the CPU backend rounds all five to Q8_0.)
+         * Blocks of 32: int8 values, f16-rounded scale; the GEMV kernels use the integers (and each
+         * block's sum of them, for Q4_0's and Q5_0's offsets and Q4_1's and Q5_1's mins). llama.cpp's
+         * Q4_1 and Q5_1 take Q8_1, whose integers and scale are Q8_0's; the CPU backend rounds all
+         * five to Q8_0.
          */
         Q8_0,
         /** Blocks of 256, scale from the signed value of largest magnitude, rounded back to floats. */
@@ -325,8 +326,8 @@ enum WeightFormat {
         return Kernel.valueOf("MMVQ_EX_" + name() + group + "_S" + split);
     }
 
-    /** The GEMV kernels take int8 activations (Q4_0, Q8_0) rather than floats. */
+    /** The GEMV kernels take int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1: Q8_0 ones) rather than floats. */
     boolean integerGemv() {
-        return this == Q4_0 || this == Q8_0;
+        return gemv[0].name().startsWith("MMVQ_");
     }
 }

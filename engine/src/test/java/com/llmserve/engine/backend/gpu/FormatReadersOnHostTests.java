@@ -105,6 +105,28 @@ class FormatReadersOnHostTests {
             throws IOException, InterruptedException {
         assertThat(WeightFormat.forType(type, 512).type()).isEqualTo(type);
         assertThat(WeightFormat.forType(type, 512).repacked()).isFalse();
+        compareWithTheCpu(type, type.name().toLowerCase(Locale.ROOT), dir);
+    }
+
+    /**
+     * The integer GEMV's unpacking of Q4_1, Q5_0 and Q5_1 blocks ({@code ls_iq_unpack}: the int8
+     * values its dot products take, and the block's d and m), each value then dequantized as the CPU
+     * does: the CPU's values again, so the integer products multiply the CPU's weights.
+     */
+    @ParameterizedTest
+    @MethodSource("integerGemvFormats")
+    void theIntegerGemvsUnpackingGivesTheCpuBackendsValuesBitForBit(GgmlType type, @TempDir Path dir)
+            throws IOException, InterruptedException {
+        assertThat(WeightFormat.forType(type, 512).integerGemv()).isTrue();
+        compareWithTheCpu(type, "iq_" + type.name().toLowerCase(Locale.ROOT), dir);
+    }
+
+    static Stream<GgmlType> integerGemvFormats() {
+        return Stream.of(GgmlType.Q4_1, GgmlType.Q5_0, GgmlType.Q5_1);
+    }
+
+    private static void compareWithTheCpu(GgmlType type, String reader, Path dir)
+            throws IOException, InterruptedException {
         int rows = 9;
         int cols = 512;
         GgufTensor w = RandomTensors.tensor("w", type, rows, cols, new Random(type.ordinal() * 17L + 3));
@@ -113,7 +135,7 @@ class FormatReadersOnHostTests {
         Files.write(raw, w.data().asSlice(0, w.byteSize()).toArray(ValueLayout.JAVA_BYTE));
         Process p = new ProcessBuilder(
                         readers.toString(),
-                        type.name().toLowerCase(Locale.ROOT),
+                        reader,
                         Integer.toString(rows),
                         Integer.toString(cols),
                         raw.toString(),
@@ -121,7 +143,7 @@ class FormatReadersOnHostTests {
                 .redirectErrorStream(true)
                 .start();
         String log = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor()).as("readers %s: %s", type, log).isZero();
+        assertThat(p.waitFor()).as("readers %s: %s", reader, log).isZero();
         float[] got = MemorySegment.ofArray(Files.readAllBytes(out)).toArray(ValueLayout.JAVA_FLOAT_UNALIGNED);
 
         CpuTensor cpu = CpuTensor.of(w);
@@ -133,7 +155,7 @@ class FormatReadersOnHostTests {
         for (int i = 0; i < want.length; i++) {
             int at = i;
             assertThat(Float.floatToRawIntBits(got[i]))
-                    .as(() -> type + " row " + at / cols + " element " + at % cols + ": device reader " + got[at]
+                    .as(() -> reader + " row " + at / cols + " element " + at % cols + ": device reader " + got[at]
                             + ", CPU " + want[at])
                     .isEqualTo(Float.floatToRawIntBits(want[i]));
         }
