@@ -250,8 +250,9 @@ enum WeightFormat {
 
     /**
      * The device format of a type's weights: its own for every type the CPU backend reads (MXFP4:
-     * Q8_0 blocks), else F16 (dequantized on the host). Rows whose length is not a multiple of 8 do not fit the vector loads of the GEMV
-     * and gather kernels: they are kept as F32 and always go through BLAS.
+     * Q8_0 blocks), else F16 (dequantized on the host, which refuses a type the CPU cannot read).
+     * Rows whose length is not a multiple of 8 do not fit the vector loads of the GEMV and gather
+     * kernels: they are kept as F32 and always go through BLAS.
      */
     static WeightFormat forType(GgmlType type, int cols) {
         if (cols % 8 != 0) {
@@ -264,7 +265,7 @@ enum WeightFormat {
         return of(type).orElse(F16);
     }
 
-    /** The device format of a GGUF type, or empty when the host dequantizes it to F16 at upload. */
+    /** The device format of a GGUF type, or empty when it has none (the host would dequantize it to F16). */
     static Optional<WeightFormat> of(GgmlType type) {
         for (WeightFormat f : values()) {
             if (f.type == type) {
