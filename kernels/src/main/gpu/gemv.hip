@@ -6,10 +6,12 @@
 // memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)); the constants are in
 // ls_launch.h.
 //
-//   mmvq (Q4_0, Q8_0): activations quantized to Q8_0 (int8 q, float d, int sum per 32), int8 dot
-//     products with 4-way dot instructions, the way llama.cpp's mul_mat_vec_q does.
-//   mmvf (Q4_K, Q6_K, F16, F32): the weights dequantized eight at a time against float
-//     activations (Q8_K-rounded beforehand for K-quants, as the CPU backend does).
+//   mmvq (Q4_0, Q8_0 repacked; Q4_1, Q5_0, Q5_1 in GGML's layout): activations quantized to Q8_0
+//     (int8 q, float d, int sum per 32), int8 dot products with 4-way dot instructions, the way
+//     llama.cpp's mul_mat_vec_q does.
+//   mmvf (the K-quants, F16, BF16, F32): the weights dequantized eight at a time against float
+//     activations, rounded beforehand as the CPU backend does (Q8_K for K-quants, none for the
+//     float formats).
 //
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
 //
@@ -229,6 +231,80 @@ LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t*
   ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, 0, map, ncols);
 }
 
+// The integer GEMV of the 32-blocks kept in GGML's layout, against the same Q8_0 activations:
+// Q4_1 (20 bytes: d, m, 16 quant bytes), Q5_0 (22: d, qh, 16 bytes; only 2-byte aligned, so its
+// ints load as two halves) and Q5_1 (24: d, m, qh, 16 bytes), as llama.cpp's vec_dot_q4_1_q8_1 and
+// friends. A block's four quant ints (elements 4j.. in the low nibbles, 16 + 4j.. in the high
+// ones; Q5's fifth bits from qh moved to bit 4 of each byte) are split among S threads (S = 1 for
+// the plain GEMV; 2 or 4 for a mixture's short rows, see ls_mmvq_parts). Per block and column:
+//   Q5_0:       d * dx * (sum(q * xq) - 16 * sum(xq))
+//   Q4_1, Q5_1: d * dx * sum(q * xq) + m * dx * sum(xq)
+// the same products as the CPU backend's float dot of the dequantized weights with the Q8_0-rounded
+// activations (q * d + m) * (xq * dx), summed in another order; the offset term by part 0 only.
+// (LS_IQ_*, ls_iq_unpack: ls_formats.h.)
+template <int NCOLS, int FMT, int S, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd, const int* xs, float* y, int rows,
+                            int k, int ystride, int accumulate, long row_base, const int* map, int ncols) {
+  constexpr int PART = 4 / S;
+  constexpr int BLOCK_BYTES = LS_IQ_BLOCK_BYTES(FMT);
+  static_assert(4 % S == 0, "a block's ints split evenly");
+  const int nb = k / LS_QK;
+  const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
+  float acc[LS_MMV_ROWS][NCOLS];
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r)
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
+
+  for (int i = (int)ls_thread_x(); i < nb * S; i += LS_MMV_THREADS) {
+    const int b = i / S;
+    const int part = i % S;
+    int lo[LS_MMV_ROWS][PART], hi[LS_MMV_ROWS][PART];
+    float dw[LS_MMV_ROWS], mw[LS_MMV_ROWS];
+#pragma unroll
+    for (int r = 0; r < LS_MMV_ROWS; ++r) {
+      const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
+      const uint8_t* bp = w + ((row_base + row) * nb + b) * BLOCK_BYTES;
+      ls_iq_unpack<FMT, PART>(bp, part * PART, &dw[r], &mw[r], lo[r], hi[r]);
+    }
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const long xr = ls_mmv_xrow(map, c, ncols);
+      const int* xp = (const int*)(xq + xr * k + (long)b * LS_QK);
+      const float dx = xd[xr * nb + b];
+      const int sx = part == 0 ? xs[xr * nb + b] : 0;
+      int xlo[PART], xhi[PART];
+#pragma unroll
+      for (int j = 0; j < PART; ++j) {
+        xlo[j] = xp[part * PART + j];
+        xhi[j] = xp[4 + part * PART + j];
+      }
+#pragma unroll
+      for (int r = 0; r < LS_MMV_ROWS; ++r) {
+        int sumi = 0;
+#pragma unroll
+        for (int j = 0; j < PART; ++j) {
+          sumi = ls_dp4a(lo[r][j], xlo[j], sumi);
+          sumi = ls_dp4a(hi[r][j], xhi[j], sumi);
+        }
+        if (FMT == LS_IQ_Q5_0) {
+          acc[r][c] += dw[r] * dx * (float)(sumi - 16 * sx);
+        } else {
+          acc[r][c] += dw[r] * dx * (float)sumi + mw[r] * dx * (float)sx;
+        }
+      }
+    }
+  }
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
+}
+
+#define LS_MMVQ_GGML_ENTRY(name, fmt, n)                                                                     \
+  LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
+                                      const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
+    (void)wd;                                                                                               \
+    ls_mmvq_ggml<n, fmt, 1>(w, xq, xd, xs, y, rows, k, ystride, accumulate, 0, nullptr, n);                 \
+  }
+
 #define LS_MMVQ_ENTRY(name, q4, n)                                                                         \
   LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
                                       const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
@@ -262,6 +338,18 @@ LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t*
 #define LS_MMVQ_EX_ENTRY(name, q4, n) \
   LS_MMVQ_EX_ENTRY_S(name, q4, n, 1) LS_MMVQ_EX_ENTRY_S(name, q4, n, 2) LS_MMVQ_EX_ENTRY_S(name, q4, n, 4)
 
+#define LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, s)                                                              \
+  LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
+                                                const float* xd, const int* xs, float* y, const int* groups,    \
+                                                long long row_base, int rows, int k, int ystride, int stride) { \
+    (void)wd;                                                                                                   \
+    LS_MMV_GROUPS(n, (ls_mmvq_ggml<n, fmt, s>(w, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))         \
+  }
+
+#define LS_MMVQ_GGML_EX_ENTRY(name, fmt, n)                                     \
+  LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, 1) LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, 2) \
+  LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, 4)
+
 #define LS_MMVF_EX_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
                                          const int* groups, long long row_base, int rows, int k, int ystride, \
@@ -274,6 +362,13 @@ LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t*
 
 LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q4_0, true)
 LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q8_0, false)
+LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q4_1, LS_IQ_Q4_1)
+LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q5_0, LS_IQ_Q5_0)
+LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q5_1, LS_IQ_Q5_1)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q2_k, ls_deq8_q2_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q3_k, ls_deq8_q3_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q5_k, ls_deq8_q5_k)
+LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, bf16, ls_deq8_bf16)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q4_k, ls_deq8_q4_k)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, q6_k, ls_deq8_q6_k)
 LS_FOR_GROUPS(LS_MMVF_EX_ENTRY, f16, ls_deq8_f16)
@@ -284,6 +379,13 @@ static_assert(LS_MMV_MAX_COLS == 8, "LS_FOR_NCOLS instantiates every GEMV for 1 
 
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q4_0, true)
 LS_FOR_NCOLS(LS_MMVQ_ENTRY, q8_0, false)
+LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q4_1, LS_IQ_Q4_1)
+LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q5_0, LS_IQ_Q5_0)
+LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q5_1, LS_IQ_Q5_1)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q2_k, ls_deq8_q2_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q3_k, ls_deq8_q3_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, q5_k, ls_deq8_q5_k)
+LS_FOR_NCOLS(LS_MMVF_ENTRY, bf16, ls_deq8_bf16)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, q4_k, ls_deq8_q4_k)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, q6_k, ls_deq8_q6_k)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, f16, ls_deq8_f16)

@@ -33,8 +33,9 @@ LS_KERNEL void ls_quantize_q8_0_f16(const float* x, uint16_t* out, int total) {
   out[i] = ls_float_to_half(ls_rint(v * inv) * d);
 }
 
-// The same quantization, written back as floats q * d: for weights converted to F16 at upload whose
-// own type multiplies Q8_0 activations (Q4_1, Q5_0, Q5_1).
+// The same quantization, written back as floats q * d: for a float GEMV over weights whose type
+// multiplies Q8_0 activations (Matmul's Q8_0_FLOAT; every such type has an integer GEMV now, so
+// only a type dequantized to F16 on the host would take it).
 LS_KERNEL void ls_quantize_q8_0_f32(const float* x, float* out, int total) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;

@@ -78,7 +78,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         return (int) Math.min(rows, fit);
     }
 
-    /** Whether every band multiplies int8 activations (Q4_0, Q8_0), which a norm or SwiGLU before it can write. */
+    /** Whether every band multiplies int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1), which a norm or SwiGLU before it can write. */
     boolean takesQ8() {
         return path != Path.BLAS
                 && x.cols() % LS_QK == 0

@@ -7,11 +7,12 @@ import java.util.Optional;
 
 /**
  * How a weight sits in device memory, and the kernels that read it. Q4_0 and Q8_0 are repacked at
- * upload (quant blocks, then the f16 scales: aligned 16-byte loads); the K-quants, F16 and F32 keep
- * GGML's layout. MXFP4 (gpt-oss's experts) is transcoded on the host to {@link #Q8_0} blocks, which
- * hold its doubled E2M1 codes as int8 and its power-of-two scale as an f16: the same integer products
- * as llama.cpp's MXFP4 x Q8_0, at twice MXFP4's bytes (half of F16's). Any other type the CPU
- * backend reads is dequantized on the host to {@link #F16}.
+ * upload (quant blocks, then the f16 scales: aligned 16-byte loads); Q4_1, Q5_0, Q5_1, the K-quants
+ * (Q2_K to Q6_K), F16, BF16 and F32 keep GGML's layout, so a weight takes its file's bytes on the
+ * device. MXFP4 (gpt-oss's experts) is transcoded on the host to {@link #Q8_0} blocks, which hold
+ * its doubled E2M1 codes as int8 and its power-of-two scale as an f16: the same integer products as
+ * llama.cpp's MXFP4 x Q8_0, at twice MXFP4's bytes (half of F16's). A type without a format here
+ * (none the CPU backend reads today) would be dequantized on the host to {@link #F16}.
  */
 enum WeightFormat {
     Q4_0(
@@ -42,6 +43,76 @@ enum WeightFormat {
             Kernel.MMVQ_Q8_0_6,
             Kernel.MMVQ_Q8_0_7,
             Kernel.MMVQ_Q8_0_8),
+    Q4_1(
+            GgmlType.Q4_1,
+            Activation.Q8_0,
+            0,
+            Kernel.EMBED_Q4_1,
+            Kernel.DEQUANT_Q4_1_F16,
+            Kernel.MMVQ_Q4_1_1,
+            Kernel.MMVQ_Q4_1_2,
+            Kernel.MMVQ_Q4_1_3,
+            Kernel.MMVQ_Q4_1_4,
+            Kernel.MMVQ_Q4_1_5,
+            Kernel.MMVQ_Q4_1_6,
+            Kernel.MMVQ_Q4_1_7,
+            Kernel.MMVQ_Q4_1_8),
+    Q5_0(
+            GgmlType.Q5_0,
+            Activation.Q8_0,
+            0,
+            Kernel.EMBED_Q5_0,
+            Kernel.DEQUANT_Q5_0_F16,
+            Kernel.MMVQ_Q5_0_1,
+            Kernel.MMVQ_Q5_0_2,
+            Kernel.MMVQ_Q5_0_3,
+            Kernel.MMVQ_Q5_0_4,
+            Kernel.MMVQ_Q5_0_5,
+            Kernel.MMVQ_Q5_0_6,
+            Kernel.MMVQ_Q5_0_7,
+            Kernel.MMVQ_Q5_0_8),
+    Q5_1(
+            GgmlType.Q5_1,
+            Activation.Q8_0,
+            0,
+            Kernel.EMBED_Q5_1,
+            Kernel.DEQUANT_Q5_1_F16,
+            Kernel.MMVQ_Q5_1_1,
+            Kernel.MMVQ_Q5_1_2,
+            Kernel.MMVQ_Q5_1_3,
+            Kernel.MMVQ_Q5_1_4,
+            Kernel.MMVQ_Q5_1_5,
+            Kernel.MMVQ_Q5_1_6,
+            Kernel.MMVQ_Q5_1_7,
+            Kernel.MMVQ_Q5_1_8),
+    Q2_K(
+            GgmlType.Q2_K,
+            Activation.Q8_K,
+            0,
+            Kernel.EMBED_Q2_K,
+            Kernel.DEQUANT_Q2_K_F16,
+            Kernel.MMVF_Q2_K_1,
+            Kernel.MMVF_Q2_K_2,
+            Kernel.MMVF_Q2_K_3,
+            Kernel.MMVF_Q2_K_4,
+            Kernel.MMVF_Q2_K_5,
+            Kernel.MMVF_Q2_K_6,
+            Kernel.MMVF_Q2_K_7,
+            Kernel.MMVF_Q2_K_8),
+    Q3_K(
+            GgmlType.Q3_K,
+            Activation.Q8_K,
+            0,
+            Kernel.EMBED_Q3_K,
+            Kernel.DEQUANT_Q3_K_F16,
+            Kernel.MMVF_Q3_K_1,
+            Kernel.MMVF_Q3_K_2,
+            Kernel.MMVF_Q3_K_3,
+            Kernel.MMVF_Q3_K_4,
+            Kernel.MMVF_Q3_K_5,
+            Kernel.MMVF_Q3_K_6,
+            Kernel.MMVF_Q3_K_7,
+            Kernel.MMVF_Q3_K_8),
     Q4_K(
             GgmlType.Q4_K,
             Activation.Q8_K,
@@ -56,6 +127,20 @@ enum WeightFormat {
             Kernel.MMVF_Q4_K_6,
             Kernel.MMVF_Q4_K_7,
             Kernel.MMVF_Q4_K_8),
+    Q5_K(
+            GgmlType.Q5_K,
+            Activation.Q8_K,
+            0,
+            Kernel.EMBED_Q5_K,
+            Kernel.DEQUANT_Q5_K_F16,
+            Kernel.MMVF_Q5_K_1,
+            Kernel.MMVF_Q5_K_2,
+            Kernel.MMVF_Q5_K_3,
+            Kernel.MMVF_Q5_K_4,
+            Kernel.MMVF_Q5_K_5,
+            Kernel.MMVF_Q5_K_6,
+            Kernel.MMVF_Q5_K_7,
+            Kernel.MMVF_Q5_K_8),
     Q6_K(
             GgmlType.Q6_K,
             Activation.Q8_K,
@@ -84,6 +169,20 @@ enum WeightFormat {
             Kernel.MMVF_F16_6,
             Kernel.MMVF_F16_7,
             Kernel.MMVF_F16_8),
+    BF16(
+            GgmlType.BF16,
+            Activation.FLOAT,
+            0,
+            Kernel.EMBED_BF16,
+            Kernel.DEQUANT_BF16_F16,
+            Kernel.MMVF_BF16_1,
+            Kernel.MMVF_BF16_2,
+            Kernel.MMVF_BF16_3,
+            Kernel.MMVF_BF16_4,
+            Kernel.MMVF_BF16_5,
+            Kernel.MMVF_BF16_6,
+            Kernel.MMVF_BF16_7,
+            Kernel.MMVF_BF16_8),
     F32(
             GgmlType.F32,
             Activation.FLOAT,
@@ -105,11 +204,16 @@ enum WeightFormat {
      * values.
      */
     enum Activation {
-        /** Blocks of 32: int8 values, f16-rounded scale; the GEMV kernels use the integers. */
+        /**
+         * Blocks of 32: int8 values, f16-rounded scale; the GEMV kernels use the integers (and each
+         * block's sum of them, for Q4_0's and Q5_0's offsets and Q4_1's and Q5_1's mins). llama.cpp's
+         * Q4_1 and Q5_1 take Q8_1, whose integers and scale are Q8_0's; the CPU backend rounds all
+         * five to Q8_0.
+         */
         Q8_0,
         /** Blocks of 256, scale from the signed value of largest magnitude, rounded back to floats. */
         Q8_K,
-        /** Unchanged floats (F16 and F32 weights). */
+        /** Unchanged floats (F16, BF16 and F32 weights). */
         FLOAT
     }
 
@@ -145,9 +249,10 @@ enum WeightFormat {
     }
 
     /**
-     * The device format of a type's weights: its own where kernels exist, else F16 (dequantized on
-     * the host). Rows whose length is not a multiple of 8 do not fit the vector loads of the GEMV
-     * and gather kernels: they are kept as F32 and always go through BLAS.
+     * The device format of a type's weights: its own for every type the CPU backend reads (MXFP4:
+     * Q8_0 blocks), else F16 (dequantized on the host, which refuses a type the CPU cannot read).
+     * Rows whose length is not a multiple of 8 do not fit the vector loads of the GEMV and gather
+     * kernels: they are kept as F32 and always go through BLAS.
      */
     static WeightFormat forType(GgmlType type, int cols) {
         if (cols % 8 != 0) {
@@ -160,7 +265,7 @@ enum WeightFormat {
         return of(type).orElse(F16);
     }
 
-    /** The device format of a GGUF type, or empty when the host dequantizes it to F16 at upload. */
+    /** The device format of a GGUF type, or empty when it has none (the host would dequantize it to F16). */
     static Optional<WeightFormat> of(GgmlType type) {
         for (WeightFormat f : values()) {
             if (f.type == type) {
@@ -222,8 +327,8 @@ enum WeightFormat {
         return Kernel.valueOf("MMVQ_EX_" + name() + group + "_S" + split);
     }
 
-    /** The GEMV kernels take int8 activations (Q4_0, Q8_0) rather than floats. */
+    /** The GEMV kernels take int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1: Q8_0 ones) rather than floats. */
     boolean integerGemv() {
-        return this == Q4_0 || this == Q8_0;
+        return gemv[0].name().startsWith("MMVQ_");
     }
 }

@@ -22,9 +22,10 @@ import java.util.List;
 
 /**
  * Puts weights in device memory, once, in the layout the kernels read: Q4_0/Q8_0 repacked on the
- * device (quant blocks, then the f16 scales: aligned 16-byte loads), the K-quants, F16 and F32 as
- * GGML stores them, every other type dequantized on the host to F16. Half copies of quantized
- * bands for the BLAS path are made while their share of device memory lasts.
+ * device (quant blocks, then the f16 scales: aligned 16-byte loads), Q4_1, Q5_0, Q5_1, the K-quants,
+ * F16, BF16 and F32 as GGML stores them (the file's bytes, copied as they are), MXFP4 transcoded to
+ * Q8_0 blocks; a type without a device format would be dequantized on the host to F16. Half copies
+ * of quantized bands for the BLAS path are made while their share of device memory lasts.
  */
 final class WeightUploader {
 

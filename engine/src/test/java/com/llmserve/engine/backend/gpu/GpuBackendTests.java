@@ -78,8 +78,13 @@ class GpuBackendTests {
             GgmlType.Q6_K,
             GgmlType.F16,
             GgmlType.F32,
+            GgmlType.Q4_1,
             GgmlType.Q5_0,
-            GgmlType.Q4_1
+            GgmlType.Q5_1,
+            GgmlType.Q2_K,
+            GgmlType.Q3_K,
+            GgmlType.Q5_K,
+            GgmlType.BF16
         }) {
             for (int tokens : new int[] {1, 3, 8, 11, 33, 70}) {
                 out.add(Arguments.of(t, tokens));
@@ -148,7 +153,8 @@ class GpuBackendTests {
 
     /**
      * GEMV paths differ from the CPU in summation order only; the BLAS path rounds operands to
-     * half; types without kernels are stored as half (2^-11 relative per weight).
+     * half; a type without a device format would be stored as half (2^-11 relative per weight):
+     * every type the CPU reads has one now.
      */
     private static double tolerance(GgmlType type, boolean blas) {
         if (blas) {
@@ -192,8 +198,40 @@ class GpuBackendTests {
         }
     }
 
+    /** Every quantized device format and BF16: their half copies come from the ls_dequant_*_f16 kernels. */
     static Stream<GgmlType> halfCopyTypes() {
-        return Stream.of(GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K);
+        return Stream.of(
+                GgmlType.Q4_0,
+                GgmlType.Q8_0,
+                GgmlType.Q4_1,
+                GgmlType.Q5_0,
+                GgmlType.Q5_1,
+                GgmlType.Q2_K,
+                GgmlType.Q3_K,
+                GgmlType.Q4_K,
+                GgmlType.Q5_K,
+                GgmlType.Q6_K,
+                GgmlType.BF16);
+    }
+
+    /** Without half copies the BLAS path dequantizes a band at a time (ls_dequant_*_f16 per product). */
+    @ParameterizedTest
+    @MethodSource("halfCopyTypes")
+    void theBlasPathWithoutHalfCopiesDequantizesPerProduct(GgmlType type) {
+        Random r = new Random(type.ordinal() + 199L);
+        int tokens = 40;
+        GgufTensor w = RandomTensors.tensor("w", type, 96, 512, r);
+        float[] x = RandomTensors.gaussian(tokens * 512, r);
+        try (GpuBackend noHalf =
+                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(false))) {
+            float[] got = product(noHalf, List.of(w), x, tokens, 512, 96);
+            assertThat(noHalf.stats().halfWeightBytes()).isZero();
+            report(
+                    "dequantized per product " + type + " x" + tokens,
+                    product(cpu, List.of(w), x, tokens, 512, 96),
+                    got,
+                    3e-3);
+        }
     }
 
     @Test
@@ -258,6 +296,9 @@ class GpuBackendTests {
             {GgmlType.Q4_K, GgmlType.Q6_K},
             {GgmlType.F16, GgmlType.F32},
             {GgmlType.Q5_0, GgmlType.Q4_0},
+            {GgmlType.Q4_1, GgmlType.Q5_1},
+            {GgmlType.Q2_K, GgmlType.Q3_K},
+            {GgmlType.Q5_K, GgmlType.BF16},
             {GgmlType.MXFP4, GgmlType.MXFP4} // gpt-oss's experts (transcoded to Q8_0 blocks at upload)
         }) {
             // rows of 256, 2048 and 4096: the integer kernels split a weight block among 4, 2 and 1 threads
@@ -321,7 +362,19 @@ class GpuBackendTests {
 
     static Stream<GgmlType> embeddingTypes() {
         return Stream.of(
-                GgmlType.Q4_0, GgmlType.Q8_0, GgmlType.Q4_K, GgmlType.Q6_K, GgmlType.F16, GgmlType.F32, GgmlType.Q5_0);
+                GgmlType.Q4_0,
+                GgmlType.Q8_0,
+                GgmlType.Q4_1,
+                GgmlType.Q5_0,
+                GgmlType.Q5_1,
+                GgmlType.Q2_K,
+                GgmlType.Q3_K,
+                GgmlType.Q4_K,
+                GgmlType.Q5_K,
+                GgmlType.Q6_K,
+                GgmlType.F16,
+                GgmlType.BF16,
+                GgmlType.F32);
     }
 
     /** gpt-oss's clamped SwiGLU and its per-expert biases. */

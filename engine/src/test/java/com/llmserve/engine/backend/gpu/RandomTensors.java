@@ -9,7 +9,7 @@ import java.util.Random;
 
 /**
  * GGUF tensors of random blocks: random quant bytes with f16 scales in a sane range (so no block
- * decodes to NaN or infinity), gaussian floats for F16/F32. Memory lives as long as the JVM.
+ * decodes to NaN or infinity), gaussian floats for F16/BF16/F32. Memory lives as long as the JVM.
  */
 final class RandomTensors {
 
@@ -30,6 +30,12 @@ final class RandomTensors {
                             (r.nextGaussian() * 0.1)));
                 }
             }
+            case BF16 -> {
+                for (long i = 0; i < (long) rows * cols; i++) {
+                    float v = (float) (r.nextGaussian() * 0.1);
+                    m.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, (short) (Float.floatToRawIntBits(v) >>> 16));
+                }
+            }
             default -> {
                 byte[] random = new byte[(int) bytes];
                 r.nextBytes(random);
@@ -43,6 +49,11 @@ final class RandomTensors {
                             scale(m, o, r);
                             scale(m, o + 2, r);
                         }
+                        case Q2_K -> {
+                            scale(m, o + 80, r);
+                            scale(m, o + 82, r);
+                        }
+                        case Q3_K -> scale(m, o + 108, r);
                         case Q6_K -> scale(m, o + 208, r);
                         // E8M0 scales of 2^-9 .. 2^-6 (values up to 12 times that)
                         case MXFP4 -> m.set(ValueLayout.JAVA_BYTE, o, (byte) (119 + r.nextInt(4)));

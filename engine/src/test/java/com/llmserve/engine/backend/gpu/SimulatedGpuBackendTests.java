@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -90,6 +91,48 @@ class SimulatedGpuBackendTests {
         assertThat(device.allocatorStats().bytesInUse())
                 .as("device memory in use")
                 .isEqualTo(inUse);
+    }
+
+    /**
+     * The tiny models of the types once dequantized to F16 on the host multiply through their own
+     * formats' kernels: the integer GEMV (Q4_1, Q5_0, Q5_1, their int8 input written by the norms),
+     * the float GEMV (K-quants), the gather and, for a prompt on the BLAS path without half copies,
+     * the dequantization to half per product.
+     */
+    @ParameterizedTest
+    @MethodSource("modelsAndTheirKernels")
+    void everyTypeMultipliesThroughItsOwnFormatsKernels(String file, List<String> kernels) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            for (int step = 0; step < 2; step++) {
+                model.forward(decode(table, 40 + step), kv, 1);
+            }
+            List<String> launched =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(launched).containsAll(kernels).noneMatch(k -> k.startsWith("ls_mmvf_f16"));
+        }
+    }
+
+    static List<Arguments> modelsAndTheirKernels() {
+        return List.of(
+                Arguments.of(
+                        "tiny-Q4_1.gguf",
+                        List.of("ls_embed_q4_1", "ls_mmvq_q4_1_1", "ls_dequant_q4_1_f16", "ls_rms_norm_q8_v4")),
+                Arguments.of(
+                        "tiny-Q5_0.gguf",
+                        List.of("ls_embed_q5_0", "ls_mmvq_q5_0_1", "ls_dequant_q5_0_f16", "ls_swiglu_q8")),
+                Arguments.of("tiny-Q5_1.gguf", List.of("ls_embed_q5_1", "ls_mmvq_q5_1_1", "ls_dequant_q5_1_f16")),
+                Arguments.of(
+                        "tiny-Q2_K.gguf",
+                        List.of("ls_embed_q2_k", "ls_mmvf_q2_k_1", "ls_mmvf_q3_k_1", "ls_dequant_q2_k_f16")),
+                Arguments.of(
+                        "tiny-Q3_K_M.gguf",
+                        List.of("ls_embed_q3_k", "ls_mmvf_q3_k_1", "ls_mmvf_q4_k_1", "ls_mmvf_q5_k_1")),
+                Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvf_q5_k_1", "ls_dequant_q5_k_f16")));
     }
 
     @Test
