@@ -62,7 +62,7 @@ record ExpertMatmul(
                 && options.mmqMaxRows() > 0
                 && !options.batchInvariant()
                 && weight.cols() % LS_QK == 0
-                && weight.segments().stream().allMatch(s -> s.band().format().integerGemv());
+                && weight.segments().stream().allMatch(s -> s.band().format().expertTensorCoreKernel() != null);
         return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores);
     }
 
@@ -178,7 +178,7 @@ record ExpertMatmul(
         int rows = s.rowsPerExpert();
         int gridRows = Math.min(multiSlots(), MAX_GRID_ROWS);
         l.kernel(
-                band.format() == WeightFormat.Q4_0 ? Kernel.MMQ_EX_Q4_0 : Kernel.MMQ_EX_Q8_0,
+                band.format().expertTensorCoreKernel(),
                 new LaunchConfig((rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS, gridRows, 1, LS_MMQ_THREADS, 1, 1, 0),
                 KernelArgs.of()
                         .pointer(band.data())

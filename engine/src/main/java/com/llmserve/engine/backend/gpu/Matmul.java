@@ -59,9 +59,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             // the GEMV kernels whatever the batch
             return Path.GEMV;
         }
-        boolean integer = x.cols() % LS_QK == 0
-                && w.bands.stream().allMatch(b -> b.format().integerGemv());
-        if (int8TensorCores && integer && n > LS_MMV_MAX_COLS && n <= options.mmqMaxRows()) {
+        boolean tensorCoreFormats = x.cols() % LS_QK == 0
+                && w.bands.stream().allMatch(b -> b.format().tensorCoreKernel() != null);
+        if (int8TensorCores && tensorCoreFormats && n > LS_MMV_MAX_COLS && n <= options.mmqMaxRows()) {
             return Path.MMQ;
         }
         return n >= options.gemmMinRows() ? Path.BLAS : Path.GEMV;
@@ -178,7 +178,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     /** All {@code n} rows through {@code ls_mmq_*}, one block per LS_MMQ_ROWS weight rows and LS_MMQ_COLS tokens. */
     private void mmq(Launch l, GpuWeight.Band band, int rows, long yOffset) {
         l.kernel(
-                band.format() == WeightFormat.Q4_0 ? Kernel.MMQ_Q4_0 : Kernel.MMQ_Q8_0,
+                band.format().tensorCoreKernel(),
                 new LaunchConfig(
                         (rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS,
                         (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS,

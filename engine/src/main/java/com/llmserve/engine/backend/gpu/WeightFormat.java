@@ -331,4 +331,22 @@ enum WeightFormat {
     boolean integerGemv() {
         return gemv[0].name().startsWith("MMVQ_");
     }
+
+    /** The int8 tensor-core product of this format ({@code ls_mmq_*}), or null: Q4_0 and Q8_0 have one. */
+    Kernel tensorCoreKernel() {
+        return switch (this) {
+            case Q4_0 -> Kernel.MMQ_Q4_0;
+            case Q8_0 -> Kernel.MMQ_Q8_0;
+            default -> null;
+        };
+    }
+
+    /** The grouped int8 tensor-core product over a mixture's experts ({@code ls_mmq_ex_*}), or null. */
+    Kernel expertTensorCoreKernel() {
+        return switch (this) {
+            case Q4_0 -> Kernel.MMQ_EX_Q4_0;
+            case Q8_0 -> Kernel.MMQ_EX_Q8_0;
+            default -> null;
+        };
+    }
 }

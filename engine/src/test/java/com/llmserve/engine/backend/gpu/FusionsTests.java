@@ -87,7 +87,11 @@ class FusionsTests {
         assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
-        // formats without integer kernels, and batch invariance, never take them
+        // formats without tensor-core kernels (Q5_0's GEMV is integer, its blocks are not), and batch
+        // invariance, never take them
+        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 16, qkv, defaults, true)
+                        .path())
+                .isEqualTo(Matmul.Path.GEMV);
         assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
