@@ -219,15 +219,18 @@ struct hoc_cuda {
 };
 
 /* ---- shared state (hip_on_cuda.c) -------------------------------------------------------- */
+/* The library's own helpers stay out of its dynamic symbol table: it exports ROCm's names only
+ * (and hipOnCudaWriteTrace). */
+#define HOC_INTERNAL __attribute__((visibility("hidden")))
 
 /* The driver, loaded and cuInit'ed once; NULL when libcuda is absent or has no device (*status says why). */
-const struct hoc_cuda *hoc_cuda(hoc_CUresult *status);
+HOC_INTERNAL const struct hoc_cuda *hoc_cuda(hoc_CUresult *status);
 
 /* Makes the current HIP device's primary context current on this thread (HIP has no contexts). */
-hoc_CUresult hoc_bind(void);
+HOC_INTERNAL hoc_CUresult hoc_bind(void);
 
 /* dlopen the first of a NULL-terminated list of names; NULL if none loads. */
-void *hoc_dlopen_first(const char *const *names);
+HOC_INTERNAL void *hoc_dlopen_first(const char *const *names);
 
 /* ---- call counters (HIP_ON_CUDA_TRACE) ---------------------------------------------------- */
 enum hoc_symbol {
@@ -236,7 +239,7 @@ enum hoc_symbol {
 #undef X
     HOC_SYMBOL_COUNT
 };
-void hoc_count(enum hoc_symbol symbol);
+HOC_INTERNAL void hoc_count(enum hoc_symbol symbol);
 #define HOC_COUNT(name) hoc_count(HOC_SYM_##name)
 
 #endif

@@ -1,0 +1,152 @@
+package com.llmserve.gpu.hip;
+
+import static com.llmserve.gpu.spi.CTypes.C_INT;
+import static com.llmserve.gpu.spi.CTypes.C_POINTER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import com.llmserve.gpu.spi.NativeLibrary;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Builds hip-on-cuda, the test-only library that runs the HIP backend on an NVIDIA GPU by
+ * translation (src/test/native/hip-on-cuda, docs/amd.md), into {@code target/hip-on-cuda}, runs its
+ * C-level check, and checks it against the binding holders: it exports every symbol they bind, its
+ * symbol list is exactly theirs, and with no libcuda (CI) the HIP probe call answers
+ * {@code hipErrorNoDevice} through it. On a GPU host the device suites then run over it (run-device.sh
+ * with RUNTIME=hip).
+ */
+class HipOnCudaLibraryTests {
+
+    static final Path SOURCES = Path.of("src/test/native/hip-on-cuda");
+    static final Path OUT = Path.of("target/hip-on-cuda");
+
+    static String buildOutput;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Files.createDirectories(OUT);
+        Run run = run(List.of("bash", SOURCES.resolve("build.sh").toString(), OUT.toString()));
+        buildOutput = run.output();
+        assertThat(run.exitCode()).as(run.output()).isZero();
+    }
+
+    @Test
+    void itsOwnCheckPasses() throws Exception {
+        Run run = run(List.of(OUT.resolve("test-hoc").toString(), OUT.toString()));
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("all checks passed");
+    }
+
+    @Test
+    void theHandWrittenCudaDeclarationsMatchCudaH() {
+        // cuda.h is on every machine of this kind (nvcc); build.sh fails on a mismatch
+        assertThat(buildOutput).contains("CUDA driver declarations match");
+    }
+
+    @Test
+    void everyNameTheHoldersLoadIsTheLibrary() throws IOException {
+        for (NativeLibrary library : holders()) {
+            for (String name : library.names()) {
+                if (name.equals("libamdhip64.so.5")) continue; // the ROCm 5 fallback: the library is ROCm 6
+                Path link = OUT.resolve(name);
+                assertThat(link).as(name + " in " + OUT).exists();
+                assertThat(link.toRealPath())
+                        .isEqualTo(OUT.resolve("libhip-on-cuda.so").toRealPath());
+            }
+        }
+    }
+
+    @Test
+    void itExportsEverySymbolTheBindingsLookUp() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (NativeLibrary library : holders()) {
+                SymbolLookup lookup = SymbolLookup.libraryLookup(
+                        OUT.resolve(library.names().getFirst()).toAbsolutePath(), arena);
+                for (String symbol : library.functions().keySet()) {
+                    assertThat(lookup.find(symbol))
+                            .as(symbol + " in " + library.names().getFirst())
+                            .isPresent();
+                }
+            }
+        }
+    }
+
+    @Test
+    void itsSymbolListIsExactlyTheBindings() throws IOException {
+        Set<String> bound = holders().stream()
+                .flatMap(l -> l.functions().keySet().stream())
+                .collect(Collectors.toCollection(TreeSet::new));
+        Matcher m =
+                Pattern.compile("(?m)^X\\((\\w+), \\w+\\)").matcher(Files.readString(SOURCES.resolve("symbols.def")));
+        Set<String> listed = new TreeSet<>();
+        while (m.find()) listed.add(m.group(1));
+        assertThat(listed).as("symbols.def against the holders' bindings").isEqualTo(bound);
+    }
+
+    @Test
+    void withoutLibcudaHipGetDeviceCountAnswersNoDevice() throws Throwable {
+        assumeFalse(loads("libcuda.so.1"), "libcuda.so.1 is present: this host has an NVIDIA driver");
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup lookup =
+                    SymbolLookup.libraryLookup(OUT.resolve("libamdhip64.so.6").toAbsolutePath(), arena);
+            Linker linker = Linker.nativeLinker();
+            MethodHandle count = linker.downcallHandle(
+                    lookup.find("hipGetDeviceCount").orElseThrow(), FunctionDescriptor.of(C_INT, C_POINTER));
+            MethodHandle name = linker.downcallHandle(
+                    lookup.find("hipGetErrorName").orElseThrow(), FunctionDescriptor.of(C_POINTER, C_INT));
+            MemorySegment out = arena.allocate(ValueLayout.JAVA_INT);
+            out.set(ValueLayout.JAVA_INT, 0, -1);
+            int rc = (int) count.invokeExact(out);
+            assertThat(rc).isEqualTo(hip_runtime_api_h.hipErrorNoDevice);
+            assertThat(out.get(ValueLayout.JAVA_INT, 0)).isZero();
+            MemorySegment text = ((MemorySegment) name.invokeExact(rc)).reinterpret(64);
+            assertThat(text.getString(0)).isEqualTo("hipErrorNoDevice");
+        }
+    }
+
+    private static boolean loads(String library) {
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup.libraryLookup(library, arena);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The holders whose libraries hip-on-cuda stands in for. Reading LIBRARY initialises the holder,
+     * which binds all its calls (SHARED and CALLS included), so every symbol is recorded.
+     */
+    static List<NativeLibrary> holders() {
+        return List.of(hip_runtime_api_h.LIBRARY, rocblas_h.LIBRARY, miopen_h.LIBRARY, rocm_smi_h.LIBRARY);
+    }
+
+    record Run(int exitCode, String output) {}
+
+    static Run run(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as(command + " finished").isTrue();
+        return new Run(p.exitValue(), output);
+    }
+}
