@@ -4,7 +4,7 @@
 # and the names the Java binding holders load (libamdhip64.so.6, librocblas.so.4, libMIOpen.so.1,
 # librocm_smi64.so.1) as symlinks to it, plus test-hoc, the C-level check.
 #
-# usage: build.sh OUTDIR                 (CC=clang-19 to use clang; needs libdrm headers for rocm_smi.h)
+# usage: build.sh OUTDIR                 (CC=clang-19 to use clang)
 #        build.sh --regenerate-ptx       rewrite softmax_ptx.h from softmax.cu with nvcc
 # then:  LD_LIBRARY_PATH=OUTDIR java ... (see docs/amd.md, "HIP by translation")
 set -euo pipefail
@@ -24,10 +24,17 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cc=${CC:-$(command -v gcc || command -v cc || command -v clang-19 || command -v clang)}
 rocm="$here/../rocm-6.4/include"
-drm=${DRM_INCLUDE:-/usr/include/libdrm}
-[ -f "$drm/drm.h" ] || { echo "build.sh: libdrm headers not found in $drm (apt-get install libdrm-dev, or set DRM_INCLUDE)" >&2; exit 1; }
+# rocm_smi.h includes <libdrm/drm.h> (libdrm-dev); without it, the kernel's uapi copy
+# (/usr/include/drm, linux-libc-dev) serves through a shim folder. DRM_INCLUDE: a folder holding libdrm/drm.h.
+drm=${DRM_INCLUDE:-/usr/include}
+if [ ! -f "$drm/libdrm/drm.h" ]; then
+  uapi=${UAPI_DRM:-/usr/include/drm}
+  [ -f "$uapi/drm.h" ] || { echo "build.sh: no libdrm/drm.h under $drm nor $uapi/drm.h (apt-get install libdrm-dev, or set DRM_INCLUDE)" >&2; exit 1; }
+  drm="$out/.drm-shim"
+  mkdir -p "$drm" && ln -sfn "$uapi" "$drm/libdrm"
+fi
 flags=(-std=gnu11 -O2 -g -fPIC -fvisibility=default -Wall -Wextra -Werror -D__HIP_PLATFORM_AMD__
-       -isystem "$rocm" -isystem "$drm" -I "$here")
+       -isystem "$rocm" -idirafter "$drm" -I "$here")
 "$cc" "${flags[@]}" -shared -Wl,-soname,libamdhip64.so.6 -Wl,--no-undefined \
   -o "$out/libhip-on-cuda.so" \
   "$here/hip_on_cuda.c" "$here/rocblas_on_cublas.c" "$here/miopen_on_cuda.c" "$here/rocm_smi_on_nvml.c" \

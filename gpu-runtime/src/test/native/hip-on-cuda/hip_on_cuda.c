@@ -628,17 +628,14 @@ static int read_file(const char *path, blob *out) {
 }
 
 /* The cubin in dir whose functions include every kernel of the HSACO, for this device's arch. */
-static hipError_t cubin_for(const name_set *kernels, blob *out, char *chosen, size_t chosen_len) {
+static hipError_t cubin_for(const name_set *kernels, int major, int minor, blob *out, char *chosen,
+                            size_t chosen_len) {
     const char *dir = getenv("HIP_ON_CUDA_CUBIN_DIR");
     if (!dir || !*dir) {
         fprintf(stderr, "hip-on-cuda: an AMDGPU code object cannot run on CUDA; set HIP_ON_CUDA_CUBIN_DIR to the "
                         "kernels' cubins\n");
         return hipErrorNoBinaryForGpu;
     }
-    hoc_CUdevice d;
-    if (cuda.cuDeviceGet(&d, current_device) != HOC_CUDA_SUCCESS) return hipErrorInvalidDevice;
-    int major = attribute(HOC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
-    int minor = attribute(HOC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
     hipError_t result = hipErrorNoBinaryForGpu;
     for (int m = minor; m >= 0 && result != hipSuccess; m--) {
         char suffix[32];
@@ -670,22 +667,51 @@ static hipError_t cubin_for(const name_set *kernels, blob *out, char *chosen, si
     return result;
 }
 
-hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
-    ENTER(hipModuleLoadData);
-    if (!module || !image) return hipErrorInvalidValue;
+/* The HSACO's kernel names, from its ".kd" kernel descriptors; 0 when image is not an AMDGPU ELF. */
+static int hsaco_kernels(const void *image, name_set *kernels) {
     const Elf64_Ehdr *eh = image;
-    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_machine != EM_AMDGPU)
-        return CU(cuModuleLoadData((hoc_CUmodule *)module, image));
-    /* ELF image size: the section headers end it (as the linker lays out HSACO) */
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_machine != EM_AMDGPU) return 0;
+    /* the image's size: its section headers end it (as the linker lays out HSACO) */
     size_t size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+    if (elf_symbols((blob){image, size}, collect_kernel_descriptors, kernels) != 0) return -1;
+    return kernels->count > 0 ? 1 : -1;
+}
+
+/*
+ * Test hook (no device needed): the file in HIP_ON_CUDA_CUBIN_DIR that hipModuleLoadData would load
+ * for this HSACO on a device of compute capability major.minor; hipErrorInvalidImage when image is
+ * not a HSACO. HipOnCudaLibraryTests runs it over every HSACO of the kernels jar.
+ */
+int hipOnCudaCubinFor(const void *image, int major, int minor, char *chosen, size_t chosen_len) {
     name_set kernels = {.count = 0};
-    if (elf_symbols((blob){image, size}, collect_kernel_descriptors, &kernels) != 0 || kernels.count == 0) {
+    if (!image || hsaco_kernels(image, &kernels) != 1) {
         free_names(&kernels);
         return hipErrorInvalidImage;
     }
     blob cubin;
+    hipError_t e = cubin_for(&kernels, major, minor, &cubin, chosen, chosen_len);
+    if (e == hipSuccess) free((void *)cubin.data);
+    free_names(&kernels);
+    return e;
+}
+
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
+    ENTER(hipModuleLoadData);
+    if (!module || !image) return hipErrorInvalidValue;
+    name_set kernels = {.count = 0};
+    int hsaco = hsaco_kernels(image, &kernels);
+    if (hsaco == 0) return CU(cuModuleLoadData((hoc_CUmodule *)module, image)); /* not AMD code: the driver judges */
+    if (hsaco < 0) {
+        free_names(&kernels);
+        return hipErrorInvalidImage;
+    }
+    hoc_CUdevice d;
+    hipError_t e = CU(cuDeviceGet(&d, current_device));
+    blob cubin;
     char chosen[256];
-    hipError_t e = cubin_for(&kernels, &cubin, chosen, sizeof chosen);
+    if (e == hipSuccess)
+        e = cubin_for(&kernels, attribute(HOC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d),
+                      attribute(HOC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d), &cubin, chosen, sizeof chosen);
     if (e != hipSuccess) {
         fprintf(stderr, "hip-on-cuda: no cubin in %s has the %d kernels of this HSACO (first: %s)\n",
                 getenv("HIP_ON_CUDA_CUBIN_DIR") ? getenv("HIP_ON_CUDA_CUBIN_DIR") : "(unset)", kernels.count,

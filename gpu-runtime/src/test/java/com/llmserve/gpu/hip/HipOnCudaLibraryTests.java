@@ -1,11 +1,15 @@
 package com.llmserve.gpu.hip;
 
 import static com.llmserve.gpu.spi.CTypes.C_INT;
+import static com.llmserve.gpu.spi.CTypes.C_LONG;
 import static com.llmserve.gpu.spi.CTypes.C_POINTER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import com.llmserve.gpu.CodeObjectCatalog;
+import com.llmserve.gpu.CodeObjectTarget;
 import com.llmserve.gpu.spi.NativeLibrary;
+import com.llmserve.kernels.KernelModuleId;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -121,6 +125,63 @@ class HipOnCudaLibraryTests {
             assertThat(out.get(ValueLayout.JAVA_INT, 0)).isZero();
             MemorySegment text = ((MemorySegment) name.invokeExact(rc)).reinterpret(64);
             assertThat(text.getString(0)).isEqualTo("hipErrorNoDevice");
+        }
+    }
+
+    /**
+     * The module cache hands hipModuleLoadData the HSACO it picked by gcnArchName; the library loads
+     * the cubin with the same kernels instead. Checked here over the real kernels jar, without a
+     * device: every module's HSACO of every AMD target finds that module's cubin, for sm_90 exactly
+     * and for an sm_86 device the sm_80 one (same major, lower minor); a cubin is not taken for a HSACO.
+     */
+    @Test
+    void everyHsacoOfTheKernelsJarFindsTheCubinOfItsModule() throws Throwable {
+        CodeObjectCatalog catalog = CodeObjectCatalog.load();
+        Path cubins = Files.createDirectories(OUT.resolve("cubins"));
+        for (KernelModuleId module : KernelModuleId.values()) {
+            for (CodeObjectCatalog.Entry e : catalog.entries(module)) {
+                if (e.target().kind() == CodeObjectTarget.Kind.CUBIN) {
+                    Files.write(cubins.resolve(e.file()), catalog.image(e));
+                }
+            }
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            Linker linker = Linker.nativeLinker();
+            MethodHandle setenv = linker.downcallHandle(
+                    linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT));
+            int rc = (int) setenv.invokeExact(
+                    arena.allocateFrom("HIP_ON_CUDA_CUBIN_DIR"),
+                    arena.allocateFrom(cubins.toAbsolutePath().toString()),
+                    1);
+            assertThat(rc).isZero();
+            SymbolLookup lookup =
+                    SymbolLookup.libraryLookup(OUT.resolve("libamdhip64.so.6").toAbsolutePath(), arena);
+            MethodHandle cubinFor = linker.downcallHandle(
+                    lookup.find("hipOnCudaCubinFor").orElseThrow(),
+                    FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT, C_POINTER, C_LONG));
+            int checked = 0;
+            for (KernelModuleId module : KernelModuleId.values()) {
+                for (CodeObjectCatalog.Entry e : catalog.entries(module)) {
+                    MemorySegment image = arena.allocateFrom(ValueLayout.JAVA_BYTE, catalog.image(e));
+                    MemorySegment chosen = arena.allocate(256);
+                    if (e.target().kind() != CodeObjectTarget.Kind.HSACO) {
+                        int status = (int) cubinFor.invokeExact(image, 9, 0, chosen, 256L);
+                        assertThat(status).as(e.file()).isEqualTo(200); // hipErrorInvalidImage: not a HSACO
+                        continue;
+                    }
+                    int status = (int) cubinFor.invokeExact(image, 9, 0, chosen, 256L);
+                    assertThat(status).as(e.file()).isZero();
+                    assertThat(chosen.getString(0)).as(e.file()).isEqualTo(module.moduleName() + ".sm_90.cubin");
+                    status = (int) cubinFor.invokeExact(image, 8, 6, chosen, 256L);
+                    assertThat(status).as(e.file()).isZero();
+                    assertThat(chosen.getString(0)).as(e.file()).isEqualTo(module.moduleName() + ".sm_80.cubin");
+                    checked++;
+                }
+            }
+            assertThat(checked)
+                    .as("HSACO code objects in the kernels jar")
+                    .isGreaterThanOrEqualTo(KernelModuleId.values().length);
         }
     }
 
