@@ -80,39 +80,14 @@ if [ "$what" != bench ]; then
     mkdir -p "$dir"
     local src=$here/native/hip-on-cuda
     [ -f "$src/build.sh" ] || src=$repo/gpu-runtime/src/test/native/hip-on-cuda
-    local drm=()
-    [ ! -f "$here/native/drm/libdrm/drm.h" ] || drm=(env DRM_INCLUDE="$here/native/drm")
-    rm -rf "$hoc" && mkdir -p "$hoc/cubins"
-    if ! ${drm[@]+"${drm[@]}"} bash "$src/build.sh" "$hoc/lib" > "$dir/hip-on-cuda-build.txt" 2>&1; then
-      echo "hip-on-cuda did not build:"; tail -30 "$dir/hip-on-cuda-build.txt"; status=1; return
-    fi
-    "$hoc/lib/test-hoc" "$hoc/lib" >> "$dir/hip-on-cuda-build.txt" 2>&1 || { echo "test-hoc failed"; status=1; }
-    python3 -c "import zipfile,sys,os
-z=zipfile.ZipFile(sys.argv[1])
-for n in z.namelist():
-    if n.endswith('.cubin'):
-        open(os.path.join(sys.argv[2], os.path.basename(n)),'wb').write(z.read(n))" "$lib/kernels.jar" "$hoc/cubins"
-    tail -3 "$dir/hip-on-cuda-build.txt"
+    [ ! -f "$here/native/drm/libdrm/drm.h" ] || export DRM_INCLUDE="$here/native/drm"
+    rm -f "$dir/hip-on-cuda-build.txt"
+    bash "$src/device-setup.sh" "$hoc" "$lib/kernels.jar" "$dir/hip-on-cuda-build.txt" || { status=1; return; }
     rm -f "$dir/hip-on-cuda-calls.tsv" "$dir/hip-on-cuda-calls.tsv.first"
     LD_LIBRARY_PATH="$hoc/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" HIP_ON_CUDA_CUBIN_DIR="$hoc/cubins" \
       HIP_ON_CUDA_TRACE="$dir/hip-on-cuda-calls.tsv" run_tests "$dir" -Dllmserve.test.gpu-runtime=hip
-    # a symbol is covered when any process called it (the table is written at exit, the .first log at once)
-    python3 - "$src/symbols.def" "$dir/hip-on-cuda-calls.tsv" "$dir/hip-on-cuda-calls.tsv.first" \
-        > "$dir/hip-on-cuda-uncalled.txt" 2> "$dir/hip-on-cuda-coverage.txt" <<'PY'
-import os, re, sys
-symbols = re.findall(r"^X\((\w+), (\w+)\)", open(sys.argv[1]).read(), re.M)
-called = set()
-for f in sys.argv[2:]:
-    if os.path.exists(f):
-        for line in open(f):
-            p = line.rstrip("\n").split("\t")
-            if line.startswith("#") or len(p) < 2: continue
-            if len(p) == 2 or (p[2].isdigit() and int(p[2]) > 0): called.add(p[0])
-for s, lib in symbols:
-    if s not in called: print(s + "\t" + lib)
-print("hip-on-cuda: %d of %d bound symbols called" % (len([s for s, _ in symbols if s in called]), len(symbols)), file=sys.stderr)
-PY
-    cat "$dir/hip-on-cuda-coverage.txt"
+    python3 "$src/coverage.py" "$src/symbols.def" "$dir/hip-on-cuda-calls.tsv" "$dir/hip-on-cuda-calls.tsv.first" \
+      > "$dir/hip-on-cuda-uncalled.txt"
   }
 
   case "${RUNTIME:-}" in
