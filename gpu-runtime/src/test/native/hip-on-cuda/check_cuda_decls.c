@@ -145,7 +145,7 @@ void hoc_check_cuda_names(void) { HOC_CUDA_FUNCTIONS(DECLARED) }
 
 #ifdef HOC_HAVE_CUBLAS
 #include <cublas_api.h>
-#include "rocblas_on_cublas.c"
+#include "decl_cublas.h"
 SAME(HOC_CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_SUCCESS);
 SAME(HOC_CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_NOT_INITIALIZED);
 SAME(HOC_CUBLAS_STATUS_ALLOC_FAILED, CUBLAS_STATUS_ALLOC_FAILED);
@@ -187,7 +187,7 @@ void hoc_check_cublas_names(void) { HOC_CUBLAS_FUNCTIONS(DECLARED) }
 #ifdef HOC_HAVE_NVML
 #include <nvml.h>
 #include <stddef.h>
-#include "rocm_smi_on_nvml.c"
+#include "decl_nvml.h"
 SAME(HOC_NVML_SUCCESS, NVML_SUCCESS);
 SAME(HOC_NVML_ERROR_UNINITIALIZED, NVML_ERROR_UNINITIALIZED);
 SAME(HOC_NVML_ERROR_INVALID_ARGUMENT, NVML_ERROR_INVALID_ARGUMENT);
@@ -210,7 +210,7 @@ void hoc_check_nvml_names(void) { HOC_NVML_FUNCTIONS(DECLARED) }
 
 #ifdef HOC_HAVE_CUDNN
 #include <cudnn.h>
-#include "miopen_on_cuda.c"
+#include "decl_cudnn.h"
 SAME(HOC_CUDNN_STATUS_SUCCESS, CUDNN_STATUS_SUCCESS);
 SAME(HOC_CUDNN_STATUS_ALLOC_FAILED, CUDNN_STATUS_ALLOC_FAILED);
 SAME(HOC_CUDNN_TENSOR_NCHW, CUDNN_TENSOR_NCHW);

@@ -13,8 +13,13 @@ jar=${2:?usage: device-setup.sh DIR JAR [LOG]}
 log=${3:-$dir.build.txt}
 rm -rf "$dir" && mkdir -p "$dir/cubins"
 if ! bash "$here/build.sh" "$dir/lib" >> "$log" 2>&1; then
-  echo "hip-on-cuda did not build (see $log)" >&2
-  exit 1
+  # CI builds with -Werror on its compiler; a GPU host's compiler may warn differently
+  echo "hip-on-cuda: WARNING: the -Werror build failed (see $log); building without -Werror" | tee -a "$log" >&2
+  if ! NO_WERROR=1 bash "$here/build.sh" "$dir/lib" >> "$log" 2>&1; then
+    echo "hip-on-cuda did not build (see $log)" >&2
+    tail -20 "$log" >&2
+    exit 1
+  fi
 fi
 "$dir/lib/test-hoc" "$dir/lib" >> "$log" 2>&1 || { echo "hip-on-cuda: test-hoc failed (see $log)" >&2; exit 1; }
 python3 - "$jar" "$dir/cubins" <<'PY' || exit 1
