@@ -46,6 +46,9 @@ for name in libamdhip64.so.6 librocblas.so.4 libMIOpen.so.1 librocm_smi64.so.1; 
   ln -sfn libhip-on-cuda.so "$out/$name"
 done
 "$cc" "${flags[@]}" -o "$out/test-hoc" "$here/test_hoc.c" -ldl
+# the fake NVIDIA stack and the translation check over it (no GPU needed: run test-translation OUTDIR)
+"$cc" "${flags[@]}" -shared -o "$out/libfake-cuda.so" "$here/fake_cuda.c" -lpthread
+"$cc" "${flags[@]}" -o "$out/test-translation" "$here/test_translation.c" -ldl -lpthread
 # Where cuda.h is (CI, the GPU hosts), the hand-written CUDA declarations are checked against it;
 # cuBLAS, cuDNN and NVML declarations too where their headers are (the GPU hosts).
 cuda_inc=${CUDA_INCLUDE:-/usr/local/cuda/include}

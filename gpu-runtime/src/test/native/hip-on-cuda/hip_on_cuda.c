@@ -210,6 +210,7 @@ static hipError_t hip_error(hoc_CUresult r) {
 /* HIP's current device is per thread; so is CUDA's current context, which follows it lazily. */
 static __thread int current_device;
 static __thread hoc_CUcontext bound_context;
+static __thread int bound_device = -1;
 
 static hoc_CUresult primary_context(int device, hoc_CUcontext *out) {
     pthread_mutex_lock(&primary_lock);
@@ -227,14 +228,17 @@ static hoc_CUresult primary_context(int device, hoc_CUcontext *out) {
 hoc_CUresult hoc_bind(void) {
     hoc_CUresult r;
     if (!hoc_cuda(&r)) return r;
+    if (bound_device == current_device) return HOC_CUDA_SUCCESS; /* this thread already has it current */
     hoc_CUcontext ctx;
     r = primary_context(current_device, &ctx);
     if (r != HOC_CUDA_SUCCESS) return r;
     if (ctx != bound_context) {
         r = cuda.cuCtxSetCurrent(ctx);
-        if (r == HOC_CUDA_SUCCESS) bound_context = ctx;
+        if (r != HOC_CUDA_SUCCESS) return r;
+        bound_context = ctx;
     }
-    return r;
+    bound_device = current_device;
+    return HOC_CUDA_SUCCESS;
 }
 
 /* Every device call: count it, make the thread's device current, then translate the status. */

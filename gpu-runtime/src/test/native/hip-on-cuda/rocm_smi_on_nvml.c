@@ -22,7 +22,8 @@ static int nvml_loaded;
 static pthread_once_t nvml_once = PTHREAD_ONCE_INIT;
 
 static void load_nvml(void) {
-    void *h = hoc_dlopen_first((const char *const[]){"libnvidia-ml.so.1", NULL});
+    const char *env = getenv("HIP_ON_CUDA_LIBNVML");
+    void *h = hoc_dlopen_first((const char *const[]){env && *env ? env : "libnvidia-ml.so.1", NULL});
     if (!h) return;
 #define HOC_RESOLVE(name, params) \
     if (!(nvml.name = (hoc_pfn_##name)dlsym(h, #name))) return;

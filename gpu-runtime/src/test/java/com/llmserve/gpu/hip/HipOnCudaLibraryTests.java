@@ -61,6 +61,33 @@ class HipOnCudaLibraryTests {
         assertThat(run.output()).contains("all checks passed");
     }
 
+    /**
+     * The translation itself, over a fake logging libcuda/cuBLAS/NVML (fake_cuda.c): which CUDA call
+     * each ROCm call becomes with which arguments and enums, how statuses come back, per-thread
+     * context binding, and every HSACO of the kernels jar loaded by hipModuleLoadData as its cubin.
+     */
+    @Test
+    void itsTranslationChecksPassOverAFakeCuda() throws Exception {
+        Path code = codeObjects();
+        Run run = run(List.of(OUT.resolve("test-translation").toString(), OUT.toString(), code.toString()));
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        assertThat(run.output()).contains("HSACO loaded as their cubins").contains("all checks passed");
+    }
+
+    /** The kernels jar's HSACO and cubins, written out as files (the cubins are what the library loads). */
+    static synchronized Path codeObjects() throws IOException {
+        Path dir = Files.createDirectories(OUT.resolve("code-objects"));
+        CodeObjectCatalog catalog = CodeObjectCatalog.load();
+        for (KernelModuleId module : KernelModuleId.values()) {
+            for (CodeObjectCatalog.Entry e : catalog.entries(module)) {
+                if (e.target().kind() != CodeObjectTarget.Kind.PTX) {
+                    Files.write(dir.resolve(e.file()), catalog.image(e));
+                }
+            }
+        }
+        return dir;
+    }
+
     @Test
     void theHandWrittenCudaDeclarationsMatchCudaH() {
         // cuda.h is on every machine of this kind (nvcc); build.sh fails on a mismatch
@@ -137,14 +164,7 @@ class HipOnCudaLibraryTests {
     @Test
     void everyHsacoOfTheKernelsJarFindsTheCubinOfItsModule() throws Throwable {
         CodeObjectCatalog catalog = CodeObjectCatalog.load();
-        Path cubins = Files.createDirectories(OUT.resolve("cubins"));
-        for (KernelModuleId module : KernelModuleId.values()) {
-            for (CodeObjectCatalog.Entry e : catalog.entries(module)) {
-                if (e.target().kind() == CodeObjectTarget.Kind.CUBIN) {
-                    Files.write(cubins.resolve(e.file()), catalog.image(e));
-                }
-            }
-        }
+        Path cubins = codeObjects();
         try (Arena arena = Arena.ofConfined()) {
             Linker linker = Linker.nativeLinker();
             MethodHandle setenv = linker.downcallHandle(
