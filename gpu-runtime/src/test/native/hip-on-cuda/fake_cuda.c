@@ -222,6 +222,7 @@ hoc_CUresult cuLaunchKernel(hoc_CUfunction f, unsigned int gx, unsigned int gy, 
     (void)f;
     say("cuLaunchKernel grid=%u,%u,%u block=%u,%u,%u shared=%u stream=%p params=%s extra=%s", gx, gy, gz, bx, by, bz,
         shared, s, params ? "set" : "null", extra ? "set" : "null");
+    if ((unsigned long long)bx * by * bz > 1024) return HOC_CUDA_ERROR_INVALID_VALUE; /* as the driver checks */
     /* a grid of 716 blocks faults, as a misaligned access would (CUDA_ERROR_MISALIGNED_ADDRESS) */
     return gx == 716 ? HOC_CUDA_ERROR_MISALIGNED_ADDRESS : HOC_CUDA_SUCCESS;
 }
@@ -292,7 +293,8 @@ hoc_nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, hoc_nvmlDevice_t 
 hoc_nvmlReturn_t nvmlDeviceGetPciInfo_v3(hoc_nvmlDevice_t d, hoc_nvmlPciInfo_t *pci) {
     (void)d;
     memset(pci, 0, sizeof *pci);
-    snprintf(pci->busId, sizeof pci->busId, "00000001:19:02.1");
+    /* the device cuDeviceGetPCIBusId names, as NVML writes it (8-digit domain) */
+    snprintf(pci->busId, sizeof pci->busId, "00000000:19:00.0");
     return HOC_NVML_SUCCESS;
 }
 hoc_nvmlReturn_t nvmlDeviceGetMemoryInfo(hoc_nvmlDevice_t d, hoc_nvmlMemory_t *m) {

@@ -78,6 +78,60 @@ class HipOnCudaLibraryTests {
         assertThat(run.output()).contains("HSACO loaded as their cubins").contains("all checks passed");
     }
 
+    /**
+     * The HIP backend's host code end to end through the library, over the fake libcuda/cuBLAS/NVML,
+     * in a JVM of its own (the library path is read at start): {@link HipOverFakeCuda}. Its call
+     * counts then show the bindings the Java side reached: all but the few no path of it takes.
+     */
+    @Test
+    void theHipBackendRunsOverTheLibraryAndAFakeCuda() throws Exception {
+        Path code = codeObjects();
+        Path fake = OUT.resolve("libfake-cuda.so").toAbsolutePath();
+        Path trace = OUT.resolve("fake-run-calls.tsv").toAbsolutePath();
+        Files.deleteIfExists(trace);
+        Files.deleteIfExists(Path.of(trace + ".first"));
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(
+                        java.toString(),
+                        "--enable-native-access=ALL-UNNAMED",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        HipOverFakeCuda.class.getName())
+                .redirectErrorStream(true);
+        pb.environment().put("LD_LIBRARY_PATH", OUT.toAbsolutePath().toString());
+        pb.environment().put("HIP_ON_CUDA_LIBCUDA", fake.toString());
+        pb.environment().put("HIP_ON_CUDA_LIBCUBLAS", fake.toString());
+        pb.environment().put("HIP_ON_CUDA_LIBNVML", fake.toString());
+        pb.environment().put("HIP_ON_CUDA_SOFTMAX", "kernel");
+        pb.environment().put("HIP_ON_CUDA_CUBIN_DIR", code.toAbsolutePath().toString());
+        pb.environment().put("HIP_ON_CUDA_TRACE", trace.toString());
+        Process p = pb.start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(output).isZero();
+        assertThat(output).contains("hip over fake cuda: OK");
+
+        Set<String> called = new TreeSet<>();
+        for (String line : Files.readAllLines(trace)) {
+            String[] f = line.split("\t");
+            if (!line.startsWith("#") && f.length == 3 && Long.parseLong(f[2]) > 0) called.add(f[0]);
+        }
+        Set<String> uncalled = new TreeSet<>();
+        for (NativeLibrary library : holders())
+            uncalled.addAll(library.functions().keySet());
+        uncalled.removeAll(called);
+        // hipDriverGetVersion and miopenSetStream: bound, called by no path of the backend; the status
+        // strings of rocBLAS, MIOpen and rocm-smi: only on an error of their library
+        assertThat(uncalled)
+                .as("bound symbols the HIP backend did not reach over the fake")
+                .isSubsetOf(
+                        "hipDriverGetVersion",
+                        "miopenGetErrorString",
+                        "miopenSetStream",
+                        "rocblas_status_to_string",
+                        "rsmi_status_string");
+    }
+
     /** The kernels jar's HSACO and cubins, written out as files (the cubins are what the library loads). */
     static synchronized Path codeObjects() throws IOException {
         Path dir = Files.createDirectories(OUT.resolve("code-objects"));
