@@ -53,8 +53,15 @@ done
 # cuBLAS, cuDNN and NVML declarations too where their headers are (the GPU hosts).
 cuda_inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
 if [ -f "$cuda_inc/cuda.h" ]; then
-  "$cc" "${flags[@]}" -isystem "$cuda_inc" -fsyntax-only "$here/check_cuda_decls.c"
-  echo "hip-on-cuda: CUDA driver declarations match $cuda_inc/cuda.h"
+  # fatal in CI; DECLS_CHECK=warn (device-setup.sh) reports a mismatch and builds on
+  if "$cc" "${flags[@]}" -isystem "$cuda_inc" -fsyntax-only "$here/check_cuda_decls.c"; then
+    echo "hip-on-cuda: CUDA driver declarations match $cuda_inc/cuda.h"
+  elif [ "${DECLS_CHECK:-}" = warn ]; then
+    echo "hip-on-cuda: WARNING: CUDA driver declarations differ from $cuda_inc/cuda.h (see above)" >&2
+  else
+    echo "hip-on-cuda: CUDA driver declarations differ from $cuda_inc/cuda.h" >&2
+    exit 1
+  fi
   # the library headers are only on the GPU hosts: a mismatch there is reported, not fatal
   for h in cublas_api.h:HOC_HAVE_CUBLAS nvml.h:HOC_HAVE_NVML cudnn.h:HOC_HAVE_CUDNN; do
     dir=$cuda_inc; [ -f "$dir/${h%%:*}" ] || dir=/usr/include

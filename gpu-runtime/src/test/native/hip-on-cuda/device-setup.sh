@@ -11,7 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:?usage: device-setup.sh DIR JAR [LOG]}
 jar=${2:?usage: device-setup.sh DIR JAR [LOG]}
 log=${3:-$dir.build.txt}
-rm -rf "$dir" && mkdir -p "$dir/cubins"
+rm -rf "$dir" && mkdir -p "$dir/cubins" && : > "$log"
+# a declaration that differs from this host's CUDA headers is reported in the log, not fatal here
+export DECLS_CHECK=warn
 if ! bash "$here/build.sh" "$dir/lib" >> "$log" 2>&1; then
   # CI builds with -Werror on its compiler; a GPU host's compiler may warn differently
   echo "hip-on-cuda: WARNING: the -Werror build failed (see $log); building without -Werror" | tee -a "$log" >&2
