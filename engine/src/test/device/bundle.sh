@@ -2,12 +2,15 @@
 # Packs what a GPU host without Java needs to check and measure the GPU backend: a jlink'd Java 25
 # runtime (tar.xz), the module jars (bench.jar holds the benchmarks) and engine test classes, the
 # JUnit console launcher, the small models and goldens the parity tests read, synth_gguf.py with a
-# tokenizer for the benchmark models (written on the host: they are gigabytes), and run-device.sh.
+# tokenizer for the benchmark models (written on the host: they are gigabytes), run-device.sh, and the
+# sources of hip-on-cuda (native/), the test library that runs the HIP backend on an NVIDIA GPU.
 #
 # usage: engine/src/test/device/bundle.sh <out-dir>      (never installs to ~/.m2)
 #        MODELS="all-MiniLM-L6-v2-q8_0" bundle.sh <out-dir>   a different set of ../shared models (and
 #        their generation or embedding goldens): the device call carries 64 MiB at most
 # then on the GPU host: OUT=results bash <out-dir>/run-device.sh [tests|bench|all]
+#   RUNTIME=hip|cuda|both OUT=results bash <out-dir>/run-device.sh tests   the GPU tests of gpu-runtime and
+#   the engine on one runtime or each (hip: over hip-on-cuda, built there from native/; docs/amd.md)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 module=$(cd "$here/../../.." && pwd)
@@ -67,6 +70,12 @@ cp "$module/src/test/resources/llama-cpp/golden/"*.json "$out/shared/golden/gene
 cp "$shared/tools/synth_gguf.py" "$out/tools/"
 cp "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
 cp "$here/run-device.sh" "$out/"
+# hip-on-cuda's sources (test code: HIP translated to CUDA), which RUNTIME=hip builds on the GPU host,
+# with the ROCm headers they compile against and this machine's libdrm headers (rocm_smi.h wants them)
+rm -rf "$out/native" && mkdir -p "$out/native/rocm-6.4" "$out/native/drm/libdrm"
+cp -r "$root/gpu-runtime/src/test/native/hip-on-cuda" "$out/native/"
+cp -r "$root/gpu-runtime/src/test/native/rocm-6.4/include" "$out/native/rocm-6.4/"
+[ ! -f /usr/include/libdrm/drm.h ] || cp /usr/include/libdrm/drm.h /usr/include/libdrm/drm_mode.h "$out/native/drm/libdrm/"
 
 if [ ! -f "$out/jre25.tar.xz" ]; then
   tmp=$(mktemp -d)

@@ -4,6 +4,15 @@
 # Results in $OUT: devices.txt, junit.txt, junit/ (XML), gpu-report.txt, bench.txt.
 #
 # usage: OUT=dir bash run-device.sh [tests|bench|all]   (default all)
+#
+# RUNTIME picks the GPU runtime of the tests (unset: auto, results in $OUT as above):
+#   RUNTIME=cuda  the CUDA backend, forced; results in $OUT/cuda/
+#   RUNTIME=hip   the HIP backend over hip-on-cuda, the test-only translation library built here from
+#                 the bundle's sources (docs/amd.md, "HIP by translation"); results in $OUT/hip/, with
+#                 hip-on-cuda-calls.tsv (calls per bound HIP/rocBLAS/MIOpen/rocm-smi symbol) and
+#                 hip-on-cuda-uncalled.txt
+#   RUNTIME=both  cuda, then hip
+# With RUNTIME set, gpu-runtime's own GPU tests (com.llmserve.gpu, tag gpu) run too (GPU_RUNTIME_TESTS=0: not).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -47,16 +56,47 @@ if [ "$what" != bench ]; then
   [ ! -s "$tiny" ] || echo "945ffb14fb9c51ebc9f9c91a11edc9860b20cc1aacee13fe7b45ac75923793c2  $tiny" | sha256sum -c - \
     >> "$out/synth-tiny.txt" 2>&1 || { echo "tiny-F16.gguf differs from shared/models' copy"; rm -f "$tiny"; }
   cp="$main_cp:$lib/slf4j-api.jar:$lib/gpu-runtime-tests.jar:$lib/engine-tests.jar:$lib/assertj-core.jar:$lib/byte-buddy.jar:$lib/jackson-core.jar:$lib/jackson-databind.jar:$lib/jackson-annotations.jar"
-  echo "tests start $(date +%T)"
-  # TEST_JAVA_OPTS: system properties for the tests, e.g. -Dparity.only=gpt-oss (the goldens of one model)
-  timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" ${TEST_JAVA_OPTS:-} -jar "$lib/junit-platform-console-standalone.jar" execute \
-    --class-path "$cp" --include-tag gpu \
-    $(for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests sched.GpuConstrainedDecodingTests}; do
-        echo "--select-class com.llmserve.engine.$c"; done) \
-    --details tree --disable-banner --reports-dir "$out/junit" > "$out/junit.txt" 2>&1 || status=1
-  grep -h "\[gpu-report\]\|^parity" "$out/junit.txt" > "$out/gpu-report.txt"
-  grep -E "tests (successful|failed|skipped|aborted)" "$out/junit.txt" || tail -60 "$out/junit.txt"
-  grep -B2 -A12 "✘" "$out/junit.txt" | head -150
+  run_tests() {  # results-dir [java options...]
+    local dir=$1; shift
+    mkdir -p "$dir"
+    local select=""
+    for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests sched.GpuConstrainedDecodingTests}; do
+      select="$select --select-class com.llmserve.engine.$c"; done
+    [ -z "${RUNTIME:-}" ] || [ "${GPU_RUNTIME_TESTS:-1}" = 0 ] || select="--select-package com.llmserve.gpu $select"
+    echo "tests start $(date +%T) (${RUNTIME:-auto}: $dir)"
+    # TEST_JAVA_OPTS: system properties for the tests, e.g. -Dparity.only=gpt-oss (the goldens of one model)
+    timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" "$@" ${TEST_JAVA_OPTS:-} -jar "$lib/junit-platform-console-standalone.jar" execute \
+      --class-path "$cp" --include-tag gpu $select \
+      --details tree --disable-banner --reports-dir "$dir/junit" > "$dir/junit.txt" 2>&1 || status=1
+    grep -h "\[gpu-report\]\|^parity" "$dir/junit.txt" > "$dir/gpu-report.txt"
+    grep -E "tests (successful|failed|skipped|aborted)" "$dir/junit.txt" || tail -60 "$dir/junit.txt"
+    grep -B2 -A12 "✘" "$dir/junit.txt" | head -150
+  }
+
+  # hip-on-cuda: built here with the host's C compiler (no CUDA header or library needed), its C
+  # check run, the kernels jar's cubins unpacked for it (it loads them in place of the HSACO).
+  run_hip_tests() {  # results-dir
+    local dir=$1 hoc=/tmp/llmserve-hip-on-cuda
+    mkdir -p "$dir"
+    local src=$here/native/hip-on-cuda
+    [ -f "$src/build.sh" ] || src=$repo/gpu-runtime/src/test/native/hip-on-cuda
+    [ ! -f "$here/native/drm/libdrm/drm.h" ] || export DRM_INCLUDE="$here/native/drm"
+    rm -f "$dir/hip-on-cuda-build.txt"
+    bash "$src/device-setup.sh" "$hoc" "$lib/kernels.jar" "$dir/hip-on-cuda-build.txt" || { status=1; return; }
+    rm -f "$dir/hip-on-cuda-calls.tsv" "$dir/hip-on-cuda-calls.tsv.first"
+    LD_LIBRARY_PATH="$hoc/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" HIP_ON_CUDA_CUBIN_DIR="$hoc/cubins" \
+      HIP_ON_CUDA_TRACE="$dir/hip-on-cuda-calls.tsv" run_tests "$dir" -Dllmserve.test.gpu-runtime=hip
+    python3 "$src/coverage.py" "$src/symbols.def" "$dir/hip-on-cuda-calls.tsv" "$dir/hip-on-cuda-calls.tsv.first" \
+      > "$dir/hip-on-cuda-uncalled.txt"
+  }
+
+  case "${RUNTIME:-}" in
+    "") run_tests "$out" ;;
+    cuda) run_tests "$out/cuda" -Dllmserve.test.gpu-runtime=cuda ;;
+    hip) run_hip_tests "$out/hip" ;;
+    both) run_tests "$out/cuda" -Dllmserve.test.gpu-runtime=cuda; run_hip_tests "$out/hip" ;;
+    *) echo "RUNTIME must be cuda, hip or both, not $RUNTIME"; status=1 ;;
+  esac
 fi
 
 if [ "$what" != tests ]; then

@@ -5,7 +5,8 @@
 # test jar through the jar file system; java.xml: its XML reports.)
 #
 # usage: gpu-runtime/src/test/device/bundle.sh <out-dir>     (from anywhere; never installs to ~/.m2)
-# then on the GPU host: bash <out-dir>/run-gpu-tests.sh      (OUT=... picks where results go)
+# then on the GPU host: bash <out-dir>/run-gpu-tests.sh      (OUT=... picks where results go;
+#                       RUNTIME=hip|cuda|both: see run-gpu-tests.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 module=$(cd "$here/../../.." && pwd)
@@ -35,6 +36,11 @@ done
 cp "$module/target/device-tools/junit-platform-console-standalone-$junit.jar" "$out/lib/junit-platform-console-standalone.jar"
 cp "$module/target/binding-checks/"*_h.check.cpp "$module/target/binding-checks/check.sh" "$out/binding-checks/"
 cp "$here/run-gpu-tests.sh" "$out/"
+# hip-on-cuda (test code), which RUNTIME=hip run-gpu-tests.sh builds on the GPU host
+rm -rf "$out/native" && mkdir -p "$out/native/rocm-6.4" "$out/native/drm/libdrm"
+cp -r "$module/src/test/native/hip-on-cuda" "$out/native/"
+cp -r "$module/src/test/native/rocm-6.4/include" "$out/native/rocm-6.4/"
+[ ! -f /usr/include/libdrm/drm.h ] || cp /usr/include/libdrm/drm.h /usr/include/libdrm/drm_mode.h "$out/native/drm/libdrm/"
 
 if [ ! -f "$out/jre25.tar.gz" ]; then
   tmp=$(mktemp -d)

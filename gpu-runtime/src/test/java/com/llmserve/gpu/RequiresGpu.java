@@ -23,12 +23,50 @@ import org.junit.jupiter.params.support.ParameterDeclarations;
  * closes the pool after the class. Tests (and their constructors and {@code @BeforeAll} methods)
  * take the {@link DevicePool} as a parameter, or run once per {@link Device} with
  * {@code @ArgumentsSource(RequiresGpu.EveryDevice.class)}.
+ *
+ * <p>The pool opens {@link RuntimeChoice#AUTO} unless the system property {@value #RUNTIME_PROPERTY}
+ * (or the environment variable {@value #RUNTIME_ENV}) names a runtime: {@code hip} runs the suites on
+ * the HIP backend, e.g. over the hip-on-cuda translation library on an NVIDIA host (docs/amd.md). A
+ * named runtime that finds no device fails the tests instead of skipping them, so such a run cannot
+ * pass by quietly testing nothing.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Tag("gpu")
 @ExtendWith(RequiresGpu.Extension.class)
 public @interface RequiresGpu {
+
+    /** The system property naming the runtime the GPU tests open: auto (default), hip or cuda. */
+    String RUNTIME_PROPERTY = "llmserve.test.gpu-runtime";
+
+    /** The environment variable read when {@value #RUNTIME_PROPERTY} is not set. */
+    String RUNTIME_ENV = "LLMSERVE_TEST_GPU_RUNTIME";
+
+    /** Which runtime the GPU tests open, and opening it. */
+    final class Runtime {
+
+        private Runtime() {}
+
+        /** The runtime the GPU tests open: {@value RequiresGpu#RUNTIME_PROPERTY}, else {@value RequiresGpu#RUNTIME_ENV}, else auto. */
+        public static RuntimeChoice runtime() {
+            String value = System.getProperty(RUNTIME_PROPERTY, System.getenv(RUNTIME_ENV));
+            return value == null || value.isBlank() ? RuntimeChoice.AUTO : RuntimeChoice.parse(value);
+        }
+
+        /**
+         * Opens the tests' pool with {@link #runtime()}; a named runtime without a device is an error.
+         */
+        public static DevicePool openPool(DeviceOptions options) {
+            RuntimeChoice choice = runtime();
+            DevicePool pool = DevicePool.open(choice, options);
+            if (pool.isEmpty() && choice != RuntimeChoice.AUTO) {
+                pool.close();
+                throw new IllegalStateException(RUNTIME_PROPERTY + "="
+                        + choice.name().toLowerCase(java.util.Locale.ROOT) + " found no device: " + pool.statuses());
+            }
+            return pool;
+        }
+    }
 
     /** Opens the pool, skips what it is on without a device, and resolves pool parameters. */
     final class Extension implements ExecutionCondition, ParameterResolver {
@@ -47,7 +85,8 @@ public @interface RequiresGpu {
         /** The pool of the annotated class or method, opened on first use; its store closes it after. */
         static DevicePool pool(ExtensionContext context) {
             return context.getStore(NAMESPACE)
-                    .computeIfAbsent(DevicePool.class, k -> DevicePool.open(RuntimeChoice.AUTO), DevicePool.class);
+                    .computeIfAbsent(
+                            DevicePool.class, k -> Runtime.openPool(DeviceOptions.defaults()), DevicePool.class);
         }
 
         @Override

@@ -26,7 +26,7 @@ class StreamLeaseGpuTests {
     @BeforeAll
     static void open() {
         // a pool of its own: a few streams per device, so leases must wait for each other
-        pool = DevicePool.open(RuntimeChoice.AUTO, new DeviceOptions(STREAMS, 32L << 20));
+        pool = RequiresGpu.Runtime.openPool(new DeviceOptions(STREAMS, 32L << 20));
     }
 
     @AfterAll

@@ -1,0 +1,167 @@
+package com.llmserve.gpu.hip;
+
+import com.llmserve.gpu.BlasType;
+import com.llmserve.gpu.CodeObjectTarget;
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.DeviceInfo;
+import com.llmserve.gpu.DevicePool;
+import com.llmserve.gpu.DeviceTelemetry;
+import com.llmserve.gpu.Event;
+import com.llmserve.gpu.GpuCallException;
+import com.llmserve.gpu.Graph;
+import com.llmserve.gpu.GraphCapture;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.gpu.RuntimeChoice;
+import com.llmserve.gpu.Stream;
+import com.llmserve.gpu.StreamLease;
+import com.llmserve.gpu.Transpose;
+import com.llmserve.gpu.Vendor;
+import com.llmserve.kernels.Kernel;
+import com.llmserve.kernels.KernelModuleId;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Run by {@link HipOnCudaLibraryTests} in a JVM of its own, with hip-on-cuda on the library path
+ * over fake_cuda.c's fake libcuda/cuBLAS/NVML: the HIP backend's host code end to end without a GPU
+ * (discovery, properties, rocm-smi telemetry, the module cache choosing HSACO that load as cubins,
+ * copies, launches, a vendor error with its HIP name, rocBLAS, MIOpen, graph capture, events). The
+ * fake runs no kernel and computes no product: only data copies are checked for their bytes.
+ */
+public final class HipOverFakeCuda {
+
+    private HipOverFakeCuda() {}
+
+    public static void main(String[] args) throws InterruptedException {
+        try (DevicePool pool = DevicePool.open(RuntimeChoice.HIP);
+                Arena arena = Arena.ofConfined()) {
+            check(pool.devices().size() == 1, "one HIP device: " + pool.statuses());
+            Device device = pool.device(0);
+            DeviceInfo info = device.info();
+            check(
+                    info.vendor() == Vendor.AMD
+                            && info.arch().name().equals("gfx1100")
+                            && info.name().equals("Fake H100 [hip-on-cuda]")
+                            && info.waveSize() == 32
+                            && info.pciBusId().equals("0000:19:00.0"),
+                    "device info " + info);
+            for (Kernel k : Kernel.values()) device.function(k);
+            for (KernelModuleId id : KernelModuleId.values()) {
+                CodeObjectTarget t = device.modules().module(id).target();
+                check(t.kind() == CodeObjectTarget.Kind.HSACO && t.name().equals("gfx1100"), id + " from " + t);
+            }
+            DeviceTelemetry telemetry = device.telemetry().orElseThrow(() -> new AssertionError("no telemetry"));
+            check(
+                    telemetry.memoryUsed() == 3L << 30
+                            && telemetry.utilizationPercent() == 42
+                            && telemetry.temperatureCelsius() == 55.0
+                            && telemetry.powerWatts() == 312.0,
+                    "telemetry " + telemetry);
+            try (StreamLease lease = device.streams().lease()) {
+                Stream s = lease.stream();
+                int n = 256;
+                MemorySegment host = arena.allocate(ValueLayout.JAVA_FLOAT, n);
+                for (int i = 0; i < n; i++) host.setAtIndex(ValueLayout.JAVA_FLOAT, i, i * 0.5f);
+                try (DeviceBuffer a = s.allocate(n * 4L);
+                        DeviceBuffer b = s.allocate(n * 4L);
+                        Event start = device.createEvent();
+                        Event end = device.createEvent()) {
+                    s.record(start);
+                    s.copyToDevice(host, a);
+                    s.fill(b, (byte) 0);
+                    s.copy(a, b, n * 4L);
+                    MemorySegment back = arena.allocate(ValueLayout.JAVA_FLOAT, n);
+                    s.copyToHost(b, back);
+                    s.record(end);
+                    s.synchronize();
+                    check(back.mismatch(host) == -1, "the bytes came back through H2D, D2D and D2H");
+                    end.synchronize();
+                    check(end.elapsedMillisSince(start) == 1.5f, "event timing");
+                    check(!end.isDone(), "the fake's events never complete (hipEventQuery -> hipErrorNotReady)");
+                    s.waitFor(start);
+                    try (var pinned = device.allocatePinned(4096)) {
+                        check(pinned != null, "pinned host memory");
+                    }
+
+                    var add = device.function(Kernel.VECTOR_ADD_F32);
+                    s.launch(
+                            add,
+                            LaunchConfig.covering(n, 128),
+                            KernelArgs.of().pointer(a).pointer(a).pointer(b).i32(n));
+                    try {
+                        s.launch(
+                                add,
+                                LaunchConfig.of(1, 2048),
+                                KernelArgs.of().pointer(a).pointer(a).pointer(b).i32(n));
+                        throw new AssertionError("a launch of 2048 threads per block did not fail");
+                    } catch (GpuCallException e) {
+                        check(
+                                e.call().equals("hipModuleLaunchKernel")
+                                        && e.codeName().equals("hipErrorInvalidValue"),
+                                "vendor error " + e.getMessage());
+                    }
+
+                    s.blas()
+                            .gemm(
+                                    Transpose.NONE,
+                                    Transpose.NONE,
+                                    8,
+                                    8,
+                                    8,
+                                    1f,
+                                    a,
+                                    BlasType.F16,
+                                    8,
+                                    a,
+                                    BlasType.F16,
+                                    8,
+                                    0f,
+                                    b,
+                                    BlasType.F32,
+                                    8);
+                    s.blas()
+                            .gemm(
+                                    Transpose.TRANSPOSE,
+                                    Transpose.NONE,
+                                    8,
+                                    8,
+                                    8,
+                                    1f,
+                                    a,
+                                    BlasType.F32,
+                                    8,
+                                    a,
+                                    BlasType.F32,
+                                    8,
+                                    0f,
+                                    b,
+                                    BlasType.F32,
+                                    8);
+                    s.dnn().orElseThrow(() -> new AssertionError("no MIOpen")).softmax(a, b, 4, 64);
+
+                    Graph graph;
+                    try (GraphCapture capture = s.beginCapture()) {
+                        s.launch(
+                                add,
+                                LaunchConfig.covering(n, 128),
+                                KernelArgs.of().pointer(a).pointer(a).pointer(b).i32(n));
+                        graph = capture.end();
+                    }
+                    try (graph) {
+                        graph.launch(s);
+                    }
+                    s.synchronize();
+                    check(device.memoryInfo().total() == 80L << 30, "memory info " + device.memoryInfo());
+                }
+            }
+        }
+        System.out.println("hip over fake cuda: OK");
+    }
+
+    private static void check(boolean ok, String what) {
+        if (!ok) throw new AssertionError(what);
+    }
+}
