@@ -41,10 +41,13 @@
 // Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
 #define LS_MMQ_THREADS 128
 
-// Weight rows per block of ls_mmq_*: 16 per wave of 32 on NVIDIA's int8 tensor cores.
-#define LS_MMQ_ROWS 64
+// Weight rows per block of ls_mmq_*: one 16-row tile of NVIDIA's int8 tensor cores.
+#define LS_MMQ_ROWS 16
 
-// Tokens per block of ls_mmq_*: eight tiles of 8 per wave.
+// Waves of a ls_mmq_* block, each taking every LS_MMQ_SPLIT-th weight block of the rows.
+#define LS_MMQ_SPLIT 4
+
+// Tokens per block of ls_mmq_*: eight tiles of 8.
 #define LS_MMQ_COLS 64
 
 // Threads per block of the attention kernels over the paged cache: ls_attention_f16,

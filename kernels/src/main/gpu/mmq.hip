@@ -5,16 +5,21 @@
 // activation's int8 values, scaled by both blocks' scales and added in float, block after block
 // (the GEMV adds the same terms in another order, so results agree to float rounding, not bits).
 //
-// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS rows x LS_MMQ_COLS
-// tokens; wave w takes rows 16w..16w+15 and all the tokens as eight 16x8 tiles, one
-// mma.sync.m16n8k32 s8 per tile and weight block. AMD: a plain dp4a loop with the same sums per
-// block (no MFMA/WMMA path yet; the host launches these kernels on NVIDIA devices only).
+// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS (16) rows x
+// LS_MMQ_COLS (64) tokens as eight 16x8 tiles, one mma.sync.m16n8k32 s8 per tile and weight block;
+// its LS_MMQ_SPLIT waves take every LS_MMQ_SPLIT-th weight block each (so a block's waves read
+// neighbouring blocks) and their sums are added through shared memory in wave order (deterministic).
+// Small tiles and the split keep every multiprocessor busy with few long loops even for 1024-row
+// weights. AMD: a plain dp4a loop with the same sums per block (no MFMA/WMMA path yet; the host
+// launches these kernels on NVIDIA devices only).
 //
 // Grid: x = ceil(rows / LS_MMQ_ROWS), y = ceil(ncols / LS_MMQ_COLS). y has row stride `ystride`
 // floats; with `accumulate` the result is added to y.
 #include "ls_formats.h"
 
 #define LS_MMQ_TILES (LS_MMQ_COLS / 8)
+static_assert(LS_MMQ_THREADS == 32 * LS_MMQ_SPLIT, "one wave of 32 per share of the weight blocks");
+static_assert(LS_MMQ_ROWS == 16, "a block's rows are one 16-row tile");
 
 #if LS_NVIDIA
 // c (16x8, int32) = a (16x32, int8, row-major fragments) x b (32x8, int8, column-major fragments).
@@ -64,9 +69,10 @@ LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* x
   const unsigned tid = ls_thread_x();
 #if LS_NVIDIA
   const int lane = (int)(tid & 31);
+  const int wave = (int)(tid >> 5);
   const int g = lane >> 2;  // the fragment's row (A, C) or column (B)
   const int t = lane & 3;   // the fragment's quad of k (A, B) or pair of columns (C)
-  const int row_a = row_block + (int)(tid >> 5) * 16 + g;
+  const int row_a = row_block + g;
   const int row_b = row_a + 8;
   // clamped duplicate rows and columns are computed, never stored
   const long wa = (row_base + (row_a < rows ? row_a : rows - 1)) * nb;
@@ -88,7 +94,8 @@ LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* x
 #pragma unroll
     for (int i = 0; i < 4; ++i) acc[j][i] = 0.0f;
 
-  for (int b = 0; b < nb; ++b) {
+#pragma unroll 2
+  for (int b = wave; b < nb; b += LS_MMQ_SPLIT) {
     int a[4];
     ls_mmq_weight_quads<Q4>(w, wa + b, t, &a[0], &a[2]);
     ls_mmq_weight_quads<Q4>(w, wb + b, t, &a[1], &a[3]);
@@ -110,18 +117,36 @@ LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* x
       }
     }
   }
+  // the other waves' sums to wave 0, added in wave order
+  LS_SHARED float partial[LS_MMQ_SPLIT - 1][LS_MMQ_TILES * 4][32];
+  if (wave > 0) {
 #pragma unroll
-  for (int j = 0; j < LS_MMQ_TILES; ++j) {
+    for (int j = 0; j < LS_MMQ_TILES; ++j)
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int row = i < 2 ? row_a : row_b;
-      const int n = col0 + j * 8 + 2 * t + (i & 1);
-      if (row < rows && n < ncols) {
-        float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
-        *out = accumulate ? *out + acc[j][i] : acc[j][i];
+      for (int i = 0; i < 4; ++i) partial[wave - 1][j * 4 + i][lane] = acc[j][i];
+  }
+  ls_sync_block();
+  if (wave == 0) {
+    for (int v = 0; v < LS_MMQ_SPLIT - 1; ++v) {
+#pragma unroll
+      for (int j = 0; j < LS_MMQ_TILES; ++j)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[j][i] += partial[v][j * 4 + i][lane];
+    }
+#pragma unroll
+    for (int j = 0; j < LS_MMQ_TILES; ++j) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int row = i < 2 ? row_a : row_b;
+        const int n = col0 + j * 8 + 2 * t + (i & 1);
+        if (row < rows && n < ncols) {
+          float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
+          *out = accumulate ? *out + acc[j][i] : acc[j][i];
+        }
       }
     }
   }
+  ls_sync_block();  // the partial sums' memory serves the next group (ls_mmq_ex_*)
 #else
   // thread: one row of the block's, half of its columns
   constexpr int PER_THREAD = LS_MMQ_COLS * LS_MMQ_ROWS / LS_MMQ_THREADS;

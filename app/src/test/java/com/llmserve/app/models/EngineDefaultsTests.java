@@ -56,14 +56,14 @@ class EngineDefaultsTests {
                         "llmserve.gpu.graphs", "false",
                         "llmserve.gpu.max-graph-rows", "32",
                         "llmserve.gpu.gemm-min-rows", "16",
-                        "llmserve.gpu.mmq-max-rows", "0",
+                        "llmserve.gpu.mmq-max-rows", "64",
                         "llmserve.gpu.max-graphs", "8",
                         "llmserve.gpu.dequant-band", "16MB",
                         "llmserve.gpu.upload-chunk", "128MB",
                         "llmserve.gpu.half-weight-share", "0.25"));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(new GpuOptions(false, 32, 16, 0, 8, 16L << 20, 128L << 20, 0.25, false));
+                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false));
     }
 
     @ParameterizedTest

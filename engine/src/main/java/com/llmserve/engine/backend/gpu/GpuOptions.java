@@ -46,8 +46,11 @@ public record GpuOptions(
     public static final int DEFAULT_MAX_GRAPH_ROWS = 64;
     /** From 32 rows the vendor BLAS beats eight-row GEMV passes. */
     public static final int DEFAULT_GEMM_MIN_ROWS = 32;
-    /** Decode batches (up to 64 rows in graphs) and short prompts take the int8 tensor-core products. */
-    public static final int DEFAULT_MMQ_MAX_ROWS = 128;
+    /**
+     * Off: measured on an H200 (docs/gpu-backend.md, "Int8 tensor-core products"), the ls_mmq_*
+     * kernels are exact but still slower than the eight-row GEMV passes and the BLAS path.
+     */
+    public static final int DEFAULT_MMQ_MAX_ROWS = 0;
 
     public static final int DEFAULT_MAX_GRAPHS = 64;
     public static final int DEFAULT_DEQUANT_BAND_MIB = 32;
@@ -75,7 +78,7 @@ public record GpuOptions(
     }
 
     /**
-     * Graphs up to 64 rows, int8 tensor-core products from 9 to 128 rows, BLAS from 32 rows beyond those, 32 MiB dequantization bands, 64 MiB upload staging,
+     * Graphs up to 64 rows, no int8 tensor-core products, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging,
      * half copies in half of the free memory, not batch-invariant.
      */
     public static GpuOptions defaults() {

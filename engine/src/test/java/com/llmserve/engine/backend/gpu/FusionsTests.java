@@ -74,8 +74,12 @@ class FusionsTests {
 
     @Test
     void theRowCountTheWeightsFormatAndTheDeviceChooseTheProductsKernels() {
-        GpuOptions defaults = GpuOptions.defaults();
+        GpuOptions defaults = GpuOptions.defaults().withMmqMaxRows(128);
         GpuActivations rows = new GpuActivations(OWNER, 256, D, null);
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_0), rows, 64, qkv, GpuOptions.defaults(), true)
+                        .path())
+                .as("off by default")
+                .isEqualTo(Matmul.Path.BLAS);
         GpuWeight q4 = matrix(WeightFormat.Q4_0);
         assertThat(Matmul.of(q4, rows, 8, qkv, defaults, true).path()).isEqualTo(Matmul.Path.GEMV);
         assertThat(Matmul.of(q4, rows, 9, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
