@@ -2,22 +2,11 @@ package com.llmserve.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.BindMode;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,11 +19,9 @@ import tools.jackson.databind.json.JsonMapper;
 class CpuImageIntegrationTests {
 
     private static final String IMAGE = Images.tag("cpu");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final JsonMapper JSON = ServiceContainer.JSON;
 
-    private static GenericContainer<?> service;
+    private static ServiceContainer service;
 
     @BeforeAll
     static void buildAndStart() throws Exception {
@@ -44,37 +31,28 @@ class CpuImageIntegrationTests {
                 System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
                 System.getProperty("e2e.baseImage", "local/debian:bookworm"),
                 IMAGE);
-        Path models = Images.REPO.resolveSibling("shared").resolve("models");
-        service = new GenericContainer<>(DockerImageName.parse(IMAGE))
-                .withExposedPorts(8080)
-                .withFileSystemBind(models.toString(), "/models", BindMode.READ_ONLY)
-                .withCreateContainerCmdModifier(
-                        cmd -> cmd.getHostConfig().withReadonlyRootfs(true).withTmpFs(Map.of("/tmp", "rw,size=256m")))
-                .waitingFor(Wait.forHttp("/actuator/health/readiness")
-                        .forStatusCode(200)
-                        .withStartupTimeout(Duration.ofMinutes(5)));
-        service.start();
+        service = ServiceContainer.start(IMAGE, ServiceContainer.sharedModels());
     }
 
     @AfterAll
     static void stopAndRemove() throws Exception {
         if (service != null) {
-            service.stop();
+            service.close();
         }
         Images.remove(IMAGE);
     }
 
     @Test
     void theContainerRunsAsItsNonRootUserOnAReadOnlyRoot() throws Exception {
-        var id = service.execInContainer("id", "-u");
+        var id = service.container().execInContainer("id", "-u");
         assertThat(id.getStdout().trim()).isEqualTo("10001");
-        var write = service.execInContainer("/bin/bash", "-c", "touch /opt/x 2>&1 || echo denied");
+        var write = service.container().execInContainer("/bin/bash", "-c", "touch /opt/x 2>&1 || echo denied");
         assertThat(write.getStdout()).contains("denied");
     }
 
     @Test
     void aGreedyCompletionContinuesTheStory() throws Exception {
-        HttpResponse<String> r = post(
+        HttpResponse<String> r = service.post(
                 "/v1/completions",
                 "{\"model\":\"stories260K\",\"prompt\":\"Once upon a time\",\"max_tokens\":16,\"temperature\":0}");
         assertThat(r.statusCode()).isEqualTo(200);
@@ -86,7 +64,7 @@ class CpuImageIntegrationTests {
 
     @Test
     void aStreamingChatArrivesAsServerSentEventsEndingInDone() throws Exception {
-        HttpResponse<String> r = post(
+        HttpResponse<String> r = service.post(
                 "/v1/chat/completions",
                 "{\"model\":\"stories260K\",\"messages\":[{\"role\":\"user\","
                         + "\"content\":\"Tell me a story\"}],\"max_tokens\":12,\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
@@ -108,7 +86,7 @@ class CpuImageIntegrationTests {
 
     @Test
     void embeddingsAreUnitVectorsOfTheModelsWidth() throws Exception {
-        HttpResponse<String> r = post(
+        HttpResponse<String> r = service.post(
                 "/v1/embeddings",
                 "{\"model\":\"all-MiniLM-L6-v2-q8_0\",\"input\":[\"The weather is lovely today.\",\"It's so sunny outside!\"]}");
         assertThat(r.statusCode()).isEqualTo(200);
@@ -124,22 +102,11 @@ class CpuImageIntegrationTests {
 
     @Test
     void anUnknownModelIsA404InTheOpenAiEnvelope() throws Exception {
-        HttpResponse<String> r = post("/v1/completions", "{\"model\":\"no-such-model\",\"prompt\":\"hi\"}");
+        HttpResponse<String> r = service.post("/v1/completions", "{\"model\":\"no-such-model\",\"prompt\":\"hi\"}");
         assertThat(r.statusCode()).isEqualTo(404);
         JsonNode error = JSON.readTree(r.body()).get("error");
         assertThat(error.get("type").asString()).isEqualTo("invalid_request_error");
         assertThat(error.get("param").asString()).isEqualTo("model");
         assertThat(error.get("message").asString()).contains("no-such-model");
-    }
-
-    private static HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-        URI uri = URI.create("http://" + service.getHost() + ":" + service.getMappedPort(8080) + path);
-        return HTTP.send(
-                HttpRequest.newBuilder(uri)
-                        .timeout(Duration.ofMinutes(2))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -4,12 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +12,7 @@ import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.BindMode;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Builds the CUDA image from {@code docker/Dockerfile.cuda} as CI can: the build stage on
@@ -38,11 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
 class CudaImageIntegrationTests {
 
     private static final String IMAGE = Images.tag("cuda");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private static GenericContainer<?> service;
+    private static ServiceContainer service;
 
     @BeforeAll
     static void buildAndStart() throws Exception {
@@ -54,34 +40,24 @@ class CudaImageIntegrationTests {
                         "JDK_IMAGE", System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
                         "BASE_IMAGE", System.getProperty("e2e.baseImage", "local/debian:bookworm")),
                 IMAGE);
-        Path models = Images.REPO.resolveSibling("shared").resolve("models");
-        service = new GenericContainer<>(DockerImageName.parse(IMAGE))
-                .withExposedPorts(8080)
-                .withFileSystemBind(
-                        models.resolve("stories260K.gguf").toString(), "/models/stories260K.gguf", BindMode.READ_ONLY)
-                .withCreateContainerCmdModifier(
-                        cmd -> cmd.getHostConfig().withReadonlyRootfs(true).withTmpFs(Map.of("/tmp", "rw,size=256m")))
-                .waitingFor(Wait.forHttp("/actuator/health/readiness")
-                        .forStatusCode(200)
-                        .withStartupTimeout(Duration.ofMinutes(5)));
-        service.start();
+        service = ServiceContainer.start(IMAGE, ServiceContainer.sharedModels("stories260K.gguf"));
     }
 
     @AfterAll
     static void stopAndRemove() throws Exception {
         if (service != null) {
-            service.stop();
+            service.close();
         }
         Images.remove(IMAGE);
     }
 
     @Test
     void itCarriesNvidiaCodeObjectsOnly() throws Exception {
-        List<String> codeObjects =
-                service.copyFileFromContainer("/opt/llmserve/app.jar", CudaImageIntegrationTests::codeObjects);
+        List<String> codeObjects = service.container()
+                .copyFileFromContainer("/opt/llmserve/app.jar", CudaImageIntegrationTests::codeObjects);
         // every module built by nvcc in the image: exact SASS for sm_80 and sm_90, PTX for newer GPUs
         for (String module :
-                List.of("elementwise", "norm", "quant", "dequant", "gemv", "attention", "sample", "encoder")) {
+                List.of("elementwise", "norm", "quant", "dequant", "gemv", "mmq", "attention", "sample", "encoder")) {
             assertThat(codeObjects)
                     .contains(
                             "com/llmserve/kernels/" + module + ".sm_80.cubin",
@@ -93,8 +69,7 @@ class CudaImageIntegrationTests {
 
     @Test
     void itFindsNoNvidiaDriverAndSaysSo() throws Exception {
-        JsonNode gpu =
-                JSON.readTree(get("/actuator/health").body()).get("components").get("gpu");
+        JsonNode gpu = service.healthComponent("gpu");
         assertThat(gpu.get("status").asString()).isEqualTo("UP");
         assertThat(gpu.get("details").get("devices").asInt()).isZero();
         assertThat(gpu.get("details").get("runtimes").toString()).contains("cuda: unavailable, no NVIDIA driver");
@@ -102,17 +77,7 @@ class CudaImageIntegrationTests {
 
     @Test
     void itServesOnTheCpu() throws Exception {
-        HttpResponse<String> r = HTTP.send(
-                HttpRequest.newBuilder(uri("/v1/completions"))
-                        .timeout(Duration.ofMinutes(2))
-                        .header("Content-Type", "application/json")
-                        .POST(
-                                HttpRequest.BodyPublishers.ofString(
-                                        "{\"model\":\"stories260K\",\"prompt\":\"Once upon a time\",\"max_tokens\":8,\"temperature\":0}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(JSON.readTree(r.body()).get("choices").get(0).get("text").asString())
+        assertThat(service.greedyCompletion("stories260K", "Once upon a time", 8))
                 .startsWith(", there was a little girl");
     }
 
@@ -131,17 +96,5 @@ class CudaImageIntegrationTests {
             }
         }
         return found;
-    }
-
-    private static HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(uri(path))
-                        .timeout(Duration.ofSeconds(30))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(String path) {
-        return URI.create("http://" + service.getHost() + ":" + service.getMappedPort(8080) + path);
     }
 }

@@ -2,22 +2,10 @@ package com.llmserve.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.testcontainers.containers.BindMode;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
-import org.testcontainers.utility.DockerImageName;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Builds the ROCm image from {@code docker/Dockerfile.rocm} as CI can: the build stage on the local
@@ -30,11 +18,8 @@ import tools.jackson.databind.json.JsonMapper;
 class RocmImageIntegrationTests {
 
     private static final String IMAGE = Images.tag("rocm");
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
-    private static GenericContainer<?> service;
+    private static ServiceContainer service;
 
     @BeforeAll
     static void buildAndStart() throws Exception {
@@ -44,31 +29,20 @@ class RocmImageIntegrationTests {
                 System.getProperty("e2e.buildImage", "local/jdk25:bookworm"),
                 System.getProperty("e2e.rocmBaseImage", "local/rocm:bookworm"),
                 IMAGE);
-        Path models = Images.REPO.resolveSibling("shared").resolve("models");
-        service = new GenericContainer<>(DockerImageName.parse(IMAGE))
-                .withExposedPorts(8080)
-                .withFileSystemBind(
-                        models.resolve("stories260K.gguf").toString(), "/models/stories260K.gguf", BindMode.READ_ONLY)
-                .withCreateContainerCmdModifier(
-                        cmd -> cmd.getHostConfig().withReadonlyRootfs(true).withTmpFs(Map.of("/tmp", "rw,size=256m")))
-                .waitingFor(Wait.forHttp("/actuator/health/readiness")
-                        .forStatusCode(200)
-                        .withStartupTimeout(Duration.ofMinutes(5)));
-        service.start();
+        service = ServiceContainer.start(IMAGE, ServiceContainer.sharedModels("stories260K.gguf"));
     }
 
     @AfterAll
     static void stopAndRemove() throws Exception {
         if (service != null) {
-            service.stop();
+            service.close();
         }
         Images.remove(IMAGE);
     }
 
     @Test
     void itLoadsTheHipRuntimeFindsNoAmdDeviceAndSaysSo() throws Exception {
-        JsonNode gpu =
-                JSON.readTree(get("/actuator/health").body()).get("components").get("gpu");
+        JsonNode gpu = service.healthComponent("gpu");
         assertThat(gpu.get("status").asString()).isEqualTo("UP");
         assertThat(gpu.get("details").get("devices").asInt()).isZero();
         // the runtime's own version: libamdhip64 loaded in the image and answered hipGetDeviceCount
@@ -78,36 +52,10 @@ class RocmImageIntegrationTests {
 
     @Test
     void itServesOnTheCpu() throws Exception {
-        HttpResponse<String> r = HTTP.send(
-                HttpRequest.newBuilder(uri("/v1/completions"))
-                        .timeout(Duration.ofMinutes(2))
-                        .header("Content-Type", "application/json")
-                        .POST(
-                                HttpRequest.BodyPublishers.ofString(
-                                        "{\"model\":\"stories260K\",\"prompt\":\"Once upon a time\",\"max_tokens\":8,\"temperature\":0}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(JSON.readTree(r.body()).get("choices").get(0).get("text").asString())
+        assertThat(service.greedyCompletion("stories260K", "Once upon a time", 8))
                 .startsWith(", there was a little girl");
-        JsonNode model = JSON.readTree(get("/actuator/health").body())
-                .get("components")
-                .get("model")
-                .get("details")
-                .get("models")
-                .get("stories260K");
+        JsonNode model =
+                service.healthComponent("model").get("details").get("models").get("stories260K");
         assertThat(model.get("backend").asString()).startsWith("cpu");
-    }
-
-    private static HttpResponse<String> get(String path) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(uri(path))
-                        .timeout(Duration.ofSeconds(30))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static URI uri(String path) {
-        return URI.create("http://" + service.getHost() + ":" + service.getMappedPort(8080) + path);
     }
 }
