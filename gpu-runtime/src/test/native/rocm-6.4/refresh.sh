@@ -14,7 +14,8 @@ apt-get "${apt_opts[@]}" update -qq
 (cd "$scratch" && apt-get "${apt_opts[@]}" download libamdhip64-dev librocblas-dev libmiopen-dev librocm-smi-dev)
 sha256sum "$scratch"/*.deb
 for deb in "$scratch"/*.deb; do dpkg -x "$deb" "$scratch/root"; done
-printf '#include <hip/hip_runtime_api.h>\n#include <rocblas/rocblas.h>\n#include <miopen/miopen.h>\n#include <rocm_smi/rocm_smi.h>\n' > "$scratch/all.cpp"
+# hip_runtime.h and hip_fp16.h: what ../rccl-5.4's rccl.h includes.
+printf '#include <hip/hip_runtime_api.h>\n#include <rocblas/rocblas.h>\n#include <miopen/miopen.h>\n#include <rocm_smi/rocm_smi.h>\n#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n' > "$scratch/all.cpp"
 rm -rf "$here/include" "$here/licenses"
 mkdir -p "$here/include" "$here/licenses"
 g++ -std=c++17 -M -D__HIP_PLATFORM_AMD__ -isystem "$scratch/root/usr/include" "$scratch/all.cpp" \

@@ -58,6 +58,21 @@ public final class NativeLibrary {
         return new NativeLibrary(List.of(names), null, failures.toString());
     }
 
+    /**
+     * {@code names} preceded by the library path that the system property {@code property}, else
+     * the environment variable {@code env}, names, where one is set: for libraries installed off
+     * the dynamic linker's path (NCCL in a Python environment's {@code site-packages}, say). A path
+     * that does not load is reported with the others and the sonames are still tried.
+     */
+    public static String[] withOverride(String property, String env, String... names) {
+        String path = System.getProperty(property, System.getenv(env));
+        if (path == null || path.isBlank()) return names;
+        String[] all = new String[names.length + 1];
+        all[0] = path.strip();
+        System.arraycopy(names, 0, all, 1, names.length);
+        return all;
+    }
+
     public boolean isLoaded() {
         return lookup != null;
     }

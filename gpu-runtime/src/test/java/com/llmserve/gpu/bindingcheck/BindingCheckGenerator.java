@@ -18,7 +18,8 @@ import java.util.Map;
  * header: for every bound function, the ABI class of the return and of each parameter (integer
  * of a size, float, double, pointer, void) and that the bound name is not a macro for another
  * (versioned) symbol; every {@code public static final int/long} constant's value; every struct
- * layout's size and the offset and size of each named member.
+ * layout's size and the offset and size of each named member. A struct passed by value (NCCL's
+ * 128-byte {@code ncclUniqueId}) is an ABI class of its own, its size and alignment checked too.
  *
  * <p>ABI classes, not C types, are compared because FFM descriptors carry only those: an enum
  * and an {@code int} both pass as {@code JAVA_INT}, any pointer as {@code ADDRESS}. Signedness is
@@ -30,10 +31,12 @@ public final class BindingCheckGenerator {
 
     private static final String SUPPORT = """
       #include <cstddef>
+      #include <tuple>
       #include <type_traits>
 
       namespace ffm_check {
-      // One letter per ABI class: v void, p pointer, f float, d double, b/h/i/l integer of 1/2/4/8 bytes.
+      // One letter per ABI class: v void, p pointer, f float, d double, b/h/i/l integer of 1/2/4/8 bytes,
+      // s a struct by value (its size and alignment are checked by arg_size and arg_align).
       template <class T> constexpr char code() {
         if constexpr (std::is_void_v<T>) return 'v';
         else if constexpr (std::is_pointer_v<T>) return 'p';
@@ -41,7 +44,8 @@ public final class BindingCheckGenerator {
         else if constexpr (std::is_same_v<T, double>) return 'd';
         else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
           return sizeof(T) == 1 ? 'b' : sizeof(T) == 2 ? 'h' : sizeof(T) == 4 ? 'i' : sizeof(T) == 8 ? 'l' : '?';
-        else return '?';  // a struct by value: never bound here
+        else if constexpr (std::is_class_v<T>) return 's';
+        else return '?';
       }
       constexpr bool same(const char* a, const char* b) {
         for (;; ++a, ++b) {
@@ -52,6 +56,12 @@ public final class BindingCheckGenerator {
       template <class R, class... A> constexpr bool matches(R (*)(A...), const char* expected) {
         constexpr char actual[] = {code<R>(), code<A>()..., '\\0'};
         return same(actual, expected);
+      }
+      template <std::size_t I, class R, class... A> constexpr std::size_t arg_size(R (*)(A...)) {
+        return sizeof(std::tuple_element_t<I, std::tuple<A...>>);
+      }
+      template <std::size_t I, class R, class... A> constexpr std::size_t arg_align(R (*)(A...)) {
+        return alignof(std::tuple_element_t<I, std::tuple<A...>>);
       }
       }  // namespace ffm_check
       #define FFM_CHECK_STR2(x) #x
@@ -89,6 +99,19 @@ public final class BindingCheckGenerator {
                     .append(": Java FunctionDescriptor ")
                     .append(describe(f.getValue()))
                     .append(" does not match the header\");\n");
+            List<MemoryLayout> arguments = f.getValue().argumentLayouts();
+            for (int i = 0; i < arguments.size(); i++) {
+                if (!(arguments.get(i) instanceof GroupLayout byValue)) continue;
+                appendArgument(out, name, address, i, "arg_size", byValue.byteSize(), byValue.byteSize() + " bytes");
+                appendArgument(
+                        out,
+                        name,
+                        address,
+                        i,
+                        "arg_align",
+                        byValue.byteAlignment(),
+                        "aligned to " + byValue.byteAlignment());
+            }
         }
         for (Field field : holder.getDeclaredFields()) {
             int mod = field.getModifiers();
@@ -133,7 +156,27 @@ public final class BindingCheckGenerator {
                 default -> throw new IllegalArgumentException("unsupported layout " + layout);
             };
         }
-        throw new IllegalArgumentException("structs by value are not bound: " + layout);
+        if (layout instanceof GroupLayout) return 's';
+        throw new IllegalArgumentException("unsupported layout " + layout);
+    }
+
+    private static void appendArgument(
+            StringBuilder out, String name, String address, int index, String check, long expected, String what) {
+        out.append("static_assert(ffm_check::")
+                .append(check)
+                .append('<')
+                .append(index)
+                .append(">(")
+                .append(address)
+                .append(") == ")
+                .append(expected)
+                .append(", \"")
+                .append(name)
+                .append(": argument ")
+                .append(index)
+                .append(" (a struct by value) is not ")
+                .append(what)
+                .append(" in the header\");\n");
     }
 
     private static String describe(FunctionDescriptor d) {

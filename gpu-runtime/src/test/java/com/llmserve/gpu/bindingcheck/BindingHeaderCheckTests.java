@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.llmserve.gpu.spi.NativeLibrary;
 import java.io.IOException;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +25,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Compiles the checks generated from each binding holder against the real headers: the vendored
- * ROCm 6.4 headers and this machine's CUDA 13 {@code cuda.h} always; cuBLAS and NVML where their
- * headers exist (the GPU test machines, which run {@code target/binding-checks/check.sh}).
+ * ROCm 6.4, NCCL 2.29 and RCCL 5.4 headers (NCCL's over this machine's CUDA 13 runtime headers) and
+ * this machine's CUDA 13 {@code cuda.h} always; cuBLAS and NVML where their headers exist (the GPU
+ * test machines, which run {@code target/binding-checks/check.sh}; it checks NCCL there too, against
+ * the installed NCCL's {@code nccl.h} where {@code NCCL_INCLUDE} names it).
  */
 class BindingHeaderCheckTests {
 
     static final Path ROCM_INCLUDE = Path.of("src/test/native/rocm-6.4/include");
+    static final Path NCCL_INCLUDE = Path.of("src/test/native/nccl-2.29/include");
+    static final Path RCCL_INCLUDE = Path.of("src/test/native/rccl-5.4/include");
     static final Path OUT = Path.of("target/binding-checks");
 
     @BeforeAll
@@ -44,12 +50,15 @@ class BindingHeaderCheckTests {
         set -euo pipefail
         cd "$(dirname "$0")"
         inc=${CUDA_INCLUDE:-/usr/local/cuda/include}
+        nccl_inc=${NCCL_INCLUDE:-nccl-2.29/include}
         cxx=${CXX:-$(command -v g++ || command -v c++ || command -v clang++)}
         failed=0
         """);
         for (HeaderSet set : HeaderSet.values()) {
-            if (set.toolkit != HeaderSet.Toolkit.ROCM) {
-                script.append("if \"$cxx\" -std=c++17 -fsyntax-only -isystem \"$inc\" ")
+            if (!set.toolkit.isRocm()) {
+                script.append("if \"$cxx\" -std=c++17 -fsyntax-only ")
+                        .append(set.toolkit == HeaderSet.Toolkit.NCCL ? "-isystem \"$nccl_inc\" " : "")
+                        .append("-isystem \"$inc\" ")
                         .append(set.fileName())
                         .append("; then echo \"binding check passed: ")
                         .append(set.fileName())
@@ -65,8 +74,8 @@ class BindingHeaderCheckTests {
     @ParameterizedTest
     @EnumSource(HeaderSet.class)
     void bindingsMatchTheirHeader(HeaderSet set) throws Exception {
-        Path include = includeDir(set);
-        Compilation result = compile(OUT.resolve(set.fileName()), include);
+        Compilation result =
+                compile(OUT.resolve(set.fileName()), includeDirs(set).toArray(Path[]::new));
         assertThat(result.exitCode()).as(result.output()).isZero();
         assertThat(set.source()).contains("static_assert(ffm_check::matches(&");
     }
@@ -99,6 +108,50 @@ class BindingHeaderCheckTests {
         assertThat(result.output()).contains("hipErrorNoDevice is not 101");
     }
 
+    @Test
+    void aStructByValueOfTheWrongSizeFailsTheCheck() throws Exception {
+        Path source = OUT.resolve("wrong-struct-argument.check.cpp");
+        Files.writeString(source, BindingCheckGenerator.generate(WrongUniqueId.class, HeaderSet.RCCL.prelude()));
+        Compilation result = compile(source, RCCL_INCLUDE, ROCM_INCLUDE);
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.output())
+                .contains("ncclCommInitRank: argument 2 (a struct by value) is not 64 bytes in the header");
+    }
+
+    @Test
+    void aPointerWhereTheHeaderPassesAStructByValueFailsTheCheck() throws Exception {
+        Path source = OUT.resolve("struct-as-pointer.check.cpp");
+        Files.writeString(source, BindingCheckGenerator.generate(UniqueIdAsPointer.class, HeaderSet.RCCL.prelude()));
+        Compilation result = compile(source, RCCL_INCLUDE, ROCM_INCLUDE);
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.output()).contains("ncclCommInitRank: Java FunctionDescriptor");
+    }
+
+    /** ncclUniqueId is 128 bytes; a 64-byte layout would pass half the id (and misplace the rank). */
+    static final class WrongUniqueId {
+        public static final NativeLibrary LIBRARY = NativeLibrary.load("librccl.so.1");
+
+        static {
+            LIBRARY.downcall(
+                    "ncclCommInitRank",
+                    FunctionDescriptor.of(
+                            C_INT,
+                            C_POINTER,
+                            C_INT,
+                            MemoryLayout.structLayout(MemoryLayout.sequenceLayout(64, ValueLayout.JAVA_BYTE)),
+                            C_INT));
+        }
+    }
+
+    /** ncclCommInitRank takes the id by value, not by pointer as ncclGetUniqueId does. */
+    static final class UniqueIdAsPointer {
+        public static final NativeLibrary LIBRARY = NativeLibrary.load("librccl.so.1");
+
+        static {
+            LIBRARY.downcall("ncclCommInitRank", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_INT));
+        }
+    }
+
     /** hipMalloc takes a size_t; binding it with an int would truncate sizes above 2 GiB. */
     static final class WrongHipMalloc {
         public static final NativeLibrary LIBRARY = NativeLibrary.load("libamdhip64.so.6", "libamdhip64.so.5");
@@ -124,9 +177,9 @@ class BindingHeaderCheckTests {
 
     record Compilation(int exitCode, String output) {}
 
-    static Compilation compile(Path source, Path include) throws Exception {
-        List<String> command =
-                new ArrayList<>(List.of("g++", "-std=c++17", "-fsyntax-only", "-isystem", include.toString()));
+    static Compilation compile(Path source, Path... includes) throws Exception {
+        List<String> command = new ArrayList<>(List.of("g++", "-std=c++17", "-fsyntax-only"));
+        for (Path include : includes) command.addAll(List.of("-isystem", include.toString()));
         command.add(source.toString());
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -134,21 +187,28 @@ class BindingHeaderCheckTests {
         return new Compilation(p.exitValue(), output);
     }
 
-    private static Path includeDir(HeaderSet set) {
+    private static List<Path> includeDirs(HeaderSet set) {
         return switch (set.toolkit) {
-            case ROCM -> ROCM_INCLUDE;
-            case CUDA_DRIVER ->
-                cudaInclude("cuda.h")
-                        .orElseThrow(
-                                () -> new AssertionError(
-                                        "cuda.h not found (set CUDA_INCLUDE): the CUDA 13 headers come with nvcc on every machine of this kind"));
+            case ROCM -> List.of(ROCM_INCLUDE);
+            case RCCL -> List.of(RCCL_INCLUDE, ROCM_INCLUDE);
+            case CUDA_DRIVER -> List.of(nvccInclude("cuda.h"));
+            case NCCL -> List.of(NCCL_INCLUDE, nvccInclude("cuda_runtime.h"));
             case CUDA_LIBRARIES -> {
                 Optional<Path> dir = cudaInclude(set.include);
                 assumeTrue(
                         dir.isPresent(), set.include + " is only on the GPU test machines; checked there by check.sh");
-                yield dir.get();
+                yield List.of(dir.get());
             }
         };
+    }
+
+    /** A header that comes with nvcc, which every machine of this kind has. */
+    private static Path nvccInclude(String header) {
+        return cudaInclude(header)
+                .orElseThrow(
+                        () -> new AssertionError(
+                                header
+                                        + " not found (set CUDA_INCLUDE): the CUDA 13 headers come with nvcc on every machine of this kind"));
     }
 
     private static Optional<Path> cudaInclude(String header) {
