@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * A GPU for machines without one: a {@link DevicePool} whose one device is an NVIDIA sm_90 that
+ * A GPU for machines without one: a {@link DevicePool} of one (or more) NVIDIA sm_90 device that
  * runs no kernel but does everything around them for real, through the real {@link DeviceDriver}.
  * Device memory is host memory, so copies, fills and reads move real bytes (a kernel's outputs keep
  * whatever was there); frees of unknown pointers, copies outside an allocation, launch shapes a
@@ -47,6 +47,7 @@ public final class SimulatedGpu implements AutoCloseable {
     private static final int SHARED_BYTES = 227 * 1024;
 
     private final long memoryBytes;
+    private final int deviceCount;
     private final Object lock = new Object();
     private final TreeMap<Long, Allocation> device = new TreeMap<>();
     private final Map<Long, Allocation> host = new HashMap<>();
@@ -63,14 +64,23 @@ public final class SimulatedGpu implements AutoCloseable {
 
     private record Allocation(Arena arena, MemorySegment segment) {}
 
-    private SimulatedGpu(long memoryBytes) {
+    private SimulatedGpu(long memoryBytes, int deviceCount) {
         this.memoryBytes = memoryBytes;
+        this.deviceCount = deviceCount;
         this.pool = DevicePool.open(List.of(new SimulatedBackend()), DeviceOptions.defaults());
     }
 
     /** A pool of one simulated device with {@code memoryBytes} of memory. */
     public static SimulatedGpu open(long memoryBytes) {
-        return new SimulatedGpu(memoryBytes);
+        return new SimulatedGpu(memoryBytes, 1);
+    }
+
+    /**
+     * A pool of {@code devices} simulated devices (ordinals 0, 1, ...) sharing {@code memoryBytes}
+     * (each reports all of it): one host address space, as one process's devices share a virtual one.
+     */
+    public static SimulatedGpu open(long memoryBytes, int devices) {
+        return new SimulatedGpu(memoryBytes, devices);
     }
 
     public DevicePool pool() {
@@ -184,7 +194,7 @@ public final class SimulatedGpu implements AutoCloseable {
 
                 @Override
                 public int deviceCount() {
-                    return 1;
+                    return deviceCount;
                 }
 
                 @Override

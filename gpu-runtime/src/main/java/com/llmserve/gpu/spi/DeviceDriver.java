@@ -47,6 +47,14 @@ public final class DeviceDriver implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes the device current on the calling thread, for a library that works on "the current
+     * device" ({@code ncclCommInitRank}); the runtime's own calls bind it themselves.
+     */
+    public void makeCurrent() {
+        calls.bind();
+    }
+
     /** Waits for all work on the device. */
     public void synchronize() {
         calls.bind();
