@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds what a GPU host without Java needs to run the gpu-tagged tests and the cuBLAS/NVML
+# Builds what a GPU host without Java needs to run the gpu-tagged tests and the cuBLAS/NVML/NCCL
 # binding checks: a jlink'd Java 25 runtime, the module jars, the test classes, the JUnit console
 # launcher, the generated header checks, and run-gpu-tests.sh. (jdk.zipfs: the launcher scans the
 # test jar through the jar file system; java.xml: its XML reports.)

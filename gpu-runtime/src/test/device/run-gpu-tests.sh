@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs on a GPU host (no Java needed): the cuBLAS/NVML binding checks against its CUDA toolkit,
+# Runs on a GPU host (no Java needed): the cuBLAS/NVML/NCCL binding checks against its CUDA toolkit,
 # then every gpu-tagged test. Results go to $OUT (default: ./out beside this script):
 #   binding-checks.txt, junit.txt (tree + test output), junit/ (XML), gpu-report.txt (figures).
 # RUNTIME=hip: the tests on the HIP backend over hip-on-cuda, the test library translating HIP to
 # CUDA, built here from native/ (docs/amd.md); its results, with hip-on-cuda-calls.tsv and
 # hip-on-cuda-uncalled.txt, go to $OUT/hip. RUNTIME=cuda: CUDA forced. RUNTIME=both: each.
+# TESTS=<regex>: only the test classes whose full name matches (e.g. '.*CollectivesGpuTests').
+# NCCL: LLMSERVE_NCCL_LIBRARY, else found through python3's nvidia.nccl (see below); nccl.txt says which.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -12,6 +14,32 @@ mkdir -p "$out"
 status=0
 
 { nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > "$out/devices.txt" 2>&1 || true
+
+# NCCL is off the linker's path on the NVIDIA hosts: it comes with the image's Python (the
+# nvidia-nccl-cu13 wheel, <site-packages>/nvidia/nccl/lib/libnccl.so.2). Point the tests (and the
+# NCCL header check, where the wheel ships nccl.h) at it unless LLMSERVE_NCCL_LIBRARY is set already.
+if [ -z "${LLMSERVE_NCCL_LIBRARY:-}" ]; then
+  nccl_dir=$(python3 - 2>/dev/null <<'PY'
+import os
+import nvidia.nccl as m
+dirs = list(getattr(m, "__path__", []))
+if getattr(m, "__file__", None):
+    dirs.append(os.path.dirname(m.__file__))
+for d in dirs:
+    if os.path.isfile(os.path.join(d, "lib", "libnccl.so.2")):
+        print(d)
+        break
+PY
+  )
+  if [ -n "$nccl_dir" ]; then
+    export LLMSERVE_NCCL_LIBRARY="$nccl_dir/lib/libnccl.so.2"
+    [ ! -f "$nccl_dir/include/nccl.h" ] || export NCCL_INCLUDE="${NCCL_INCLUDE:-$nccl_dir/include}"
+  fi
+fi
+# NVLink SHARP (multicast) stays off unless the host says otherwise: on shared hosts a program using
+# it can take the GPUs out of service (the device machines set NCCL_NVLS_ENABLE=0 themselves).
+export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+echo "NCCL: ${LLMSERVE_NCCL_LIBRARY:-not found (no python3 nvidia.nccl): the collectives tests skip}; nccl.h checked: ${NCCL_INCLUDE:-the vendored 2.29.7}; NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE" | tee "$out/nccl.txt"
 
 if bash "$here/binding-checks/check.sh" > "$out/binding-checks.txt" 2>&1; then
   echo "binding checks: passed" | tee -a "$out/binding-checks.txt"
@@ -31,6 +59,7 @@ run_junit() {  # results-dir [java options...]
     -Dllmserve.gpu.report="$dir/gpu-report.txt" "$@" \
     -jar "$lib/junit-platform-console-standalone.jar" execute \
     --class-path "$cp" --scan-class-path "$lib/gpu-runtime-tests.jar" --include-tag gpu \
+    ${TESTS:+--include-classname "$TESTS"} \
     --details tree --disable-banner --reports-dir "$dir/junit" > "$dir/junit.txt" 2>&1
   local junit_status=$?
   [ $junit_status -eq 0 ] || status=1
