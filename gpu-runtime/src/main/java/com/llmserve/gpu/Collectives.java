@@ -201,6 +201,7 @@ public final class Collectives implements AutoCloseable {
     /** An open group; closing it launches what it queued. */
     public final class Group implements AutoCloseable {
 
+        private final Thread owner = Thread.currentThread();
         private boolean ended;
 
         private Group() {}
@@ -208,6 +209,10 @@ public final class Collectives implements AutoCloseable {
         @Override
         public void close() {
             if (ended) return;
+            if (Thread.currentThread() != owner) {
+                // NCCL's group state is per thread: ending it elsewhere would end another group
+                throw new IllegalStateException("a group is closed by the thread that opened it, " + owner);
+            }
             ended = true;
             if (--groupDepth == 0) groupThread = null;
             run(calls::groupEnd);

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -309,6 +310,26 @@ class CollectivesTests {
             }
             assertThat(counts()[5]).isZero();
             assertThat(counts()[2]).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aGroupEndsOnTheThreadThatStartedIt() throws Throwable {
+        try (Collectives comms = Collectives.open(gpu.pool().devices(), calls, Collectives.Init.ALL)) {
+            Collectives.Group g = comms.group();
+            AtomicReference<Throwable> elsewhere = new AtomicReference<>();
+            Thread t = Thread.ofPlatform().start(() -> {
+                try {
+                    g.close();
+                } catch (Throwable e) {
+                    elsewhere.set(e);
+                }
+            });
+            t.join();
+            assertThat(elsewhere.get()).isInstanceOf(IllegalStateException.class);
+            assertThat(counts()[5]).isEqualTo(1);
+            g.close();
+            assertThat(counts()[5]).isZero();
         }
     }
 }
