@@ -213,6 +213,28 @@ class KvQ8ParityTests {
         }
     }
 
+    /** A backend that stores only F16 (the GPU today) refuses a Q8_0 model before uploading a weight. */
+    @Test
+    void aBackendWithoutQ8KvRefusesTheModelAtLoadNamingItsTypes() throws IOException {
+        try (GgufFile file = GgufFile.open(TestData.model("tiny-F16.gguf"));
+                CpuBackend f16Only = new CpuBackend(1) {
+                    @Override
+                    public java.util.Set<KvCacheType> kvCacheTypes() {
+                        return java.util.EnumSet.of(KvCacheType.F16);
+                    }
+                }) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Architectures.loadLanguageModel(
+                            file, f16Only, ModelOptions.DEFAULT.withKvCacheType(KvCacheType.Q8_0)))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("no q8_0 KV cache")
+                    .hasMessageContaining("supports f16");
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> backend.allocateKv(new int[1], new int[] {2}, 16, 48, KvCacheType.Q8_0))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("whole blocks of 32");
+        }
+    }
+
     private static double[] logSoftmax(Logits logits, int row) {
         float[] a = logits.array();
         int o = logits.offset(row);

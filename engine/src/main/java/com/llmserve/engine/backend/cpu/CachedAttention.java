@@ -260,6 +260,13 @@ final class CachedAttention {
             int hi,
             Scratch sc) {
         int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
+        if (scales != null && kernels != null) {
+            for (int p = pb; p < pe; p++) {
+                sc.offsets[p - pb] = (long) batch.slot(kvGroup, seq, p) * kvDim + kvOff;
+            }
+            kernels.dequantQ8Rows(cache, scales, sc.offsets, pe - pb, hd, sc.rows);
+            return pe;
+        }
         if (scales != null) {
             int blocksPerSlot = kvDim / Q8Kv.BLOCK;
             for (int p = pb; p < pe; p++) {

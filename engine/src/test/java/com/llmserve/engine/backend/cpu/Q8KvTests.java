@@ -107,6 +107,39 @@ class Q8KvTests {
         }
     }
 
+    /** The native kernels' rows (what attention reads with them) are the Java ones, bit for bit. */
+    @Test
+    void theNativeRowsAreTheJavaOnes() {
+        var kernels = NativeKernels.load();
+        org.junit.jupiter.api.Assumptions.assumeTrue(kernels.isPresent(), "no native CPU kernels here");
+        Random r = new Random(5);
+        int kvDim = 128;
+        int slots = 40;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment quants = arena.allocate((long) slots * kvDim, 64);
+            MemorySegment scales = arena.allocate((long) slots * kvDim / 32 * 2, 64);
+            float[] x = new float[kvDim];
+            for (int s = 0; s < slots; s++) {
+                for (int i = 0; i < kvDim; i++) {
+                    x[i] = (float) (r.nextGaussian() * Math.pow(10, r.nextInt(5) - 2));
+                }
+                Q8Kv.quantize(x, 0, kvDim, quants, (long) s * kvDim, scales, (long) s * kvDim / 32);
+            }
+            int hd = 64;
+            long[] offsets = new long[17];
+            for (int i = 0; i < offsets.length; i++) {
+                offsets[i] = (long) r.nextInt(slots) * kvDim + hd * r.nextInt(2);
+            }
+            float[] nat = new float[offsets.length * hd];
+            float[] java = new float[offsets.length * hd];
+            kernels.get().dequantQ8Rows(quants, scales, offsets, offsets.length, hd, nat);
+            for (int i = 0; i < offsets.length; i++) {
+                Q8Kv.dequantize(quants, offsets[i], scales, offsets[i] / 32, java, i * hd, hd);
+            }
+            assertThat(nat).isEqualTo(java);
+        }
+    }
+
     @Test
     void ties_roundHalfToEven() {
         float[] x = new float[32];
