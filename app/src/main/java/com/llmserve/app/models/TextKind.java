@@ -113,13 +113,13 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         long fits = share / perBlock;
         int blocks = (int) Math.clamp(Math.min(fits, usable), EngineOptions.MIN_KV_BLOCKS, Integer.MAX_VALUE);
         LOG.info(
-                "Model '{}' on {}: a {} KV cache of {} blocks ({} tokens, {} MiB): {}",
+                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB, {}): {}",
                 plan.id(),
                 device,
-                model.kvCacheType().id(),
                 blocks,
                 (long) blocks * engine.blockSize(),
                 blocks * perBlock >> 20,
+                model.kvCacheType().id(),
                 fits > usable
                         ? "what " + engine.maxRunning() + " sequences of " + model.contextLength() + " tokens fill"
                         : engine.gpuKvShare() + " of the " + (free.getAsLong() >> 20) + " MiB free"
