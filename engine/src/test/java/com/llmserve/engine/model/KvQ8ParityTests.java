@@ -213,6 +213,34 @@ class KvQ8ParityTests {
         }
     }
 
+    /**
+     * The Java kernels' dequantization (no native library) gives the same logits, bit for bit, as
+     * the native one: tiny-F16's products run on the Java kernels either way, so only the KV reads
+     * differ between the two backends.
+     */
+    @Test
+    void theJavaKernelsReadTheQ8CacheAsTheNativeOnesDo() throws IOException {
+        Assumptions.assumeTrue(CpuBackend.nativeKernelsAvailable(), "no native CPU kernels here");
+        JsonNode root = JsonMapper.builder()
+                .build()
+                .readTree(TestData.golden("generation").resolve("tiny-F16.json").toFile());
+        ModelOptions q8Options = ModelOptions.DEFAULT.withKvCacheType(KvCacheType.Q8_0);
+        try (GgufFile file = GgufFile.open(TestData.model("tiny-F16.gguf"));
+                CpuBackend java = new CpuBackend(2, true, false, CpuKernels.JAVA);
+                LanguageModel onNative = Architectures.loadLanguageModel(file, backend, q8Options);
+                LanguageModel onJava = Architectures.loadLanguageModel(file, java, q8Options)) {
+            for (JsonNode c : root.get("cases")) {
+                for (Mode mode : Mode.values()) {
+                    List<double[]> a = run(onNative, c, mode);
+                    List<double[]> b = run(onJava, c, mode);
+                    for (int k = 0; k < a.size(); k++) {
+                        assertThat(b.get(k)).isEqualTo(a.get(k));
+                    }
+                }
+            }
+        }
+    }
+
     /** A backend that stores only F16 (the GPU today) refuses a Q8_0 model before uploading a weight. */
     @Test
     void aBackendWithoutQ8KvRefusesTheModelAtLoadNamingItsTypes() throws IOException {
