@@ -904,3 +904,22 @@ TAVX2 EXPORT void ls_widen_halves(const uint16_t *halves, const int64_t *offsets
         for (; k < hd; k++) dst[k] = _cvtsh_ss(src[k]);
     }
 }
+
+/* The Q8_0 KV cache's rows (Q8Kv): count rows of hd values (a multiple of 32), row i's bytes at
+ * quants + offsets[i] and its f16 scales at scales + offsets[i] / 32 (offsets are multiples of 32),
+ * dequantized into out[i*hd ..] as q * d (exact in float: the same bits as Q8Kv.dequantize). */
+TAVX2 EXPORT void ls_dequant_q8_rows(const int8_t *quants, const uint16_t *scales, const int64_t *offsets,
+                                     int32_t count, int32_t hd, float *out) {
+    for (int32_t i = 0; i < count; i++) {
+        const int8_t *src = quants + offsets[i];
+        const uint16_t *sc = scales + offsets[i] / 32;
+        float *dst = out + (int64_t) i * hd;
+        for (int32_t b = 0; b < hd / 32; b++) {
+            const __m256 d = _mm256_set1_ps(_cvtsh_ss(sc[b]));
+            for (int32_t k = 0; k < 32; k += 8) {
+                const __m128i q = _mm_loadl_epi64((const __m128i *) (src + 32 * b + k));
+                _mm256_storeu_ps(dst + 32 * b + k, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(q)), d));
+            }
+        }
+    }
+}

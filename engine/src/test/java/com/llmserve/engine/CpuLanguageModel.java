@@ -22,14 +22,23 @@ public record CpuLanguageModel(CpuBackend backend, GgufFile file, LanguageModel 
         return load(fileName, new CpuBackend(2, true, true));
     }
 
+    /** On a batch-invariant backend, loaded with {@code options} (a Q8_0 KV cache, say). */
+    public static CpuLanguageModel loadBatchInvariant(String fileName, ModelOptions options) throws IOException {
+        return load(fileName, new CpuBackend(2, true, true), options);
+    }
+
     /** On a backend of the given kernels, not batch-invariant. */
     public static CpuLanguageModel load(String fileName, CpuKernels kernels) throws IOException {
         return load(fileName, new CpuBackend(2, true, false, kernels));
     }
 
     private static CpuLanguageModel load(String fileName, CpuBackend backend) throws IOException {
+        return load(fileName, backend, ModelOptions.DEFAULT);
+    }
+
+    private static CpuLanguageModel load(String fileName, CpuBackend backend, ModelOptions options) throws IOException {
         GgufFile file = GgufFile.open(TestData.model(fileName));
-        LanguageModel model = Architectures.loadLanguageModel(file, backend, ModelOptions.DEFAULT);
+        LanguageModel model = Architectures.loadLanguageModel(file, backend, options);
         return new CpuLanguageModel(backend, file, model, Tokenizer.fromGguf(file.metadata()));
     }
 

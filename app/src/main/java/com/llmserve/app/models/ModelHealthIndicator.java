@@ -113,6 +113,7 @@ final class ModelHealthIndicator implements HealthIndicator {
                 d.put("runningSequences", st.runningSequences());
                 d.put("kvBlocksUsed", st.kvBlocksUsed());
                 d.put("kvBlocksTotal", st.kvBlocksTotal());
+                d.put("kvCacheType", m.kvCacheType().id());
                 d.put(
                         "prefixCacheHitRate",
                         st.prefixCacheQueries() == 0 ? 0.0 : (double) st.prefixCacheHits() / st.prefixCacheQueries());

@@ -1,5 +1,6 @@
 package com.llmserve.app.models;
 
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.chat.ChatTemplate;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelKind;
@@ -62,6 +63,11 @@ public final class ServedTextModel extends ReplicatedModel<LanguageModel, Infere
     }
 
     /** Prompt and output together never exceed this: the context window, or the KV cache if smaller. */
+    /** How its KV cache stores keys and values ({@code llmserve.engine.kv-cache-type}). */
+    public KvCacheType kvCacheType() {
+        return replicas.primary().model().kvCacheType();
+    }
+
     @Override
     public int maxModelLen() {
         Replica<LanguageModel, InferenceEngine> primary = replicas.primary();

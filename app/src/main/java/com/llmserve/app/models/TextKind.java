@@ -32,8 +32,6 @@ import org.slf4j.LoggerFactory;
 final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TextKind.class);
-    /** The KV cache is F16 on every backend: two bytes per value, a key and a value per slot. */
-    private static final long KV_BYTES_PER_VALUE = 2 * 2;
     /** Empty stats for meters read before an engine runs. */
     private static final EngineStats NO_STATS = new EngineStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -115,12 +113,13 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         long fits = share / perBlock;
         int blocks = (int) Math.clamp(Math.min(fits, usable), EngineOptions.MIN_KV_BLOCKS, Integer.MAX_VALUE);
         LOG.info(
-                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB): {}",
+                "Model '{}' on {}: a KV cache of {} blocks ({} tokens, {} MiB, {}): {}",
                 plan.id(),
                 device,
                 blocks,
                 (long) blocks * engine.blockSize(),
                 blocks * perBlock >> 20,
+                model.kvCacheType().id(),
                 fits > usable
                         ? "what " + engine.maxRunning() + " sequences of " + model.contextLength() + " tokens fill"
                         : engine.gpuKvShare() + " of the " + (free.getAsLong() >> 20) + " MiB free"
@@ -128,8 +127,9 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         return blocks;
     }
 
+    /** A block of every layer, keys and values, as the model's KV cache type stores them (F16: 4 bytes a value). */
     private long bytesPerBlock(LanguageModel model) {
-        return (long) model.layers() * engine.blockSize() * model.kvDim() * KV_BYTES_PER_VALUE;
+        return (long) model.layers() * engine.blockSize() * model.kvCacheType().bytesPerSlot(model.kvDim());
     }
 
     /** The KV cache a CPU copy of {@code model} gets: its configured blocks, or the CPU's default. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.app.gpu.GpuProperties;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.gpu.GpuOptions;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sched.EmbeddingOptions;
@@ -47,6 +48,16 @@ class EngineDefaultsTests {
         assertThat(serving.models().getFirst().contextSize()).isEqualTo(ModelOptions.DEFAULT_CONTEXT_LENGTH);
     }
 
+    @ParameterizedTest
+    @CsvSource({"f16, F16", "q8_0, Q8_0", "Q8_0, Q8_0"})
+    void theKvCacheTypeReachesTheModelOptions(String value, KvCacheType type) {
+        ServingProperties serving =
+                bind("llmserve", ServingProperties.class, Map.of("llmserve.engine.kv-cache-type", value));
+
+        assertThat(serving.engine().modelOptions(0).kvCacheType()).isEqualTo(type);
+        assertThat(ModelOptions.DEFAULT.kvCacheType()).isEqualTo(KvCacheType.F16);
+    }
+
     @Test
     void everyGpuOptionIsReachable() {
         GpuProperties gpu = bind(
@@ -80,7 +91,8 @@ class EngineDefaultsTests {
         "llmserve.gpu.max-graphs, 0",
         "llmserve.gpu.dequant-band, 512KB",
         "llmserve.gpu.upload-chunk, 0B",
-        "llmserve.gpu.half-weight-share, 1.5"
+        "llmserve.gpu.half-weight-share, 1.5",
+        "llmserve.engine.kv-cache-type, fp8"
     })
     void aValueOutOfRangeIsRefusedNamingItsProperty(String property, String value) {
         String prefix = property.startsWith("llmserve.gpu.") ? "llmserve.gpu" : "llmserve";

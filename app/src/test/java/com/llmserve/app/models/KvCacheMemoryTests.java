@@ -2,6 +2,7 @@ package com.llmserve.app.models;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import com.llmserve.app.TestModels;
 import com.llmserve.app.resilience.FailoverProperties;
@@ -9,6 +10,7 @@ import com.llmserve.app.resilience.HostMemory;
 import com.llmserve.app.resilience.ServingPolicies;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.BackendChoice;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,14 +48,28 @@ class KvCacheMemoryTests {
     }
 
     private ServedModel load(String backend, int kvBlocks, int laterGpuModels, long gpuFree) throws Exception {
+        return load(TestModels.TEXT, "f16", backend, kvBlocks, laterGpuModels, gpuFree);
+    }
+
+    /** {@code model} with a KV cache of type {@code kvCacheType} ({@code llmserve.engine.kv-cache-type}). */
+    private ServedModel load(
+            String model, String kvCacheType, String backend, int kvBlocks, int laterGpuModels, long gpuFree)
+            throws Exception {
         Files.createDirectories(root.resolve("proc"));
         Files.writeString(root.resolve("proc/meminfo"), "MemTotal: 1048576 kB\nMemAvailable: 102400 kB\n");
         ServingProperties p = ModelsTestSupport.properties(Map.of(
-                "llmserve.models-dir", TestModels.shared().resolve("models").toString(),
-                "llmserve.scan-models-dir", "false",
-                "llmserve.models[0].path", TestModels.file(TestModels.TEXT).toString(),
-                "llmserve.models[0].backend", backend,
-                "llmserve.models[0].kv-blocks", String.valueOf(kvBlocks)));
+                "llmserve.models-dir",
+                TestModels.shared().resolve("models").toString(),
+                "llmserve.scan-models-dir",
+                "false",
+                "llmserve.engine.kv-cache-type",
+                kvCacheType,
+                "llmserve.models[0].path",
+                TestModels.file(model).toString(),
+                "llmserve.models[0].backend",
+                backend,
+                "llmserve.models[0].kv-blocks",
+                String.valueOf(kvBlocks)));
         BackendProvider cpu = new BackendProvider() {
             @Override
             public boolean available(BackendChoice choice) {
@@ -137,5 +153,48 @@ class KvCacheMemoryTests {
         try (ServedModel model = load(1024)) {
             assertThat(model.id()).isEqualTo(TestModels.TEXT);
         }
+    }
+
+    /** A model whose heads hold whole Q8_0 blocks (a multiple of 32 values): tiny (llama). */
+    private static final String Q8_MODEL = "tiny-Q8_0";
+
+    @Test
+    void aQ8CacheCountsItsRealBytesSoTheSameMemoryHoldsAboutTwiceTheBlocks() throws Exception {
+        // 34 bytes per 32 values instead of 64: 0.8 of the same free memory holds 64/34 = 1.88x the blocks
+        try (ServedModel f16 = load(Q8_MODEL, "f16", "gpu", 0, 0, 8L << 20);
+                ServedModel q8 = load(Q8_MODEL, "q8_0", "gpu", 0, 0, 8L << 20)) {
+            int f16Blocks = kvBlocks(f16).getFirst();
+            int q8Blocks = kvBlocks(q8).getFirst();
+            assertThat((double) q8Blocks / f16Blocks).isCloseTo(64.0 / 34, within(0.01));
+            assertThat(((ServedTextModel) q8).kvCacheType()).isEqualTo(KvCacheType.Q8_0);
+            assertThat(((ServedTextModel) f16).kvCacheType()).isEqualTo(KvCacheType.F16);
+        }
+    }
+
+    @Test
+    void aQ8CacheTheHostCannotHoldIsRefusedWithItsRealSize() {
+        // the same blocks need 34/64 of the F16 cache's memory
+        String f16 = messageOf(
+                () -> load(Q8_MODEL, "f16", "cpu", 1_000_000, 0, 1L << 30).close());
+        String q8 = messageOf(
+                () -> load(Q8_MODEL, "q8_0", "cpu", 1_000_000, 0, 1L << 30).close());
+        long f16MiB = Long.parseLong(f16.replaceAll(".*needs (\\d+) MiB.*", "$1"));
+        long q8MiB = Long.parseLong(q8.replaceAll(".*needs (\\d+) MiB.*", "$1"));
+        assertThat((double) q8MiB / f16MiB).isCloseTo(34.0 / 64, within(0.001));
+    }
+
+    @Test
+    void aQ8CacheForHeadsOfOtherSizesIsRefusedAtLoadNamingTheSetting() {
+        // stories260K: heads of 8 values, no whole Q8_0 block
+        assertThatThrownBy(() ->
+                        load(TestModels.TEXT, "q8_0", "cpu", 64, 0, 1L << 30).close())
+                .hasMessageContaining("heads of 8 values")
+                .hasMessageContaining("llmserve.engine.kv-cache-type");
+    }
+
+    private static String messageOf(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(call);
+        assertThat(t).isNotNull();
+        return t.getMessage();
     }
 }

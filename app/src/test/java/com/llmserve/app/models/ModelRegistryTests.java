@@ -107,6 +107,7 @@ class ModelRegistryTests {
         assertThat(models.get(TestModels.TEXT))
                 .containsEntry("state", "ready")
                 .containsEntry("kind", "completion")
+                .containsEntry("kvCacheType", "f16")
                 .containsKeys("kvBlocksTotal", "runningSequences", "backend");
         assertThat(models.get(TestModels.EMBEDDING)).containsEntry("dimensions", 384);
     }

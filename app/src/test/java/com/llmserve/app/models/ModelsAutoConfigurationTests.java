@@ -81,6 +81,15 @@ class ModelsAutoConfigurationTests {
     }
 
     @Test
+    void aKvCacheTypeOtherThanF16OrQ8_0StopsStartupNamingTheProperty() {
+        runner.withPropertyValues("llmserve.engine.kv-cache-type=fp8").run(context -> assertThat(context)
+                .hasFailed()
+                .getFailure()
+                .rootCause()
+                .hasMessageContaining("llmserve.engine.kv-cache-type must be one of f16, q8_0"));
+    }
+
+    @Test
     void aConfiguredModelIsServedUnderItsIdInsteadOfTheSameFileOfTheFolder() {
         runner.withPropertyValues(
                         "llmserve.models[0].id=story",

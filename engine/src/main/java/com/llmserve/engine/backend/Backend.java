@@ -224,7 +224,17 @@ public abstract class Backend implements AutoCloseable {
      * reads the batch's block tables of that group (see {@link KvStorage}).
      */
     public final KvStorage allocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        return allocateKv(groupOfLayer, blocksOfGroup, blockSize, kvDim, KvCacheType.F16);
+    }
+
+    /**
+     * {@link #allocateKv(int[], int[], int, int)} stored as {@code type}, which must be one of
+     * {@link #kvCacheTypes()}.
+     */
+    public final KvStorage allocateKv(
+            int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type) {
         checkOpen();
+        checkKvCacheType(type);
         if (groupOfLayer.length < 1 || blocksOfGroup.length < 1 || blockSize < 1 || kvDim < 1) {
             throw new IllegalArgumentException("KV storage needs positive sizes: " + groupOfLayer.length
                     + " layers, " + blocksOfGroup.length + " groups, blocks of " + blockSize + ", " + kvDim
@@ -241,7 +251,25 @@ public abstract class Backend implements AutoCloseable {
                 throw new IllegalArgumentException("a layer of KV group " + g + " of " + blocksOfGroup.length);
             }
         }
-        return doAllocateKv(groupOfLayer.clone(), blocksOfGroup.clone(), blockSize, kvDim);
+        if (type == KvCacheType.Q8_0 && kvDim % KvCacheType.Q8_0_BLOCK != 0) {
+            throw new IllegalArgumentException("a q8_0 KV cache needs whole blocks of " + KvCacheType.Q8_0_BLOCK
+                    + " values: " + kvDim + " per slot");
+        }
+        return doAllocateKv(groupOfLayer.clone(), blocksOfGroup.clone(), blockSize, kvDim, type);
+    }
+
+    /** The KV cache types this backend stores ({@link KvCacheType#F16} everywhere). */
+    public Set<KvCacheType> kvCacheTypes() {
+        return EnumSet.of(KvCacheType.F16);
+    }
+
+    /** Refuses a KV cache type this backend does not store, naming those it does. */
+    public final void checkKvCacheType(KvCacheType type) {
+        if (!kvCacheTypes().contains(type)) {
+            throw new UnsupportedOperationException("the " + name() + " backend has no " + type.id()
+                    + " KV cache (llmserve.engine.kv-cache-type): it supports "
+                    + KvCacheType.names(kvCacheTypes().toArray(KvCacheType[]::new)));
+        }
     }
 
     /** Copies {@code n} rows of {@code src} from {@code srcOffset} (row-major) into rows {@code [0, n)} of {@code x}. */
@@ -786,7 +814,8 @@ public abstract class Backend implements AutoCloseable {
     protected abstract Activations doAllocate(int rows, int cols);
 
     /** Sizes checked; the arrays are the backend's to keep. */
-    protected abstract KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim);
+    protected abstract KvStorage doAllocateKv(
+            int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type);
 
     protected abstract void doWrite(float[] src, int srcOffset, int n, Activations x);
 

@@ -2,7 +2,8 @@ package com.llmserve.engine.backend;
 
 /**
  * Backend memory for the paged key/value cache: per layer, {@code blocks * blockSize} token slots
- * of keys and of values, stored as halves (llama.cpp's default F16 cache). Which blocks belong to
+ * of keys and of values, stored as halves (llama.cpp's default F16 cache) or, where the backend
+ * supports it, as Q8_0 blocks ({@link #type()}, {@link KvCacheType}). Which blocks belong to
  * which sequence is not its concern: the block tables of each {@link Batch} say so, and
  * {@code com.llmserve.engine.kv.BlockPool} hands blocks out.
  *
@@ -19,22 +20,35 @@ public abstract class KvStorage extends BackendResource {
     private final int kvDim;
     private final int[] groupOfLayer;
     private final int[] blocksOfGroup;
+    private final KvCacheType type;
 
     protected KvStorage(Backend owner, int layers, int blocks, int blockSize, int kvDim) {
         this(owner, new int[layers], new int[] {blocks}, blockSize, kvDim);
     }
 
+    protected KvStorage(Backend owner, int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+        this(owner, groupOfLayer, blocksOfGroup, blockSize, kvDim, KvCacheType.F16);
+    }
+
     /**
      * @param groupOfLayer  per layer, its KV group
      * @param blocksOfGroup per group, its blocks (the reserved one included)
+     * @param type          how keys and values are stored
      */
-    protected KvStorage(Backend owner, int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+    protected KvStorage(
+            Backend owner, int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type) {
         super(owner);
+        this.type = type;
         this.layers = groupOfLayer.length;
         this.groupOfLayer = groupOfLayer.clone();
         this.blocksOfGroup = blocksOfGroup.clone();
         this.blockSize = blockSize;
         this.kvDim = kvDim;
+    }
+
+    /** How keys and values are stored: F16 or Q8_0. */
+    public final KvCacheType type() {
+        return type;
     }
 
     public final int layers() {
@@ -78,20 +92,20 @@ public abstract class KvStorage extends BackendResource {
         return (long) blocks() * blockSize;
     }
 
-    /** Bytes this storage takes: a half per value, keys and values. */
+    /** Bytes this storage takes, keys and values: {@link KvCacheType#bytesPerSlot} per slot of each layer. */
     public final long byteSize() {
         long slots = 0;
         for (int l = 0; l < layers; l++) {
             slots += (long) blocksOfLayer(l) * blockSize;
         }
-        return 2L * Short.BYTES * slots * kvDim;
+        return slots * type.bytesPerSlot(kvDim);
     }
 
     @Override
     public String toString() {
         if (blocksOfGroup.length == 1) {
             return owner().name() + " kv " + layers + " layers x " + blocks() + " blocks of " + blockSize + " x "
-                    + kvDim;
+                    + kvDim + typeSuffix();
         }
         StringBuilder b = new StringBuilder(owner().name()).append(" kv");
         for (int g = 0; g < blocksOfGroup.length; g++) {
@@ -102,6 +116,15 @@ public abstract class KvStorage extends BackendResource {
             b.append(g == 0 ? " " : ", ").append(n).append(" layers x ").append(blocksOfGroup[g]);
             b.append(" blocks");
         }
-        return b.append(" of ").append(blockSize).append(" x ").append(kvDim).toString();
+        return b.append(" of ")
+                .append(blockSize)
+                .append(" x ")
+                .append(kvDim)
+                .append(typeSuffix())
+                .toString();
+    }
+
+    private String typeSuffix() {
+        return type == KvCacheType.F16 ? "" : " " + type.id();
     }
 }

@@ -1,5 +1,6 @@
 package com.llmserve.engine.cli;
 
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.generate.Generation;
 import com.llmserve.engine.generate.GenerationRequest;
@@ -38,6 +39,7 @@ public final class Generate {
               --threads N           CPU threads (default: all processors)
               --batch-tokens N      tokens per forward pass chunk (default 512)
               --ctx N               context length limit (default: the model's)
+              --cache-type T        KV cache type: f16 (default) or q8_0 (CPU only)
               --temperature T       0 for greedy (default 0)
               --top-k K, --top-p P, --min-p P, --seed S
               --repeat N            run N times (the first warms the JIT up) and report each run
@@ -65,8 +67,8 @@ public final class Generate {
         long loadStart = System.nanoTime();
         try (GgufFile file = GgufFile.open(o.model);
                 CpuBackend backend = new CpuBackend(o.threads);
-                LanguageModel model =
-                        Architectures.loadLanguageModel(file, backend, new ModelOptions(o.batchTokens, o.ctx))) {
+                LanguageModel model = Architectures.loadLanguageModel(
+                        file, backend, new ModelOptions(o.batchTokens, o.ctx, o.kvCacheType))) {
             out.printf(
                     "model: %s (%s, %.1f MiB) on %s, loaded in %d ms%n",
                     o.model, model, file.fileSize() / 1048576.0, backend, (System.nanoTime() - loadStart) / 1_000_000);
@@ -168,6 +170,7 @@ public final class Generate {
         int threads = Runtime.getRuntime().availableProcessors();
         int batchTokens = 512;
         int ctx;
+        KvCacheType kvCacheType = KvCacheType.F16;
         float temperature;
         int topK;
         float topP = 1f;
@@ -196,6 +199,7 @@ public final class Generate {
                     case "--threads", "-t" -> o.threads = positive(value(args, ++i, a), a);
                     case "--batch-tokens" -> o.batchTokens = positive(value(args, ++i, a), a);
                     case "--ctx" -> o.ctx = number(value(args, ++i, a), a);
+                    case "--cache-type" -> o.kvCacheType = KvCacheType.parse(value(args, ++i, a));
                     case "--temperature" -> o.temperature = Float.parseFloat(value(args, ++i, a));
                     case "--top-k" -> o.topK = number(value(args, ++i, a), a);
                     case "--top-p" -> o.topP = Float.parseFloat(value(args, ++i, a));

@@ -1,6 +1,7 @@
 package com.llmserve.engine.model;
 
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 
 /**
@@ -21,6 +22,11 @@ public interface LanguageModel extends AutoCloseable {
     int layers();
 
     int kvDim();
+
+    /** How {@link #newKvStorage} stores keys and values (the model's {@code ModelOptions}). */
+    default KvCacheType kvCacheType() {
+        return KvCacheType.F16;
+    }
 
     /** KV cache memory for {@code blocks} blocks of {@code blockSize} token slots, on this model's backend. */
     KvStorage newKvStorage(int blocks, int blockSize);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.CpuLanguageModel;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.generate.Generation;
@@ -13,6 +14,7 @@ import com.llmserve.engine.generate.GenerationRequest;
 import com.llmserve.engine.generate.Generator;
 import com.llmserve.engine.kv.BlockPool;
 import com.llmserve.engine.model.LanguageModel;
+import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.engine.sampling.SamplingParams;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import com.llmserve.engine.tokenizer.Tokenizer;
@@ -110,6 +112,42 @@ class InferenceEngineTests {
                 requests.add(InferenceRequest.greedy(q8.tokenizer().encode(streamPrompt(i), true, false), 30));
             }
             requests.add(InferenceRequest.greedy(q8.tokenizer().encode("Once upon a time", true, false), 30)
+                    .withSampling(SamplingParams.GREEDY.withTemperature(1.0f).withSeed(42)));
+            int[][] solo = new int[requests.size()][];
+            for (int i = 0; i < requests.size(); i++) {
+                solo[i] = together(engine, List.of(requests.get(i)))[0];
+            }
+            int[][] together = together(engine, requests);
+            for (int i = 0; i < requests.size(); i++) {
+                assertThat(together[i])
+                        .as(i < streams ? "stream %d" : "the seeded sampled stream", i)
+                        .containsExactly(solo[i]);
+            }
+            awaitIdle(engine);
+        }
+    }
+
+    /**
+     * A Q8_0 KV cache keeps the batch invariance: a row's keys and values are quantized the same
+     * way in every batch, so 32 greedy streams (and a seeded sampled one) are their solo runs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tiny-Q8_0.gguf", "tiny-gemma3-F16.gguf"})
+    void thirtyTwoConcurrentStreamsWithAQ8KvCacheAreExactlyTheirSoloRuns(String file) throws Exception {
+        int streams = 32;
+        try (CpuLanguageModel m = CpuLanguageModel.loadBatchInvariant(
+                        file, ModelOptions.DEFAULT.withKvCacheType(KvCacheType.Q8_0));
+                InferenceEngine engine = InferenceEngine.start(
+                        "tiny-kv-q8",
+                        m.model(),
+                        EngineOptions.defaults().withMaxBatchTokens(64),
+                        EngineObserver.NONE)) {
+            assertThat(m.model().kvCacheType()).isEqualTo(KvCacheType.Q8_0);
+            List<InferenceRequest> requests = new ArrayList<>();
+            for (int i = 0; i < streams; i++) {
+                requests.add(InferenceRequest.greedy(m.tokenizer().encode(streamPrompt(i), true, false), 30));
+            }
+            requests.add(InferenceRequest.greedy(m.tokenizer().encode("Once upon a time", true, false), 30)
                     .withSampling(SamplingParams.GREEDY.withTemperature(1.0f).withSeed(42)));
             int[][] solo = new int[requests.size()][];
             for (int i = 0; i < requests.size(); i++) {

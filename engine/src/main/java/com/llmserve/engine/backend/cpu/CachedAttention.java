@@ -13,6 +13,10 @@ import java.util.Arrays;
  * sums stay in float. Per-head attention sinks (gpt-oss) add {@code exp(sink - max)} to each
  * softmax's denominator.
  *
+ * <p>With a Q8_0 cache ({@link Q8Kv}) the rows' keys and values are quantized when stored, and
+ * the run dequantizes them ({@code q * d}) instead of widening halves; the arithmetic after that
+ * is the same.
+ *
  * <p>A work item is a run of up to {@link #RUN_ROWS} consecutive rows of one sequence and one kv
  * head. The run widens its cached keys and values to floats a block of positions at a time, once
  * for all its rows and query heads. Each row's arithmetic is what it would be alone, so a row's
@@ -54,9 +58,19 @@ final class CachedAttention {
         int kvDim = shape.kvDim();
         MemorySegment keys = cache.keys[layer];
         MemorySegment values = cache.values[layer];
+        MemorySegment keyScales = cache.keyScales == null ? null : cache.keyScales[layer];
+        MemorySegment valueScales = cache.valueScales == null ? null : cache.valueScales[layer];
         int kvGroup = cache.groupOf(layer);
         parallel.forEach(n, CpuBackend.ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
+                if (keyScales != null) {
+                    long slot = batch.slotOfRow(kvGroup, t);
+                    int row = t * in.cols();
+                    long blocks = slot * (kvDim / Q8Kv.BLOCK);
+                    Q8Kv.quantize(in.data, row + shape.keyCol(), kvDim, keys, slot * kvDim, keyScales, blocks);
+                    Q8Kv.quantize(in.data, row + shape.valueCol(), kvDim, values, slot * kvDim, valueScales, blocks);
+                    continue;
+                }
                 long slot = (long) batch.slotOfRow(kvGroup, t) * kvDim;
                 int row = t * in.cols();
                 for (int i = 0; i < kvDim; i++) {
@@ -79,6 +93,8 @@ final class CachedAttention {
                         o,
                         keys,
                         values,
+                        keyScales,
+                        valueScales,
                         batch,
                         kvGroup,
                         runs[r],
@@ -120,6 +136,8 @@ final class CachedAttention {
             CpuActivations o,
             MemorySegment keys,
             MemorySegment values,
+            MemorySegment keyScales,
+            MemorySegment valueScales,
             Batch batch,
             int kvGroup,
             int t0,
@@ -155,7 +173,7 @@ final class CachedAttention {
         sc.ensureScores(scoreCount);
         int kvOff = kvh * hd;
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(keys, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
+            int pe = widen(keys, keyScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -203,7 +221,7 @@ final class CachedAttention {
             Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
         }
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
-            int pe = widen(values, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
+            int pe = widen(values, valueScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
                 int to = Math.min(pe, sc.first[r] + sc.count[r]);
@@ -225,11 +243,13 @@ final class CachedAttention {
     }
 
     /**
-     * Widens the cached halves of positions {@code [pb, min(hi + 1, pb + POSITION_BLOCK))} of one
-     * kv head into {@code out}, a row of {@code hd} floats per position; returns the block's end.
+     * Widens the cached halves (or dequantizes the Q8_0 blocks, with {@code scales}) of positions
+     * {@code [pb, min(hi + 1, pb + POSITION_BLOCK))} of one kv head into {@code out}, a row of
+     * {@code hd} floats per position; returns the block's end.
      */
     private int widen(
             MemorySegment cache,
+            MemorySegment scales,
             Batch batch,
             int kvGroup,
             int seq,
@@ -240,6 +260,28 @@ final class CachedAttention {
             int hi,
             Scratch sc) {
         int pe = Math.min(hi + 1, pb + POSITION_BLOCK);
+        if (scales != null && kernels != null) {
+            for (int p = pb; p < pe; p++) {
+                sc.offsets[p - pb] = (long) batch.slot(kvGroup, seq, p) * kvDim + kvOff;
+            }
+            kernels.dequantQ8Rows(cache, scales, sc.offsets, pe - pb, hd, sc.rows);
+            return pe;
+        }
+        if (scales != null) {
+            int blocksPerSlot = kvDim / Q8Kv.BLOCK;
+            for (int p = pb; p < pe; p++) {
+                long slot = batch.slot(kvGroup, seq, p);
+                Q8Kv.dequantize(
+                        cache,
+                        slot * kvDim + kvOff,
+                        scales,
+                        slot * blocksPerSlot + kvOff / Q8Kv.BLOCK,
+                        sc.rows,
+                        (p - pb) * hd,
+                        hd);
+            }
+            return pe;
+        }
         if (kernels != null) {
             for (int p = pb; p < pe; p++) {
                 sc.offsets[p - pb] = (long) batch.slot(kvGroup, seq, p) * kvDim + kvOff;

@@ -6,6 +6,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.Glu;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -16,7 +17,9 @@ import com.llmserve.engine.gguf.GgufTensor;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -216,8 +219,15 @@ public class CpuBackend extends Backend {
     }
 
     @Override
-    protected KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
-        return new CpuKvStorage(this, groupOfLayer, blocksOfGroup, blockSize, kvDim);
+    protected KvStorage doAllocateKv(
+            int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type) {
+        return new CpuKvStorage(this, groupOfLayer, blocksOfGroup, blockSize, kvDim, type);
+    }
+
+    /** F16 and Q8_0 (quantized as llama.cpp's {@code --cache-type-k/-v q8_0}). */
+    @Override
+    public Set<KvCacheType> kvCacheTypes() {
+        return EnumSet.of(KvCacheType.F16, KvCacheType.Q8_0);
     }
 
     @Override

@@ -182,6 +182,7 @@ final class NativeKernels {
     private final MethodHandle quantizeQ8_K;
     private final MethodHandle splitSums;
     private final MethodHandle widenHalves;
+    private final MethodHandle dequantQ8Rows;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
     private final MethodHandle gemmQ4_K;
@@ -200,6 +201,8 @@ final class NativeKernels {
         quantizeQ8_K = bind("ls_quantize_q8_k", quantize);
         splitSums = bind("ls_q8_k_split_sums", FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS));
         widenHalves = bind("ls_widen_halves", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, INT, INT, ADDRESS));
+        dequantQ8Rows =
+                bind("ls_dequant_q8_rows", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, INT, INT, ADDRESS));
         FunctionDescriptor gemm = FunctionDescriptor.ofVoid(
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
@@ -354,6 +357,39 @@ final class NativeKernels {
      * {@code offsets[i]}, into {@code out[i*hd ..]}: what {@link FloatMath#widenHalves} does row by
      * row, in one call (NaN payloads aside).
      */
+    /**
+     * Dequantizes {@code count} rows of {@code hd} values (a multiple of 32) of a Q8_0 KV cache
+     * ({@link Q8Kv}), row {@code i}'s bytes at {@code offsets[i]} of {@code quants} (a multiple of
+     * 32) and its scales at half {@code offsets[i] / 32} of {@code scales}, into {@code out[i*hd ..]}:
+     * what {@link Q8Kv#dequantize} does row by row, in one call, with the same bits.
+     */
+    void dequantQ8Rows(MemorySegment quants, MemorySegment scales, long[] offsets, int count, int hd, float[] out) {
+        long limit = quants.byteSize() - hd;
+        if (hd % Q8Kv.BLOCK != 0 || quants.byteSize() / Q8Kv.BLOCK > scales.byteSize() / 2) {
+            throw new IllegalArgumentException("rows of " + hd + " values over " + quants.byteSize() + " bytes and "
+                    + scales.byteSize() / 2 + " scales");
+        }
+        for (int i = 0; i < count; i++) {
+            if (offsets[i] < 0 || offsets[i] > limit || offsets[i] % Q8Kv.BLOCK != 0) {
+                throw new IndexOutOfBoundsException("row at byte " + offsets[i] + " of " + quants.byteSize());
+            }
+        }
+        if (count > offsets.length || (long) count * hd > out.length) {
+            throw new IndexOutOfBoundsException(count + " rows of " + hd + " into " + out.length);
+        }
+        try {
+            dequantQ8Rows.invokeExact(
+                    MemorySegment.ofAddress(quants.address()),
+                    MemorySegment.ofAddress(scales.address()),
+                    MemorySegment.ofArray(offsets),
+                    count,
+                    hd,
+                    MemorySegment.ofArray(out));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     void widenHalves(MemorySegment halves, long[] offsets, int count, int hd, float[] out) {
         long limit = halves.byteSize() / 2 - hd;
         for (int i = 0; i < count; i++) {

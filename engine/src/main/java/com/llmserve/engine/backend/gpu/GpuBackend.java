@@ -11,6 +11,7 @@ import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Gating;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -198,7 +199,9 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
-    protected KvStorage doAllocateKv(int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim) {
+    protected KvStorage doAllocateKv(
+            int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type) {
+        // only F16 gets here (kvCacheTypes() is the default): the kernels read halves
         int layers = groupOfLayer.length;
         DeviceBuffer[] keys = new DeviceBuffer[layers];
         DeviceBuffer[] values = new DeviceBuffer[layers];

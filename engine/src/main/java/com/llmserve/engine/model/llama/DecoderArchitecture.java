@@ -2,6 +2,7 @@ package com.llmserve.engine.model.llama;
 
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Capability;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.InvalidModelException;
 import com.llmserve.engine.model.LanguageModel;
@@ -44,6 +45,19 @@ public abstract class DecoderArchitecture {
                                     .map(c -> c.name().toLowerCase(Locale.ROOT))
                                     .collect(Collectors.joining(", "))
                             + ", which the " + backend.name() + " backend does not compute yet; serve it on the CPU");
+        }
+        KvCacheType kvType = options.kvCacheType();
+        try {
+            backend.checkKvCacheType(kvType);
+        } catch (UnsupportedOperationException e) {
+            throw new InvalidModelException(file.path(), e.getMessage());
+        }
+        if (!kvType.fitsHead(config.headDim())) {
+            throw new InvalidModelException(
+                    file.path(),
+                    "heads of " + config.headDim() + " values do not fill whole " + kvType.id() + " blocks of "
+                            + KvCacheType.Q8_0_BLOCK
+                            + ": serve it with an f16 KV cache (llmserve.engine.kv-cache-type)");
         }
         return new DecoderModel(config, DecoderWeights.load(file, config, backend), backend, options);
     }

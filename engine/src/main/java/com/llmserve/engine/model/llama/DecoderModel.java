@@ -4,6 +4,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
@@ -38,6 +39,7 @@ final class DecoderModel implements LanguageModel {
     private final Backend be;
     private final int contextLength;
     private final int maxRows;
+    private final KvCacheType kvCacheType;
     /** Per layer: windowed layers may differ in window and rope base (gemma3). */
     private final AttentionShape[] attn;
 
@@ -62,6 +64,7 @@ final class DecoderModel implements LanguageModel {
         this.be = be;
         this.contextLength = options.contextLength() > 0 ? options.contextLength() : cfg.contextLength();
         this.maxRows = options.maxBatchTokens();
+        this.kvCacheType = options.kvCacheType();
         this.attn = new AttentionShape[cfg.layers()];
         this.rope = new Rope[cfg.layers()];
         // as llama.cpp: Phi-3's long factors once the context reaches past the original one
@@ -126,8 +129,13 @@ final class DecoderModel implements LanguageModel {
     }
 
     @Override
+    public KvCacheType kvCacheType() {
+        return kvCacheType;
+    }
+
+    @Override
     public KvStorage newKvStorage(int blocks, int blockSize) {
-        return be.allocateKv(cfg.layers(), blocks, blockSize, cfg.kvDim());
+        return be.allocateKv(new int[cfg.layers()], new int[] {blocks}, blockSize, cfg.kvDim(), kvCacheType);
     }
 
     @Override
@@ -136,7 +144,7 @@ final class DecoderModel implements LanguageModel {
             throw new IllegalArgumentException(
                     groupOfLayer.length + " layers' KV groups for " + cfg.layers() + " layers");
         }
-        return be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim());
+        return be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim(), kvCacheType);
     }
 
     @Override

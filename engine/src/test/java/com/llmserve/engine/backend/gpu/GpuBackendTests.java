@@ -9,6 +9,7 @@ import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.Glu;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
@@ -67,6 +68,17 @@ class GpuBackendTests {
         if (cpu != null) {
             cpu.close();
         }
+    }
+
+    /** The GPU's kernels read halves: a Q8_0 KV cache is refused, naming the types it has. */
+    @Test
+    void aQ8KvCacheIsRefusedNamingTheSupportedTypes() {
+        assertThat(gpu.kvCacheTypes()).containsExactly(KvCacheType.F16);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> gpu.allocateKv(new int[2], new int[] {4}, 16, 64, KvCacheType.Q8_0))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("q8_0")
+                .hasMessageContaining("supports f16");
     }
 
     static Stream<Arguments> typesAndBatches() {
