@@ -286,7 +286,7 @@ class GoldenParityTests {
         }
     }
 
-    private static double[] logSoftmax(Logits logits, int row) {
+    static double[] logSoftmax(Logits logits, int row) {
         float[] a = logits.array();
         int o = logits.offset(row);
         double max = Double.NEGATIVE_INFINITY;
@@ -305,7 +305,7 @@ class GoldenParityTests {
         return out;
     }
 
-    private static int argmax(double[] v) {
+    static int argmax(double[] v) {
         int best = 0;
         for (int i = 1; i < v.length; i++) {
             if (v[i] > v[best]) {
@@ -315,7 +315,7 @@ class GoldenParityTests {
         return best;
     }
 
-    private static int[] ints(JsonNode array) {
+    static int[] ints(JsonNode array) {
         int[] out = new int[array.size()];
         for (int i = 0; i < out.length; i++) {
             out[i] = array.get(i).asInt();

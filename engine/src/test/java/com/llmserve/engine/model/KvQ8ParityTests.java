@@ -117,7 +117,8 @@ class KvQ8ParityTests {
                             topChecked++;
                         }
                         if (steps.get(k).get("logit_margin").asDouble() >= tol.tokenMargin() + 2 * Q8_VS_F16
-                                && argmax(b.get(k)) != steps.get(k).get("token").asInt()) {
+                                && GoldenParityTests.argmax(b.get(k))
+                                        != steps.get(k).get("token").asInt()) {
                             argmaxDiffers++;
                         }
                     }
@@ -139,7 +140,7 @@ class KvQ8ParityTests {
 
     /** The log-probs of each golden step, the tokens fed in KV groups of blocks of {@value #BLOCK}. */
     private static List<double[]> run(LanguageModel model, JsonNode c, Mode mode) {
-        int[] prompt = ints(c.get("prompt_tokens"));
+        int[] prompt = GoldenParityTests.ints(c.get("prompt_tokens"));
         JsonNode steps = c.get("steps");
         int[] tokens = new int[prompt.length + steps.size() - 1];
         System.arraycopy(prompt, 0, tokens, 0, prompt.length);
@@ -166,7 +167,7 @@ class KvQ8ParityTests {
                                 .build(),
                         kv);
                 for (int k = 0; k < steps.size(); k++) {
-                    out.add(logSoftmax(logits, prompt.length - 1 + k));
+                    out.add(GoldenParityTests.logSoftmax(logits, prompt.length - 1 + k));
                 }
             } else {
                 // windowed layers free blocks as they go: the prompt in chunks, then one token a step
@@ -176,7 +177,7 @@ class KvQ8ParityTests {
                     logits = step(model, kv, seq, tokens, pos, Math.min(chunk, prompt.length - pos));
                 }
                 for (int k = 0; k < steps.size(); k++) {
-                    out.add(logSoftmax(logits, 0));
+                    out.add(GoldenParityTests.logSoftmax(logits, 0));
                     if (k + 1 < steps.size()) {
                         logits = step(model, kv, seq, tokens, prompt.length + k, 1);
                     }
@@ -261,42 +262,5 @@ class KvQ8ParityTests {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("whole blocks of 32");
         }
-    }
-
-    private static double[] logSoftmax(Logits logits, int row) {
-        float[] a = logits.array();
-        int o = logits.offset(row);
-        double max = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < logits.vocabSize(); i++) {
-            max = Math.max(max, a[o + i]);
-        }
-        double sum = 0;
-        for (int i = 0; i < logits.vocabSize(); i++) {
-            sum += Math.exp(a[o + i] - max);
-        }
-        double lse = max + Math.log(sum);
-        double[] out = new double[logits.vocabSize()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = a[o + i] - lse;
-        }
-        return out;
-    }
-
-    private static int argmax(double[] v) {
-        int best = 0;
-        for (int i = 1; i < v.length; i++) {
-            if (v[i] > v[best]) {
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    private static int[] ints(JsonNode array) {
-        int[] out = new int[array.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = array.get(i).asInt();
-        }
-        return out;
     }
 }
