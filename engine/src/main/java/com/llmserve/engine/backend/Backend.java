@@ -82,6 +82,15 @@ public abstract class Backend implements AutoCloseable {
     public abstract String description();
 
     /**
+     * The backends one model is split over, in rank order, this one first: a tensor-parallel
+     * model's shards (each computing its part of every layer's heads and feed-forward columns), or
+     * this backend alone.
+     */
+    public List<? extends Backend> shards() {
+        return List.of(this);
+    }
+
+    /**
      * The bytes of its device's memory free now, for sizing a KV cache from what the weights left;
      * empty where the backend's memory is the host's (the CPU).
      */

@@ -4,9 +4,12 @@ import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.backend.cpu.CpuKernels;
 import com.llmserve.engine.backend.gpu.GpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
+import com.llmserve.engine.backend.gpu.ShardGroup;
 import com.llmserve.gpu.BackendStatus;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DevicePool;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -144,6 +147,39 @@ public final class Backends {
                             : "the GPUs are 0 to " + (gpuCount() - 1)));
         }
         return GpuBackend.open(pool.devices().get(device), gpu);
+    }
+
+    /**
+     * A new tensor-parallel backend for one model split over GPUs {@code devices} (pool indexes, in
+     * rank order): one shard per device, each holding its part of every layer's heads and
+     * feed-forward columns, summed across the shards by all-reduce (NCCL on NVIDIA, RCCL on AMD).
+     * The backend returned is shard 0's; its {@link Backend#shards()} lists every shard, and
+     * closing it closes them all and their communicators. One device gives a plain GPU backend.
+     *
+     * @throws IllegalStateException when there is no GPU, an index is not one of the GPUs or appears
+     *     twice, or the collective library cannot be opened (saying why)
+     */
+    public Backend openTensorParallel(int[] devices) {
+        if (devices.length == 0) {
+            throw new IllegalArgumentException("tensor parallelism over no GPU");
+        }
+        for (int d : devices) {
+            if (d < 0 || d >= gpuCount()) {
+                throw new IllegalStateException("GPU " + d + " asked for: "
+                        + (noGpu != null
+                                ? "no GPU backend available (" + noGpu + ")"
+                                : "the GPUs are 0 to " + (gpuCount() - 1)));
+            }
+        }
+        if (devices.length == 1) {
+            return openOn(devices[0]);
+        }
+        if (Arrays.stream(devices).distinct().count() < devices.length) {
+            throw new IllegalStateException("tensor parallelism names a GPU twice: " + Arrays.toString(devices));
+        }
+        List<Device> shards =
+                Arrays.stream(devices).mapToObj(pool.devices()::get).toList();
+        return ShardGroup.open(shards, gpu);
     }
 
     private static String reasons(DevicePool pool) {
