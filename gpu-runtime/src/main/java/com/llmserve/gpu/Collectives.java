@@ -103,6 +103,22 @@ public final class Collectives implements AutoCloseable {
         return open(pool.devices(), calls(pool.vendor().orElseThrow()), init);
     }
 
+    /**
+     * Communicators over {@code devices} (distinct, of one pool), rank {@code i} on the
+     * {@code i}-th, created with {@code ncclCommInitAll}: a tensor-parallel model's shards.
+     *
+     * @throws GpuUnavailableException when the vendor's collective library is not installed
+     * @throws GpuCallException when the library refuses
+     */
+    public static Collectives open(List<Device> devices) {
+        if (devices.isEmpty()) throw new IllegalArgumentException("no devices");
+        Vendor vendor = devices.getFirst().info().vendor();
+        if (devices.stream().anyMatch(d -> d.info().vendor() != vendor)) {
+            throw new IllegalArgumentException("devices of two vendors: " + devices);
+        }
+        return open(devices, calls(vendor), Init.ALL);
+    }
+
     /** Communicators over {@code devices} (distinct, one runtime) through {@code calls}. */
     static Collectives open(List<Device> devices, CollectiveCalls calls, Init init) {
         if (devices.isEmpty()) throw new IllegalArgumentException("no devices");

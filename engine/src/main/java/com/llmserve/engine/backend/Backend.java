@@ -394,6 +394,20 @@ public abstract class Backend implements AutoCloseable {
         doAdd(s, x, y, n);
     }
 
+    /**
+     * Sums rows {@code [0, n)} of {@code x} over the {@linkplain #shards() shards} of a
+     * tensor-parallel model, in place: afterwards every shard's {@code x} holds the sum, the same
+     * bits on each. Every shard makes this call with its part, in rank order and one right after
+     * another (a backend that computes at once sums at the last rank's call; GPUs run the calls as
+     * one collective). A backend that is not a shard leaves {@code x} as it is.
+     */
+    public final void allReduceSum(Activations x, int n) {
+        Step s = step();
+        own(x);
+        checkRows(n, x, "allReduceSum");
+        doAllReduceSum(s, x, n);
+    }
+
     /** {@code x[t][i] = f(x[t][i])} in place, for the function {@code f}. */
     public final void unary(Unary f, Activations x, int n) {
         Step s = step();
@@ -849,6 +863,9 @@ public abstract class Backend implements AutoCloseable {
     protected abstract void doAddBias(Step step, Activations x, Weight bias, int n);
 
     protected abstract void doAdd(Step step, Activations x, Activations y, int n);
+
+    /** A shard's part of {@link #allReduceSum}; nothing for a backend that is no shard. */
+    protected void doAllReduceSum(Step step, Activations x, int n) {}
 
     protected abstract void doUnary(Step step, Unary f, Activations x, int n);
 

@@ -139,7 +139,7 @@ class KvQ8ParityTests {
     }
 
     /** The log-probs of each golden step, the tokens fed in KV groups of blocks of {@value #BLOCK}. */
-    private static List<double[]> run(LanguageModel model, JsonNode c, Mode mode) {
+    static List<double[]> run(LanguageModel model, JsonNode c, Mode mode) {
         int[] prompt = GoldenParityTests.ints(c.get("prompt_tokens"));
         JsonNode steps = c.get("steps");
         int[] tokens = new int[prompt.length + steps.size() - 1];

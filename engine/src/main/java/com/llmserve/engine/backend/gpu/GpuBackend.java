@@ -22,12 +22,14 @@ import com.llmserve.engine.gguf.GgufTensor;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.Stream;
 import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
  * The compute backend on one GPU (CUDA or HIP, through {@code gpu-runtime}; kernels from
@@ -60,9 +62,15 @@ public final class GpuBackend extends Backend {
     /** Whether the ls_mmq_* kernels run on int8 tensor cores here (their AMD body is a plain loop). */
     private final boolean int8TensorCores;
 
-    private GpuBackend(Device device, GpuOptions options) {
-        super((device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
-                + device.info().ordinal());
+    /** The shards this backend is one of, or null for a model on one device. */
+    private final ShardGroup group;
+
+    private final int rank;
+
+    private GpuBackend(Device device, GpuOptions options, ShardGroup group, int rank, String name) {
+        super(name != null ? name : prefix(device) + device.info().ordinal());
+        this.group = group;
+        this.rank = rank;
         this.device = device;
         this.options = options;
         this.transfer = new HostTransfer(device, options.uploadChunkBytes());
@@ -80,7 +88,31 @@ public final class GpuBackend extends Backend {
 
     /** A backend on {@code device}; whoever opened the device's pool closes it after the backend. */
     public static GpuBackend open(Device device, GpuOptions options) {
-        return new GpuBackend(device, options);
+        return new GpuBackend(device, options, null, 0, null);
+    }
+
+    /** Shard {@code rank} of {@code group}, named {@code name} (null: after its device). */
+    static GpuBackend openShard(Device device, GpuOptions options, ShardGroup group, int rank, String name) {
+        return new GpuBackend(device, options, group, rank, name);
+    }
+
+    /** {@code cuda:} or {@code hip:}, what a backend's name starts with. */
+    static String prefix(Device device) {
+        return device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:";
+    }
+
+    StepRecorder recorder() {
+        return recorder;
+    }
+
+    StepExecutor executor() {
+        return executor;
+    }
+
+    /** Every shard of this backend's model, shard 0 first; this backend alone without tensor parallelism. */
+    @Override
+    public List<GpuBackend> shards() {
+        return group == null ? List.of(this) : group.shards();
     }
 
     public Device device() {
@@ -92,8 +124,20 @@ public final class GpuBackend extends Backend {
     }
 
     @Override
+    /**
+     * The device's free bytes; for the lead shard of a tensor-parallel model, what the model's
+     * cache may use over all its shards: the least any of them has free, times their number (each
+     * shard keeps an equal part of every block).
+     */
     public OptionalLong freeMemory() {
-        return OptionalLong.of(device.memoryInfo().free());
+        if (group == null || rank != 0) {
+            return OptionalLong.of(device.memoryInfo().free());
+        }
+        long least = Long.MAX_VALUE;
+        for (GpuBackend s : group.shards()) {
+            least = Math.min(least, s.device.memoryInfo().free());
+        }
+        return OptionalLong.of(least * group.size());
     }
 
     @Override
@@ -103,7 +147,9 @@ public final class GpuBackend extends Backend {
 
     @Override
     public String description() {
-        return name() + " (" + device.info().name() + ", " + device.info().arch() + ")";
+        String where =
+                name() + " (" + device.info().name() + ", " + device.info().arch();
+        return group == null || rank != 0 ? where + ")" : where + ", tensor parallel over " + group.size() + ")";
     }
 
     /**
@@ -257,8 +303,20 @@ public final class GpuBackend extends Backend {
     }
 
     private void runPending() {
-        if (!recorder.isEmpty()) {
+        if (group != null) {
+            // a shard's all-reduces wait for the others' parts: every shard's recording runs at once
+            group.run(this, null);
+        } else if (!recorder.isEmpty()) {
             executor.run(recorder, null);
+        }
+    }
+
+    /** Runs what is recorded (on every shard of a group), then {@code copyBack} on this backend's stream. */
+    private void runWith(Consumer<Stream> copyBack) {
+        if (group != null) {
+            group.run(this, copyBack);
+        } else {
+            executor.run(recorder, copyBack);
         }
     }
 
@@ -293,6 +351,13 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doAddBias(Step step, Activations x, Weight bias, int n) {
         recorder.record(new AddBias(act(x), (GpuWeight) bias, recorder.padded(n, x.rows())), n);
+    }
+
+    @Override
+    protected void doAllReduceSum(Step step, Activations x, int n) {
+        if (group != null) {
+            recorder.record(new AllReduce(act(x), recorder.padded(n, x.rows()), group, rank), n);
+        }
     }
 
     @Override
@@ -469,7 +534,7 @@ public final class GpuBackend extends Backend {
         GpuActivations a = act(x);
         long bytes = (long) n * a.cols() * Float.BYTES;
         MemorySegment staging = executor.readStaging(bytes);
-        executor.run(recorder, s -> s.copyToHost(a.buffer, 0, staging.asSlice(0, bytes)));
+        runWith(s -> s.copyToHost(a.buffer, 0, staging.asSlice(0, bytes)));
         MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, 0, dst, dstOffset, n * a.cols());
     }
 
@@ -480,7 +545,7 @@ public final class GpuBackend extends Backend {
         recorder.record(new TopK(act(x), n, k, maskAt), n);
         long bytes = (long) n * k * Integer.BYTES;
         MemorySegment staging = executor.readStaging(2 * bytes);
-        executor.run(recorder, s -> {
+        runWith(s -> {
             s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_IDS), 0, staging.asSlice(0, bytes));
             s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_VALUES), 0, staging.asSlice(bytes, bytes));
         });
@@ -494,7 +559,11 @@ public final class GpuBackend extends Backend {
     protected void doClose() {
         recorder.end();
         LOG.log(System.Logger.Level.DEBUG, "{0} closing: {1}", name(), stats());
-        Cleanup.all(executor::close, workspace::close, transfer::close);
+        Cleanup.all(executor::close, workspace::close, transfer::close, () -> {
+            if (group != null && rank == 0) {
+                group.closeFollowers();
+            }
+        });
     }
 
     private static GpuActivations act(Activations a) {

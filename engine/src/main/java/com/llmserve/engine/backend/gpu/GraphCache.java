@@ -35,7 +35,10 @@ final class GraphCache implements AutoCloseable {
 
     /** Keeps {@code graph} for a copy of {@code ops}; evicts the least recently used beyond the capacity. */
     void put(long generation, List<DeviceOp> ops, Graph graph) {
-        graphs.put(new Key(generation, List.copyOf(ops)), graph);
+        Graph replaced = graphs.put(new Key(generation, List.copyOf(ops)), graph);
+        if (replaced != null && replaced != graph) {
+            replaced.close(); // a shard group recaptures every shard when one shard's graph is missing
+        }
         if (graphs.size() > capacity) {
             Iterator<Map.Entry<Key, Graph>> eldest = graphs.entrySet().iterator();
             eldest.next().getValue().close();

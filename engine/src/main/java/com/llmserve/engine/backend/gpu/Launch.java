@@ -31,6 +31,11 @@ final class Launch {
         this.workspace = workspace;
     }
 
+    /** The stream everything launches on, for a library call that takes it (a collective). */
+    Stream stream() {
+        return stream;
+    }
+
     void kernel(Kernel kernel, LaunchConfig config, KernelArgs args) {
         stream.launch(workspace.device().function(kernel), config, args);
     }

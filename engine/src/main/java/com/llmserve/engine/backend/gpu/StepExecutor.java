@@ -47,38 +47,149 @@ final class StepExecutor implements AutoCloseable {
      * and clears the recording, whether it ran or failed.
      */
     void run(StepRecorder step, Consumer<Stream> copyBack) {
-        try (StreamLease lease = HostTransfer.lease(device)) {
-            Stream s = lease.stream();
-            boolean replayed = false;
-            boolean profiled = false;
+        try (Run r = begin(step)) {
+            if (!step.isEmpty()) {
+                if (profiling) {
+                    launchProfiled(r);
+                } else if (graphable(r)) {
+                    Graph g = cachedGraph(r);
+                    if (g == null) {
+                        beginCapture(r);
+                        r.ops().forEach(op -> op.launch(r.launch));
+                        g = endCapture(r);
+                    }
+                    launchGraph(r, g);
+                } else {
+                    launchEagerly(r, r.ops());
+                }
+            }
+            finish(r, copyBack);
+        }
+    }
+
+    /**
+     * A run of one step's recording, begun: its stream leased and the batch data on its way to the
+     * metadata buffer, nothing launched yet. Closing gives the stream back and clears the recording;
+     * {@link #finish} first, to wait for what was launched.
+     */
+    final class Run implements AutoCloseable {
+
+        private final StepRecorder step;
+        private final StreamLease lease;
+        final Stream stream;
+        final Launch launch;
+        private GraphCapture capture;
+        private boolean replayed;
+        private boolean profiled;
+
+        private Run(StepRecorder step, StreamLease lease) {
+            this.step = step;
+            this.lease = lease;
+            this.stream = lease.stream();
+            this.launch = new Launch(stream, workspace);
+        }
+
+        List<DeviceOp> ops() {
+            return step.ops();
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (capture != null) {
+                    capture.close();
+                }
+            } finally {
+                try {
+                    lease.close();
+                } finally {
+                    step.clear();
+                }
+            }
+        }
+    }
+
+    /** Begins a run of what {@code step} recorded (which may be nothing). */
+    Run begin(StepRecorder step) {
+        StreamLease lease = HostTransfer.lease(device);
+        Run r = new Run(step, lease);
+        try {
             if (!step.isEmpty()) {
                 long bytes = step.fillMeta();
                 StepMeta meta = workspace.meta();
-                s.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
-                Launch l = new Launch(s, workspace);
-                if (profiling) {
-                    launchProfiled(s, l, step.ops());
-                    profiled = true;
-                } else if (workspace.options().graphs() && step.graphable()) {
-                    replay(s, l, step.ops());
-                    replayed = true;
-                } else {
-                    step.ops().forEach(op -> op.launch(l));
-                    eagerRuns++;
-                }
+                r.stream.copyToDevice(meta.staging().asSlice(0, bytes), meta.buffer());
             }
-            if (copyBack != null) {
-                copyBack.accept(s);
-            }
-            s.synchronize();
-            if (replayed) {
-                graphMillis += graphEnd.elapsedMillisSince(graphStart);
-            }
-            if (profiled) {
-                account(step.ops());
-            }
-        } finally {
-            step.clear();
+            return r;
+        } catch (RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+
+    /** Whether {@code r} runs as a captured graph: graphs on, a graphable recording, no profiling. */
+    boolean graphable(Run r) {
+        return !profiling && workspace.options().graphs() && r.step.graphable() && !r.step.isEmpty();
+    }
+
+    boolean profiling() {
+        return profiling;
+    }
+
+    /** The graph captured for {@code r}'s operations before, or null. */
+    Graph cachedGraph(Run r) {
+        return graphs.get(workspace.generation(), r.ops());
+    }
+
+    /** Starts capturing {@code r}'s stream: what launches on it until {@link #endCapture} is recorded. */
+    void beginCapture(Run r) {
+        r.capture = r.stream.beginCapture();
+    }
+
+    /** Ends {@code r}'s capture and keeps the graph for later runs of the same operations. */
+    Graph endCapture(Run r) {
+        GraphCapture c = r.capture;
+        r.capture = null;
+        Graph g = c.end();
+        graphs.put(workspace.generation(), r.ops(), g);
+        captures++;
+        return g;
+    }
+
+    /** Launches {@code g} on {@code r}'s stream, timed by events. */
+    void launchGraph(Run r, Graph g) {
+        if (graphStart == null) {
+            graphStart = device.createEvent();
+            graphEnd = device.createEvent();
+        }
+        r.stream.record(graphStart);
+        g.launch(r.stream);
+        r.stream.record(graphEnd);
+        replays++;
+        r.replayed = true;
+    }
+
+    /** Launches {@code ops} one by one on {@code r}'s stream. */
+    void launchEagerly(Run r, List<DeviceOp> ops) {
+        ops.forEach(op -> op.launch(r.launch));
+        eagerRuns++;
+    }
+
+    /** Counts a run whose operations someone else launched one by one (a shard group's). */
+    void countEagerRun() {
+        eagerRuns++;
+    }
+
+    /** Issues {@code copyBack} (if any) after what {@code r} launched, and waits for its stream. */
+    void finish(Run r, Consumer<Stream> copyBack) {
+        if (copyBack != null) {
+            copyBack.accept(r.stream);
+        }
+        r.stream.synchronize();
+        if (r.replayed) {
+            graphMillis += graphEnd.elapsedMillisSince(graphStart);
+        }
+        if (r.profiled) {
+            account(r.ops());
         }
     }
 
@@ -94,37 +205,18 @@ final class StepExecutor implements AutoCloseable {
         return readStaging.segment();
     }
 
-    private void replay(Stream s, Launch l, List<DeviceOp> ops) {
-        long generation = workspace.generation();
-        Graph g = graphs.get(generation, ops);
-        if (g == null) {
-            try (GraphCapture capture = s.beginCapture()) {
-                ops.forEach(op -> op.launch(l));
-                g = capture.end();
-            }
-            graphs.put(generation, ops, g);
-            captures++;
-        }
-        if (graphStart == null) {
-            graphStart = device.createEvent();
-            graphEnd = device.createEvent();
-        }
-        s.record(graphStart);
-        g.launch(s);
-        s.record(graphEnd);
-        replays++;
-    }
-
-    private void launchProfiled(Stream s, Launch l, List<DeviceOp> ops) {
+    private void launchProfiled(Run r) {
+        List<DeviceOp> ops = r.ops();
         while (profileEvents.size() <= ops.size()) {
             profileEvents.add(device.createEvent());
         }
-        s.record(profileEvents.getFirst());
+        r.stream.record(profileEvents.getFirst());
         for (int i = 0; i < ops.size(); i++) {
-            ops.get(i).launch(l);
-            s.record(profileEvents.get(i + 1));
+            ops.get(i).launch(r.launch);
+            r.stream.record(profileEvents.get(i + 1));
         }
         eagerRuns++;
+        r.profiled = true;
     }
 
     private void account(List<DeviceOp> ops) {

@@ -7,7 +7,9 @@ import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.InvalidModelException;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -59,6 +61,18 @@ public abstract class DecoderArchitecture {
                             + KvCacheType.Q8_0_BLOCK
                             + ": serve it with an f16 KV cache (llmserve.engine.kv-cache-type)");
         }
-        return new DecoderModel(config, DecoderWeights.load(file, config, backend), backend, options);
+        List<? extends Backend> shards = backend.shards();
+        DecoderConfig shard = config.shard(file.path(), shards.size());
+        List<DecoderWeights> parts = new ArrayList<>();
+        try {
+            for (int rank = 0; rank < shards.size(); rank++) {
+                parts.add(DecoderWeights.load(
+                        file, config, shards.get(rank), new ShardSplit(file.path(), rank, shards.size())));
+            }
+            return new DecoderModel(config, shard, shards, parts, options);
+        } catch (RuntimeException | Error e) {
+            parts.forEach(DecoderWeights::close);
+            throw e;
+        }
     }
 }

@@ -172,6 +172,48 @@ public record DecoderConfig(
         return new Rope(ropeStyle, ropeDims, ropeFreqBase, ropeFreqScale, freqFactors, yarn);
     }
 
+    /**
+     * One shard's layers of this decoder split over {@code parts} GPUs ({@link ShardSplit}): its
+     * share of the query and key/value heads and of the feed-forward width, the rest unchanged.
+     *
+     * @throws InvalidModelException when the heads or the width do not divide evenly, or the model
+     *     has a mixture of experts (not split yet)
+     */
+    DecoderConfig shard(Path file, int parts) {
+        if (parts == 1) {
+            return this;
+        }
+        if (variant.experts() != null) {
+            throw new InvalidModelException(
+                    file, "a mixture of experts cannot be split over GPUs yet (tensor-parallel-size " + parts + ")");
+        }
+        if (kvHeads % parts != 0 || feedForward % parts != 0) {
+            throw new InvalidModelException(
+                    file,
+                    "cannot split over " + parts + " GPUs: " + heads + " query heads, "
+                            + kvHeads + " kv heads and a feed-forward width of " + feedForward
+                            + " must each divide evenly (tensor-parallel-size)");
+        }
+        return new DecoderConfig(
+                architecture,
+                embedding,
+                layers,
+                feedForward / parts,
+                heads / parts,
+                kvHeads / parts,
+                headDim,
+                rmsEps,
+                ropeStyle,
+                ropeDims,
+                ropeFreqBase,
+                ropeFreqScale,
+                yarn,
+                contextLength,
+                ropeOriginalContext,
+                slidingWindow,
+                variant);
+    }
+
     int queryDim() {
         return heads * headDim;
     }

@@ -13,7 +13,9 @@ import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.model.ModelOptions;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The llama-family decoder shared by every architecture of the family: pre-norm blocks of
@@ -22,6 +24,12 @@ import java.util.Arrays;
  * projection. Members add per-head q/k norms, post-sublayer norms, embedding scaling, windowed
  * layers and logit soft-capping ({@link Variant}, and tensors found by name). Scratch activations are allocated
  * once for {@link ModelOptions#maxBatchTokens()} rows; nothing is allocated per forward pass.
+ *
+ * <p><b>Tensor parallelism.</b> On a backend with several {@linkplain Backend#shards() shards} each
+ * shard holds its part of every layer ({@link ShardSplit}) and its part of the KV cache (its kv
+ * heads); a layer records its attention on every shard, sums the attention outputs across them
+ * ({@link Backend#allReduceSum}), then its feed-forward likewise. The residual stream is whole on
+ * every shard; shard 0 alone computes the logits.
  */
 final class DecoderModel implements LanguageModel {
 
@@ -35,68 +43,113 @@ final class DecoderModel implements LanguageModel {
     private static final int MAX_PAIRS_PER_PASS = 4096;
 
     private final DecoderConfig cfg;
-    private final DecoderWeights w;
-    private final Backend be;
+    private final int vocabSize;
     private final int contextLength;
     private final int maxRows;
     private final KvCacheType kvCacheType;
-    /** Per layer: windowed layers may differ in window and rope base (gemma3). */
-    private final AttentionShape[] attn;
-
     private final Rope[] rope;
     private final Logits logits;
-    private final MixtureOfExperts moe;
+    private final Shard[] shards;
     private ForwardProbe probe = ForwardProbe.NONE;
 
-    private final Activations x;
-    private final Activations xb;
-    private final Activations qkv;
-    private final Activations att;
-    private final Activations gateUp;
-    private final Activations hidden;
     private final Activations last;
     private final Activations lastNorm;
     private final Activations logitRows;
 
-    DecoderModel(DecoderConfig cfg, DecoderWeights w, Backend be, ModelOptions options) {
+    /**
+     * One shard's layers: its backend, weights and configuration ({@link DecoderConfig#shard}), its
+     * attention shapes per layer (windowed layers may differ in window and rope base: gemma3) and
+     * its scratch. The only one, without tensor parallelism.
+     */
+    private static final class Shard {
+
+        final Backend be;
+        final DecoderConfig cfg;
+        final DecoderWeights w;
+        final AttentionShape[] attn;
+        final Activations x;
+        final Activations xb;
+        final Activations qkv;
+        final Activations att;
+        final Activations gateUp;
+        final Activations hidden;
+        final MixtureOfExperts moe;
+
+        Shard(Backend be, DecoderConfig cfg, DecoderWeights w, int maxRows) {
+            this.be = be;
+            this.cfg = cfg;
+            this.w = w;
+            this.attn = new AttentionShape[cfg.layers()];
+            for (int l = 0; l < cfg.layers(); l++) {
+                attn[l] = cfg.attention(l).withSinks(w.layers.get(l).sinks()); // gpt-oss's sinks, if any
+            }
+            int d = cfg.embedding();
+            Experts experts = cfg.variant().experts();
+            int ff = experts == null ? cfg.feedForward() : experts.feedForward();
+            x = be.allocate(maxRows, d);
+            xb = be.allocate(maxRows, d);
+            qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
+            att = be.allocate(maxRows, cfg.queryDim());
+            // a mixture's (token, expert) pairs use these rows: as many as a pass of MAX_PAIRS_PER_PASS
+            // (fewer passes read each chosen expert fewer times), and one token's at least
+            int ffRows = experts == null
+                    ? maxRows
+                    : Math.max(
+                            Math.max(maxRows, experts.used()), Math.min(maxRows * experts.used(), MAX_PAIRS_PER_PASS));
+            gateUp = be.allocate(ffRows, 2 * ff);
+            hidden = be.allocate(ffRows, ff);
+            moe = experts == null
+                    ? null
+                    : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, ff, gateUp, hidden);
+        }
+
+        void close() {
+            for (Activations a : new Activations[] {x, xb, qkv, att, gateUp, hidden}) {
+                a.close();
+            }
+            if (moe != null) {
+                moe.close();
+            }
+            w.close();
+        }
+    }
+
+    /**
+     * @param cfg      the whole model's configuration
+     * @param shardCfg each shard's ({@link DecoderConfig#shard}; {@code cfg} on one backend)
+     * @param backends the shards' backends, in rank order
+     * @param parts    their weights ({@link DecoderWeights#load} with each one's {@link ShardSplit})
+     */
+    DecoderModel(
+            DecoderConfig cfg,
+            DecoderConfig shardCfg,
+            List<? extends Backend> backends,
+            List<DecoderWeights> parts,
+            ModelOptions options) {
         this.cfg = cfg;
-        this.w = w;
-        this.be = be;
+        DecoderWeights first = parts.getFirst();
+        this.vocabSize = first.vocabSize;
         this.contextLength = options.contextLength() > 0 ? options.contextLength() : cfg.contextLength();
         this.maxRows = options.maxBatchTokens();
         this.kvCacheType = options.kvCacheType();
-        this.attn = new AttentionShape[cfg.layers()];
         this.rope = new Rope[cfg.layers()];
         // as llama.cpp: Phi-3's long factors once the context reaches past the original one
-        float[] factors = w.ropeLongFactors == null
-                ? w.ropeFreqFactors
-                : contextLength > cfg.ropeOriginalContext() ? w.ropeLongFactors : w.ropeShortFactors;
+        float[] factors = first.ropeLongFactors == null
+                ? first.ropeFreqFactors
+                : contextLength > cfg.ropeOriginalContext() ? first.ropeLongFactors : first.ropeShortFactors;
         for (int l = 0; l < cfg.layers(); l++) {
-            attn[l] = cfg.attention(l).withSinks(w.layers.get(l).sinks()); // gpt-oss's sinks, if any
             rope[l] = cfg.rope(l, factors);
         }
-        this.logits = new Logits(w.vocabSize);
-        int d = cfg.embedding();
-        Experts experts = cfg.variant().experts();
-        int ff = experts == null ? cfg.feedForward() : experts.feedForward();
-        x = be.allocate(maxRows, d);
-        xb = be.allocate(maxRows, d);
-        qkv = be.allocate(maxRows, cfg.queryDim() + 2 * cfg.kvDim());
-        att = be.allocate(maxRows, cfg.queryDim());
-        // a mixture's (token, expert) pairs use these rows: as many as a pass of MAX_PAIRS_PER_PASS
-        // (fewer passes read each chosen expert fewer times), and one token's at least
-        int ffRows = experts == null
-                ? maxRows
-                : Math.max(Math.max(maxRows, experts.used()), Math.min(maxRows * experts.used(), MAX_PAIRS_PER_PASS));
-        gateUp = be.allocate(ffRows, 2 * ff);
-        hidden = be.allocate(ffRows, ff);
-        moe = experts == null
-                ? null
-                : new MixtureOfExperts(be, experts, cfg.variant().glu(), maxRows, d, ff, gateUp, hidden);
+        this.logits = new Logits(vocabSize);
+        this.shards = new Shard[backends.size()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new Shard(backends.get(i), shardCfg, parts.get(i), maxRows);
+        }
+        Backend be = backends.getFirst();
         int logitChunk = Math.min(LOGIT_CHUNK, maxRows);
-        last = be.allocate(logitChunk, d);
-        lastNorm = be.allocate(logitChunk, d);
-        logitRows = be.allocate(logitChunk, w.vocabSize);
+        last = be.allocate(logitChunk, cfg.embedding());
+        lastNorm = be.allocate(logitChunk, cfg.embedding());
+        logitRows = be.allocate(logitChunk, vocabSize);
     }
 
     @Override
@@ -106,7 +159,7 @@ final class DecoderModel implements LanguageModel {
 
     @Override
     public int vocabSize() {
-        return w.vocabSize;
+        return vocabSize;
     }
 
     @Override
@@ -135,7 +188,7 @@ final class DecoderModel implements LanguageModel {
 
     @Override
     public KvStorage newKvStorage(int blocks, int blockSize) {
-        return be.allocateKv(new int[cfg.layers()], new int[] {blocks}, blockSize, cfg.kvDim(), kvCacheType);
+        return newKvStorage(new int[cfg.layers()], new int[] {blocks}, blockSize);
     }
 
     @Override
@@ -144,16 +197,36 @@ final class DecoderModel implements LanguageModel {
             throw new IllegalArgumentException(
                     groupOfLayer.length + " layers' KV groups for " + cfg.layers() + " layers");
         }
-        return be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim(), kvCacheType);
+        if (shards.length == 1) {
+            return shards[0].be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim(), kvCacheType);
+        }
+        List<KvStorage> parts = new ArrayList<>();
+        try {
+            for (Shard s : shards) {
+                parts.add(s.be.allocateKv(groupOfLayer, blocksOfGroup, blockSize, s.cfg.kvDim(), kvCacheType));
+            }
+        } catch (RuntimeException | Error e) {
+            parts.forEach(KvStorage::close);
+            throw e;
+        }
+        return new ShardedKv(shards[0].be, groupOfLayer, blocksOfGroup, blockSize, cfg.kvDim(), kvCacheType, parts);
     }
 
     @Override
     public int slidingWindow(int layer) {
-        return attn[layer].slidingWindow();
+        return shards[0].attn[layer].slidingWindow();
     }
 
+    /**
+     * @throws UnsupportedOperationException on a model split over GPUs: a probe reads one backend's
+     *     activations in the middle of a step, where a shard's are partial sums
+     */
     @Override
     public void setProbe(ForwardProbe probe) {
+        if (shards.length > 1 && probe != null && probe != ForwardProbe.NONE) {
+            throw new UnsupportedOperationException("forward probes read one backend; this model is split over "
+                    + shards.length + " (" + shards[0].be.name() + ")");
+        }
         this.probe = probe == null ? ForwardProbe.NONE : probe;
     }
 
@@ -163,9 +236,12 @@ final class DecoderModel implements LanguageModel {
             throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim()
                     + " dims, blocks of " + kv.blockSize() + ") does not fit this model and batch");
         }
-        if (topK < 0 || topK > Math.min(Backend.MAX_TOP_K, w.vocabSize)) {
+        if (shards.length > 1 && !(kv instanceof ShardedKv sk && sk.parts().size() == shards.length)) {
+            throw new IllegalArgumentException("KV storage " + kv + " is not this model's shards' (newKvStorage)");
+        }
+        if (topK < 0 || topK > Math.min(Backend.MAX_TOP_K, vocabSize)) {
             throw new IllegalArgumentException(
-                    "topK must be in [0, " + Math.min(Backend.MAX_TOP_K, w.vocabSize) + "]: " + topK);
+                    "topK must be in [0, " + Math.min(Backend.MAX_TOP_K, vocabSize) + "]: " + topK);
         }
         if (topK > 0) {
             logits.resetTop(batch.logitRowCount(), topK);
@@ -180,93 +256,183 @@ final class DecoderModel implements LanguageModel {
         return logits;
     }
 
-    /** One step over a chunk of the batch: the layers, then the logits of its logit rows. */
+    private static KvStorage kvOf(KvStorage kv, int shard) {
+        return kv instanceof ShardedKv sk ? sk.parts().get(shard) : kv;
+    }
+
+    /**
+     * One step over a chunk of the batch: the layers on every shard, then the logits of its logit
+     * rows on shard 0. Every shard's step is open while the layers are recorded: the first sync
+     * runs them all.
+     */
     private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK, long[][] allowed) {
         int n = b.size();
-        try (Step step = be.beginStep(b)) {
-            // spotless:off (the probe column)
-            be.embed(w.tokenEmbedding, b.tokens(), n, x);
-            if (cfg.variant().embeddingScale() != 1f) {
-                be.scale(x, cfg.variant().embeddingScale(), n);                // gemma
+        Step[] steps = new Step[shards.length];
+        try {
+            for (int i = 0; i < shards.length; i++) {
+                steps[i] = shards[i].be.beginStep(b);
+            }
+            for (Shard s : shards) {
+                s.be.embed(s.w.tokenEmbedding, b.tokens(), n, s.x);
+                if (cfg.variant().embeddingScale() != 1f) {
+                    s.be.scale(s.x, cfg.variant().embeddingScale(), n); // gemma
+                }
             }
             for (int l = 0; l < cfg.layers(); l++) {
-                DecoderWeights.Layer lw = w.layers.get(l);
-                be.rmsNorm(x, lw.attnNorm(), cfg.rmsEps(), n, xb);          probe.tap("attn_norm", l, xb, n);
-                be.matmul(lw.qkv(), xb, n, qkv);                             // fused q|k|v
-                if (lw.qkvBias() != null) {
-                    be.addBias(qkv, lw.qkvBias(), n);                        // qwen2-style attention bias
+                for (int i = 0; i < shards.length; i++) {
+                    attention(shards[i], l, kvOf(kv, i), n);
                 }
-                if (lw.qNorm() != null) {                                    // qwen3, gemma3: per-head norms
-                    be.headRmsNorm(qkv, 0, cfg.heads(), cfg.headDim(), lw.qNorm(), cfg.rmsEps(), n);
-                    be.headRmsNorm(qkv, attn[l].keyCol(), cfg.kvHeads(), cfg.headDim(), lw.kNorm(), cfg.rmsEps(), n);
+                sum(n);
+                for (Shard s : shards) {
+                    feedForward(s, l, n);
                 }
-                be.rope(qkv, 0, cfg.heads(), cfg.headDim(), n, rope[l]);    // queries
-                be.rope(qkv, attn[l].keyCol(), cfg.kvHeads(), cfg.headDim(), n, rope[l]); // keys
-                be.attention(qkv, kv, l, n, attn[l], att);                   probe.tap("kqv_out", l, att, n);
-                be.matmul(lw.attnOutput(), att, n, xb);
-                if (lw.attnOutputBias() != null) {
-                    be.addBias(xb, lw.attnOutputBias(), n);                 // gpt-oss
-                }
-                if (lw.postAttnNorm() != null) {
-                    be.rmsNorm(xb, lw.postAttnNorm(), cfg.rmsEps(), n, xb);  // gemma
-                }
-                be.add(x, xb, n);                                            probe.tap("ffn_inp", l, x, n);
-                be.rmsNorm(x, lw.ffnNorm(), cfg.rmsEps(), n, xb);            probe.tap("ffn_norm", l, xb, n);
-                if (moe != null) {
-                    moe.forward(lw.experts(), xb, n);
-                    be.add(x, moe.out(), n);
-                } else {
-                    be.matmul(lw.gateUp(), xb, n, gateUp);                   // fused gate|up
-                    be.glu(cfg.variant().glu(), gateUp, n, hidden);
-                    be.matmul(lw.down(), hidden, n, xb);
-                    if (lw.postFfnNorm() != null) {
-                        be.rmsNorm(xb, lw.postFfnNorm(), cfg.rmsEps(), n, xb); // gemma
+                if (shards[0].moe == null) {
+                    sum(n);
+                    for (Shard s : shards) {
+                        afterFeedForward(s, l, n);
                     }
-                    be.add(x, xb, n);
                 }
-                probe.tap("l_out", l, x, n);
+                probe.tap("l_out", l, shards[0].x, n);
             }
-            // Only the rows whose logits were asked for go through the output projection.
-            int[] rows = b.logitRows();
-            for (int from = 0; from < rows.length; from += last.rows()) {
-                int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
-                be.gatherRows(x, part, last);
-                be.rmsNorm(last, w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
-                be.matmul(w.output, lastNorm, part.length, logitRows);
-                float cap = cfg.variant().logitSoftcap();
-                if (cap > 0) {
-                    be.scale(logitRows, 1f / cap, part.length);
-                    be.unary(Unary.TANH, logitRows, part.length);
-                    be.scale(logitRows, cap, part.length);
-                }
-                probe.tap("result_output", -1, logitRows, part.length);
-                if (topK > 0) {
-                    be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK,
-                            Backend.packMasks(allowed, logitRow, part.length, w.vocabSize));
-                } else {
-                    be.read(logitRows, part.length, logits.array(), logitRow * w.vocabSize);
-                }
-                logitRow += part.length;
-            }
-            // spotless:on
+            logitRow = logits(shards[0], b, logitRow, topK, allowed);
+        } finally {
+            closeAll(steps);
         }
+        return logitRow;
+    }
+
+    /** Every shard's partial {@code xb} summed across the shards (nothing to do on one). */
+    private void sum(int n) {
+        if (shards.length > 1) {
+            for (Shard s : shards) {
+                s.be.allReduceSum(s.xb, n);
+            }
+        }
+    }
+
+    private static void closeAll(Step[] steps) {
+        RuntimeException failure = null;
+        for (Step s : steps) {
+            try {
+                if (s != null) {
+                    s.close();
+                }
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** The attention of layer {@code l} up to its output projection: this shard's part in {@code xb}. */
+    private void attention(Shard s, int l, KvStorage kv, int n) {
+        // spotless:off (the probe column)
+        Backend be = s.be;
+        DecoderConfig c = s.cfg;
+        DecoderWeights.Layer lw = s.w.layers.get(l);
+        AttentionShape attn = s.attn[l];
+        be.rmsNorm(s.x, lw.attnNorm(), cfg.rmsEps(), n, s.xb);           probe.tap("attn_norm", l, s.xb, n);
+        be.matmul(lw.qkv(), s.xb, n, s.qkv);                             // fused q|k|v
+        if (lw.qkvBias() != null) {
+            be.addBias(s.qkv, lw.qkvBias(), n);                          // qwen2-style attention bias
+        }
+        if (lw.qNorm() != null) {                                        // qwen3, gemma3: per-head norms
+            be.headRmsNorm(s.qkv, 0, c.heads(), c.headDim(), lw.qNorm(), cfg.rmsEps(), n);
+            be.headRmsNorm(s.qkv, attn.keyCol(), c.kvHeads(), c.headDim(), lw.kNorm(), cfg.rmsEps(), n);
+        }
+        be.rope(s.qkv, 0, c.heads(), c.headDim(), n, rope[l]);          // queries
+        be.rope(s.qkv, attn.keyCol(), c.kvHeads(), c.headDim(), n, rope[l]); // keys
+        be.attention(s.qkv, kv, l, n, attn, s.att);                      probe.tap("kqv_out", l, s.att, n);
+        be.matmul(lw.attnOutput(), s.att, n, s.xb);
+        // spotless:on
+    }
+
+    /**
+     * The rest of layer {@code l} once {@code xb} holds the whole attention output: its residual,
+     * then the feed-forward, leaving this shard's part of a dense one in {@code xb} (a mixture's
+     * output is added here: mixtures are not split).
+     */
+    private void feedForward(Shard s, int l, int n) {
+        // spotless:off (the probe column)
+        Backend be = s.be;
+        DecoderWeights.Layer lw = s.w.layers.get(l);
+        if (lw.attnOutputBias() != null) {
+            be.addBias(s.xb, lw.attnOutputBias(), n);                     // gpt-oss
+        }
+        if (lw.postAttnNorm() != null) {
+            be.rmsNorm(s.xb, lw.postAttnNorm(), cfg.rmsEps(), n, s.xb);   // gemma
+        }
+        be.add(s.x, s.xb, n);                                             probe.tap("ffn_inp", l, s.x, n);
+        be.rmsNorm(s.x, lw.ffnNorm(), cfg.rmsEps(), n, s.xb);             probe.tap("ffn_norm", l, s.xb, n);
+        if (s.moe != null) {
+            s.moe.forward(lw.experts(), s.xb, n);
+            be.add(s.x, s.moe.out(), n);
+        } else {
+            be.matmul(lw.gateUp(), s.xb, n, s.gateUp);                    // fused gate|up
+            be.glu(cfg.variant().glu(), s.gateUp, n, s.hidden);
+            be.matmul(lw.down(), s.hidden, n, s.xb);
+        }
+        // spotless:on
+    }
+
+    /** A dense feed-forward's whole output in {@code xb}, into the residual. */
+    private void afterFeedForward(Shard s, int l, int n) {
+        DecoderWeights.Layer lw = s.w.layers.get(l);
+        if (lw.postFfnNorm() != null) {
+            s.be.rmsNorm(s.xb, lw.postFfnNorm(), cfg.rmsEps(), n, s.xb); // gemma
+        }
+        s.be.add(s.x, s.xb, n);
+    }
+
+    /** Only the rows whose logits were asked for go through the output projection. */
+    private int logits(Shard s, Batch b, int logitRow, int topK, long[][] allowed) {
+        // spotless:off (the probe column)
+        Backend be = s.be;
+        int[] rows = b.logitRows();
+        for (int from = 0; from < rows.length; from += last.rows()) {
+            int[] part = Arrays.copyOfRange(rows, from, Math.min(rows.length, from + last.rows()));
+            be.gatherRows(s.x, part, last);
+            be.rmsNorm(last, s.w.outputNorm, cfg.rmsEps(), part.length, lastNorm);   probe.tap("result_norm", -1, lastNorm, part.length);
+            be.matmul(s.w.output, lastNorm, part.length, logitRows);
+            float cap = cfg.variant().logitSoftcap();
+            if (cap > 0) {
+                be.scale(logitRows, 1f / cap, part.length);
+                be.unary(Unary.TANH, logitRows, part.length);
+                be.scale(logitRows, cap, part.length);
+            }
+            probe.tap("result_output", -1, logitRows, part.length);
+            if (topK > 0) {
+                be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK,
+                        Backend.packMasks(allowed, logitRow, part.length, vocabSize));
+            } else {
+                be.read(logitRows, part.length, logits.array(), logitRow * vocabSize);
+            }
+            logitRow += part.length;
+        }
+        // spotless:on
         return logitRow;
     }
 
     @Override
     public void close() {
-        for (Activations a : new Activations[] {x, xb, qkv, att, gateUp, hidden, last, lastNorm, logitRows}) {
+        for (Activations a : new Activations[] {last, lastNorm, logitRows}) {
             a.close();
         }
-        if (moe != null) {
-            moe.close();
+        for (Shard s : shards) {
+            s.close();
         }
-        w.close();
     }
 
     @Override
     public String toString() {
         return cfg.architecture() + " decoder: " + cfg.layers() + " layers, width " + cfg.embedding() + ", "
-                + cfg.heads() + "/" + cfg.kvHeads() + " heads, vocab " + w.vocabSize + " on " + be.name();
+                + cfg.heads() + "/" + cfg.kvHeads() + " heads, vocab " + vocabSize + " on " + shards[0].be.name()
+                + (shards.length > 1 ? " (" + shards.length + " shards)" : "");
     }
 }

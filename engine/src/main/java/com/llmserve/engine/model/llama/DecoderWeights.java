@@ -88,8 +88,9 @@ final class DecoderWeights {
             Weight downBias) {}
 
     final Weight tokenEmbedding;
+    /** Null on a tensor-parallel shard but the first, which alone computes the logits. */
     final Weight outputNorm;
-    /** The output projection; the token embedding itself when the file ties them. */
+    /** The output projection (the token embedding itself when the file ties them); null as {@link #outputNorm}. */
     final Weight output;
 
     final float[] ropeFreqFactors;
@@ -101,7 +102,12 @@ final class DecoderWeights {
     final int vocabSize;
 
     private DecoderWeights(
-            Weight tokenEmbedding, Weight outputNorm, Weight output, float[][] ropeFactors, List<Layer> layers) {
+            Weight tokenEmbedding,
+            Weight outputNorm,
+            Weight output,
+            float[][] ropeFactors,
+            List<Layer> layers,
+            int vocabSize) {
         this.tokenEmbedding = tokenEmbedding;
         this.outputNorm = outputNorm;
         this.output = output;
@@ -109,7 +115,7 @@ final class DecoderWeights {
         this.ropeLongFactors = ropeFactors[1];
         this.ropeShortFactors = ropeFactors[2];
         this.layers = List.copyOf(layers);
-        this.vocabSize = (int) output.rows();
+        this.vocabSize = vocabSize;
     }
 
     /**
@@ -120,9 +126,17 @@ final class DecoderWeights {
      * @throws com.llmserve.engine.gguf.GgufFormatException for a missing tensor
      */
     static DecoderWeights load(GgufFile f, DecoderConfig c, Backend be) {
+        return load(f, c, be, ShardSplit.whole(f.path()));
+    }
+
+    /**
+     * Shard {@code split.rank()}'s part of the weights ({@link ShardSplit}), with {@code c} the
+     * whole model's configuration; only shard 0 gets the output norm and projection.
+     */
+    static DecoderWeights load(GgufFile f, DecoderConfig c, Backend be, ShardSplit split) {
         Uploads up = new Uploads(be);
         try {
-            return load(f, c, up);
+            return load(f, c, up, split);
         } catch (RuntimeException | Error e) {
             // a bad tensor late in the file must not leak what the backend already made
             up.closeAll(e);
@@ -130,7 +144,7 @@ final class DecoderWeights {
         }
     }
 
-    private static DecoderWeights load(GgufFile f, DecoderConfig c, Uploads be) {
+    private static DecoderWeights load(GgufFile f, DecoderConfig c, Uploads be, ShardSplit split) {
         TensorShapes s = new TensorShapes(f);
         int d = c.embedding();
         GgufTensor embd = f.tensor("token_embd.weight");
@@ -142,9 +156,11 @@ final class DecoderWeights {
                     f.path(), "block_count is " + c.layers() + ", but the file has no tensors " + lastBlock + "*");
         }
         Weight tokenEmbedding = be.uploadTable(embd);
+        boolean logits = split.rank() == 0;
         // tied embeddings: the table is uploaded a second time as a matrix, which a backend may lay out differently
-        Weight output = be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab));
-        Weight outputNorm = be.uploadVector(s.check(f.tensor("output_norm.weight"), d));
+        Weight output =
+                logits ? be.uploadMatrix(s.check(f.findTensor("output.weight").orElse(embd), d, vocab)) : null;
+        Weight outputNorm = logits ? be.uploadVector(s.check(f.tensor("output_norm.weight"), d)) : null;
         float[][] ropeFactors = new float[3][];
         String[] factorTensors = {"rope_freqs.weight", "rope_factors_long.weight", "rope_factors_short.weight"};
         for (int i = 0; i < factorTensors.length; i++) {
@@ -160,21 +176,31 @@ final class DecoderWeights {
         for (int l = 0; l < c.layers(); l++) {
             String p = "blk." + l + ".";
             // phi3 stores q|k|v fused already
+            long qd = c.queryDim();
+            long kvd = c.kvDim();
             List<GgufTensor> qkv = f.findTensor(p + "attn_qkv.weight")
-                    .map(t -> List.of(s.check(t, d, c.queryDim() + 2L * c.kvDim())))
+                    .map(t -> {
+                        GgufTensor fused = s.check(t, d, qd + 2 * kvd);
+                        return split.isWhole()
+                                ? List.of(fused)
+                                : List.of(
+                                        split.rows(fused, 0, qd),
+                                        split.rows(fused, qd, kvd),
+                                        split.rows(fused, qd + kvd, kvd));
+                    })
                     .orElseGet(() -> List.of(
-                            s.check(f.tensor(p + "attn_q.weight"), d, c.queryDim()),
-                            s.check(f.tensor(p + "attn_k.weight"), d, c.kvDim()),
-                            s.check(f.tensor(p + "attn_v.weight"), d, c.kvDim())));
+                            split.rows(s.check(f.tensor(p + "attn_q.weight"), d, qd), 0, qd),
+                            split.rows(s.check(f.tensor(p + "attn_k.weight"), d, kvd), 0, kvd),
+                            split.rows(s.check(f.tensor(p + "attn_v.weight"), d, kvd), 0, kvd)));
             Optional<GgufTensor> qBias = f.findTensor(p + "attn_q.bias");
             Weight bias = null;
             if (qBias.isPresent()) {
                 bias = be.uploadVector(
                         p + "attn_qkv.bias",
                         List.of(
-                                s.check(qBias.get(), c.queryDim()),
-                                s.check(f.tensor(p + "attn_k.bias"), c.kvDim()),
-                                s.check(f.tensor(p + "attn_v.bias"), c.kvDim())));
+                                split.columns(s.check(qBias.get(), qd), 0, qd),
+                                split.columns(s.check(f.tensor(p + "attn_k.bias"), kvd), 0, kvd),
+                                split.columns(s.check(f.tensor(p + "attn_v.bias"), kvd), 0, kvd)));
             }
             if (f.findTensor(p + "attn_q_norm.weight").isPresent()
                     != f.findTensor(p + "attn_k_norm.weight").isPresent()) {
@@ -191,19 +217,22 @@ final class DecoderWeights {
                     bias,
                     optionalVector(f, s, be, p + "attn_q_norm.weight", c.headDim()),
                     optionalVector(f, s, be, p + "attn_k_norm.weight", c.headDim()),
-                    be.uploadMatrix(s.check(f.tensor(p + "attn_output.weight"), c.queryDim(), d)),
+                    be.uploadMatrix(split.columns(s.check(f.tensor(p + "attn_output.weight"), qd, d), 0, qd)),
                     optionalVector(f, s, be, p + "attn_output.bias", d),
                     f.findTensor(p + "attn_sinks.weight")
-                            .map(t -> floats(f, s.check(t, c.heads())))
+                            .map(t -> split.heads(floats(f, s.check(t, c.heads()))))
                             .orElse(null),
                     postAttnNorm ? optionalVector(f, s, be, p + "post_attention_norm.weight", d) : null,
                     be.uploadVector(s.check(f.tensor(p + ffnNorm + ".weight"), d)),
-                    moe ? null : be.uploadMatrix(p + "ffn_gate_up.weight", gateUp(f, s, p, c)),
-                    moe ? null : be.uploadMatrix(s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d)),
+                    moe ? null : be.uploadMatrix(p + "ffn_gate_up.weight", gateUp(f, s, p, c, split)),
+                    moe
+                            ? null
+                            : be.uploadMatrix(split.columns(
+                                    s.check(f.tensor(p + "ffn_down.weight"), c.feedForward(), d), 0, c.feedForward())),
                     moe ? experts(f, s, be, p, c) : null,
                     optionalVector(f, s, be, p + "post_ffw_norm.weight", d)));
         }
-        return new DecoderWeights(tokenEmbedding, outputNorm, output, ropeFactors, layers);
+        return new DecoderWeights(tokenEmbedding, outputNorm, output, ropeFactors, layers, (int) vocab);
     }
 
     /** The backend's uploads of one load, kept so that a refused tensor can close those before it. */
@@ -258,20 +287,27 @@ final class DecoderWeights {
 
     void close() {
         tokenEmbedding.close();
-        outputNorm.close();
-        output.close();
+        if (output != null) {
+            outputNorm.close();
+            output.close();
+        }
         for (Layer l : layers) {
             l.all().forEach(Weight::close);
         }
     }
 
     /** The gate and up projections, or phi3's {@code ffn_up} holding both (gate first) when there is no {@code ffn_gate}. */
-    private static List<GgufTensor> gateUp(GgufFile f, TensorShapes s, String p, DecoderConfig c) {
+    private static List<GgufTensor> gateUp(GgufFile f, TensorShapes s, String p, DecoderConfig c, ShardSplit split) {
         long d = c.embedding();
+        long ff = c.feedForward();
         return f.findTensor(p + "ffn_gate.weight")
                 .map(gate -> List.of(
-                        s.check(gate, d, c.feedForward()), s.check(f.tensor(p + "ffn_up.weight"), d, c.feedForward())))
-                .orElseGet(() -> List.of(s.check(f.tensor(p + "ffn_up.weight"), d, 2L * c.feedForward())));
+                        split.rows(s.check(gate, d, ff), 0, ff),
+                        split.rows(s.check(f.tensor(p + "ffn_up.weight"), d, ff), 0, ff)))
+                .orElseGet(() -> {
+                    GgufTensor up = s.check(f.tensor(p + "ffn_up.weight"), d, 2 * ff);
+                    return split.isWhole() ? List.of(up) : List.of(split.rows(up, 0, ff), split.rows(up, ff, ff));
+                });
     }
 
     private static Weight optionalVector(GgufFile f, TensorShapes s, Uploads be, String name, long length) {
