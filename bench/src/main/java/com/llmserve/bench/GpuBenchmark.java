@@ -1,5 +1,6 @@
 package com.llmserve.bench;
 
+import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.gpu.GpuBackend;
@@ -56,6 +57,8 @@ public final class GpuBenchmark {
               --batch-invariant     every row computed as if alone (one-row kernels, fixed attention
                                     splits, one-pair expert groups): the option's cost
               --host-argmax         copy whole logit rows to the host instead of choosing on the device
+              --tensor-parallel N   split each model over GPUs 0 to N-1 (heads and feed-forward
+                                    columns, NCCL all-reduce); --profile then times shard 0 only
               --profile             then run a few steps of each phase once more with device events
                                     around every operation and print where the device time goes
                                     (those steps run without graphs)
@@ -97,7 +100,8 @@ public final class GpuBenchmark {
             int generate,
             GpuOptions gpu,
             int topK,
-            boolean profile) {
+            boolean profile,
+            int tensorParallel) {
 
         static Options parse(String[] args) {
             List<Target> models = new ArrayList<>();
@@ -109,6 +113,7 @@ public final class GpuBenchmark {
             GpuOptions gpu = GpuOptions.defaults();
             int topK = 1;
             boolean profile = false;
+            int tensorParallel = 1;
             Arguments a = new Arguments(args);
             while (a.hasNext()) {
                 String option = a.next();
@@ -127,6 +132,7 @@ public final class GpuBenchmark {
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
                     case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
+                    case "--tensor-parallel" -> tensorParallel = a.positive(option);
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }
@@ -137,7 +143,8 @@ public final class GpuBenchmark {
             if (generate < 2) {
                 throw new IllegalArgumentException("--generate must be at least 2");
             }
-            return new Options(models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile);
+            return new Options(
+                    models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile, tensorParallel);
         }
     }
 
@@ -165,7 +172,7 @@ public final class GpuBenchmark {
                     o.gpu());
             List<String> rows = new ArrayList<>();
             for (Target t : o.models()) {
-                rows.addAll(run(device, t, o, out));
+                rows.addAll(run(pool, t, o, out));
             }
             out.println();
             out.println("| model | weight GiB read/step | batch-1 decode tok/s | weight GB/s | prefill-" + o.prefill()
@@ -181,10 +188,15 @@ public final class GpuBenchmark {
         }
     }
 
-    private static List<String> run(Device device, Target t, Options o, PrintStream out) throws IOException {
+    private static List<String> run(DevicePool devices, Target t, Options o, PrintStream out) throws IOException {
         List<String> rows = new ArrayList<>();
+        if (o.tensorParallel() > devices.devices().size()) {
+            throw new IllegalArgumentException("--tensor-parallel " + o.tensorParallel() + " on "
+                    + devices.devices().size() + " GPU(s)");
+        }
+        int[] shards = java.util.stream.IntStream.range(0, o.tensorParallel()).toArray();
         try (GgufFile file = GgufFile.open(t.file());
-                GpuBackend gpu = GpuBackend.open(device, o.gpu())) {
+                GpuBackend gpu = (GpuBackend) new Backends(devices, 1, o.gpu()).openTensorParallel(shards)) {
             long stepBytes = weightBytesPerStep(file);
             long start = System.nanoTime();
             int maxTokens = Math.max(512, o.prefill());

@@ -96,13 +96,18 @@ public final class Architectures {
      * {@code max(options.maxBatchTokens(), context length)} rows.
      *
      * @throws UnsupportedArchitectureException naming the supported embedding architectures
-     * @throws InvalidModelException            for inconsistent metadata or tensors of the wrong shape
+     * @throws InvalidModelException            for inconsistent metadata or tensors of the wrong shape, or a
+     *                                          backend split over GPUs
      */
     public static EmbeddingModel loadEmbeddingModel(GgufFile file, Backend backend, ModelOptions options) {
         String name = file.metadata().getString("general.architecture");
         EncoderLoader loader = ENCODERS.get(name);
         if (loader == null) {
             throw new UnsupportedArchitectureException(file.path(), name, embeddingModels());
+        }
+        if (backend.shards().size() > 1) {
+            throw new InvalidModelException(file.path(), "embedding models are not split over GPUs: "
+                    + backend.name() + " has " + backend.shards().size() + " shards (tensor-parallel-size)");
         }
         return loader.load(file, backend, options);
     }

@@ -44,7 +44,17 @@ class TensorParallelParityTests {
 
     @BeforeAll
     void startBackend() {
-        whole = new CpuBackend(2, true, false, CpuKernels.AUTO);
+        whole = openWhole();
+    }
+
+    /** The backend of the whole model. */
+    Backend openWhole() {
+        return new CpuBackend(2, true, false, CpuKernels.AUTO);
+    }
+
+    /** A backend of {@code shards} shards; the test is skipped where there cannot be so many. */
+    Backend openSplit(int shards) {
+        return CpuShards.open(shards, 1, CpuKernels.AUTO);
     }
 
     @AfterAll
@@ -68,7 +78,7 @@ class TensorParallelParityTests {
         String modelFile = root.get("model").asString();
         GoldenParityTests.Tolerance tol = GoldenParityTests.tolerance(modelFile);
         try (GgufFile file = GgufFile.open(TestData.model(modelFile));
-                Backend split = CpuShards.open(shards, 1, CpuKernels.AUTO);
+                Backend split = openSplit(shards);
                 LanguageModel one = Architectures.loadLanguageModel(file, whole, ModelOptions.DEFAULT)) {
             assertThat(split.shards()).hasSize(shards);
             LanguageModel loaded;
@@ -120,7 +130,7 @@ class TensorParallelParityTests {
     void aSplitThatCutsQuantizationBlocksIsRefusedSayingWhy() throws IOException {
         // tiny-Q4_K_M's attention output rows are 256 values, one Q4_K block: two shards would halve it
         try (GgufFile file = GgufFile.open(TestData.model("tiny-Q4_K_M.gguf"));
-                Backend split = CpuShards.open(2, 1, CpuKernels.AUTO)) {
+                Backend split = openSplit(2)) {
             assertThatThrownBy(() -> Architectures.loadLanguageModel(file, split, ModelOptions.DEFAULT))
                     .isInstanceOf(InvalidModelException.class)
                     .hasMessageContaining("cannot split over 2 GPUs")
@@ -141,9 +151,19 @@ class TensorParallelParityTests {
     }
 
     @Test
+    void anEmbeddingModelIsNotSplit() throws IOException {
+        try (GgufFile file = GgufFile.open(TestData.model("all-MiniLM-L6-v2-q8_0.gguf"));
+                Backend split = openSplit(2)) {
+            assertThatThrownBy(() -> Architectures.loadEmbeddingModel(file, split, ModelOptions.DEFAULT))
+                    .isInstanceOf(InvalidModelException.class)
+                    .hasMessageContaining("embedding models are not split over GPUs");
+        }
+    }
+
+    @Test
     void aProbeIsRefusedOnASplitModel() throws IOException {
         try (GgufFile file = GgufFile.open(TestData.model("tiny-Q8_0.gguf"));
-                Backend split = CpuShards.open(2, 1, CpuKernels.AUTO);
+                Backend split = openSplit(2);
                 LanguageModel model = Architectures.loadLanguageModel(file, split, ModelOptions.DEFAULT)) {
             assertThatThrownBy(() -> model.setProbe((name, layer, x, n) -> {}))
                     .isInstanceOf(UnsupportedOperationException.class)
