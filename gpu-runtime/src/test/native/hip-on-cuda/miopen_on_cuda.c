@@ -116,17 +116,6 @@ miopenStatus_t miopenDestroy(miopenHandle_t mh) {
     return s;
 }
 
-miopenStatus_t miopenSetStream(miopenHandle_t mh, miopenAcceleratorQueue_t streamID) {
-    HOC_COUNT(miopenSetStream);
-    handle *h = (handle *)mh;
-    if (!h) return miopenStatusBadParm;
-    miopenStatus_t s = dnn_enter();
-    if (s != miopenStatusSuccess) return s;
-    if (h->cudnn && cudnn.cudnnSetStream(h->cudnn, streamID) != HOC_CUDNN_STATUS_SUCCESS) return miopenStatusInternalError;
-    h->stream = streamID;
-    return miopenStatusSuccess;
-}
-
 const char *miopenGetErrorString(miopenStatus_t error) {
     HOC_COUNT(miopenGetErrorString);
     switch (error) {

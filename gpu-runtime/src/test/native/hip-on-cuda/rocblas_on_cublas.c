@@ -178,7 +178,9 @@ rocblas_status rocblas_gemm_ex(rocblas_handle handle, rocblas_operation transA, 
     int ta = cuda_type(a_type, &ab), tb = cuda_type(b_type, &bb), tc = cuda_type(c_type, &cb),
         td = cuda_type(d_type, &db), compute = cublas_compute(compute_type);
     if (opA < 0 || opB < 0) return rocblas_status_invalid_value;
-    if (ta < 0 || tb < 0 || tc < 0 || td < 0 || compute < 0 || c_type != d_type) return rocblas_status_not_implemented;
+    /* rocBLAS's gemm_ex pairs A and B of one type only (and C and D): any other mix is not_implemented */
+    if (ta < 0 || tb < 0 || tc < 0 || td < 0 || compute < 0 || a_type != b_type || c_type != d_type)
+        return rocblas_status_not_implemented;
     if (c != d) {
         /* D = alpha op(A) op(B) + beta C: copy C into D and let cuBLAS update D in place */
         if (ldc != ldd) return rocblas_status_not_implemented;

@@ -193,6 +193,12 @@ int main(int argc, char **argv) {
                            rocblas_datatype_f32_r, 13, B, rocblas_datatype_f32_r, 8, &zero, C, rocblas_datatype_f32_r,
                            13, C, rocblas_datatype_f32_r, 13, rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0);
     CHECK(rc == rocblas_status_memory_error, "CUBLAS_STATUS_ALLOC_FAILED is rocblas_status_memory_error: %d", rc);
+    fake_reset();
+    rc = p_rocblas_gemm_ex(b, rocblas_operation_none, rocblas_operation_none, 4, 2, 8, &one, A,
+                           rocblas_datatype_f16_r, 4, B, rocblas_datatype_bf16_r, 8, &zero, C, rocblas_datatype_f32_r,
+                           4, C, rocblas_datatype_f32_r, 4, rocblas_datatype_f32_r, rocblas_gemm_algo_standard, 0, 0);
+    CHECK(rc == rocblas_status_not_implemented && !LOGGED("cublasGemmEx"),
+          "f16 x bf16 is not a pair rocBLAS computes: %d", rc);
     CHECK(p_rocblas_destroy_handle(b) == rocblas_status_success, "rocblas_destroy_handle");
 
     /* MIOpen softmax by the PTX kernel: one block of 256 per row */
@@ -202,7 +208,9 @@ int main(int argc, char **argv) {
     CHECK(p_miopenCreateWithStream(&mh, s) == miopenStatusSuccess && LOGGED("cuModuleLoadData PTX") &&
               LOGGED("cuModuleGetFunction hoc_softmax_channel"), "MIOpen handle loads the softmax kernel");
     CHECK(p_miopenCreateTensorDescriptor(&desc) == miopenStatusSuccess &&
-              p_miopenSet4dTensorDescriptor(desc, miopenFloat, 37, 1000, 1, 1) == miopenStatusSuccess, "descriptor");
+              p_miopenSet4dTensorDescriptor(desc, miopenFloat, 0, 1000, 1, 1) == miopenStatusBadParm,
+          "an empty tensor is miopenStatusBadParm");
+    CHECK(p_miopenSet4dTensorDescriptor(desc, miopenFloat, 37, 1000, 1, 1) == miopenStatusSuccess, "descriptor");
     rc = p_miopenSoftmaxForward_V2(mh, &one, desc, A, &zero, desc, C, MIOPEN_SOFTMAX_ACCURATE,
                                    MIOPEN_SOFTMAX_MODE_CHANNEL);
     CHECK(rc == miopenStatusSuccess && LOGGED("cuLaunchKernel grid=37,1,1 block=256,1,1 shared=0"), "softmax launch");

@@ -13,7 +13,11 @@ public final class Dnn {
         this.driver = driver;
     }
 
-    /** Softmax over each row of a {@code rows x cols} row-major matrix. */
+    /**
+     * Softmax over each row of a {@code rows x cols} row-major matrix. The library checks the
+     * shape: an empty one (0 rows or columns) is its error, a {@link GpuCallException} (MIOpen's
+     * {@code miopenStatusBadParm}).
+     */
     public void softmax(DeviceBuffer x, DeviceBuffer y, int rows, int cols) {
         long bytes = (long) rows * cols * Float.BYTES;
         x.checkRange(0, bytes);

@@ -159,6 +159,70 @@ class BlasGpuTests {
         }
     }
 
+    /**
+     * Neither cuBLAS nor rocBLAS multiplies an f16 A by a bf16 B: the call fails with the library's
+     * own status (cublasGetStatusName / rocblas_status_to_string), and the handle works on after it.
+     */
+    @ParameterizedTest
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void aGemmOfOperandTypesTheLibraryDoesNotPairFailsInItsOwnWords(Device device) throws Exception {
+        int m = 16, n = 8, k = 32;
+        try (StreamLease lease = device.streams().lease()) {
+            Stream s = lease.stream();
+            try (DeviceBuffer a = device.allocate((long) m * k * 2);
+                    DeviceBuffer b = device.allocate((long) k * n * 2);
+                    DeviceBuffer c = device.allocate((long) m * n * 4)) {
+                s.fill(a, (byte) 0);
+                s.fill(b, (byte) 0);
+                GpuCallException e =
+                        org.assertj.core.api.Assertions.catchThrowableOfType(GpuCallException.class, () -> s.blas()
+                                .gemm(
+                                        Transpose.NONE,
+                                        Transpose.NONE,
+                                        m,
+                                        n,
+                                        k,
+                                        1f,
+                                        a,
+                                        BlasType.F16,
+                                        m,
+                                        b,
+                                        BlasType.BF16,
+                                        k,
+                                        0f,
+                                        c,
+                                        BlasType.F32,
+                                        m));
+                GpuReport.line("gemm f16 x bf16 on %s: %s", device.info().name(), e.getMessage());
+                assertThat(e.library()).isIn("cublas", "rocblas");
+                assertThat(e.call()).isIn("cublasGemmEx", "rocblas_gemm_ex");
+                assertThat(e.codeName()).isNotBlank().doesNotStartWith("status ");
+                assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("no message");
+                assertThat(e.isContextLost()).isFalse();
+                s.blas()
+                        .gemm(
+                                Transpose.NONE,
+                                Transpose.NONE,
+                                m,
+                                n,
+                                k,
+                                1f,
+                                a,
+                                BlasType.F16,
+                                m,
+                                b,
+                                BlasType.F16,
+                                k,
+                                0f,
+                                c,
+                                BlasType.F32,
+                                m);
+                float[] zeros = HostData.download(s, c, m * n);
+                for (float v : zeros) assertThat(v).isZero();
+            }
+        }
+    }
+
     /** {@code alpha * op(A) B + beta * C0} in double, and the sum of |terms| each output is relative to. */
     private static double[][] reference(
             float[] a, Transpose ta, int lda, float[] b, float[] c0, int m, int n, int k, double alpha, double beta) {

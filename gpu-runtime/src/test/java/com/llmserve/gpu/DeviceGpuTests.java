@@ -13,6 +13,9 @@ class DeviceGpuTests {
     void discoveryReportsTheChosenBackend(DevicePool devices) {
         devices.statuses().forEach(s -> GpuReport.line("backend %s", s));
         assertThat(devices.statuses()).anyMatch(BackendStatus::available);
+        // the health names the driver's version beside the runtime's (cuDriverGetVersion, hipDriverGetVersion)
+        assertThat(devices.statuses()).filteredOn(BackendStatus::available).allSatisfy(s -> assertThat(s.detail())
+                .containsAnyOf("CUDA driver API ", ", HIP driver "));
         assertThat(devices.vendor()).isPresent();
     }
 

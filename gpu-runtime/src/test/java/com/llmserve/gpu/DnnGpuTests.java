@@ -48,4 +48,34 @@ class DnnGpuTests {
             }
         }
     }
+
+    /** A shape MIOpen cannot describe (no rows) fails in MIOpen's words (miopenGetErrorString). */
+    @ParameterizedTest
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void anEmptyMatrixFailsWithMiopensStatus(Device device) throws Exception {
+        try (StreamLease lease = device.streams().lease();
+                DeviceBuffer x = device.allocate(4096);
+                DeviceBuffer y = device.allocate(4096)) {
+            Optional<Dnn> dnn = lease.stream().dnn();
+            if (device.info().vendor() == Vendor.NVIDIA) {
+                assertThat(dnn).as("cuDNN is not bound").isEmpty();
+                return;
+            }
+            GpuCallException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    GpuCallException.class, () -> dnn.orElseThrow().softmax(x, y, 0, 64));
+            GpuReport.line("MIOpen softmax of 0 rows on %s: %s", device.info().name(), e.getMessage());
+            assertThat(e.library()).isEqualTo("miopen");
+            assertThat(e.vendorMessage()).isNotBlank().isNotEqualTo("no message");
+            // the handle works on: a softmax of one row of one value is 1
+            try (PinnedBuffer one = device.allocatePinned(4)) {
+                one.segment().set(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, 3f);
+                lease.stream().copyToDevice(one.segment(), x);
+                dnn.orElseThrow().softmax(x, y, 1, 1);
+                lease.stream().copyToHost(y, 0, one.segment());
+                lease.stream().synchronize();
+                assertThat(one.segment().get(java.lang.foreign.ValueLayout.JAVA_FLOAT, 0))
+                        .isCloseTo(1f, org.assertj.core.data.Offset.offset(1e-6f));
+            }
+        }
+    }
 }

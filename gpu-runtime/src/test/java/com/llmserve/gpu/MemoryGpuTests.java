@@ -51,6 +51,39 @@ class MemoryGpuTests {
         }
     }
 
+    /**
+     * One stream's work ordered after another's by an event, not by the host: the second stream
+     * copies what the first wrote only once the event it waits for has passed.
+     */
+    @ParameterizedTest
+    @ArgumentsSource(RequiresGpu.EveryDevice.class)
+    void aStreamWaitsForAnEventOfAnother(Device device) throws Exception {
+        int bytes = 16 << 20;
+        try (StreamLease first = device.streams().lease();
+                StreamLease second = device.streams().lease();
+                PinnedBuffer src = device.allocatePinned(bytes);
+                PinnedBuffer dst = device.allocatePinned(bytes);
+                DeviceBuffer a = device.allocate(bytes);
+                DeviceBuffer b = device.allocate(bytes);
+                Event written = device.createEvent()) {
+            assertThat(second.stream()).isNotSameAs(first.stream());
+            SplittableRandom random = new SplittableRandom(7);
+            for (long i = 0; i < bytes; i += 8) src.segment().set(ValueLayout.JAVA_LONG, i, random.nextLong());
+            first.stream().copyToDevice(src.segment(), a);
+            first.stream().record(written);
+            second.stream().waitFor(written);
+            second.stream().copy(a, b, bytes);
+            second.stream().copyToHost(b, dst.segment());
+            second.stream().synchronize();
+            assertThat(written.isDone())
+                    .as("the event the finished stream waited for")
+                    .isTrue();
+            assertThat(dst.segment().mismatch(src.segment()))
+                    .as("first differing byte")
+                    .isEqualTo(-1L);
+        }
+    }
+
     @ParameterizedTest
     @ArgumentsSource(RequiresGpu.EveryDevice.class)
     void fillWritesEveryByte(Device device) throws Exception {

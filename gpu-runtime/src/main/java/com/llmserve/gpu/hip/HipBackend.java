@@ -41,7 +41,10 @@ public final class HipBackend implements Backend {
             }
             int devices = count.get(ValueLayout.JAVA_INT, 0);
             if (devices == 0) return new Probe.Unavailable("no AMD device: hipGetDeviceCount answered 0");
-            return new Probe.Available(new HipDriver(devices, runtimeVersion));
+            MemorySegment driverVersion = arena.allocate(ValueLayout.JAVA_INT);
+            HipStatus.HIP.check(hipDriverGetVersion(driverVersion), "hipDriverGetVersion");
+            return new Probe.Available(
+                    new HipDriver(devices, runtimeVersion, driverVersion.get(ValueLayout.JAVA_INT, 0)));
         } catch (GpuException e) {
             return new Probe.Unavailable("HIP runtime failed: " + e.getMessage());
         }

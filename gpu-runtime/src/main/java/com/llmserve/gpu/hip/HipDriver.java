@@ -9,15 +9,17 @@ final class HipDriver implements Driver {
 
     private final int deviceCount;
     private final int runtimeVersion;
+    private final int driverVersion;
     private final RocmSmi smi;
 
-    HipDriver(int deviceCount, int runtimeVersion) {
+    HipDriver(int deviceCount, int runtimeVersion, int driverVersion) {
         this.deviceCount = deviceCount;
         this.runtimeVersion = runtimeVersion;
+        this.driverVersion = driverVersion;
         this.smi = RocmSmi.open();
     }
 
-    /** HIP encodes versions as major * 10^7 + minor * 10^5 + patch. */
+    /** HIP encodes versions (runtime and driver alike) as major * 10^7 + minor * 10^5 + patch. */
     static String describe(int version) {
         return version / 10_000_000 + "." + version / 100_000 % 100 + "." + version % 100_000;
     }
@@ -29,7 +31,9 @@ final class HipDriver implements Driver {
 
     @Override
     public String version() {
-        return "HIP runtime " + describe(runtimeVersion) + (smi.available() ? ", rocm-smi" : ", rocm-smi unavailable");
+        // as the CUDA backend reports its driver's version beside the API's
+        return "HIP runtime " + describe(runtimeVersion) + ", HIP driver " + describe(driverVersion)
+                + (smi.available() ? ", rocm-smi" : ", rocm-smi unavailable");
     }
 
     @Override

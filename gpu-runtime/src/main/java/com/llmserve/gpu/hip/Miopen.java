@@ -9,8 +9,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A MIOpen handle bound to one stream. Tensors are described per call as NCHW with the data in
- * N (rows) and C (features): MIOpen's channel-mode softmax then normalises each row.
+ * A MIOpen handle bound to one stream: created on it ({@code miopenCreateWithStream}) and never
+ * moved, as the stream owns it, so {@code miopenSetStream} is not bound. Tensors are described per
+ * call as NCHW with the data in N (rows) and C (features): MIOpen's channel-mode softmax then
+ * normalises each row. A status MIOpen returns is reported with its {@code miopenGetErrorString}.
  */
 final class Miopen implements DnnDriver {
 

@@ -101,7 +101,11 @@ final class RocmSmi implements AutoCloseable {
     public void close() {
         if (available) {
             int rc = rsmi_shut_down();
-            if (rc != RSMI_STATUS_SUCCESS) LOG.log(System.Logger.Level.WARNING, "rsmi_shut_down: {0}", rc);
+            if (rc != RSMI_STATUS_SUCCESS)
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "rsmi_shut_down: {0}",
+                        HipStatus.RSMI.error(rc, "rsmi_shut_down").getMessage());
         }
     }
 }

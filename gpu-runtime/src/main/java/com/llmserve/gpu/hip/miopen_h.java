@@ -52,18 +52,6 @@ public final class miopen_h {
         }
     }
 
-    private static final MethodHandle miopenSetStream$MH =
-            LIBRARY.downcall("miopenSetStream", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER));
-
-    /** {@code miopenStatus_t miopenSetStream(miopenHandle_t handle, miopenAcceleratorQueue_t streamID)} */
-    public static int miopenSetStream(MemorySegment handle, MemorySegment streamID) {
-        try {
-            return (int) miopenSetStream$MH.invokeExact(handle, streamID);
-        } catch (Throwable t) {
-            throw NativeLibrary.rethrow(t);
-        }
-    }
-
     private static final MethodHandle miopenGetErrorString$MH =
             LIBRARY.downcall("miopenGetErrorString", FunctionDescriptor.of(C_POINTER, C_INT));
 

@@ -81,7 +81,7 @@ class HipOnCudaLibraryTests {
     /**
      * The HIP backend's host code end to end through the library, over the fake libcuda/cuBLAS/NVML,
      * in a JVM of its own (the library path is read at start): {@link HipOverFakeCuda}. Its call
-     * counts then show the bindings the Java side reached: all but the few no path of it takes.
+     * counts then show the bindings the Java side reached: every one the holders bind.
      */
     @Test
     void theHipBackendRunsOverTheLibraryAndAFakeCuda() throws Exception {
@@ -116,20 +116,18 @@ class HipOnCudaLibraryTests {
             String[] f = line.split("\t");
             if (!line.startsWith("#") && f.length == 3 && Long.parseLong(f[2]) > 0) called.add(f[0]);
         }
-        Set<String> uncalled = new TreeSet<>();
-        for (NativeLibrary library : holders())
-            uncalled.addAll(library.functions().keySet());
+        Set<String> bound = new TreeSet<>();
+        for (NativeLibrary library : holders()) bound.addAll(library.functions().keySet());
+        Set<String> uncalled = new TreeSet<>(bound);
         uncalled.removeAll(called);
-        // hipDriverGetVersion and miopenSetStream: bound, called by no path of the backend; the status
-        // strings of rocBLAS, MIOpen and rocm-smi: only on an error of their library
+        // the figure coverage.py prints for a device run, here for CI's
+        System.out.printf(
+                "hip-on-cuda: %d of %d bound symbols called (HipOverFakeCuda)%n",
+                bound.size() - uncalled.size(), bound.size());
         assertThat(uncalled)
-                .as("bound symbols the HIP backend did not reach over the fake")
-                .isSubsetOf(
-                        "hipDriverGetVersion",
-                        "miopenGetErrorString",
-                        "miopenSetStream",
-                        "rocblas_status_to_string",
-                        "rsmi_status_string");
+                .as("bound symbols the HIP backend did not reach over the fake: a binding no path uses is"
+                        + " removed, one that is used is reached by HipOverFakeCuda")
+                .isEmpty();
     }
 
     /** The kernels jar's HSACO and cubins, written out as files (the cubins are what the library loads). */

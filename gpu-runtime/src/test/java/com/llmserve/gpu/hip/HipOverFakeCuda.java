@@ -7,6 +7,7 @@ import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.DeviceInfo;
 import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.DeviceTelemetry;
+import com.llmserve.gpu.Dnn;
 import com.llmserve.gpu.Event;
 import com.llmserve.gpu.GpuCallException;
 import com.llmserve.gpu.Graph;
@@ -27,11 +28,16 @@ import java.lang.foreign.ValueLayout;
 /**
  * Run by {@link HipOnCudaLibraryTests} in a JVM of its own, with hip-on-cuda on the library path
  * over fake_cuda.c's fake libcuda/cuBLAS/NVML: the HIP backend's host code end to end without a GPU
- * (discovery, properties, rocm-smi telemetry, the module cache choosing HSACO that load as cubins,
- * copies, launches, a vendor error with its HIP name, rocBLAS, MIOpen, graph capture, events). The
- * fake runs no kernel and computes no product: only data copies are checked for their bytes.
+ * (discovery with the runtime and driver versions, properties, rocm-smi telemetry, the module cache
+ * choosing HSACO that load as cubins, copies, launches, a vendor error with its HIP name, rocBLAS,
+ * MIOpen, a failure of each of rocBLAS, MIOpen and rocm-smi in that library's words, graph capture,
+ * events): every bound symbol is called. The fake runs no kernel and computes no product: only data
+ * copies are checked for their bytes.
  */
 public final class HipOverFakeCuda {
+
+    /** A rocm-smi index no host has: rocm-smi answers RSMI_STATUS_INVALID_ARGS. */
+    static final int NO_SUCH_DEVICE = 1 << 20;
 
     private HipOverFakeCuda() {}
 
@@ -39,6 +45,17 @@ public final class HipOverFakeCuda {
         try (DevicePool pool = DevicePool.open(RuntimeChoice.HIP);
                 Arena arena = Arena.ofConfined()) {
             check(pool.devices().size() == 1, "one HIP device: " + pool.statuses());
+            // the health's backend line: runtime and driver versions, as the CUDA backend's
+            String detail = pool.statuses().stream()
+                    .filter(st -> st.backend().equals("hip") && st.available())
+                    .findFirst()
+                    .orElseThrow()
+                    .detail();
+            check(
+                    detail.startsWith("HIP runtime 6.4.")
+                            && detail.contains(", HIP driver 6.4.")
+                            && detail.contains(", rocm-smi,"),
+                    "backend status " + detail);
             Device device = pool.device(0);
             DeviceInfo info = device.info();
             check(
@@ -140,7 +157,59 @@ public final class HipOverFakeCuda {
                                     b,
                                     BlasType.F32,
                                     8);
-                    s.dnn().orElseThrow(() -> new AssertionError("no MIOpen")).softmax(a, b, 4, 64);
+                    Dnn dnn = s.dnn().orElseThrow(() -> new AssertionError("no MIOpen"));
+                    dnn.softmax(a, b, 4, 64);
+
+                    // each ROCm library's failure carries that library's own words for its status
+                    try {
+                        s.blas()
+                                .gemm(
+                                        Transpose.NONE,
+                                        Transpose.NONE,
+                                        8,
+                                        8,
+                                        8,
+                                        1f,
+                                        a,
+                                        BlasType.F16,
+                                        8,
+                                        a,
+                                        BlasType.BF16,
+                                        8,
+                                        0f,
+                                        b,
+                                        BlasType.F32,
+                                        8);
+                        throw new AssertionError("an f16 x bf16 GEMM did not fail");
+                    } catch (GpuCallException e) {
+                        check(
+                                e.library().equals("rocblas")
+                                        && e.call().equals("rocblas_gemm_ex")
+                                        && e.codeName().equals("rocblas_status_not_implemented")
+                                        && e.vendorMessage().equals("rocblas_status_not_implemented"),
+                                "rocBLAS error (rocblas_status_to_string) " + e.getMessage());
+                    }
+                    try {
+                        dnn.softmax(a, b, 0, 64);
+                        throw new AssertionError("a softmax of no rows did not fail");
+                    } catch (GpuCallException e) {
+                        check(
+                                e.library().equals("miopen")
+                                        && e.call().equals("miopenSet4dTensorDescriptor")
+                                        && e.vendorMessage().equals("miopenStatusBadParm"),
+                                "MIOpen error (miopenGetErrorString) " + e.getMessage());
+                    }
+                    try (RocmSmi smi = RocmSmi.open()) {
+                        check(smi.available(), "a second rocm-smi session");
+                        smi.read(NO_SUCH_DEVICE);
+                        throw new AssertionError("rocm-smi read a device it does not have");
+                    } catch (GpuCallException e) {
+                        check(
+                                e.library().equals("rocm-smi")
+                                        && e.call().equals("rsmi_dev_memory_usage_get")
+                                        && e.vendorMessage().equals("RSMI_STATUS_INVALID_ARGS: Invalid arguments"),
+                                "rocm-smi error (rsmi_status_string) " + e.getMessage());
+                    }
 
                     Graph graph;
                     try (GraphCapture capture = s.beginCapture()) {
