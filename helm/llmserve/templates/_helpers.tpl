@@ -43,14 +43,31 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 {{- end -}}
 
-{{/* GPUs a pod asks for: accelerator.count, or more when a model's devices name a higher index. */}}
+{{/*
+GPUs a pod asks for: accelerator.count, or more when a model's devices name a higher index (devices
+[0, 3] needs 4) or, with devices all or none, its tensorParallelSize spans more GPUs than that. A
+model whose GPUs do not cut into replicas of its tensorParallelSize fails the render, as the
+service would refuse it at load.
+*/}}
 {{- define "llmserve.gpuCount" -}}
 {{- $n := int .Values.accelerator.count -}}
 {{- range .Values.models -}}
+{{- $tp := int (.tensorParallelSize | default 1) -}}
 {{- if kindIs "slice" .devices -}}
 {{- range .devices -}}
 {{- if ge (int .) $n -}}{{- $n = add1 (int .) -}}{{- end -}}
 {{- end -}}
+{{- if mod (len .devices) $tp -}}
+{{- fail (printf "model %s: devices %v name %d GPU(s), which do not cut into replicas of tensorParallelSize %d" .id .devices (len .devices) $tp) -}}
+{{- end -}}
+{{- else if gt $tp $n -}}
+{{- $n = $tp -}}
+{{- end -}}
+{{- end -}}
+{{- range .Values.models -}}
+{{- $tp := int (.tensorParallelSize | default 1) -}}
+{{- if and (eq (toString .devices) "all") (mod $n $tp) -}}
+{{- fail (printf "model %s: devices all gives the pod's %d GPU(s), which do not cut into replicas of tensorParallelSize %d" .id $n $tp) -}}
 {{- end -}}
 {{- end -}}
 {{- $n -}}

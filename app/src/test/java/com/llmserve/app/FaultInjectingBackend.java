@@ -1,10 +1,13 @@
 package com.llmserve.app;
 
 import com.llmserve.engine.backend.Activations;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.gpu.GpuCallException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -20,6 +23,7 @@ public final class FaultInjectingBackend extends CpuBackend {
     private final AtomicReference<Supplier<RuntimeException>> fault = new AtomicReference<>();
     private final AtomicLong work = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private volatile List<Backend> shards = List.of(this);
 
     public FaultInjectingBackend(String name, int threads) {
         super(name, threads, true);
@@ -70,6 +74,28 @@ public final class FaultInjectingBackend extends CpuBackend {
                             "cuda", "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE", "invalid argument", false)
                     : null;
         });
+    }
+
+    /**
+     * Stands in for a model split over GPUs: {@link #shards()} lists this backend, then one named
+     * {@code peers} each (which never compute: this one does all the work), closed with this one.
+     */
+    public FaultInjectingBackend splitWith(List<String> peers) {
+        List<Backend> all = new ArrayList<>(List.of(this));
+        peers.forEach(name -> all.add(new FaultInjectingBackend(name, 1)));
+        shards = List.copyOf(all);
+        return this;
+    }
+
+    @Override
+    public List<? extends Backend> shards() {
+        return shards;
+    }
+
+    @Override
+    protected void doClose() {
+        shards.stream().skip(1).forEach(Backend::close);
+        super.doClose();
     }
 
     /** Computes again. */

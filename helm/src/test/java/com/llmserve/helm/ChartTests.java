@@ -255,6 +255,79 @@ class ChartTests {
                 .containsExactly("all", List.of(0, 3));
     }
 
+    /**
+     * Models split over GPUs: their tensorParallelSize reaches the service, and the pod asks for the
+     * GPUs the largest needs (llama-70b names no devices: GPUs 0 to 3).
+     */
+    @Test
+    void modelsSplitOverGpusAskForTheGpusTheirSizeSpans() throws Exception {
+        List<HasMetadata> docs = render(Path.of(
+                ChartTests.class.getResource("/tensor-parallel-values.yaml").toURI()));
+        Container c = one(docs, Deployment.class)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .getFirst();
+        assertThat(c.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("4"));
+        assertThat(c.getResources().getRequests()).containsEntry("nvidia.com/gpu", new Quantity("4"));
+        Map<?, ?> config = YAML.readValue(
+                named(docs, ConfigMap.class, "llm-llmserve").getData().get("models.yaml"), Map.class);
+        List<?> models = (List<?>) ((Map<?, ?>) config.get("llmserve")).get("models");
+        assertThat(models.stream()
+                        .<Object>map(m -> ((Map<?, ?>) m).get("tensor-parallel-size"))
+                        .toList())
+                .containsExactly(4, 2, null);
+    }
+
+    /** devices all with a tensorParallelSize: at least one group, and the pod's GPUs must cut into groups. */
+    @Test
+    void devicesAllWithATensorParallelSizeAsksForWholeGroups() {
+        assertThat(gpusAsked(tensorParallel(2, "all"), "accelerator.count", 1)).isEqualTo("2");
+        assertThat(gpusAsked(tensorParallel(2, "all"), "accelerator.count", 4)).isEqualTo("4");
+        assertThatThrownBy(() -> gpusAsked(tensorParallel(2, "all"), "accelerator.count", 3))
+                .hasMessageContaining("model big: devices all gives the pod's 3 GPU(s), which do not cut into"
+                        + " replicas of tensorParallelSize 2");
+        assertThatThrownBy(() -> gpusAsked(tensorParallel(2, 0, 1, 2)))
+                .hasMessageContaining("model big: devices [0 1 2] name 3 GPU(s), which do not cut into"
+                        + " replicas of tensorParallelSize 2");
+        assertThat(gpusAsked(tensorParallel(2, 2, 3)))
+                .as("the highest index named")
+                .isEqualTo("4");
+    }
+
+    /** One model split over {@code size} GPUs a replica, on {@code devices}: {@code "all"} or GPU indexes. */
+    private static Map<String, Object> tensorParallel(int size, Object... devices) {
+        Map<String, Object> values = new java.util.LinkedHashMap<>(Map.of(
+                "accelerator.type", "nvidia",
+                "models[0].id", "big",
+                "models[0].file", "big.gguf",
+                "models[0].tensorParallelSize", size));
+        if (devices.length == 1 && devices[0] instanceof String all) {
+            values.put("models[0].devices", all);
+        } else {
+            for (int i = 0; i < devices.length; i++) {
+                values.put("models[0].devices[" + i + "]", devices[i]);
+            }
+        }
+        return values;
+    }
+
+    /** The nvidia.com/gpu limit of the pod rendered with {@code values} and one more key and value. */
+    private static String gpusAsked(Map<String, Object> values, Object... more) {
+        var template = new Helm(CHART).template().withName("llm");
+        values.forEach(template::set);
+        for (int i = 0; i < more.length; i += 2) {
+            template.set((String) more[i], more[i + 1]);
+        }
+        String out = template.call();
+        return out.lines()
+                .filter(l -> l.strip().startsWith("nvidia.com/gpu:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                .findFirst()
+                .orElseThrow();
+    }
+
     @Test
     void theSchemaRejectsBadValues() {
         assertRejected("accelerator.type", "tpu");
@@ -266,6 +339,14 @@ class ChartTests {
         assertRejected("service.port", 70000);
         assertRejected("replicaCount", "two");
         assertRejected("acceleratr.type", "amd");
+        assertThatThrownBy(() -> new Helm(CHART)
+                        .template()
+                        .withName("t")
+                        .set("models[0].id", "big")
+                        .set("models[0].file", "big.gguf")
+                        .set("models[0].tensorParallelSize", 0)
+                        .call())
+                .hasMessageContaining("values don't meet the specifications of the schema");
     }
 
     private static void assertRejected(String key, Object value) {

@@ -2,6 +2,7 @@ package com.llmserve.app.models;
 
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.BackendChoice;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -47,5 +48,23 @@ public interface BackendProvider {
                     + (gpuCount() == 0 ? "no GPU backend available" : "this provider places models on one GPU"));
         }
         return create(BackendChoice.GPU, modelId);
+    }
+
+    /**
+     * A new backend for one replica of a model split over GPUs {@code devices}, in rank order
+     * ({@code llmserve.models[].tensor-parallel-size}); the caller closes it, and its
+     * {@link Backend#shards()} with it. One device is {@link #createOn(int, String)}.
+     *
+     * @throws IllegalStateException when a GPU is missing or the model cannot be split over them
+     */
+    default Backend createOn(List<Integer> devices, String modelId) {
+        if (devices.isEmpty()) {
+            throw new IllegalArgumentException("model '" + modelId + "': a replica needs at least one GPU");
+        }
+        if (devices.size() == 1) {
+            return createOn(devices.getFirst(), modelId);
+        }
+        throw new IllegalStateException("model '" + modelId + "' asks for a replica split over GPUs " + devices
+                + ": this provider does not split models over GPUs");
     }
 }

@@ -53,7 +53,7 @@ public final class ModelAdmin {
         }
         String modelId = id == null ? ModelCatalog.idOf(path) : id;
         ServingProperties.ModelSpec spec = new ServingProperties.ModelSpec(
-                modelId, path.toString(), null, null, options.contextSize(), options.kvBlocks(), null, null, null);
+                modelId, path.toString(), null, null, options.contextSize(), options.kvBlocks(), null, null, null, 1);
         return registry.add(catalog.plan(path, modelId, spec));
     }
 

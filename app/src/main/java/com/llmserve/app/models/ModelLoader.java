@@ -109,12 +109,12 @@ final class ModelLoader {
     private <M extends AutoCloseable, E extends AutoCloseable> ServedModel load(
             ModelPlan plan, GgufFile file, ServedKind<M, E> kind, List<AutoCloseable> opened) {
         List<Replica<M, E>> primaries = new ArrayList<>();
-        List<Integer> devices = placement(plan);
-        if (devices.isEmpty()) {
+        List<List<Integer>> groups = GpuPlacement.groups(plan, backends.gpuCount());
+        if (groups.isEmpty()) {
             primaries.add(replica(plan.id(), kind, backends.create(plan.backend(), plan.id()), opened));
         } else {
-            for (int d : devices) {
-                primaries.add(replica(plan.id(), kind, backends.createOn(d, plan.id()), opened));
+            for (List<Integer> group : groups) {
+                primaries.add(replica(plan.id(), kind, backends.createOn(group, plan.id()), opened));
             }
         }
         Replica<M, E> first = primaries.getFirst();
@@ -129,8 +129,8 @@ final class ModelLoader {
                 E engine = r.engine();
                 Failover.Probe probe = () -> kind.probe(engine);
                 Failover f = primaries.size() == 1
-                        ? policies.failover(plan.id(), r.device(), copy, probe)
-                        : policies.replicaFailover(plan.id(), r.device(), copy, probe);
+                        ? policies.failover(plan.id(), r.device(), r.devices(), copy, probe)
+                        : policies.replicaFailover(plan.id(), r.device(), r.devices(), copy, probe);
                 opened.add(f);
                 failovers.add(f);
             }
@@ -152,25 +152,6 @@ final class ModelLoader {
                 description));
     }
 
-    /**
-     * The GPUs a model's replicas go on ({@code llmserve.models[].devices}), empty for the default
-     * placement; a placement on GPUs of a model that runs elsewhere is refused.
-     */
-    private List<Integer> placement(ModelPlan plan) {
-        if (plan.spec() == null || plan.spec().devices().isEmpty()) {
-            return List.of();
-        }
-        if (plan.backend() == BackendChoice.CPU) {
-            throw new IllegalStateException("model '" + plan.id() + "' names GPUs (devices "
-                    + plan.spec().devices() + ") but runs on the CPU (backend cpu)");
-        }
-        try {
-            return plan.spec().gpuDevices(backends.gpuCount());
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException("model '" + plan.id() + "': " + e.getMessage(), e);
-        }
-    }
-
     private <M extends AutoCloseable, E extends AutoCloseable> Replica<M, E> replica(
             String modelId, ServedKind<M, E> kind, Backend backend, List<AutoCloseable> opened) {
         opened.add(backend);
@@ -180,7 +161,7 @@ final class ModelLoader {
         if (!accelerated) {
             policies.checkHostMemory(modelId, kind.cacheBytes(model));
         }
-        String device = backend.name();
+        String device = Replica.deviceOf(backend);
         E engine = kind.start(model, backend, device);
         opened.add(engine);
         return new Replica<>(device, backend, model, engine);

@@ -118,6 +118,11 @@ public record ServingProperties(
      * @param devices          the GPUs a GPU model is placed on, one replica on each (their indexes, or
      *                         {@code all}); requests go to the replica with the fewest in flight. Empty:
      *                         one replica, the models spread over the GPUs in turn
+     * @param tensorParallelSize the GPUs each replica spans, the model split over them (tensor
+     *                         parallelism): {@code devices} is cut into consecutive groups of this many,
+     *                         one replica per group, so it must name a multiple of it; without
+     *                         {@code devices}, one replica on GPUs 0 to this minus 1. 1 (the default):
+     *                         one GPU per replica
      */
     public record ModelSpec(
             String id,
@@ -131,7 +136,8 @@ public record ServingProperties(
             @DefaultValue("0") int kvBlocks,
             String chatTemplate,
             String chatTemplateFile,
-            List<String> devices) {
+            List<String> devices,
+            @DefaultValue("1") int tensorParallelSize) {
 
         /** The value of {@code devices} that places a replica on every GPU. */
         public static final String ALL_DEVICES = "all";
@@ -145,6 +151,10 @@ public record ServingProperties(
             if (contextSize < 0 || kvBlocks < 0) {
                 throw new IllegalArgumentException(
                         "llmserve.models[].context-size and kv-blocks must not be negative (model " + model + ")");
+            }
+            if (tensorParallelSize < 1) {
+                throw new IllegalArgumentException("llmserve.models[].tensor-parallel-size must be at least 1"
+                        + " (the GPUs each replica spans): " + tensorParallelSize + " (model " + model + ")");
             }
             devices = devices == null ? List.of() : List.copyOf(devices);
             boolean all = devices.contains(ALL_DEVICES);

@@ -5,6 +5,7 @@ import com.llmserve.app.gpu.DeviceUser;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.event.CircuitBreakerOnStateTransitionEvent;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -57,6 +58,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
 
     private final String model;
     private final String device;
+    private final List<String> gpus;
     private final CircuitBreaker breaker;
     private final boolean fallback;
     private final Probe probe;
@@ -71,6 +73,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
     Failover(
             String model,
             String device,
+            List<String> gpus,
             CircuitBreaker breaker,
             boolean fallback,
             Probe probe,
@@ -84,6 +87,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
         }
         this.model = model;
         this.device = device;
+        this.gpus = List.copyOf(gpus);
         this.breaker = breaker;
         this.fallback = fallback;
         this.probe = probe;
@@ -91,7 +95,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
         this.faults = faults;
         this.onClose = onClose;
         breaker.getEventPublisher().onStateTransition(this::onTransition);
-        faults.register(device, this);
+        this.gpus.forEach(gpu -> faults.register(gpu, this));
     }
 
     /**
@@ -133,7 +137,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
 
     /** A request on the GPU failed with the device's (or the backend's) error. */
     public void failed(long nanos, Throwable error) {
-        faults.report(device, error);
+        report(error);
         if (lastFailure.getAndSet(error) == error) {
             breaker.releasePermission(); // the same failed forward pass, already counted
             return;
@@ -254,8 +258,17 @@ public final class Failover implements DeviceUser, AutoCloseable {
     }
 
     private void probeFailed(long nanos, Throwable error) {
-        faults.report(device, error);
+        report(error);
         breaker.onError(nanos, TimeUnit.NANOSECONDS, error);
+    }
+
+    /**
+     * Hands a device error to the fault record of each GPU the model runs on: a model split over
+     * several cannot tell whose context a sticky error lost, and a lost one stalls the group's
+     * collectives anyway, so each is marked and the restart that follows cures whichever it was.
+     */
+    private void report(Throwable error) {
+        gpus.forEach(gpu -> faults.report(gpu, error));
     }
 
     @Override
@@ -302,7 +315,7 @@ public final class Failover implements DeviceUser, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        faults.unregister(device, this);
+        gpus.forEach(gpu -> faults.unregister(gpu, this));
         onClose.run();
     }
 }

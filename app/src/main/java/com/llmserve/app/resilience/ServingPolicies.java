@@ -14,6 +14,7 @@ import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The resilience4j instances the models use, by the names {@code application.yaml} configures:
@@ -141,26 +142,37 @@ public final class ServingPolicies {
         return cpuFallback.decide(bytes);
     }
 
-    /** The breaker and router of a model placed on {@code device}; close it with the model. */
-    public Failover failover(String model, String device, boolean hasFallback, Failover.Probe probe) {
-        return failover(model, GPU_BREAKER + "-" + model, device, hasFallback, probe);
+    /**
+     * The breaker and router of a model placed on {@code device}; close it with the model.
+     *
+     * @param device as the model's replica names it ({@code cuda:0}, or {@code cuda:0+cuda:1} for a
+     *     model split over two GPUs)
+     * @param gpus   the GPUs it runs on, as their fault record knows them ({@code [cuda:0, cuda:1]})
+     */
+    public Failover failover(
+            String model, String device, List<String> gpus, boolean hasFallback, Failover.Probe probe) {
+        return failover(model, GPU_BREAKER + "-" + model, device, gpus, hasFallback, probe);
     }
 
     /**
      * The failover of one of a model's GPU replicas, with a breaker of its own: {@code gpu-<model>@<device>}
-     * (the device as its backend names it, {@code cuda:1}).
+     * (the device as its replica names it, {@code cuda:1}, or {@code cuda:0+cuda:1} for a replica split
+     * over two GPUs).
      */
-    public Failover replicaFailover(String model, String device, boolean hasFallback, Failover.Probe probe) {
-        return failover(model, GPU_BREAKER + "-" + model + "@" + device, device, hasFallback, probe);
+    public Failover replicaFailover(
+            String model, String device, List<String> gpus, boolean hasFallback, Failover.Probe probe) {
+        return failover(model, GPU_BREAKER + "-" + model + "@" + device, device, gpus, hasFallback, probe);
     }
 
-    private Failover failover(String model, String name, String device, boolean hasFallback, Failover.Probe probe) {
+    private Failover failover(
+            String model, String name, String device, List<String> gpus, boolean hasFallback, Failover.Probe probe) {
         CircuitBreaker breaker = breakers.find(name)
                 .orElseGet(() -> breakers.circuitBreaker(
                         name, breakers.getConfiguration(GPU_BREAKER).orElse(GPU_BREAKER_DEFAULTS)));
         return new Failover(
                 model,
                 device,
+                gpus,
                 breaker,
                 hasFallback,
                 probe,

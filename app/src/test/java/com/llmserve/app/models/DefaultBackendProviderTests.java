@@ -43,4 +43,15 @@ class DefaultBackendProviderTests {
                 .hasMessage("model 'm' asks for backend gpu: no GPU backend available"
                         + " (GPU runtime not opened: no code objects)");
     }
+
+    @Test
+    void aReplicaSplitOverGpusWithoutThemIsRefusedNamingTheModel() {
+        DefaultBackendProvider provider =
+                new DefaultBackendProvider(Backends.cpuOnly(1, "GPU runtime not opened: no code objects"));
+
+        assertThatThrownBy(() -> provider.createOn(java.util.List.of(0, 1), "big"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("model 'big': GPU 0 asked for: no GPU backend available"
+                        + " (GPU runtime not opened: no code objects)");
+    }
 }

@@ -45,7 +45,7 @@ class FailoverTests {
                 FailoverProperties.defaults(),
                 HostMemory.system(),
                 DeviceFaults.none());
-        failover = policies.failover("m", "cuda:0", fallback, () -> {
+        failover = policies.failover("m", "cuda:0", java.util.List.of("cuda:0"), fallback, () -> {
             probes.incrementAndGet();
             Throwable f = probeFailure.get();
             return f == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(f);
