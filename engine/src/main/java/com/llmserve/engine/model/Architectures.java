@@ -106,8 +106,10 @@ public final class Architectures {
             throw new UnsupportedArchitectureException(file.path(), name, embeddingModels());
         }
         if (backend.shards().size() > 1) {
-            throw new InvalidModelException(file.path(), "embedding models are not split over GPUs: "
-                    + backend.name() + " has " + backend.shards().size() + " shards (tensor-parallel-size)");
+            throw new InvalidModelException(
+                    file.path(),
+                    "embedding models are not split over GPUs: " + backend.name() + " has "
+                            + backend.shards().size() + " shards (tensor-parallel-size)");
         }
         return loader.load(file, backend, options);
     }

@@ -67,8 +67,9 @@ public final class GpuBackend extends Backend {
 
     private final int rank;
 
-    private GpuBackend(Device device, GpuOptions options, ShardGroup group, int rank, String name) {
-        super(name != null ? name : prefix(device) + device.info().ordinal());
+    private GpuBackend(Device device, GpuOptions options, ShardGroup group, int rank) {
+        super((device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
+                + device.info().ordinal());
         this.group = group;
         this.rank = rank;
         this.device = device;
@@ -88,17 +89,12 @@ public final class GpuBackend extends Backend {
 
     /** A backend on {@code device}; whoever opened the device's pool closes it after the backend. */
     public static GpuBackend open(Device device, GpuOptions options) {
-        return new GpuBackend(device, options, null, 0, null);
+        return new GpuBackend(device, options, null, 0);
     }
 
-    /** Shard {@code rank} of {@code group}, named {@code name} (null: after its device). */
-    static GpuBackend openShard(Device device, GpuOptions options, ShardGroup group, int rank, String name) {
-        return new GpuBackend(device, options, group, rank, name);
-    }
-
-    /** {@code cuda:} or {@code hip:}, what a backend's name starts with. */
-    static String prefix(Device device) {
-        return device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:";
+    /** Shard {@code rank} of {@code group}. */
+    static GpuBackend openShard(Device device, GpuOptions options, ShardGroup group, int rank) {
+        return new GpuBackend(device, options, group, rank);
     }
 
     StepRecorder recorder() {

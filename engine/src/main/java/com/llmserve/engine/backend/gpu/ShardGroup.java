@@ -48,10 +48,9 @@ public final class ShardGroup {
             throw new IllegalStateException("tensor parallelism over " + devices + ": " + e.getMessage(), e);
         }
         ShardGroup g = new ShardGroup(comms);
-        String name = name(devices);
         try {
             for (int rank = 0; rank < devices.size(); rank++) {
-                g.shards.add(GpuBackend.openShard(devices.get(rank), options, g, rank, rank == 0 ? name : null));
+                g.shards.add(GpuBackend.openShard(devices.get(rank), options, g, rank));
             }
         } catch (RuntimeException | Error e) {
             try {
@@ -63,15 +62,6 @@ public final class ShardGroup {
             throw e;
         }
         return g.shards.getFirst();
-    }
-
-    /** {@code cuda:0+1}: the vendor's prefix and the ordinals of the devices, in rank order. */
-    private static String name(List<Device> devices) {
-        StringBuilder b = new StringBuilder(GpuBackend.prefix(devices.getFirst()));
-        for (int i = 0; i < devices.size(); i++) {
-            b.append(i == 0 ? "" : "+").append(devices.get(i).info().ordinal());
-        }
-        return b.toString();
     }
 
     Collectives comms() {
