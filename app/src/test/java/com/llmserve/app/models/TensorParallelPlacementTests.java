@@ -182,7 +182,7 @@ class TensorParallelPlacementTests {
 
     @Test
     void withoutDevicesOneReplicaSpansTheFirstGpus() throws Exception {
-        try (ServedTextModel model = load("llmserve.models[0].tensor-parallel-size", "3")) {
+        try (ServedTextModel model = load("llmserve.models[0].tensor-parallel-size", "2")) {
             assertThat(gpus.asked).containsExactly(List.of(0, 1));
             assertThat(gpus.created).as("only the CPU copy comes from create").containsExactly(BackendChoice.CPU);
             assertThat(model.replicas()).extracting(Replica::device).containsExactly("gpu:0+gpu:1", "cpu");
