@@ -54,7 +54,8 @@ cp "$module/target/device-tools/junit-platform-console-standalone-$junit.jar" "$
 # Models the parity tests read: every llama-family test model, and their llama.cpp goldens.
 # tiny-F16 is rewritten on the host by synth_gguf.py (deterministic; run-device.sh checks its sha256).
 models=${MODELS:-stories260K stories260K-q8_0 stories260K-q4_0 llama-2-tiny-random tiny-Q8_0 tiny-Q6_K tiny-Q5_K_M
-        tiny-Q5_1 tiny-Q5_0 tiny-Q4_K_M tiny-Q4_1 tiny-Q4_0 tiny-Q3_K_M tiny-Q2_K tiny-F16}
+        tiny-Q5_1 tiny-Q5_0 tiny-Q4_K_M tiny-Q4_1 tiny-Q4_0 tiny-Q3_K_M tiny-Q2_K tiny-F16
+        tiny-qwen3-Q8_0 tiny-qwen3-F16 tiny-gemma3-Q8_0 tiny-gemma3-F16 tiny-qwen3moe-Q8_0 tiny-qwen3moe-F16}
 for m in $models; do
   [ "$m" = tiny-F16 ] || cp "$shared/models/$m.gguf" "$out/shared/models/"
   for kind in generation embeddings architectures; do
@@ -67,9 +68,10 @@ done
 # the goldens this module recorded itself, as if they were ../shared's (their models are in the
 # checkout the device call carries anyway: run-device.sh copies them from there)
 cp "$module/src/test/resources/llama-cpp/golden/"*.json "$out/shared/golden/generation/"
-cp "$shared/tools/synth_gguf.py" "$out/tools/"
+# the project's synth_gguf.py: shared's shapes and architectures and the benchmarks' (llama-70b, --arch)
+cp "$root/bench/tools/synth_gguf.py" "$out/tools/"
 cp "$shared/tokenizers/llama.cpp-vocab/ggml-vocab-llama-spm.gguf" "$out/tools/"
-cp "$here/run-device.sh" "$out/"
+cp "$here/run-device.sh" "$root/gpu-runtime/src/test/device/nccl-env.sh" "$out/"
 # hip-on-cuda's sources (test code: HIP translated to CUDA), which RUNTIME=hip builds on the GPU host,
 # with the ROCm headers they compile against and this machine's libdrm headers (rocm_smi.h wants them)
 rm -rf "$out/native" && mkdir -p "$out/native/rocm-6.4" "$out/native/drm/libdrm"

@@ -3,7 +3,7 @@
 # backend and llama.cpp's goldens), then the benchmark on synthetic 8B/1B models written here.
 # Results in $OUT: devices.txt, junit.txt, junit/ (XML), gpu-report.txt, bench.txt.
 #
-# usage: OUT=dir bash run-device.sh [tests|bench|all]   (default all)
+# usage: OUT=dir bash run-device.sh [tests|bench|all|tp]   (default all)
 #
 # RUNTIME picks the GPU runtime of the tests (unset: auto, results in $OUT as above):
 #   RUNTIME=cuda  the CUDA backend, forced; results in $OUT/cuda/
@@ -13,6 +13,11 @@
 #                 hip-on-cuda-uncalled.txt
 #   RUNTIME=both  cuda, then hip
 # With RUNTIME set, gpu-runtime's own GPU tests (com.llmserve.gpu, tag gpu) run too (GPU_RUNTIME_TESTS=0: not).
+#
+# OUT=dir bash run-device.sh tp   on a host of 2 GPUs or more: the tensor-parallel parity tests
+#   (GpuTensorParallelParityTests, and gpu-runtime's, CollectivesGpuTests among them) while a synthetic
+#   70B-shape Q4_0 is written, then GpuBenchmark on it whole on GPU 0 and split over GPUs 0 and 1
+#   (TP_BENCH_ARGS: the benchmark's options); results in $OUT/tp/
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -28,6 +33,7 @@ if [ ! -x "$jre/jre25/bin/java" ]; then
   if command -v xz >/dev/null; then tar -C "$jre" -xJf "$here/jre25.tar.xz"
   else python3 -c "import tarfile,sys; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" "$here/jre25.tar.xz" "$jre"; fi
 fi
+[ ! -f "$here/nccl-env.sh" ] || . "$here/nccl-env.sh" > /dev/null
 java="$jre/jre25/bin/java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xss4m"
 lib=$here/lib
 main_cp="$lib/kernels.jar:$lib/gpu-runtime.jar:$lib/engine.jar:$lib/bench.jar"
@@ -36,6 +42,21 @@ synth() {  # shape type file
   [ -s "$models/$3" ] || python3 "$here/tools/synth_gguf.py" --tokenizer-from "$here/tools/ggml-vocab-llama-spm.gguf" \
       --shape "$1" --type "$2" --out "$models/$3" > "$out/synth-$3.txt" 2>&1
 }
+if [ "$what" = tp ]; then
+  (synth llama-70b q4_0 llama-70b-q4_0.gguf) &
+  synth_70b=$!
+  TEST_CLASSES=${TEST_CLASSES:-model.GpuTensorParallelParityTests} RUNTIME=${RUNTIME:-cuda} OUT="$out/tp" \
+    bash "$0" tests || status=1
+  echo "70B model $(date +%T)"; wait $synth_70b; cat "$out"/synth-*.txt
+  for tp in 1 2; do
+    echo "benchmark tensor-parallel $tp start $(date +%T)"
+    timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.bench.GpuBenchmark --tensor-parallel $tp \
+      --model "$models/llama-70b-q4_0.gguf=70B-Q4_0" ${TP_BENCH_ARGS:---decode-steps 64 --prefill 512 --sequences 16,64 --prompt 128 --generate 32} \
+      2>&1 | tee "$out/tp/bench-tp$tp.txt" || status=1
+  done
+  exit $status
+fi
+
 if [ "$what" != tests ]; then
   # written while the tests run: several GB each
   (synth llama-8b q4_0 llama-8b-q4_0.gguf; synth llama-8b q8_0 llama-8b-q8_0.gguf) &

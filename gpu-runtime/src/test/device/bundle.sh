@@ -37,7 +37,7 @@ cp "$module/target/device-tools/junit-platform-console-standalone-$junit.jar" "$
 cp "$module/target/binding-checks/"*_h.check.cpp "$module/target/binding-checks/check.sh" "$out/binding-checks/"
 # nccl.h for the NCCL check (run-gpu-tests.sh points NCCL_INCLUDE at the installed NCCL's own when it has one)
 mkdir -p "$out/binding-checks/nccl-2.29" && cp -r "$module/src/test/native/nccl-2.29/include" "$out/binding-checks/nccl-2.29/"
-cp "$here/run-gpu-tests.sh" "$out/"
+cp "$here/run-gpu-tests.sh" "$here/nccl-env.sh" "$out/"
 # hip-on-cuda (test code), which RUNTIME=hip run-gpu-tests.sh builds on the GPU host
 rm -rf "$out/native" && mkdir -p "$out/native/rocm-6.4" "$out/native/drm/libdrm"
 cp -r "$module/src/test/native/hip-on-cuda" "$out/native/"
