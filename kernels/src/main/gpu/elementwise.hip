@@ -1,5 +1,6 @@
 // Element-wise float kernels. Launch with a 1-D grid covering n; any block size.
 #include "ls_compat.h"
+#include "ls_heads.h"
 
 LS_KERNEL void ls_vector_add_f32(const float* a, const float* b, float* out, int n) {
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
@@ -281,8 +282,9 @@ LS_KERNEL void ls_rope_f32(float* x, int stride, int col, int heads, int head_di
     const float s = cs[1];
     const float v0 = row[i0];
     const float v1 = row[i1];
-    const float r0 = v0 * c - v1 * s;
-    const float r1 = v0 * s + v1 * c;
+    float r0;
+    float r1;
+    ls_rotate_pair(v0, v1, c, s, &r0, &r1);
     row[i0] = r0;
     row[i1] = r1;
     if (keys && i0 >= key_col) {
@@ -307,5 +309,80 @@ LS_KERNEL void ls_rope_f32(float* x, int stride, int col, int heads, int head_di
   if (pass > 0 && j < (kv_dim / head_dim) * pass) {
     const int e = (j / pass) * head_dim + dims + j % pass;
     keys[(long)slot * kv_dim + e] = ls_float_to_half(row[key_col + e]);
+  }
+}
+
+// ls_head_rms_norm_f32 over the query and key heads, then ls_rope_f32, in one launch (qwen3's and
+// gemma3's q/k norms, right before the rope): of the heads of head_dim from column `col`, the first
+// `norm_heads` are RMS-normalized in place, the first `q_heads` of them times `q_weight` and the
+// others times `k_weight` (head_dim values each), and then the first `heads` are rotated as
+// ls_rope_f32 rotates them. A block of LS_HEAD_THREADS threads takes one head of one row and sums
+// its squares as ls_head_rms_norm_f32's block does, so the results are the two kernels' bit for bit.
+//
+// When `keys` is not null the kernel also writes each row's keys (normalized and rotated) and values
+// into the row's cache slot as halves, as ls_rope_f32 does: the caller guarantees that the rotated
+// heads end with the keys (which start a whole number of heads after `col`) and that no head past
+// them is normalized. Grid (rows, max(heads, norm_heads)).
+LS_KERNEL void ls_rope_norm_f32(float* x, int stride, int col, int heads, int head_dim, int dims, int neox,
+                                const int* positions, const float* table, int norm_heads, int q_heads,
+                                const float* q_weight, const float* k_weight, float eps, int key_col, int value_col,
+                                int kv_dim, const int* slots, uint16_t* keys, uint16_t* values) {
+  LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
+  const int t = (int)ls_block_x();
+  const int h = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int threads = (int)ls_block_dim_x();
+  float* row = x + (long)t * stride;
+  const int first = col + h * head_dim;  // the head's first column
+  float* head = row + first;
+  const bool normed = h < norm_heads;
+  float scale = 1.0f;
+  if (normed) scale = ls_head_rms_scale(head, head_dim, eps, scratch);  // the same for the whole block
+  const float* weight = h < q_heads ? q_weight : k_weight;
+  // a key head of a row with a cache slot: its keys and its kv head's values go to the cache
+  const int slot = keys ? slots[t] : -1;
+  const bool cached = slot >= 0 && first >= key_col;
+  const long kv = (long)slot * kv_dim + (first - key_col);
+  const int rotated = h < heads ? dims : 0;  // leading elements of the head that rotate
+  const int half = dims / 2;
+  if (rotated > 0) {
+    for (int i = tid; i < half; i += threads) {
+      const int e0 = neox ? i : 2 * i;
+      const int e1 = neox ? e0 + half : e0 + 1;
+      const float* cs = table + ((long)positions[t] * half + i) * 2;
+      const float c = cs[0];
+      const float s = cs[1];
+      float v0 = head[e0];
+      float v1 = head[e1];
+      if (normed) {  // as ls_head_rms_norm_f32 writes them
+        v0 = v0 * scale * weight[e0];
+        v1 = v1 * scale * weight[e1];
+      }
+      float r0;
+      float r1;
+      ls_rotate_pair(v0, v1, c, s, &r0, &r1);
+      head[e0] = r0;
+      head[e1] = r1;
+      if (cached) {
+        keys[kv + e0] = ls_float_to_half(r0);
+        keys[kv + e1] = ls_float_to_half(r1);
+      }
+    }
+  }
+  if (normed || cached) {
+    // the elements that do not rotate: past `dims`, or the whole of a head only normalized
+    for (int e = rotated + tid; e < head_dim; e += threads) {
+      float v = head[e];
+      if (normed) {
+        v = v * scale * weight[e];
+        head[e] = v;
+      }
+      if (cached) keys[kv + e] = ls_float_to_half(v);
+    }
+  }
+  if (cached) {
+    for (int e = tid; e < head_dim; e += threads) {
+      values[kv + e] = ls_float_to_half(row[value_col + first - key_col + e]);
+    }
   }
 }

@@ -122,6 +122,15 @@ LS_DEVICE float ls_rsqrt(float x) {
 #endif
 }
 
+// a * b + c rounded once, never split or merged with other operations by a compiler.
+LS_DEVICE float ls_fma(float a, float b, float c) {
+#if LS_AMD
+  return __builtin_fmaf(a, b, c);
+#else
+  return __fmaf_rn(a, b, c);
+#endif
+}
+
 LS_DEVICE float ls_wave_sum(float v) {
   for (unsigned m = ls_wave_size() / 2; m > 0; m >>= 1) v += ls_shfl_xor(v, m);
   return v;

@@ -12,6 +12,12 @@
 // wave) for it. The vectorized row kernels (ls_rms_norm_v4 and its variants) take up to this many.
 #define LS_MAX_BLOCK 1024
 
+// Threads per block of ls_head_rms_norm_f32 and ls_rope_norm_f32, a block per head: a head's
+// squares add up in the same order only at the same block size, which keeps the fused kernel's norms
+// the separate kernel's bit for bit. A multiple of every wave size (32 and 64) that covers the
+// common head sizes (64 to 256) in a few loads.
+#define LS_HEAD_THREADS 64
+
 // Elements per Q4_0 / Q8_0 block, and per scale and sum of Q8_0 activations (the integer GEMVs'
 // input); rows quantized to Q8_0 are a multiple of it long.
 #define LS_QK 32

@@ -2,6 +2,7 @@
 //   y = x / sqrt(mean(x^2) + eps) * w
 // One block per row; the block size must be a multiple of the wave size and at most LS_MAX_BLOCK.
 #include "ls_compat.h"
+#include "ls_heads.h"
 
 LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, int cols, float eps) {
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
@@ -15,14 +16,13 @@ LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, in
 
 // RMSNorm of each head of head_dim values in place, times a weight shared by the heads (qwen3's and
 // gemma3's q/k norms): block b normalizes head b % heads of row b / heads, starting at column col.
+// Blocks of LS_HEAD_THREADS threads (ls_rope_norm_f32, which fuses this with the rope, reduces alike).
 LS_KERNEL void ls_head_rms_norm_f32(float* x, const float* weight, int stride, int col, int heads, int head_dim,
                                     float eps) {
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const int b = (int)ls_block_x();
   float* head = x + (long)(b / heads) * stride + col + (long)(b % heads) * head_dim;
-  float sum_sq = 0.0f;
-  for (int c = (int)ls_thread_x(); c < head_dim; c += (int)ls_block_dim_x()) sum_sq += head[c] * head[c];
-  const float scale = ls_rsqrt(ls_block_sum(sum_sq, scratch) / (float)head_dim + eps);
+  const float scale = ls_head_rms_scale(head, head_dim, eps, scratch);
   for (int c = (int)ls_thread_x(); c < head_dim; c += (int)ls_block_dim_x()) head[c] = head[c] * scale * weight[c];
 }
 

@@ -45,11 +45,29 @@ final class Fusions {
                 && n == norm.n()) {
             return new AddRmsNorm(x, y, norm.weight(), norm.eps(), n, norm.out(), false);
         }
-        // the queries then the keys of one q|k|v row: one launch rotates both
+        // the norm of the query heads then the one of the key heads right after them (qwen3, gemma3)
+        if (next instanceof HeadRmsNorm keys && last instanceof HeadRmsNorm queries && QkNorm.adjacent(queries, keys)) {
+            return new QkNorm(queries, keys);
+        }
+        // those norms then the rope of the heads they start with: the rope's launch normalizes each
+        // head before rotating it
+        if (next instanceof RotaryEmbedding rope
+                && last instanceof QkNorm norm
+                && rope.norm() == null
+                && rope.kv() == null
+                && rope.x() == norm.x()
+                && rope.n() == norm.n()
+                && rope.headDim() == norm.headDim()
+                && rope.col() == norm.col()) {
+            return rope.normalizing(norm);
+        }
+        // the queries then the keys of one q|k|v row: one launch rotates both (the queries' rope
+        // may carry the norms of both, recorded before either rope)
         if (next instanceof RotaryEmbedding keys
                 && last instanceof RotaryEmbedding queries
                 && queries.kv() == null
                 && keys.kv() == null
+                && keys.norm() == null
                 && queries.x() == keys.x()
                 && queries.headDim() == keys.headDim()
                 && queries.style() == keys.style()
@@ -75,10 +93,14 @@ final class Fusions {
         };
     }
 
-    /** Whether {@code r} rotates exactly the keys of {@code a}'s rows (all kv heads, after the queries). */
+    /**
+     * Whether {@code r} rotates exactly the keys of {@code a}'s rows (all kv heads, after the
+     * queries) and normalizes no head past them (the values it copies to the cache).
+     */
     private static boolean writesCacheOf(RotaryEmbedding r, Attention a) {
         return !a.kvWritten()
                 && r.kv() == null
+                && (r.norm() == null || r.norm().heads() <= r.heads())
                 && r.x() == a.qkv()
                 && r.n() == a.n()
                 && r.headDim() == a.shape().headDim()

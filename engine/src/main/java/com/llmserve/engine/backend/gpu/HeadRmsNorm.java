@@ -1,5 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_HEAD_THREADS;
+
 import com.llmserve.gpu.KernelArgs;
 import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.kernels.Kernel;
@@ -8,14 +10,11 @@ import com.llmserve.kernels.Kernel;
 record HeadRmsNorm(GpuActivations x, int col, int heads, int headDim, GpuWeight weight, float eps, int n)
         implements DeviceOp {
 
-    /** A multiple of every wave size (32 and 64) that covers the common head sizes (64 to 256) in a few loads. */
-    private static final int THREADS = 64;
-
     @Override
     public void launch(Launch l) {
         l.kernel(
                 Kernel.HEAD_RMS_NORM_F32,
-                LaunchConfig.of(n * heads, THREADS),
+                LaunchConfig.of(n * heads, LS_HEAD_THREADS),
                 KernelArgs.of()
                         .pointer(x.buffer)
                         .pointer(weight.vector)

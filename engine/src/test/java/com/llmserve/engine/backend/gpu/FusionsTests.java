@@ -29,6 +29,8 @@ class FusionsTests {
     private final AttentionShape shape = new AttentionShape(4, 4, 16, 0.25f, true, 0);
     private final RopeTable table = new RopeTable(new Rope(Rope.Style.NORMAL, 16, 10000f, 1f, null));
     private final GpuKvStorage kv = new GpuKvStorage(OWNER, new int[2], new int[] {4}, 16, D, null, null);
+    private final GpuWeight qNorm = GpuWeight.vector(OWNER, "q_norm", 16, null);
+    private final GpuWeight kNorm = GpuWeight.vector(OWNER, "k_norm", 16, null);
 
     @AfterAll
     static void close() {
@@ -132,6 +134,91 @@ class FusionsTests {
                 .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
         RotaryEmbedding queriesOnly = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NORMAL, table, 8);
         assertThat(record(queriesOnly, attention)).as("keys not rotated here").containsExactly(queriesOnly, attention);
+    }
+
+    /**
+     * qwen3's and gemma3's attention input: the query heads' norm, the key heads', the query rope,
+     * the key rope, the attention. The norms become one operation, which the query rope takes in;
+     * the key rope widens it and it writes the cache: one launch before the attention.
+     */
+    @Test
+    void theQueryAndKeyNormsAndRopesOfOneRowRunAsOneLaunchThatWritesTheCache() {
+        HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
+        HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
+        RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
+        RotaryEmbedding keys = new RotaryEmbedding(qkv, 64, 4, 16, Rope.Style.NEOX, table, 8);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null);
+        QkNorm norms = new QkNorm(queriesNorm, keysNorm);
+
+        assertThat(record(queriesNorm, keysNorm)).containsExactly(norms);
+        assertThat(norms.heads()).isEqualTo(8);
+        assertThat(record(queriesNorm, keysNorm, queries)).containsExactly(queries.normalizing(norms));
+        RotaryEmbedding both = queries.normalizing(norms).widened(4);
+        assertThat(record(queriesNorm, keysNorm, queries, keys)).containsExactly(both);
+        assertThat(both.norm()).isEqualTo(norms);
+        assertThat(both.heads()).isEqualTo(8);
+        assertThat(record(queriesNorm, keysNorm, queries, keys, attention))
+                .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
+        assertThat(both.writingCache(kv, 1, shape).norm()).as("the norms stay").isEqualTo(norms);
+    }
+
+    @Test
+    void headNormsThatDoNotLineUpStayApart() {
+        HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
+        for (HeadRmsNorm keysNorm : List.of(
+                new HeadRmsNorm(qkv, 80, 4, 16, kNorm, 1e-6f, 8), // a gap after the queries
+                new HeadRmsNorm(qkv, 48, 4, 16, kNorm, 1e-6f, 8), // overlapping them
+                new HeadRmsNorm(out, 64, 4, 16, kNorm, 1e-6f, 8), // other activations
+                new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 4), // other rows
+                new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-5f, 8), // another epsilon
+                new HeadRmsNorm(qkv, 64, 2, 32, kNorm, 1e-6f, 8))) { // other heads
+            assertThat(record(queriesNorm, keysNorm)).as("%s", keysNorm).containsExactly(queriesNorm, keysNorm);
+        }
+        HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
+        assertThat(record(keysNorm, queriesNorm)).as("keys first").containsExactly(keysNorm, queriesNorm);
+        QkNorm norms = new QkNorm(queriesNorm, keysNorm);
+        HeadRmsNorm third = new HeadRmsNorm(qkv, 128, 4, 16, kNorm, 1e-6f, 8);
+        assertThat(record(queriesNorm, keysNorm, third)).as("a third norm").containsExactly(norms, third);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new QkNorm(keysNorm, queriesNorm))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aRopeOfOtherHeadsRowsOrActivationsLeavesTheNormsApart() {
+        HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
+        HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
+        QkNorm norms = new QkNorm(queriesNorm, keysNorm);
+        for (RotaryEmbedding rope : List.of(
+                new RotaryEmbedding(qkv, 64, 4, 16, Rope.Style.NEOX, table, 8), // the keys first
+                new RotaryEmbedding(qkv, 16, 4, 16, Rope.Style.NEOX, table, 8), // not from the first head
+                new RotaryEmbedding(out, 0, 4, 16, Rope.Style.NEOX, table, 8), // other activations
+                new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 4), // other rows
+                new RotaryEmbedding(qkv, 0, 2, 32, Rope.Style.NEOX, table, 8))) { // other heads
+            assertThat(record(queriesNorm, keysNorm, rope)).as("%s", rope).containsExactly(norms, rope);
+        }
+        // one head norm alone (no pair of norms) stays a launch of its own
+        RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
+        assertThat(record(queriesNorm, queries)).containsExactly(queriesNorm, queries);
+        // a rope that already writes the cache takes no norms
+        RotaryEmbedding writing =
+                new RotaryEmbedding(qkv, 0, 8, 16, Rope.Style.NEOX, table, 8).writingCache(kv, 1, shape);
+        assertThat(record(queriesNorm, keysNorm, writing)).containsExactly(norms, writing);
+    }
+
+    @Test
+    void aNormedRopeWritesTheCacheOnlyWhereItRotatesEveryNormedHead() {
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null);
+        HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
+        // norms over the queries, the keys and the values: the kernel would copy values it normalizes
+        HeadRmsNorm pastTheKeys = new HeadRmsNorm(qkv, 64, 8, 16, kNorm, 1e-6f, 8);
+        RotaryEmbedding both = new RotaryEmbedding(qkv, 0, 8, 16, Rope.Style.NEOX, table, 8);
+        RotaryEmbedding normed = both.normalizing(new QkNorm(queriesNorm, pastTheKeys));
+        assertThat(record(queriesNorm, pastTheKeys, both, attention)).containsExactly(normed, attention);
+        // the queries' rope alone does not reach the keys
+        HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
+        RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
+        assertThat(record(queriesNorm, keysNorm, queries, attention))
+                .containsExactly(queries.normalizing(new QkNorm(queriesNorm, keysNorm)), attention);
     }
 
     private static List<DeviceOp> record(DeviceOp... ops) {

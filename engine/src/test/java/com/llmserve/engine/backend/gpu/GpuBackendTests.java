@@ -561,6 +561,141 @@ class GpuBackendTests {
         }
     }
 
+    /** Query heads, kv heads, head size, rope style and rotated dimensions of the q/k-norm cases. */
+    static Stream<Arguments> headNormShapes() {
+        return Stream.of(
+                Arguments.of(8, 2, 128, Rope.Style.NEOX, 128), // qwen3's heads
+                Arguments.of(4, 1, 256, Rope.Style.NEOX, 256), // gemma3's widest heads
+                Arguments.of(6, 2, 64, Rope.Style.NORMAL, 48), // part of each head rotates, the rest is only normalized
+                Arguments.of(4, 4, 64, Rope.Style.NEOX, 32));
+    }
+
+    /**
+     * qwen3's and gemma3's per-head q/k norms then the ropes, which the GPU runs as one launch
+     * ({@code ls_rope_norm_f32}): against the CPU backend, and bit for bit against the norms' own
+     * kernel and the plain rope (an operation recorded between them keeps them apart).
+     */
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, {3} rope of {4}")
+    @MethodSource("headNormShapes")
+    void queryAndKeyNormsInsideTheRopeMatchTheCpuBackendAndTheSeparateKernelsBitForBit(
+            int heads, int kvHeads, int headDim, Rope.Style style, int dims) {
+        Random r = new Random(heads * 31L + headDim + dims);
+        int n = 5;
+        int keyCol = heads * headDim;
+        int width = keyCol + 2 * kvHeads * headDim;
+        float[] x = RandomTensors.gaussian(n * width, r);
+        float[] qNorm = RandomTensors.gaussian(headDim, r);
+        float[] kNorm = RandomTensors.gaussian(headDim, r);
+        Rope rope = new Rope(style, dims, 1000000f, 1f, null);
+        Batch batch = Batch.builder(16)
+                .add(new int[] {0, 1, 2, 3, 4, 5, 6, 7}, 40, new int[] {1, 2, 3}, Batch.Logits.NONE)
+                .add(new int[600], 9000, new int[] {4, 5}, Batch.Logits.NONE)
+                .build();
+        java.util.function.BiFunction<Backend, Boolean, float[]> run = (be, apart) -> {
+            try (Step step = be.beginStep(batch)) {
+                Activations a = load(be, x, n, width);
+                be.headRmsNorm(a, 0, heads, headDim, vector(be, qNorm), 1e-6f, n);
+                be.headRmsNorm(a, keyCol, kvHeads, headDim, vector(be, kNorm), 1e-6f, n);
+                if (apart) {
+                    keepApart(be, n);
+                }
+                be.rope(a, 0, heads, headDim, n, rope);
+                be.rope(a, keyCol, kvHeads, headDim, n, rope);
+                return read(be, a, n);
+            }
+        };
+        String what =
+                "q/k norms and rope, " + heads + "/" + kvHeads + " heads of " + headDim + ", " + style + " " + dims;
+        float[] fused = run.apply(gpu, false);
+        report(what, run.apply(cpu, false), fused, 1e-5);
+        assertBitForBit(what + ", fused against apart", run.apply(gpu, true), fused);
+    }
+
+    /**
+     * The same norms in the rope that also writes the KV cache (the rope before an attention), over
+     * a prompt step and a decode step that reads the cache the first wrote: the attention's output
+     * and the rows against the CPU backend, and bit for bit against the norms' own kernel with the
+     * rope writing the cache and against every kernel apart (the attention writing the cache).
+     */
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, {3} rope of {4}")
+    @MethodSource("headNormShapes")
+    void queryAndKeyNormsInsideTheCacheWritingRopeMatchTheCpuBackendAndTheSeparateKernelsBitForBit(
+            int heads, int kvHeads, int headDim, Rope.Style style, int dims) {
+        Random r = new Random(heads * 37L + headDim + dims);
+        AttentionShape shape = new AttentionShape(heads, kvHeads, headDim, (float) (1 / Math.sqrt(headDim)), true, 0);
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        float[] qNorm = RandomTensors.gaussian(headDim, r);
+        float[] kNorm = RandomTensors.gaussian(headDim, r);
+        Rope rope = new Rope(style, dims, 1000000f, 1f, null);
+        int blockSize = 16;
+        int[] tableA = {5, 3, 9};
+        int[] tableB = {0, 7};
+        Batch first = Batch.builder(blockSize)
+                .add(tableA, 0, tokens(37), Batch.Logits.NONE)
+                .add(tableB, 0, tokens(3), Batch.Logits.NONE)
+                .build();
+        Batch second = Batch.builder(blockSize)
+                .add(tableA, 37, tokens(1), Batch.Logits.NONE)
+                .add(tableB, 3, tokens(2), Batch.Logits.NONE)
+                .build();
+        float[] q1 = RandomTensors.gaussian(first.size() * width, r);
+        float[] q2 = RandomTensors.gaussian(second.size() * width, r);
+        // 0: one launch; 1: the norms apart, the rope writing the cache; 2: every kernel apart
+        java.util.function.BiFunction<Backend, Integer, float[]> run = (be, apart) -> {
+            try (KvStorage kv = be.allocateKv(2, 16, blockSize, shape.kvDim())) {
+                List<float[]> parts = new ArrayList<>();
+                for (Batch b : List.of(first, second)) {
+                    int n = b.size();
+                    try (Step step = be.beginStep(b)) {
+                        Activations qkv = load(be, b == first ? q1 : q2, n, width);
+                        Activations out = alloc(be, n, shape.queryDim());
+                        be.headRmsNorm(qkv, 0, heads, headDim, vector(be, qNorm), 1e-6f, n);
+                        be.headRmsNorm(qkv, shape.keyCol(), kvHeads, headDim, vector(be, kNorm), 1e-6f, n);
+                        if (apart >= 1) {
+                            keepApart(be, n);
+                        }
+                        be.rope(qkv, 0, heads, headDim, n, rope);
+                        be.rope(qkv, shape.keyCol(), kvHeads, headDim, n, rope);
+                        if (apart >= 2) {
+                            keepApart(be, n);
+                        }
+                        be.attention(qkv, kv, 1, n, shape, out);
+                        parts.add(read(be, out, n));
+                        parts.add(read(be, qkv, n));
+                    }
+                }
+                float[] all = new float[parts.stream().mapToInt(p -> p.length).sum()];
+                int at = 0;
+                for (float[] p : parts) {
+                    System.arraycopy(p, 0, all, at, p.length);
+                    at += p.length;
+                }
+                return all;
+            }
+        };
+        String what = "q/k norms, rope and cache write, " + heads + "/" + kvHeads + " heads of " + headDim + ", "
+                + style + " " + dims;
+        float[] fused = run.apply(gpu, 0);
+        report(what, run.apply(cpu, 0), fused, 2e-3);
+        assertBitForBit(what + ", fused against the norms apart", run.apply(gpu, 1), fused);
+        assertBitForBit(what + ", fused against every kernel apart", run.apply(gpu, 2), fused);
+    }
+
+    /** An operation on rows of its own, recorded between two that would fuse: they then launch apart. */
+    private static void keepApart(Backend be, int n) {
+        be.scale(alloc(be, n, 8), 1f, n);
+    }
+
+    private static void assertBitForBit(String what, float[] want, float[] got) {
+        assertThat(got).as(what).hasSameSizeAs(want);
+        for (int i = 0; i < want.length; i++) {
+            if (Float.floatToRawIntBits(got[i]) != Float.floatToRawIntBits(want[i])) {
+                throw new AssertionError(what + ": element " + i + " is " + got[i] + ", not " + want[i]);
+            }
+        }
+        System.out.printf("[gpu-report] %-60s bit for bit%n", what);
+    }
+
     static Stream<Arguments> attentionShapes() {
         return Stream.of(
                 Arguments.of(8, 2, 64, true, 0, 0f, false),

@@ -221,6 +221,35 @@ class SimulatedGpuBackendTests {
     }
 
     /**
+     * qwen3's and gemma3's per-head q/k norms run inside the rope's launch, which also writes the
+     * cache: a step launches one ls_rope_norm_f32 per layer and neither the norms' own kernel nor
+     * the plain rope nor the cache write.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tiny-qwen3-Q8_0.gguf", "tiny-qwen3-F16.gguf", "tiny-gemma3-Q8_0.gguf"})
+    void theQueryAndKeyNormsOfAStepRunInsideItsRopes(String file) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            // a short prompt: no BLAS product (the simulator keeps its GEMMs for the whole class)
+            model.forward(prompt(table, 5), kv, 1);
+            List<String> prompt =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            gpu.clearLaunches();
+            model.forward(decode(table, 5), kv, 1);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            int layers = frequency(step, "ls_rope_norm_f32");
+            assertThat(layers).as("one per layer").isPositive();
+            assertThat(step).doesNotContain("ls_head_rms_norm_f32", "ls_rope_f32", "ls_kv_write_f16");
+            assertThat(frequency(prompt, "ls_rope_norm_f32")).as("the prompt's").isEqualTo(layers);
+            assertThat(prompt).doesNotContain("ls_head_rms_norm_f32", "ls_rope_f32", "ls_kv_write_f16");
+        }
+    }
+
+    /**
      * Windowed layers in a KV group of their own (tiny-gemma3: layers 0 and 2, window 8): their
      * attention and fused cache writes read the step metadata's second slots and tables, decode
      * steps still replay one graph while the windowed tables give blocks back, and the storage's
