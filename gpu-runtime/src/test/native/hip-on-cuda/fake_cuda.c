@@ -97,6 +97,21 @@ hoc_CUresult cuCtxSetCurrent(hoc_CUcontext ctx) {
 /* Every call that needs a context checks the calling thread has one, as the driver does. */
 #define NEED_CONTEXT() \
     if (!thread_current) return HOC_CUDA_ERROR_INVALID_CONTEXT
+/* One device: it is not its own peer (cuDeviceCanAccessPeer answers 0), and the only context there
+ * is to enable is the caller's own, which the driver refuses as CUDA_ERROR_INVALID_CONTEXT. */
+hoc_CUresult cuDeviceCanAccessPeer(int *canAccessPeer, hoc_CUdevice dev, hoc_CUdevice peerDev) {
+    say("cuDeviceCanAccessPeer %d %d", dev, peerDev);
+    if (dev != 0 || peerDev != 0) return HOC_CUDA_ERROR_INVALID_DEVICE;
+    *canAccessPeer = 0;
+    return HOC_CUDA_SUCCESS;
+}
+hoc_CUresult cuCtxEnablePeerAccess(hoc_CUcontext peerContext, unsigned int flags) {
+    NEED_CONTEXT();
+    say("cuCtxEnablePeerAccess flags=%u", flags);
+    if (flags != 0) return HOC_CUDA_ERROR_INVALID_VALUE;
+    if (peerContext != &the_context || peerContext == thread_current) return HOC_CUDA_ERROR_INVALID_CONTEXT;
+    return HOC_CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+}
 hoc_CUresult cuCtxSynchronize(void) { NEED_CONTEXT(); say("cuCtxSynchronize"); return HOC_CUDA_SUCCESS; }
 hoc_CUresult cuMemGetInfo_v2(size_t *free, size_t *total) {
     NEED_CONTEXT();

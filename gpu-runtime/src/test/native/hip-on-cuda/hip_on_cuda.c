@@ -374,6 +374,32 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
     return e != hipSuccess ? e : CU(cuDeviceGetPCIBusId(pciBusId, len, d));
 }
 
+/* ---- peer access ------------------------------------------------------------------------ */
+
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
+    ENTER(hipDeviceCanAccessPeer);
+    if (!canAccessPeer) return hipErrorInvalidValue;
+    if (deviceId < 0 || deviceId >= device_count || peerDeviceId < 0 || peerDeviceId >= device_count)
+        return hipErrorInvalidDevice;
+    hoc_CUdevice d, peer;
+    hipError_t e = CU(cuDeviceGet(&d, deviceId));
+    if (e == hipSuccess) e = CU(cuDeviceGet(&peer, peerDeviceId));
+    return e != hipSuccess ? e : CU(cuDeviceCanAccessPeer(canAccessPeer, d, peer));
+}
+
+/* HIP names the peer by ordinal; CUDA by context: the peer's primary context, the one hoc_bind makes
+ * current for it, so its allocations are the ones mapped. */
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+    ENTER(hipDeviceEnablePeerAccess);
+    if (flags != 0) return hipErrorInvalidValue; /* HIP: reserved, must be 0 */
+    /* HIP: a device is not its own peer (CUDA would answer CUDA_ERROR_INVALID_CONTEXT) */
+    if (peerDeviceId < 0 || peerDeviceId >= device_count || peerDeviceId == current_device)
+        return hipErrorInvalidDevice;
+    hoc_CUcontext peer;
+    hoc_CUresult r = primary_context(peerDeviceId, &peer);
+    return r != HOC_CUDA_SUCCESS ? hip_error(r) : CU(cuCtxEnablePeerAccess(peer, 0));
+}
+
 /* ---- memory ----------------------------------------------------------------------------- */
 
 hipError_t hipMalloc(void **ptr, size_t size) {

@@ -174,6 +174,8 @@ enum {
     F(cuDeviceGetPCIBusId, (char *pciBusId, int len, hoc_CUdevice dev))                                     \
     F(cuDevicePrimaryCtxRetain, (hoc_CUcontext * pctx, hoc_CUdevice dev))                                   \
     F(cuCtxSetCurrent, (hoc_CUcontext ctx))                                                                 \
+    F(cuDeviceCanAccessPeer, (int *canAccessPeer, hoc_CUdevice dev, hoc_CUdevice peerDev))                  \
+    F(cuCtxEnablePeerAccess, (hoc_CUcontext peerContext, unsigned int Flags))                               \
     F(cuCtxSynchronize, (void))                                                                             \
     F(cuMemGetInfo_v2, (size_t * free, size_t * total))                                                     \
     F(cuMemAlloc_v2, (hoc_CUdeviceptr * dptr, size_t bytesize))                                             \

@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     BIND(hipMemsetAsync); BIND(hipMemGetInfo); BIND(hipStreamCreateWithFlags); BIND(hipEventCreateWithFlags);
     BIND(hipEventQuery); BIND(hipEventElapsedTime); BIND(hipStreamBeginCapture); BIND(hipStreamEndCapture);
     BIND(hipGraphInstantiate); BIND(hipModuleLoadData); BIND(hipModuleGetFunction); BIND(hipModuleLaunchKernel);
-    BIND(hipGetErrorName); BIND(hipStreamWaitEvent);
+    BIND(hipGetErrorName); BIND(hipStreamWaitEvent); BIND(hipDeviceCanAccessPeer); BIND(hipDeviceEnablePeerAccess);
     BIND(rocblas_create_handle); BIND(rocblas_set_stream); BIND(rocblas_gemm_ex); BIND(rocblas_destroy_handle);
     BIND(miopenCreateWithStream); BIND(miopenCreateTensorDescriptor); BIND(miopenSet4dTensorDescriptor);
     BIND(miopenSoftmaxForward_V2); BIND(miopenDestroyTensorDescriptor); BIND(miopenDestroy);
@@ -105,6 +105,17 @@ int main(int argc, char **argv) {
           "properties");
     char pci[32];
     CHECK(p_hipDeviceGetPCIBusId(pci, sizeof pci, 0) == hipSuccess && strcmp(pci, "0000:19:00.0") == 0, "pci %s", pci);
+
+    /* peer access: ordinals become CUdevices; the one device is not its own peer */
+    int canAccess = -1;
+    fake_reset();
+    CHECK(p_hipDeviceCanAccessPeer(&canAccess, 0, 0) == hipSuccess && canAccess == 0 &&
+              LOGGED("cuDeviceCanAccessPeer 0 0"),
+          "hipDeviceCanAccessPeer(0, 0): %d", canAccess);
+    CHECK(p_hipDeviceCanAccessPeer(&canAccess, 0, 1) == hipErrorInvalidDevice, "hipDeviceCanAccessPeer of device 1");
+    CHECK(p_hipDeviceEnablePeerAccess(0, 0) == hipErrorInvalidDevice, "hipDeviceEnablePeerAccess to itself");
+    CHECK(p_hipDeviceEnablePeerAccess(1, 0) == hipErrorInvalidDevice, "hipDeviceEnablePeerAccess to device 1");
+    CHECK(p_hipDeviceEnablePeerAccess(0, 1) == hipErrorInvalidValue, "hipDeviceEnablePeerAccess flags must be 0");
 
     /* memory and copies: the kind picks the CUDA copy */
     void *d = NULL, *h = NULL;

@@ -2,6 +2,7 @@ package com.llmserve.gpu;
 
 import com.llmserve.gpu.spi.DeviceDriver;
 import com.llmserve.kernels.Kernel;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -89,6 +90,38 @@ public final class Device {
     /** Waits for all work on the device (every stream). */
     public void synchronize() {
         driver.synchronize();
+    }
+
+    /**
+     * Whether kernels on this device can read and write {@code peer}'s memory directly (NVLink,
+     * XGMI or PCIe peer-to-peer), through the peer's own device pointers: one process's devices share
+     * one virtual address space (unified virtual addressing). False for this device itself and for a
+     * device of another runtime (a CUDA device and a HIP one, even over the same GPU).
+     */
+    public boolean canAccessPeer(Device peer) {
+        Objects.requireNonNull(peer, "peer");
+        return peer != this && driver.canAccessPeer(peer.driver);
+    }
+
+    /**
+     * Lets this device's kernels access {@code peer}'s allocations, present and future, by their
+     * {@link DeviceBuffer#address() addresses} (a custom all-reduce reading and writing the other
+     * GPUs' buffers). One direction only: for kernels on each side to reach the other's memory,
+     * enable it on both. Idempotent: access already enabled is left as it is. Access lasts while
+     * both devices are open.
+     *
+     * @throws IllegalArgumentException when this device cannot access {@code peer} ({@link #canAccessPeer})
+     */
+    public void enablePeerAccess(Device peer) {
+        if (!canAccessPeer(peer)) {
+            throw new IllegalArgumentException(
+                    peer == this
+                            ? this + " cannot enable peer access to itself: a device is not its own peer"
+                            : this + " cannot access the memory of " + peer
+                                    + ": the driver reports no peer-to-peer path between them (or they belong to"
+                                    + " different runtimes)");
+        }
+        driver.enablePeerAccess(peer.driver);
     }
 
     public DeviceOptions options() {

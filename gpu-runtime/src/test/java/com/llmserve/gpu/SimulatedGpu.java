@@ -43,6 +43,9 @@ public final class SimulatedGpu implements AutoCloseable {
     /** One kernel launch; {@code captured} when a graph capture took it instead of the stream. */
     public record Launch(String symbol, LaunchConfig config, boolean captured) {}
 
+    /** Peer access enabled: kernels on {@code device} may access {@code peer}'s memory. */
+    public record PeerAccess(int device, int peer) {}
+
     private static final int MAX_THREADS = 1024;
     private static final int SHARED_BYTES = 227 * 1024;
 
@@ -56,6 +59,7 @@ public final class SimulatedGpu implements AutoCloseable {
     private final Set<Long> capturing = new HashSet<>();
     private final List<Launch> launches = new ArrayList<>();
     private final List<Gemm> gemms = new ArrayList<>();
+    private final Set<PeerAccess> peerAccess = new HashSet<>();
     private long nextHandle = 0x1000;
     private long liveBytes;
     private int graphsCaptured;
@@ -102,6 +106,13 @@ public final class SimulatedGpu implements AutoCloseable {
     public List<Gemm> gemms() {
         synchronized (lock) {
             return List.copyOf(gemms);
+        }
+    }
+
+    /** Every direction of peer access enabled so far (any two distinct devices of one simulation can). */
+    public Set<PeerAccess> peerAccess() {
+        synchronized (lock) {
+            return Set.copyOf(peerAccess);
         }
     }
 
@@ -241,6 +252,31 @@ public final class SimulatedGpu implements AutoCloseable {
 
         @Override
         public void release() {}
+
+        private SimulatedGpu gpu() {
+            return SimulatedGpu.this;
+        }
+
+        /** Any two distinct devices of one simulation: they share one address space. */
+        private boolean peers(RuntimeCalls peer) {
+            return peer instanceof Calls p && p.gpu() == SimulatedGpu.this && p.ordinal != ordinal;
+        }
+
+        @Override
+        public void canAccessPeer(MemorySegment canAccess, RuntimeCalls peer) {
+            canAccess.set(ValueLayout.JAVA_INT, 0, peers(peer) ? 1 : 0);
+        }
+
+        @Override
+        public boolean enablePeerAccess(RuntimeCalls peer) {
+            if (!peers(peer)) {
+                throw new GpuCallException(
+                        "simulated", "enablePeerAccess", 217, "PEER_ACCESS_UNSUPPORTED", "not a peer: " + peer, false);
+            }
+            synchronized (lock) {
+                return peerAccess.add(new PeerAccess(ordinal, ((Calls) peer).ordinal));
+            }
+        }
 
         @Override
         public void memoryInfo(MemorySegment free, MemorySegment total) {

@@ -31,6 +31,49 @@ class SimulatedGpuTests {
     }
 
     @Test
+    void peerAccessIsAskedOfTheDriverEnabledOnceAndRefusedForItselfAndAnotherRuntime() throws Exception {
+        try (SimulatedGpu gpu = SimulatedGpu.open(64L << 20, 2);
+                SimulatedGpu other = SimulatedGpu.open(16L << 20)) {
+            Device a = gpu.pool().device(0);
+            Device b = gpu.pool().device(1);
+            Device foreign = other.pool().device(0);
+            assertThat(a.canAccessPeer(b)).isTrue();
+            assertThat(b.canAccessPeer(a)).isTrue();
+            assertThat(a.canAccessPeer(a)).as("a device is not its own peer").isFalse();
+            assertThat(a.canAccessPeer(foreign)).as("another runtime's device").isFalse();
+            assertThat(foreign.canAccessPeer(a)).isFalse();
+
+            a.enablePeerAccess(b);
+            a.enablePeerAccess(b); // idempotent
+            assertThat(gpu.peerAccess()).containsExactly(new SimulatedGpu.PeerAccess(0, 1));
+            b.enablePeerAccess(a);
+            assertThat(gpu.peerAccess())
+                    .containsExactlyInAnyOrder(new SimulatedGpu.PeerAccess(0, 1), new SimulatedGpu.PeerAccess(1, 0));
+
+            assertThatThrownBy(() -> a.enablePeerAccess(a))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not its own peer");
+            assertThatThrownBy(() -> a.enablePeerAccess(foreign))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("cannot access the memory of")
+                    .hasMessageContaining("no peer-to-peer path");
+            assertThatThrownBy(() -> a.canAccessPeer(null)).isInstanceOf(NullPointerException.class);
+            assertThat(gpu.peerAccess()).hasSize(2);
+
+            // one address space: a copy on a's stream from a's buffer into b's
+            float[] values = HostData.randomFloats(256, 5);
+            try (StreamLease la = a.streams().lease();
+                    StreamLease lb = b.streams().lease();
+                    DeviceBuffer src = HostData.upload(la.stream(), values);
+                    DeviceBuffer dst = b.allocate(256 * 4L)) {
+                la.stream().copy(src, dst, 256 * 4L);
+                la.stream().synchronize();
+                assertThat(HostData.download(lb.stream(), dst, 256)).containsExactly(values);
+            }
+        }
+    }
+
+    @Test
     void anAllocationPastTheDevicesMemoryFailsAsOutOfMemory() {
         try (SimulatedGpu gpu = SimulatedGpu.open(16L << 20)) {
             Device device = gpu.pool().device(0);

@@ -10,6 +10,7 @@ import com.llmserve.gpu.spi.BlasDriver;
 import com.llmserve.gpu.spi.BlasHandle;
 import com.llmserve.gpu.spi.DnnDriver;
 import com.llmserve.gpu.spi.NativeRuntimeCalls;
+import com.llmserve.gpu.spi.RuntimeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -91,6 +92,28 @@ final class CudaCalls extends NativeRuntimeCalls {
     @Override
     public void release() {
         CU.check(cuDevicePrimaryCtxRelease_v2(device), "cuDevicePrimaryCtxRelease_v2");
+    }
+
+    /** {@code cuDeviceCanAccessPeer} between the two CUdevices; 0 for a peer of another runtime. */
+    @Override
+    public void canAccessPeer(MemorySegment canAccess, RuntimeCalls peer) {
+        if (peer instanceof CudaCalls p) {
+            CU.check(cuDeviceCanAccessPeer(canAccess, device, p.device), "cuDeviceCanAccessPeer");
+        } else {
+            canAccess.set(ValueLayout.JAVA_INT, 0, 0);
+        }
+    }
+
+    /** {@code cuCtxEnablePeerAccess} of the peer's primary context, with this device's bound. */
+    @Override
+    public boolean enablePeerAccess(RuntimeCalls peer) {
+        if (!(peer instanceof CudaCalls p)) {
+            throw new IllegalArgumentException("not a CUDA device: " + peer);
+        }
+        int rc = cuCtxEnablePeerAccess(p.context, 0);
+        if (rc == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) return false;
+        CU.check(rc, "cuCtxEnablePeerAccess");
+        return true;
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class cuda_h {
     public static final int CUDA_ERROR_NO_DEVICE = 100;
     public static final int CUDA_ERROR_NOT_FOUND = 500;
     public static final int CUDA_ERROR_NOT_READY = 600;
+    public static final int CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704;
     public static final int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
     public static final int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
     public static final int CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10;
@@ -167,6 +168,30 @@ public final class cuda_h {
     public static int cuCtxSetCurrent(MemorySegment ctx) {
         try {
             return (int) cuCtxSetCurrent$MH.invokeExact(ctx);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
+    }
+
+    private static final MethodHandle cuDeviceCanAccessPeer$MH =
+            LIBRARY.downcall("cuDeviceCanAccessPeer", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+
+    /** {@code CUresult cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, CUdevice peerDev)} */
+    public static int cuDeviceCanAccessPeer(MemorySegment canAccessPeer, int dev, int peerDev) {
+        try {
+            return (int) cuDeviceCanAccessPeer$MH.invokeExact(canAccessPeer, dev, peerDev);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
+    }
+
+    private static final MethodHandle cuCtxEnablePeerAccess$MH =
+            LIBRARY.downcall("cuCtxEnablePeerAccess", FunctionDescriptor.of(C_INT, C_POINTER, C_INT));
+
+    /** {@code CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)} */
+    public static int cuCtxEnablePeerAccess(MemorySegment peerContext, int Flags) {
+        try {
+            return (int) cuCtxEnablePeerAccess$MH.invokeExact(peerContext, Flags);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }

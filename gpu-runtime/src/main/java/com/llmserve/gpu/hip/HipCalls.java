@@ -10,6 +10,7 @@ import com.llmserve.gpu.spi.BlasDriver;
 import com.llmserve.gpu.spi.BlasHandle;
 import com.llmserve.gpu.spi.DnnDriver;
 import com.llmserve.gpu.spi.NativeRuntimeCalls;
+import com.llmserve.gpu.spi.RuntimeCalls;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -77,6 +78,28 @@ final class HipCalls extends NativeRuntimeCalls {
     @Override
     public void release() {
         // no per-device context; everything the device owned is freed by now
+    }
+
+    /** {@code hipDeviceCanAccessPeer} between the two ordinals; 0 for a peer of another runtime. */
+    @Override
+    public void canAccessPeer(MemorySegment canAccess, RuntimeCalls peer) {
+        if (peer instanceof HipCalls p) {
+            HIP.check(hipDeviceCanAccessPeer(canAccess, ordinal, p.ordinal), "hipDeviceCanAccessPeer");
+        } else {
+            canAccess.set(ValueLayout.JAVA_INT, 0, 0);
+        }
+    }
+
+    /** {@code hipDeviceEnablePeerAccess} of the peer's ordinal, with this device current. */
+    @Override
+    public boolean enablePeerAccess(RuntimeCalls peer) {
+        if (!(peer instanceof HipCalls p)) {
+            throw new IllegalArgumentException("not a HIP device: " + peer);
+        }
+        int rc = hipDeviceEnablePeerAccess(p.ordinal, 0);
+        if (rc == hipErrorPeerAccessAlreadyEnabled) return false;
+        HIP.check(rc, "hipDeviceEnablePeerAccess");
+        return true;
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class hip_runtime_api_h {
     public static final int hipErrorNoDevice = 100;
     public static final int hipErrorNotFound = 500;
     public static final int hipErrorNotReady = 600;
+    public static final int hipErrorPeerAccessAlreadyEnabled = 704;
     public static final int hipMemcpyHostToDevice = 1;
     public static final int hipMemcpyDeviceToHost = 2;
     public static final int hipMemcpyDeviceToDevice = 3;
@@ -137,6 +138,30 @@ public final class hip_runtime_api_h {
     public static int hipDeviceGetPCIBusId(MemorySegment pciBusId, int len, int device) {
         try {
             return (int) hipDeviceGetPCIBusId$MH.invokeExact(pciBusId, len, device);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
+    }
+
+    private static final MethodHandle hipDeviceCanAccessPeer$MH =
+            LIBRARY.downcall("hipDeviceCanAccessPeer", FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT));
+
+    /** {@code hipError_t hipDeviceCanAccessPeer(int* canAccessPeer, int deviceId, int peerDeviceId)} */
+    public static int hipDeviceCanAccessPeer(MemorySegment canAccessPeer, int deviceId, int peerDeviceId) {
+        try {
+            return (int) hipDeviceCanAccessPeer$MH.invokeExact(canAccessPeer, deviceId, peerDeviceId);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
+    }
+
+    private static final MethodHandle hipDeviceEnablePeerAccess$MH =
+            LIBRARY.downcall("hipDeviceEnablePeerAccess", FunctionDescriptor.of(C_INT, C_INT, C_INT));
+
+    /** {@code hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags)} */
+    public static int hipDeviceEnablePeerAccess(int peerDeviceId, int flags) {
+        try {
+            return (int) hipDeviceEnablePeerAccess$MH.invokeExact(peerDeviceId, flags);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }

@@ -61,6 +61,27 @@ public final class DeviceDriver implements AutoCloseable {
         calls.synchronize();
     }
 
+    // peer access
+
+    /** Whether kernels on this device can access {@code peer}'s memory (false for another runtime's device). */
+    public boolean canAccessPeer(DeviceDriver peer) {
+        calls.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment canAccess = arena.allocate(ValueLayout.JAVA_INT);
+            calls.canAccessPeer(canAccess, peer.calls);
+            return canAccess.get(ValueLayout.JAVA_INT, 0) != 0;
+        }
+    }
+
+    /**
+     * Lets this device's kernels access {@code peer}'s allocations; true when this call enabled it,
+     * false when it was enabled already.
+     */
+    public boolean enablePeerAccess(DeviceDriver peer) {
+        calls.bind();
+        return calls.enablePeerAccess(peer.calls);
+    }
+
     // memory
 
     public long malloc(long bytes) {

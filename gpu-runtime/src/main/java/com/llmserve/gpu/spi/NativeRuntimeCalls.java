@@ -7,8 +7,9 @@ import java.lang.foreign.MemorySegment;
  * {@link RuntimeCalls} over a vendor library: the calls both vendors share ({@link SharedCalls}) are
  * made here, each status checked with the vendor's {@link StatusCheck} under the vendor's name for
  * the call. A vendor's adapter adds only what its API does differently: how a device becomes
- * current and its properties are read, pinned allocation and freeing, the copies and fills, graph
- * instantiation, its management, BLAS and DNN libraries.
+ * current and its properties are read, pinned allocation and freeing, the copies and fills, peer
+ * access (the peer is named by device ordinal in HIP, by context in CUDA), graph instantiation,
+ * its management, BLAS and DNN libraries.
  */
 public abstract class NativeRuntimeCalls implements RuntimeCalls {
 

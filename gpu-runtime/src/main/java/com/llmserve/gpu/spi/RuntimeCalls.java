@@ -34,6 +34,20 @@ public interface RuntimeCalls {
     /** Gives back what opening the device took (CUDA's primary context); everything else is freed by now. */
     void release();
 
+    /**
+     * Writes 1 (an {@code int}) to {@code canAccess} when kernels on this device can read and write
+     * {@code peer}'s memory directly (NVLink, XGMI or PCIe peer-to-peer), 0 when not; 0 for a peer of
+     * another runtime (another adapter) and, as the vendors answer, for the device itself.
+     */
+    void canAccessPeer(MemorySegment canAccess, RuntimeCalls peer);
+
+    /**
+     * With this device bound, maps {@code peer}'s allocations (present and future) into this
+     * device's address space for its kernels: one direction only. Access already enabled is success
+     * (false); true when this call enabled it. Throws for a peer of another runtime.
+     */
+    boolean enablePeerAccess(RuntimeCalls peer);
+
     void memoryInfo(MemorySegment free, MemorySegment total);
 
     void synchronize();

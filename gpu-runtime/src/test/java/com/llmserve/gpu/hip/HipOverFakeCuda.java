@@ -19,6 +19,7 @@ import com.llmserve.gpu.Stream;
 import com.llmserve.gpu.StreamLease;
 import com.llmserve.gpu.Transpose;
 import com.llmserve.gpu.Vendor;
+import com.llmserve.gpu.spi.DeviceDriver;
 import com.llmserve.kernels.Kernel;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.Arena;
@@ -28,11 +29,11 @@ import java.lang.foreign.ValueLayout;
 /**
  * Run by {@link HipOnCudaLibraryTests} in a JVM of its own, with hip-on-cuda on the library path
  * over fake_cuda.c's fake libcuda/cuBLAS/NVML: the HIP backend's host code end to end without a GPU
- * (discovery with the runtime and driver versions, properties, rocm-smi telemetry, the module cache
- * choosing HSACO that load as cubins, copies, launches, a vendor error with its HIP name, rocBLAS,
- * MIOpen, a failure of each of rocBLAS, MIOpen and rocm-smi in that library's words, graph capture,
- * events): every bound symbol is called. The fake runs no kernel and computes no product: only data
- * copies are checked for their bytes.
+ * (discovery with the runtime and driver versions, properties, rocm-smi telemetry, peer access
+ * refused for the one device, the module cache choosing HSACO that load as cubins, copies,
+ * launches, a vendor error with its HIP name, rocBLAS, MIOpen, a failure of each of rocBLAS, MIOpen
+ * and rocm-smi in that library's words, graph capture, events): every bound symbol is called. The
+ * fake runs no kernel and computes no product: only data copies are checked for their bytes.
  */
 public final class HipOverFakeCuda {
 
@@ -77,6 +78,29 @@ public final class HipOverFakeCuda {
                             && telemetry.temperatureCelsius() == 55.0
                             && telemetry.powerWatts() == 312.0,
                     "telemetry " + telemetry);
+            // peer access: the fake's one device is not its own peer. Device refuses before asking the
+            // driver; HIP's own calls answer so too, through the translation (ordinals to CUdevices,
+            // the peer's primary context) and the fake's cuDeviceCanAccessPeer
+            check(!device.canAccessPeer(device), "a device is not its own peer");
+            try {
+                device.enablePeerAccess(device);
+                throw new AssertionError("peer access of a device to itself was enabled");
+            } catch (IllegalArgumentException e) {
+                check(e.getMessage().contains("not its own peer"), "refusal " + e.getMessage());
+            }
+            try (RocmSmi smi = RocmSmi.open();
+                    DeviceDriver same = new DeviceDriver(new HipCalls(0, smi))) {
+                check(!same.canAccessPeer(same), "hipDeviceCanAccessPeer(0, 0) answers 0");
+                try {
+                    same.enablePeerAccess(same);
+                    throw new AssertionError("hipDeviceEnablePeerAccess of a device to itself succeeded");
+                } catch (GpuCallException e) {
+                    check(
+                            e.call().equals("hipDeviceEnablePeerAccess")
+                                    && e.codeName().equals("hipErrorInvalidDevice"),
+                            "HIP's refusal " + e.getMessage());
+                }
+            }
             try (StreamLease lease = device.streams().lease()) {
                 Stream s = lease.stream();
                 int n = 256;

@@ -148,6 +148,16 @@ class NativeRuntimeCallsTests {
         public void release() {}
 
         @Override
+        public void canAccessPeer(MemorySegment canAccess, RuntimeCalls peer) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean enablePeerAccess(RuntimeCalls peer) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public void free(long pointer) {
             throw new UnsupportedOperationException();
         }
