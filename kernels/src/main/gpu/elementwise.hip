@@ -386,3 +386,59 @@ LS_KERNEL void ls_rope_norm_f32(float* x, int stride, int col, int heads, int he
     }
   }
 }
+
+// One-shot all-reduce (sum) of n floats over `ranks` GPUs of one host with peer access, for a
+// tensor-parallel model's layer outputs at decode widths, where NCCL's latency per call dominates.
+// Rank r launches this on its stream with every rank's buffer (b0..b7, unused ones null), every
+// rank's flags (f0..f7: LS_AR_MAX_BLOCKS x LS_AR_MAX_RANKS each) and its own counters. Block b of
+// every rank sums slice b of all buffers in rank order (the same bits on every rank) between two
+// barriers on flags each rank writes into the others' memory: the first says the rank's buffer is
+// ready (its stream's earlier kernels have finished), the second that it has read the others'
+// slices, so no rank writes the sum over its slice while another still reads it. Each block's
+// epoch counts up in the rank's counters, so flags are never reset and a captured graph replays
+// with the same arguments.
+LS_KERNEL void ls_allreduce_f32(float* b0, float* b1, float* b2, float* b3, float* b4, float* b5, float* b6,
+                                float* b7, unsigned* f0, unsigned* f1, unsigned* f2, unsigned* f3, unsigned* f4,
+                                unsigned* f5, unsigned* f6, unsigned* f7, unsigned* counters, int rank, int ranks,
+                                int n) {
+  float* const bufs[LS_AR_MAX_RANKS] = {b0, b1, b2, b3, b4, b5, b6, b7};
+  unsigned* const flags[LS_AR_MAX_RANKS] = {f0, f1, f2, f3, f4, f5, f6, f7};
+  const unsigned b = ls_block_x();
+  const unsigned t = ls_thread_x();
+  const int threads = (int)ls_block_dim_x();
+  LS_SHARED unsigned epoch;
+  if (t == 0) epoch = counters[b] + 1;
+  ls_sync_block();
+  const unsigned ready = 2 * epoch - 1;
+  const unsigned done = 2 * epoch;
+  const unsigned slot = b * LS_AR_MAX_RANKS;
+  if ((int)t < ranks) {
+    ls_flag_store(flags[t] + slot + rank, ready);
+    while (ls_flag_load(flags[rank] + slot + t) < ready) {
+    }
+  }
+  ls_sync_block();
+  const int start = (int)b * threads * LS_AR_PER_THREAD + (int)t;
+  float acc[LS_AR_PER_THREAD];
+  for (int k = 0; k < LS_AR_PER_THREAD; k++) {
+    const int i = start + k * threads;
+    if (i < n) {
+      // volatile: another GPU's memory, written before its flag, never from a stale cache line
+      float s = ((const volatile float*)bufs[0])[i];
+      for (int r = 1; r < ranks; r++) s += ((const volatile float*)bufs[r])[i];
+      acc[k] = s;
+    }
+  }
+  ls_sync_block();
+  if ((int)t < ranks) {
+    ls_flag_store(flags[t] + slot + rank, done);
+    while (ls_flag_load(flags[rank] + slot + t) < done) {
+    }
+  }
+  ls_sync_block();
+  for (int k = 0; k < LS_AR_PER_THREAD; k++) {
+    const int i = start + k * threads;
+    if (i < n) bufs[rank][i] = acc[k];
+  }
+  if (t == 0) counters[b] = epoch;
+}

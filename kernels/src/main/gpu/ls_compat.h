@@ -305,3 +305,24 @@ LS_DEVICE void ls_store_q8_0_x4(ls_f32x4 v, long i, int8_t* q, float* d, int* su
     sums[i / 32] = (int)s;
   }
 }
+
+// A flag that kernels on other GPUs of the host write or read through peer access: stored with
+// release and loaded with acquire semantics at system scope, so what the writer did before the
+// store is visible to the reader after the load.
+LS_DEVICE void ls_flag_store(unsigned* p, unsigned v) {
+#if LS_AMD
+  __scoped_atomic_store_n(p, v, __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
+#else
+  asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+#endif
+}
+
+LS_DEVICE unsigned ls_flag_load(const unsigned* p) {
+#if LS_AMD
+  return __scoped_atomic_load_n(p, __ATOMIC_ACQUIRE, __MEMORY_SCOPE_SYSTEM);
+#else
+  unsigned v;
+  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#endif
+}

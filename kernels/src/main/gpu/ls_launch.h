@@ -112,3 +112,17 @@
 // Most experts a mixture routes on the device: ls_route_experts_f32 and ls_group_experts hold a
 // value per expert in shared memory.
 #define LS_ROUTE_MAX_EXPERTS 512
+
+// Most GPUs ls_allreduce_f32 sums over (its buffer and flag parameters, one per rank).
+#define LS_AR_MAX_RANKS 8
+
+// Threads per block of ls_allreduce_f32.
+#define LS_AR_THREADS 512
+
+// Values each thread of ls_allreduce_f32 sums (held in registers between its two barriers): a block
+// covers LS_AR_THREADS times this many.
+#define LS_AR_PER_THREAD 8
+
+// Most blocks of ls_allreduce_f32, which sizes each rank's flags (LS_AR_MAX_BLOCKS x
+// LS_AR_MAX_RANKS) and counters (LS_AR_MAX_BLOCKS): at most 64 x 512 x 8 = 262144 values (1 MiB).
+#define LS_AR_MAX_BLOCKS 64

@@ -59,6 +59,7 @@ public final class GpuBenchmark {
               --host-argmax         copy whole logit rows to the host instead of choosing on the device
               --tensor-parallel N   split each model over GPUs 0 to N-1 (heads and feed-forward
                                     columns, NCCL all-reduce); --profile then times shard 0 only
+              --nccl-only           every all-reduce through NCCL (no peer-access kernel)
               --profile             then run a few steps of each phase once more with device events
                                     around every operation and print where the device time goes
                                     (those steps run without graphs)
@@ -133,6 +134,7 @@ public final class GpuBenchmark {
                     case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     case "--tensor-parallel" -> tensorParallel = a.positive(option);
+                    case "--nccl-only" -> gpu = gpu.withPeerAllReduce(false);
                     default -> throw new IllegalArgumentException("unknown option " + option);
                 }
             }

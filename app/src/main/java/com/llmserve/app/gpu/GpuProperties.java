@@ -39,6 +39,10 @@ import org.springframework.util.unit.DataSize;
  * @param dequantBand       the F16 band a weight is dequantized into before each BLAS call: small enough to
  *                          stay in L2 between the dequantization and the product
  * @param uploadChunk       the pinned host staging through which weights are copied to the device
+ * @param peerAllReduce     a model split over NVIDIA GPUs ({@code tensor-parallel-size}) that reach each
+ *                          other's memory sums its decode-sized layer outputs with one kernel over peer
+ *                          access instead of NCCL, whose latency per call dominates a decode step; larger
+ *                          sums and AMD GPUs (RCCL) are unaffected. Off: NCCL for every sum
  */
 @ConfigurationProperties("llmserve.gpu")
 public record GpuProperties(
@@ -62,7 +66,10 @@ public record GpuProperties(
         DataSize dequantBand,
 
         @DefaultValue(GpuOptions.DEFAULT_UPLOAD_CHUNK_MIB + "MB")
-        DataSize uploadChunk) {
+        DataSize uploadChunk,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_PEER_ALL_REDUCE)
+        boolean peerAllReduce) {
 
     /** Whether the GPU backend keeps F16 copies of the quantized weights. */
     public enum HalfWeights {
@@ -104,6 +111,7 @@ public record GpuProperties(
                     case ON -> 1;
                     case OFF -> 0;
                 },
-                false);
+                false,
+                peerAllReduce);
     }
 }

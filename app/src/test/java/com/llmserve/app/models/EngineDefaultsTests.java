@@ -71,10 +71,11 @@ class EngineDefaultsTests {
                         "llmserve.gpu.max-graphs", "8",
                         "llmserve.gpu.dequant-band", "16MB",
                         "llmserve.gpu.upload-chunk", "128MB",
-                        "llmserve.gpu.half-weight-share", "0.25"));
+                        "llmserve.gpu.half-weight-share", "0.25",
+                        "llmserve.gpu.peer-all-reduce", "false"));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false));
+                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false, false));
     }
 
     @ParameterizedTest

@@ -152,7 +152,10 @@ class TensorParallelParityTests {
 
     @Test
     void anEmbeddingModelIsNotSplit() throws IOException {
-        try (GgufFile file = GgufFile.open(TestData.model("all-MiniLM-L6-v2-q8_0.gguf"));
+        Path model = TestData.model("all-MiniLM-L6-v2-q8_0.gguf");
+        // a GPU host's bundle leaves the embedding models out
+        Assumptions.assumeTrue(java.nio.file.Files.exists(model), model + " is not here");
+        try (GgufFile file = GgufFile.open(model);
                 Backend split = openSplit(2)) {
             assertThatThrownBy(() -> Architectures.loadEmbeddingModel(file, split, ModelOptions.DEFAULT))
                     .isInstanceOf(InvalidModelException.class)

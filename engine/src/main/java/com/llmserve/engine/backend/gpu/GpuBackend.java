@@ -97,6 +97,18 @@ public final class GpuBackend extends Backend {
         return new GpuBackend(device, options, group, rank);
     }
 
+    /** Device memory of {@code bytes}, zeroed (the peer all-reduce's flags). */
+    DeviceBuffer allocateZeroed(long bytes) {
+        DeviceBuffer b = device.allocate(bytes);
+        try {
+            transfer.zero(b);
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+    }
+
     StepRecorder recorder() {
         return recorder;
     }

@@ -8,6 +8,7 @@ import com.llmserve.gpu.Graph;
 import com.llmserve.gpu.Stream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -20,13 +21,16 @@ import java.util.function.Consumer;
  * shard's stream, then the shards' all-reduces launch as one collective group (NCCL's rule for one
  * thread driving several devices), and so on. A graphable step is captured that way once, each
  * shard's stream into a graph of its own, and later steps of the same operations replay each
- * shard's graph. Shard 0 leads: it is the backend the model is loaded on, and closing it closes
- * the other shards and the communicators.
+ * shard's graph. Small all-reduces (a decode step's) skip NCCL where the GPUs reach each other's
+ * memory ({@link PeerAllReduce}). Shard 0 leads: it is the backend the model is loaded on, and
+ * closing it closes the other shards and the communicators.
  */
 public final class ShardGroup {
 
     private final Collectives comms;
     private final List<GpuBackend> shards = new ArrayList<>();
+    /** The small all-reduces' kernel over peer access, where the devices allow it. */
+    private Optional<PeerAllReduce> peer = Optional.empty();
 
     private ShardGroup(Collectives comms) {
         this.comms = comms;
@@ -52,8 +56,10 @@ public final class ShardGroup {
             for (int rank = 0; rank < devices.size(); rank++) {
                 g.shards.add(GpuBackend.openShard(devices.get(rank), options, g, rank));
             }
+            g.peer = PeerAllReduce.open(g.shards, options);
         } catch (RuntimeException | Error e) {
             try {
+                g.peer.ifPresent(PeerAllReduce::close);
                 g.shards.forEach(GpuBackend::close);
                 comms.close();
             } catch (RuntimeException suppressed) {
@@ -184,11 +190,27 @@ public final class ShardGroup {
                 }
             }
             if (reduces) {
-                try (Collectives.Group g = comms.group()) {
-                    for (int i = 0; i < runs.size(); i++) {
-                        pieces.get(i).get(k).getLast().launch(runs.get(i).launch);
-                    }
+                List<AllReduce> round = new ArrayList<>(runs.size());
+                for (int i = 0; i < runs.size(); i++) {
+                    round.add((AllReduce) pieces.get(i).get(k).getLast());
                 }
+                reduce(runs, round);
+            }
+        }
+    }
+
+    /** One all-reduce, every rank's part: over peer access when it is small enough, else one NCCL group. */
+    private void reduce(List<StepExecutor.Run> runs, List<AllReduce> round) {
+        AllReduce first = round.getFirst();
+        if (peer.isPresent() && peer.get().takes((long) first.n() * first.x().cols())) {
+            for (int i = 0; i < runs.size(); i++) {
+                peer.get().launch(i, runs.get(i).launch, round);
+            }
+            return;
+        }
+        try (Collectives.Group g = comms.group()) {
+            for (int i = 0; i < runs.size(); i++) {
+                round.get(i).launch(runs.get(i).launch);
             }
         }
     }
@@ -213,6 +235,9 @@ public final class ShardGroup {
 
     /** Closes the shards but the leader (whose close calls this), then the communicators. */
     void closeFollowers() {
-        Cleanup.all(() -> shards.subList(1, shards.size()).forEach(GpuBackend::close), comms::close);
+        Cleanup.all(
+                () -> peer.ifPresent(PeerAllReduce::close),
+                () -> shards.subList(1, shards.size()).forEach(GpuBackend::close),
+                comms::close);
     }
 }

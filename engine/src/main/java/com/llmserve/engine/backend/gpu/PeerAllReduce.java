@@ -1,0 +1,124 @@
+package com.llmserve.engine.backend.gpu;
+
+import static com.llmserve.kernels.KernelConstants.LS_AR_MAX_BLOCKS;
+import static com.llmserve.kernels.KernelConstants.LS_AR_MAX_RANKS;
+import static com.llmserve.kernels.KernelConstants.LS_AR_PER_THREAD;
+import static com.llmserve.kernels.KernelConstants.LS_AR_THREADS;
+
+import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.KernelArgs;
+import com.llmserve.gpu.LaunchConfig;
+import com.llmserve.gpu.Vendor;
+import com.llmserve.kernels.Kernel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A shard group's small all-reduces without NCCL: {@code ls_allreduce_f32}, launched on every
+ * shard's stream, reads the other shards' parts over peer access and sums them in rank order,
+ * synchronizing through flags in each shard's memory. A decode step of a split 70B model makes 160
+ * all-reduces of one row; NCCL spends ~28 us on each (two H100s), which this kernel does in a few.
+ * Taken for sums of at most {@link #MAX_VALUES} values on NVIDIA GPUs that reach each other; NCCL
+ * for the rest. Not on AMD: spinning on flags another GPU writes needs fine-grained (uncached)
+ * memory there, which the allocator does not hand out, so RCCL sums everything.
+ */
+final class PeerAllReduce implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(PeerAllReduce.class.getName());
+
+    /** The most values one launch sums: every block's threads, each holding its share in registers. */
+    static final int MAX_VALUES = LS_AR_MAX_BLOCKS * LS_AR_THREADS * LS_AR_PER_THREAD;
+
+    private static final long FLAG_BYTES = (long) LS_AR_MAX_BLOCKS * LS_AR_MAX_RANKS * Integer.BYTES;
+    private static final long COUNTER_BYTES = (long) LS_AR_MAX_BLOCKS * Integer.BYTES;
+
+    /** Per rank: its flags (written by every rank) then its counters. */
+    private final List<DeviceBuffer> flags;
+
+    private PeerAllReduce(List<DeviceBuffer> flags) {
+        this.flags = flags;
+    }
+
+    /**
+     * The kernel's state over {@code shards}, with peer access enabled between every two of their
+     * devices; empty (saying why in the log) where it cannot run or is switched off.
+     */
+    static Optional<PeerAllReduce> open(List<GpuBackend> shards, GpuOptions options) {
+        List<Device> devices = shards.stream().map(GpuBackend::device).toList();
+        String why = unavailable(devices, options);
+        if (why != null) {
+            LOG.log(System.Logger.Level.INFO, "{0}: all-reduces through NCCL/RCCL only ({1})", devices, why);
+            return Optional.empty();
+        }
+        for (Device d : devices) {
+            for (Device peer : devices) {
+                if (d != peer) {
+                    d.enablePeerAccess(peer);
+                }
+            }
+        }
+        List<DeviceBuffer> flags = new ArrayList<>();
+        try {
+            for (GpuBackend s : shards) {
+                flags.add(s.allocateZeroed(FLAG_BYTES + COUNTER_BYTES));
+            }
+        } catch (RuntimeException e) {
+            flags.forEach(DeviceBuffer::close);
+            throw e;
+        }
+        LOG.log(
+                System.Logger.Level.INFO,
+                "{0}: all-reduces of up to {1} values over peer access, larger ones through NCCL",
+                devices,
+                MAX_VALUES);
+        return Optional.of(new PeerAllReduce(flags));
+    }
+
+    private static String unavailable(List<Device> devices, GpuOptions options) {
+        if (!options.peerAllReduce()) {
+            return "llmserve.gpu.peer-all-reduce is off";
+        }
+        if (devices.size() > LS_AR_MAX_RANKS) {
+            return devices.size() + " GPUs, the kernel takes " + LS_AR_MAX_RANKS;
+        }
+        for (Device d : devices) {
+            if (d.info().vendor() != Vendor.NVIDIA) {
+                return "AMD GPUs sum through RCCL";
+            }
+            for (Device peer : devices) {
+                if (d != peer && !d.canAccessPeer(peer)) {
+                    return d + " cannot reach " + peer + "'s memory";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether an all-reduce of {@code values} values runs here rather than through NCCL. */
+    boolean takes(long values) {
+        return values <= MAX_VALUES;
+    }
+
+    /** Rank {@code rank}'s launch of one all-reduce, {@code round} holding every rank's part in rank order. */
+    void launch(int rank, Launch l, List<AllReduce> round) {
+        AllReduce mine = round.get(rank);
+        int values = Math.multiplyExact(mine.n(), mine.x().cols());
+        KernelArgs args = KernelArgs.of();
+        for (int r = 0; r < LS_AR_MAX_RANKS; r++) {
+            args = r < round.size() ? args.pointer(round.get(r).x().buffer) : args.nullPointer();
+        }
+        for (int r = 0; r < LS_AR_MAX_RANKS; r++) {
+            args = r < flags.size() ? args.pointer(flags.get(r)) : args.nullPointer();
+        }
+        args.pointer(flags.get(rank), FLAG_BYTES).i32(rank).i32(round.size()).i32(values);
+        int blocks = Math.ceilDiv(values, LS_AR_THREADS * LS_AR_PER_THREAD);
+        l.kernel(Kernel.ALLREDUCE_F32, LaunchConfig.of(blocks, LS_AR_THREADS), args);
+    }
+
+    @Override
+    public void close() {
+        Cleanup.all(flags.stream().<Runnable>map(f -> f::close).toArray(Runnable[]::new));
+    }
+}
