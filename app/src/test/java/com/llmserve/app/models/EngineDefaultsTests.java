@@ -72,10 +72,10 @@ class EngineDefaultsTests {
                         "llmserve.gpu.dequant-band", "16MB",
                         "llmserve.gpu.upload-chunk", "128MB",
                         "llmserve.gpu.half-weight-share", "0.25",
-                        "llmserve.gpu.peer-all-reduce", "false"));
+                        "llmserve.gpu.peer-all-reduce", "true"));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false, false));
+                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false, true));
     }
 
     @ParameterizedTest

@@ -31,8 +31,8 @@ package com.llmserve.engine.backend.gpu;
  *                         do not depend on what else runs in its batch, at the cost of batched speed
  * @param peerAllReduce    a model split over NVIDIA GPUs that reach each other's memory sums its
  *                         decode-sized layer outputs with one kernel reading the peers' parts
- *                         ({@code ls_allreduce_f32}), where NCCL's latency per call would dominate;
- *                         larger sums, AMD GPUs and this off take NCCL/RCCL
+ *                         ({@code ls_allreduce_f32}) instead of NCCL; larger sums, AMD GPUs and this off
+ *                         take NCCL/RCCL
  */
 public record GpuOptions(
         boolean graphs,
@@ -64,8 +64,11 @@ public record GpuOptions(
     public static final int MIN_STAGING_MIB = 1;
     /** Half of the free memory: the KV cache and activations keep the other half. */
     public static final double DEFAULT_HALF_WEIGHT_SHARE = 0.5;
-    /** On: measured on two H100s, NCCL's all-reduces cost a split 70B model a third of its decode step. */
-    public static final boolean DEFAULT_PEER_ALL_REDUCE = true;
+    /**
+     * Off: on two H100s a split 70B model decoded at 65.2 tok/s with the kernel and 68.9 with NCCL
+     * alone (docs/gpu-backend.md, "Tensor parallelism").
+     */
+    public static final boolean DEFAULT_PEER_ALL_REDUCE = false;
 
     public GpuOptions {
         if (mmqMaxRows < 0) {

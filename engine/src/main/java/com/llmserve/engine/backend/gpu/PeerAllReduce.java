@@ -19,9 +19,9 @@ import java.util.Optional;
  * A shard group's small all-reduces without NCCL: {@code ls_allreduce_f32}, launched on every
  * shard's stream, reads the other shards' parts over peer access and sums them in rank order,
  * synchronizing through flags in each shard's memory. A decode step of a split 70B model makes 160
- * all-reduces of one row; NCCL spends ~28 us on each (two H100s), which this kernel does in a few.
- * Taken for sums of at most {@link #MAX_VALUES} values on NVIDIA GPUs that reach each other; NCCL
- * for the rest. Not on AMD: spinning on flags another GPU writes needs fine-grained (uncached)
+ * all-reduces of one row. Measured on two H100s it is slower than NCCL (65.2 against 68.9 tok/s),
+ * so it is off by default ({@link GpuOptions#peerAllReduce()}); when on, it takes sums of at most
+ * {@link #MAX_VALUES} values on NVIDIA GPUs that reach each other, NCCL the rest. Not on AMD: spinning on flags another GPU writes needs fine-grained (uncached)
  * memory there, which the allocator does not hand out, so RCCL sums everything.
  */
 final class PeerAllReduce implements AutoCloseable {
