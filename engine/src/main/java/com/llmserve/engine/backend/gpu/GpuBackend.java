@@ -10,6 +10,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;

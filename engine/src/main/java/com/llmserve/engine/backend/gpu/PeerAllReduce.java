@@ -5,6 +5,7 @@ import static com.llmserve.kernels.KernelConstants.LS_AR_MAX_RANKS;
 import static com.llmserve.kernels.KernelConstants.LS_AR_PER_THREAD;
 import static com.llmserve.kernels.KernelConstants.LS_AR_THREADS;
 
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceBuffer;
 import com.llmserve.gpu.KernelArgs;
@@ -119,6 +120,6 @@ final class PeerAllReduce implements AutoCloseable {
 
     @Override
     public void close() {
-        Cleanup.all(flags.stream().<Runnable>map(f -> f::close).toArray(Runnable[]::new));
+        Cleanup.each(flags, DeviceBuffer::close);
     }
 }

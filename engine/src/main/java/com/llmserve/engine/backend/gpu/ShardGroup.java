@@ -1,6 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.gpu.Collectives;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.GpuException;
@@ -99,7 +100,7 @@ public final class ShardGroup {
                 b.executor().finish(runs.get(i), b == caller ? copyBack : null);
             }
         } finally {
-            closeAll(runs);
+            Cleanup.each(runs, StepExecutor.Run::close);
         }
     }
 
@@ -212,24 +213,6 @@ public final class ShardGroup {
             for (int i = 0; i < runs.size(); i++) {
                 round.get(i).launch(runs.get(i).launch);
             }
-        }
-    }
-
-    private static void closeAll(List<StepExecutor.Run> runs) {
-        RuntimeException failure = null;
-        for (StepExecutor.Run r : runs) {
-            try {
-                r.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
         }
     }
 

@@ -1,5 +1,6 @@
 package com.llmserve.engine.backend.gpu;
 
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.Event;
 import com.llmserve.gpu.Graph;

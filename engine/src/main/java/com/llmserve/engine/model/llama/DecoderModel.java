@@ -4,6 +4,7 @@ import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.Rope;
@@ -16,6 +17,7 @@ import com.llmserve.engine.model.ModelOptions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The llama-family decoder shared by every architecture of the family: pre-norm blocks of
@@ -296,7 +298,7 @@ final class DecoderModel implements LanguageModel {
             }
             logitRow = logits(shards[0], b, logitRow, topK, allowed);
         } finally {
-            closeAll(steps);
+            Cleanup.each(Arrays.stream(steps).filter(Objects::nonNull).toList(), Step::close);
         }
         return logitRow;
     }
@@ -307,26 +309,6 @@ final class DecoderModel implements LanguageModel {
             for (Shard s : shards) {
                 s.be.allReduceSum(s.xb, n);
             }
-        }
-    }
-
-    private static void closeAll(Step[] steps) {
-        RuntimeException failure = null;
-        for (Step s : steps) {
-            try {
-                if (s != null) {
-                    s.close();
-                }
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
         }
     }
 

@@ -1,6 +1,7 @@
 package com.llmserve.engine.model.llama;
 
 import com.llmserve.engine.backend.Backend;
+import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import java.util.List;
@@ -33,20 +34,6 @@ final class ShardedKv extends KvStorage {
 
     @Override
     protected void release() {
-        RuntimeException failure = null;
-        for (KvStorage p : parts) {
-            try {
-                p.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Cleanup.each(parts, KvStorage::close);
     }
 }
