@@ -88,6 +88,9 @@ public final class ShardGroup {
      * and waits for every shard; the recordings are cleared whether they ran or failed.
      */
     void run(GpuBackend caller, Consumer<Stream> copyBack) {
+        if (copyBack == null && shards.stream().allMatch(b -> b.recorder().isEmpty())) {
+            return;
+        }
         List<StepExecutor.Run> runs = new ArrayList<>(shards.size());
         try {
             for (GpuBackend b : shards) {

@@ -112,7 +112,13 @@ final class StepExecutor implements AutoCloseable {
 
     /** Begins a run of what {@code step} recorded (which may be nothing). */
     Run begin(StepRecorder step) {
-        StreamLease lease = HostTransfer.lease(device);
+        StreamLease lease;
+        try {
+            lease = HostTransfer.lease(device);
+        } catch (RuntimeException e) {
+            step.clear(); // as after a run that failed: nothing recorded is run later by mistake
+            throw e;
+        }
         Run r = new Run(step, lease);
         try {
             if (!step.isEmpty()) {
@@ -130,10 +136,6 @@ final class StepExecutor implements AutoCloseable {
     /** Whether {@code r} runs as a captured graph: graphs on, a graphable recording, no profiling. */
     boolean graphable(Run r) {
         return !profiling && workspace.options().graphs() && r.step.graphable() && !r.step.isEmpty();
-    }
-
-    boolean profiling() {
-        return profiling;
     }
 
     /** The graph captured for {@code r}'s operations before, or null. */
