@@ -8,16 +8,8 @@ import com.llmserve.gpu.cuda.nccl_h;
 import com.llmserve.gpu.hip.rccl_h;
 import com.llmserve.gpu.spi.NativeLibrary;
 import com.llmserve.gpu.spi.NcclCalls;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,47 +28,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class CollectivesTests {
 
-    static final Path FAKE_SOURCE = Path.of("src/test/native/fake-nccl/fake_nccl.c");
     static final Path FAKE_LIBRARY = Path.of("target/fake-nccl/libfake_nccl.so");
 
-    static NativeLibrary fake;
+    static FakeNccl fake;
     static NcclCalls calls;
-    static MethodHandle reset;
-    static MethodHandle failNext;
-    static MethodHandle counts;
 
     SimulatedGpu gpu;
 
     @BeforeAll
     static void buildFakeNccl() throws Exception {
-        Files.createDirectories(FAKE_LIBRARY.getParent());
-        Process p = new ProcessBuilder(
-                        "gcc",
-                        "-std=c11",
-                        "-Wall",
-                        "-Werror",
-                        "-shared",
-                        "-fPIC",
-                        "-O1",
-                        "-o",
-                        FAKE_LIBRARY.toString(),
-                        FAKE_SOURCE.toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("gcc finished").isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
-        fake = NativeLibrary.load(FAKE_LIBRARY.toAbsolutePath().toString());
-        assertThat(fake.loadFailure()).isEmpty();
-        calls = NcclCalls.bind(fake, "nccl", "NCCL", "test", new NcclCalls.Codes(0, 7, 6, 9, 0));
-        reset = fake.downcall("fake_nccl_reset", FunctionDescriptor.ofVoid());
-        failNext = fake.downcall("fake_nccl_fail_next", FunctionDescriptor.ofVoid(ValueLayout.JAVA_INT));
-        counts = fake.downcall("fake_nccl_counts", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+        fake = FakeNccl.build(FakeNccl.SOURCE, FAKE_LIBRARY);
+        calls = NcclCalls.bind(fake.library(), "nccl", "NCCL", "test", new NcclCalls.Codes(0, 7, 6, 9, 0));
     }
 
     @BeforeEach
     void open() throws Throwable {
-        reset.invokeExact();
+        fake.reset();
         gpu = SimulatedGpu.open(1L << 30, 3);
     }
 
@@ -87,11 +54,7 @@ class CollectivesTests {
 
     /** destroyed, aborted, group ends, all-reduces run, communicators created, group depth. */
     static int[] counts() throws Throwable {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ValueLayout.JAVA_INT, 6);
-            counts.invokeExact(out);
-            return out.toArray(ValueLayout.JAVA_INT);
-        }
+        return fake.counts();
     }
 
     // --- without the libraries ---
@@ -243,7 +206,7 @@ class CollectivesTests {
     @Test
     void aFailedCallFailsTheCommunicatorsAndCloseAbortsThem() throws Throwable {
         Collectives comms = Collectives.open(gpu.pool().devices(), calls, Collectives.Init.ALL);
-        failNext.invokeExact(3); // ncclInternalError on the next all-reduce
+        fake.failNext(3); // ncclInternalError on the next all-reduce
         try (StreamLease lease = comms.device(0).streams().lease();
                 DeviceBuffer b = comms.device(0).allocate(64)) {
             Collectives.Group g = comms.group();
@@ -268,7 +231,7 @@ class CollectivesTests {
     void anAsyncErrorIsReportedAndFailsTheCommunicators() throws Throwable {
         try (Collectives comms = Collectives.open(gpu.pool().devices(), calls, Collectives.Init.ALL)) {
             comms.checkAsyncErrors();
-            failNext.invokeExact(6); // the comm records it as its async error, as a remote failure would
+            fake.failNext(6); // the comm records it as its async error, as a remote failure would
             try (StreamLease lease = comms.device(2).streams().lease();
                     DeviceBuffer b = comms.device(2).allocate(64);
                     Collectives.Group g = comms.group()) {

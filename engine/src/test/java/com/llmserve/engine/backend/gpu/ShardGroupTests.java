@@ -16,22 +16,14 @@ import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.gpu.Collectives;
 import com.llmserve.gpu.Device;
+import com.llmserve.gpu.FakeNccl;
 import com.llmserve.gpu.SimulatedGpu;
 import com.llmserve.gpu.StreamLease;
 import com.llmserve.gpu.cuda.nccl_h;
-import com.llmserve.gpu.spi.NativeLibrary;
-import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -51,33 +43,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ShardGroupTests {
 
-    private static final Path FAKE_SOURCE = Path.of("../gpu-runtime/src/test/native/fake-nccl/fake_nccl.c");
     private static final Path FAKE_LIBRARY = Path.of("target/fake-nccl/libfake_nccl.so");
     private static final int BLOCK = 16;
 
     private static SimulatedGpu gpu;
-    private static MethodHandle counts;
-    private static MethodHandle reset;
+    private static FakeNccl fake;
 
     @BeforeAll
     static void openWithTheStandInNccl() throws Exception {
-        Files.createDirectories(FAKE_LIBRARY.getParent());
-        Process p = new ProcessBuilder(
-                        "gcc",
-                        "-std=c11",
-                        "-Wall",
-                        "-Werror",
-                        "-shared",
-                        "-fPIC",
-                        "-O1",
-                        "-o",
-                        FAKE_LIBRARY.toString(),
-                        FAKE_SOURCE.toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("gcc finished").isTrue();
-        assertThat(p.exitValue()).as(output).isZero();
+        fake = FakeNccl.build(Path.of("../gpu-runtime").resolve(FakeNccl.SOURCE), FAKE_LIBRARY);
         // read once, when nccl_h loads: nothing in this JVM has asked for NCCL before (no GPU here)
         System.setProperty(
                 nccl_h.LIBRARY_PROPERTY, FAKE_LIBRARY.toAbsolutePath().toString());
@@ -98,9 +72,6 @@ class ShardGroupTests {
                 leases.forEach(StreamLease::close);
             }
         }
-        NativeLibrary fake = NativeLibrary.load(FAKE_LIBRARY.toAbsolutePath().toString());
-        counts = fake.downcall("fake_nccl_counts", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
-        reset = fake.downcall("fake_nccl_reset", FunctionDescriptor.ofVoid());
     }
 
     @AfterAll
@@ -113,16 +84,12 @@ class ShardGroupTests {
     @BeforeEach
     void forget() throws Throwable {
         gpu.clearLaunches();
-        reset.invokeExact();
+        fake.reset();
     }
 
     /** All-reduces the stand-in ran (each rank's one). */
     private static int allReducesRun() throws Throwable {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment out = a.allocate(ValueLayout.JAVA_INT, 6);
-            counts.invokeExact(out);
-            return out.getAtIndex(ValueLayout.JAVA_INT, 3);
-        }
+        return fake.counts()[3];
     }
 
     private static Backend split(boolean peer) {
