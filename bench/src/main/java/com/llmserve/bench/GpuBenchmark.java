@@ -35,6 +35,9 @@ import java.util.Optional;
  */
 public final class GpuBenchmark {
 
+    /** Batch-1 decode steps run before the timed ones (see {@link #warmUp}). */
+    private static final int WARM_UP_STEPS = 1500;
+
     static final String USAGE = """
             usage: GpuBenchmark --model FILE[=LABEL[:DECODE,PREFILL,AGG]] ... [options]
               --model SPEC          a GGUF language model (repeatable); LABEL names its report row, and
@@ -214,7 +217,7 @@ public final class GpuBenchmark {
                 int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
                 BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
                 try (KvStorage kv = model.newKvStorage(pool.capacity(), BLOCK)) {
-                    double decode = decodeOne(model, kv, pool, o.decodeSteps(), o.topK());
+                    double decode = decodeOne(model, kv, pool, o.decodeSteps(), o.topK(), gpu, t.label(), out);
                     double prefill = prefill(model, kv, pool, o.prefill());
                     double[] aggregate = new double[o.sequences().length];
                     double total = 0;
@@ -383,7 +386,16 @@ public final class GpuBenchmark {
     }
 
     /** Batch-1 decode after a 16-token prompt and 8 warm-up steps. */
-    private static double decodeOne(LanguageModel model, KvStorage kv, BlockPool pool, int steps, int topK) {
+    private static double decodeOne(
+            LanguageModel model,
+            KvStorage kv,
+            BlockPool pool,
+            int steps,
+            int topK,
+            GpuBackend gpu,
+            String label,
+            PrintStream out) {
+        warmUp(model, kv, pool, 16 + 8 + steps, topK);
         BlockTable table = new BlockTable(pool);
         require(table.ensureCapacity(16 + 8 + steps));
         Logits l = model.forward(
@@ -396,13 +408,63 @@ public final class GpuBenchmark {
         for (int s = 0; s < 8; s++) {
             token = model.forward(one(table, pos++, token), kv, topK).best(0);
         }
+        GpuBackend.Stats before = gpu.stats();
         long start = System.nanoTime();
         for (int s = 0; s < steps; s++) {
             token = model.forward(one(table, pos++, token), kv, topK).best(0);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        GpuBackend.Stats after = gpu.stats();
         table.release();
+        printStepTimes(label, seconds * 1e3 / steps, before, after, steps, out);
         return steps / seconds;
+    }
+
+    /**
+     * {@link #WARM_UP_STEPS} batch-1 decode steps on throwaway sequences of at most {@code capacity}
+     * positions first, so that the timed steps run the host code compiled, as a serving engine does
+     * after its first seconds, not interpreted.
+     */
+    private static void warmUp(LanguageModel model, KvStorage kv, BlockPool pool, int capacity, int topK) {
+        int done = 0;
+        while (done < WARM_UP_STEPS) {
+            BlockTable table = new BlockTable(pool);
+            require(table.ensureCapacity(capacity));
+            int token = model.forward(
+                            Batch.builder(BLOCK)
+                                    .add(table.blocks(), 0, prompt(16, 1), Batch.Logits.LAST)
+                                    .build(),
+                            kv)
+                    .best(0);
+            for (int pos = 16; pos < capacity && done < WARM_UP_STEPS; pos++, done++) {
+                token = model.forward(one(table, pos, token), kv, topK).best(0);
+            }
+            table.release();
+        }
+    }
+
+    /**
+     * Where a batch-1 step's wall time goes: the graph's device time, the host issuing it (metadata,
+     * launch, copy back), waiting for it, and the rest (the model recording its operations).
+     */
+    private static void printStepTimes(
+            String label, double wallMs, GpuBackend.Stats before, GpuBackend.Stats after, int steps, PrintStream out) {
+        double launch = (after.launchMillis() - before.launchMillis()) / steps;
+        double wait = (after.waitMillis() - before.waitMillis()) / steps;
+        long replays = after.graphReplays() - before.graphReplays();
+        double graph = replays > 0 ? (after.graphMillis() - before.graphMillis()) / replays : Double.NaN;
+        out.printf(
+                Locale.ROOT,
+                "%s: batch-1 step %.3f ms wall: graph %.3f ms of device time (%d of %d steps replayed);"
+                        + " host %.3f ms issuing, %.3f ms waiting, %.3f ms recording%n",
+                label,
+                wallMs,
+                graph,
+                replays,
+                steps,
+                launch,
+                wait,
+                wallMs - launch - wait);
     }
 
     /** One sequence's prompt of {@code n} tokens in one forward pass; the median of three after a warm-up. */

@@ -168,6 +168,10 @@ public final class GpuBackend extends Backend {
      * @param halfWeightBytes device bytes of the half copies ({@link GpuOptions#halfWeights()})
      * @param eagerSteps      runs that launched their kernels one by one
      * @param graphMillis     device time of every graph replay, from events around each launch
+     * @param launchMillis    host time from each run's start (its stream leased) until everything it
+     *                        runs and copies back was issued
+     * @param waitMillis      host time waiting for runs to finish; what a step spends outside these
+     *                        two is the model recording its operations
      */
     public record Stats(
             long weightBytes,
@@ -176,7 +180,9 @@ public final class GpuBackend extends Backend {
             long graphReplays,
             long eagerSteps,
             int graphsCached,
-            double graphMillis) {}
+            double graphMillis,
+            double launchMillis,
+            double waitMillis) {}
 
     public Stats stats() {
         return new Stats(
@@ -186,7 +192,9 @@ public final class GpuBackend extends Backend {
                 executor.replays(),
                 executor.eagerRuns(),
                 executor.graphsCached(),
-                executor.graphMillis());
+                executor.graphMillis(),
+                executor.launchMillis(),
+                executor.waitMillis());
     }
 
     /**

@@ -31,6 +31,8 @@ final class StepExecutor implements AutoCloseable {
     private long replays;
     private long eagerRuns;
     private double graphMillis;
+    private long launchNanos;
+    private long waitNanos;
     private Event graphStart;
     private Event graphEnd;
     private boolean profiling;
@@ -82,6 +84,7 @@ final class StepExecutor implements AutoCloseable {
         private GraphCapture capture;
         private boolean replayed;
         private boolean profiled;
+        private final long begun = System.nanoTime();
 
         private Run(StepRecorder step, StreamLease lease) {
             this.step = step;
@@ -187,7 +190,10 @@ final class StepExecutor implements AutoCloseable {
         if (copyBack != null) {
             copyBack.accept(r.stream);
         }
+        long launched = System.nanoTime();
+        launchNanos += launched - r.begun;
         r.stream.synchronize();
+        waitNanos += System.nanoTime() - launched;
         if (r.replayed) {
             graphMillis += graphEnd.elapsedMillisSince(graphStart);
         }
@@ -264,6 +270,16 @@ final class StepExecutor implements AutoCloseable {
 
     double graphMillis() {
         return graphMillis;
+    }
+
+    /** Host time from each run's start until all its work was issued (the wait for it not included). */
+    double launchMillis() {
+        return launchNanos / 1e6;
+    }
+
+    /** Host time spent waiting for runs' streams. */
+    double waitMillis() {
+        return waitNanos / 1e6;
     }
 
     @Override
