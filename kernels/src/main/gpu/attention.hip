@@ -207,226 +207,280 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 // Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most LS_DEC_MAX_GROUP query
 // heads per kv head, with the CPU backend's (and llama.cpp's CPU) rounding: softmax weights are
 // normalized, then rounded to half, then multiply the values. That takes the softmax maximum and
-// sum before any value is weighted, so scores are computed twice: a first scan for (max, sum), a
-// second for the weighted values.
+// sum before any value is weighted.
 //
-// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads: groups of 32 lanes (two per wave on
-// wave64 hardware), each scanning every fourth position of the split's contiguous range with
-// lanes across the head dimension, so no block-wide barrier sits in a scan and the next
-// position's key (and value) loads while the current one is used.
+// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads in groups of 32 lanes (two per wave on
+// wave64 hardware). A split's positions go in chunks of LS_DEC_CHUNK through shared memory:
+//   scores: each group scores several keys at once, LPK lanes per key each loading a contiguous
+//           slice of it (so a group has 32 / LPK keys, and twice that, in flight, not one);
+//   stats:  a group per query head reduces the chunk's scores to the running (max, sum);
+//   values: the scores become rounded weights, then each group takes every fourth position, its
+//           lanes across the head dimension, several positions' values loaded before use.
+// With one split, a range of one chunk keeps its scores from the stats pass; longer ranges score
+// every chunk twice (stats, then values).
 //   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
-//   ls_attention_f16_d*:   with one split, both scans in one block; with several, the global
+//   ls_attention_f16_d*:   with one split, stats and values in one block; with several, the global
 //                          (max, sum) from `stats`, then each split's weighted values into
 //                          `partial`, which ls_attention_sum adds up.
 #define LS_DEC_LANES 32
-// Lane groups per block. Four measured faster than eight on an H200 (8B decode at 1, 4 and 64
-// rows): more blocks per multiprocessor, a smaller merge.
+// Lane groups per block.
 #define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
-// Head dimensions per lane; heads narrower than a lane group leave the upper lanes idle.
-#define LS_DPL(d) (((d) + LS_DEC_LANES - 1) / LS_DEC_LANES)
+// Positions per pass through shared memory.
+#define LS_DEC_CHUNK 256
+// Positions whose values a lane group loads before using them (registers: this times D / 32).
+#define LS_DEC_VALUE_UNROLL(d) ((d) >= 256 ? 4 : 8)
+
+template <int D>
+struct LsDec {
+  static constexpr int LPK = D >= 64 ? 8 : D / 8;                                   // lanes per key (scores)
+  static constexpr int KDPL = D / LPK;                                              // key dims per lane
+  static constexpr int KPG = LS_DEC_LANES / LPK;                                    // keys per group at once
+  static constexpr int VLANES = D >= LS_DEC_LANES ? LS_DEC_LANES : D;               // lanes holding value dims
+  static constexpr int VDPL = D >= LS_DEC_LANES ? D / LS_DEC_LANES : 1;             // value dims per lane
+};
+
+// N consecutive halves at p as floats, in the widest loads their alignment allows (p is aligned to
+// the bytes of the widest power-of-two count dividing N, up to 8 halves).
+template <int N>
+LS_DEVICE void ls_load_halves(const uint16_t* p, float (&out)[N]) {
+  if constexpr (N % 8 == 0) {
+#pragma unroll
+    for (int j = 0; j < N / 8; ++j) {
+      const ls_u32x4 v = ls_load16(p + 8 * j);
+      const unsigned u[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        out[8 * j + 2 * i] = ls_half_to_float((uint16_t)(u[i] & 0xFFFFu));
+        out[8 * j + 2 * i + 1] = ls_half_to_float((uint16_t)(u[i] >> 16));
+      }
+    }
+  } else if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int j = 0; j < N / 4; ++j) {
+      const unsigned long long v = ((const unsigned long long*)p)[j];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) out[4 * j + i] = ls_half_to_float((uint16_t)(v >> (16 * i)));
+    }
+  } else if constexpr (N % 2 == 0) {
+#pragma unroll
+    for (int j = 0; j < N / 2; ++j) {
+      const unsigned u = ((const unsigned*)p)[j];
+      out[2 * j] = ls_half_to_float((uint16_t)(u & 0xFFFFu));
+      out[2 * j + 1] = ls_half_to_float((uint16_t)(u >> 16));
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < N; ++j) out[j] = ls_half_to_float(p[j]);
+  }
+}
 
 struct LsDecRow {
   bool padding;
   int begin;
   int end;
+  int used;  // splits that have positions: the grid's split count, fewer for short ranges
   const int* table;
-  long head_off;
-  int lane;
 };
 
-LS_DEVICE LsDecRow ls_dec_row(int t, int kvh, int d, int lane, int split, int splits, const int* positions,
-                              const int* slots, const int* table_offsets, const int* seq_last, const int* tables, int causal,
-                              int window) {
+// Row t's range for this split. A graph keeps its grid's split count as the context grows, so a
+// row of at most LS_DEC_ONE_PASS positions uses one split, where the splits' extra passes (the
+// statistics kernel, the scores computed again, the sum) cost more than they save, and longer
+// rows use every split. Splits past `used` have empty ranges.
+LS_DEVICE LsDecRow ls_dec_row(int t, int split, int splits, const int* positions, const int* slots,
+                              const int* table_offsets, const int* seq_last, const int* tables, int causal, int window) {
   LsDecRow r;
   r.padding = slots[t] < 0;
   const int pos = positions[t];
   const int last = causal ? pos : seq_last[t];
   const int first = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
   const int count = r.padding ? 0 : last - first + 1;
-  const int per = (count + splits - 1) / splits;
+  r.used = count <= LS_DEC_ONE_PASS ? 1 : splits;
+  const int per = (count + r.used - 1) / r.used;
   r.begin = first + split * per;
   r.end = r.begin + per < last + 1 ? r.begin + per : last + 1;
-  if (r.padding) r.end = r.begin;
-  r.table = tables + table_offsets[t];
-  r.head_off = (long)kvh * d + lane;
-  r.lane = lane;
+  if (r.padding || split >= r.used) r.end = r.begin;
+  r.table = tables ? tables + table_offsets[t] : nullptr;
   return r;
 }
 
-// Whether this lane holds head dimension lane + 32 i (head_off - kvh * D is the lane).
-LS_DEVICE bool lane_ok(const LsDecRow& r, int i, int d) {
-  return r.lane + i * LS_DEC_LANES < d;
+LS_DEVICE long ls_dec_slot(const LsDecRow& r, int p, int block_size) {
+  return (long)r.table[p / block_size] * block_size + p % block_size;
 }
 
+// The group's query heads, rounded to half as llama.cpp's F16 cache path does, into qs[g * D + d].
 template <int D>
-LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int group, int lane, float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
+LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int group, float* qs) {
   const float* qrow = qkv + (long)t * stride + (long)kvh * group * D;
+  for (int i = (int)ls_thread_x(); i < group * D; i += LS_ATT_THREADS) {
+    qs[i] = ls_half_to_float(ls_float_to_half(qrow[i]));
+  }
+}
+
+// Scores of positions [c0, c1) into sc[g * LS_DEC_CHUNK + p - c0], soft-capped, scaled.
+template <int D>
+LS_DEVICE void ls_dec_scores(const uint16_t* keys, const LsDecRow& r, int c0, int c1, int block_size, int kv_dim,
+                             int kvh, int group, float scale, float softcap, const float* qs, float* sc, int* slot_s) {
+  using S = LsDec<D>;
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int sub = lane % S::LPK;
+  const int kslot = lane / S::LPK;
+  const long head = (long)kvh * D + sub * S::KDPL;
+  constexpr int STEP = LS_DEC_GROUPS * S::KPG;
+  for (int p0 = c0 + grp * S::KPG; p0 < c1; p0 += 2 * STEP) {
+    float k[2][S::KDPL];
+    int p[2];
 #pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+    for (int u = 0; u < 2; ++u) {
+      p[u] = p0 + u * STEP + kslot;
+      const int pp = p[u] < c1 ? p[u] : c0;  // a valid position's key, its score never stored
+      const long slot = ls_dec_slot(r, pp, block_size);
+      if (sub == 0 && p[u] < c1) slot_s[p[u] - c0] = (int)slot;  // for the values pass
+      ls_load_halves<S::KDPL>(keys + slot * kv_dim + head, k[u]);
+    }
 #pragma unroll
-    for (int i = 0; i < LS_DPL(D); ++i)
-      q[g][i] = g < group && lane + i * LS_DEC_LANES < D
-          ? ls_half_to_float(ls_float_to_half(qrow[g * D + lane + i * LS_DEC_LANES])) : 0.0f;
+    for (int u = 0; u < 2; ++u) {
+#pragma unroll
+      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+        if (g < group) {
+          const float* q = qs + g * D + sub * S::KDPL;
+          float s = 0.0f;
+#pragma unroll
+          for (int i = 0; i < S::KDPL; ++i) s += q[i] * k[u][i];
+#pragma unroll
+          for (int m = S::LPK / 2; m > 0; m >>= 1) s += ls_shfl_xor(s, m);
+          if (sub == 0 && p[u] < c1) sc[g * LS_DEC_CHUNK + p[u] - c0] = ls_softcap(s * scale, softcap);
+        }
+      }
+    }
+  }
+}
+
+// Folds the n scores of sc into the running (max, sum) of each head, a lane group per head.
+LS_DEVICE void ls_dec_chunk_stats(const float* sc, int n, int group, float* run_m, float* run_l) {
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  for (int g = tid / LS_DEC_LANES; g < group; g += LS_DEC_GROUPS) {
+    float m = LS_ATT_NEG;
+    for (int i = lane; i < n; i += LS_DEC_LANES) m = __builtin_fmaxf(m, sc[g * LS_DEC_CHUNK + i]);
+    m = __builtin_fmaxf(ls_group32_max(m), run_m[g]);
+    float l = 0.0f;
+    for (int i = lane; i < n; i += LS_DEC_LANES) l += ls_exp(sc[g * LS_DEC_CHUNK + i] - m);
+    l = ls_group32_sum(l);
+    if (lane == 0) {
+      run_l[g] = run_l[g] * ls_exp(run_m[g] - m) + l;
+      run_m[g] = m;
+    }
+  }
+}
+
+// The n scores of sc become weights half(exp(s - max) / sum); run_l holds 1 / sum.
+LS_DEVICE void ls_dec_weights(float* sc, int n, int group, const float* run_m, const float* run_inv) {
+  for (int idx = (int)ls_thread_x(); idx < group * LS_DEC_CHUNK; idx += LS_ATT_THREADS) {
+    const int g = idx / LS_DEC_CHUNK;
+    const int i = idx % LS_DEC_CHUNK;
+    if (i < n) sc[idx] = ls_half_to_float(ls_float_to_half(ls_exp(sc[idx] - run_m[g]) * run_inv[g]));
+  }
+}
+
+// acc[g][j] += weight(g, i) * value(slot_s[i], dim lane * VDPL + j) over this group's positions of the
+// chunk's n (their cache slots kept by the scores pass).
+template <int D>
+LS_DEVICE void ls_dec_values(const uint16_t* values, const int* slot_s, int n, int kv_dim, int kvh, int group,
+                             const float* sc, float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL]) {
+  using S = LsDec<D>;
+  constexpr int U = LS_DEC_VALUE_UNROLL(D);
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int dl = lane < S::VLANES ? lane : 0;  // lanes past a narrow head load lane 0's dims, add nothing
+  const long head = (long)kvh * D + dl * S::VDPL;
+  for (int i0 = grp; i0 < n; i0 += LS_DEC_GROUPS * U) {
+    float v[U][S::VDPL];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int i = i0 + u * LS_DEC_GROUPS < n ? i0 + u * LS_DEC_GROUPS : i0;
+      ls_load_halves<S::VDPL>(values + (long)slot_s[i] * kv_dim + head, v[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int i = i0 + u * LS_DEC_GROUPS;
+      if (i < n && lane < S::VLANES) {
+#pragma unroll
+        for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+          if (g < group) {
+            const float w = sc[g * LS_DEC_CHUNK + i];
+#pragma unroll
+            for (int j = 0; j < S::VDPL; ++j) acc[g][j] += w * v[u][j];
+          }
+        }
+      }
+    }
+  }
+}
+
+// The running (max, sum) of the block's range, chunk by chunk; true when the range was one chunk,
+// whose scores (and slots) are then still in sc (and slot_s).
+template <int D>
+LS_DEVICE bool ls_dec_range_stats(const uint16_t* keys, const LsDecRow& r, int block_size, int kv_dim, int kvh, int group,
+                                  float scale, float softcap, const float* qs, float* sc, int* slot_s, float* run_m,
+                                  float* run_l) {
+  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
+    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
+    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+    ls_sync_block();
+    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l);
+    ls_sync_block();
+  }
+  return r.end - r.begin <= LS_DEC_CHUNK;
 }
 
 template <int D>
-LS_DEVICE void ls_dec_load(const uint16_t* cache, const LsDecRow& r, int p, int block_size, int kv_dim, float (&out)[LS_DPL(D)]) {
-  const long slot = (long)r.table[p / block_size] * block_size + p % block_size;
-#pragma unroll
-  for (int i = 0; i < LS_DPL(D); ++i) {
-    out[i] = lane_ok(r, i, D) ? ls_half_to_float(cache[slot * kv_dim + r.head_off + i * LS_DEC_LANES]) : 0.0f;
-  }
-}
-
-// First scan: running (max, sum of exp) of this lane group's positions.
-template <int D, int GROUPS = LS_DEC_GROUPS>
-LS_DEVICE void ls_dec_stats(const uint16_t* keys, const LsDecRow& r, int grp, int block_size, int kv_dim, int group,
-                            float scale, float softcap, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)], float (&m)[LS_DEC_MAX_GROUP],
-                            float (&l)[LS_DEC_MAX_GROUP]) {
-  constexpr int DPL = LS_DPL(D);
-#pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-    m[g] = LS_ATT_NEG;
-    l[g] = 0.0f;
-  }
-  float kc[DPL], kn[DPL];
-  int p = r.begin + grp;
-  if (p < r.end) ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
-  for (; p < r.end; p += GROUPS) {
-    if (p + GROUPS < r.end) ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
-#pragma unroll
-    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-      if (g < group) {
-        float s = 0.0f;
-#pragma unroll
-        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
-        s = ls_softcap(ls_group32_sum(s) * scale, softcap);
-        const float new_max = __builtin_fmaxf(m[g], s);
-        l[g] = l[g] * ls_exp(m[g] - new_max) + ls_exp(s - new_max);
-        m[g] = new_max;
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < DPL; ++i) kc[i] = kn[i];
-  }
-}
-
-// Second scan: weights half(exp(s - max) / sum) times values, summed over this lane group's positions.
-template <int D, int GROUPS = LS_DEC_GROUPS>
-LS_DEVICE void ls_dec_values(const uint16_t* keys, const uint16_t* values, const LsDecRow& r, int grp, int block_size,
-                             int kv_dim, int group, float scale, float softcap, const float (&q)[LS_DEC_MAX_GROUP][LS_DPL(D)],
-                             const float (&mx)[LS_DEC_MAX_GROUP], const float (&inv)[LS_DEC_MAX_GROUP],
-                             float (&acc)[LS_DEC_MAX_GROUP][LS_DPL(D)]) {
-  constexpr int DPL = LS_DPL(D);
-#pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
-#pragma unroll
-    for (int i = 0; i < DPL; ++i) acc[g][i] = 0.0f;
-  float kc[DPL], vc[DPL], kn[DPL], vn[DPL];
-  int p = r.begin + grp;
-  if (p < r.end) {
-    ls_dec_load<D>(keys, r, p, block_size, kv_dim, kc);
-    ls_dec_load<D>(values, r, p, block_size, kv_dim, vc);
-  }
-  for (; p < r.end; p += GROUPS) {
-    if (p + GROUPS < r.end) {
-      ls_dec_load<D>(keys, r, p + GROUPS, block_size, kv_dim, kn);
-      ls_dec_load<D>(values, r, p + GROUPS, block_size, kv_dim, vn);
-    }
-#pragma unroll
-    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-      if (g < group) {
-        float s = 0.0f;
-#pragma unroll
-        for (int i = 0; i < DPL; ++i) s += q[g][i] * kc[i];
-        s = ls_softcap(ls_group32_sum(s) * scale, softcap);
-        const float w = ls_half_to_float(ls_float_to_half(ls_exp(s - mx[g]) * inv[g]));
-#pragma unroll
-        for (int i = 0; i < DPL; ++i) acc[g][i] += w * vc[i];
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < DPL; ++i) {
-      kc[i] = kn[i];
-      vc[i] = vn[i];
-    }
-  }
-}
-
-// The lane groups' (max, sum) merged: every thread gets the block's (max, 1 / sum) per head.
-template <int GROUPS>
-LS_DEVICE void ls_dec_merge_stats(float (&m)[LS_DEC_MAX_GROUP], float (&l)[LS_DEC_MAX_GROUP], int grp, int lane, int group,
-                                  float (*smax)[LS_DEC_MAX_GROUP], float (*ssum)[LS_DEC_MAX_GROUP], const float* sinks,
-                                  int head0) {
-  if (lane == 0) {
-#pragma unroll
-    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-      smax[grp][g] = m[g];
-      ssum[grp][g] = l[g];
-    }
-  }
-  ls_sync_block();
-#pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-    float mx = LS_ATT_NEG;
-    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][g]);
-    float sum = 0.0f;
-    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][g] * ls_exp(smax[w][g] - mx);
-    if (g < group) ls_fold_sink(mx, sum, sinks, head0 + g);
-    m[g] = mx;
-    l[g] = g < group && sum > 0.0f ? 1.0f / sum : 0.0f;
-  }
-  ls_sync_block();
-}
-
-template <int D, int GROUPS = LS_DEC_GROUPS>
 LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
                                   const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
                                   float* stats, int heads, int kv_heads, int block_size, float scale, float softcap, int causal,
                                   int window, int splits) {
-  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
-  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
+  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
+  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
+  LS_SHARED int slot_s[LS_DEC_CHUNK];
+  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
+  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
   const int kvh = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int split = (int)ls_block_z();
   const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  const int grp = tid / LS_DEC_LANES;
   const int group = heads / kv_heads;
-  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
-  float q[LS_DEC_MAX_GROUP][LS_DPL(D)];
-  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
-  float m[LS_DEC_MAX_GROUP], l[LS_DEC_MAX_GROUP];
-  ls_dec_stats<D>(keys, r, grp, block_size, kv_heads * D, group, scale, softcap, q, m, l);
-  if (lane == 0) {
-#pragma unroll
-    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-      smax[grp][g] = m[g];
-      ssum[grp][g] = l[g];
-    }
+  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  if (r.used == 1 || split >= r.used) return;  // ls_attention_f16_d* reads only the used splits' stats
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
+  if (tid < LS_DEC_MAX_GROUP) {
+    run_m[tid] = LS_ATT_NEG;
+    run_l[tid] = 0.0f;
   }
   ls_sync_block();
+  ls_dec_range_stats<D>(keys, r, block_size, kv_heads * D, kvh, group, scale, softcap, qs, sc, slot_s, run_m, run_l);
+  ls_sync_block();
   if (tid < group) {
-    float mx = LS_ATT_NEG;
-    for (int w = 0; w < GROUPS; ++w) mx = __builtin_fmaxf(mx, smax[w][tid]);
-    float sum = 0.0f;
-    for (int w = 0; w < GROUPS; ++w) sum += ssum[w][tid] * ls_exp(smax[w][tid] - mx);
     float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * LS_ATT_SPLIT_STATS;
-    st[0] = mx;
-    st[1] = sum;
+    st[0] = run_m[tid];
+    st[1] = run_l[tid];
   }
 }
 
-template <int D, int GROUPS = LS_DEC_GROUPS>
+template <int D>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, float* partial, const float* stats,
                                 int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks,
                                 int causal, int window, int splits) {
-  constexpr int DPL = LS_DPL(D);
-  LS_SHARED float merge_acc[GROUPS][LS_DEC_MAX_GROUP * D];
-  LS_SHARED float smax[GROUPS][LS_DEC_MAX_GROUP];
-  LS_SHARED float ssum[GROUPS][LS_DEC_MAX_GROUP];
+  using S = LsDec<D>;
+  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
+  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
+  LS_SHARED int slot_s[LS_DEC_CHUNK];
+  LS_SHARED float oacc[LS_DEC_MAX_GROUP * D];
+  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
+  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
   const int kvh = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int split = (int)ls_block_z();
@@ -435,44 +489,87 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   const int grp = tid / LS_DEC_LANES;
   const int group = heads / kv_heads;
   const int kv_dim = kv_heads * D;
-  const LsDecRow r = ls_dec_row(t, kvh, D, lane, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
-  float q[LS_DEC_MAX_GROUP][DPL];
-  ls_dec_load_q<D>(qkv, stride, t, kvh, group, lane, q);
-  float mx[LS_DEC_MAX_GROUP], inv[LS_DEC_MAX_GROUP];
-  if (splits == 1) {
-    ls_dec_stats<D>(keys, r, grp, block_size, kv_dim, group, scale, softcap, q, mx, inv);
-    ls_dec_merge_stats<GROUPS>(mx, inv, grp, lane, group, smax, ssum, sinks, kvh * group);
-  } else {
-#pragma unroll
-    for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+  const int head0 = kvh * group;
+  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  if (split >= r.used) return;  // ls_attention_sum adds only the used splits
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
+  bool scored = false;
+  if (r.used == 1) {
+    if (tid < LS_DEC_MAX_GROUP) {
+      run_m[tid] = LS_ATT_NEG;
+      run_l[tid] = 0.0f;
+    }
+    ls_sync_block();
+    scored = ls_dec_range_stats<D>(keys, r, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s, run_m, run_l);
+    if (tid < group) {
+      float m = run_m[tid];
+      float sum = run_l[tid];
+      ls_fold_sink(m, sum, sinks, head0 + tid);
+      run_m[tid] = m;
+      run_l[tid] = sum > 0.0f ? 1.0f / sum : 0.0f;
+    }
+  } else if (grp == 0) {
+    // The splits' (max, sum) merged across the lane group, a split per lane: one round of loads
+    // instead of a chain of 2 x splits dependent ones.
+    for (int g = 0; g < group; ++g) {
+      const float* st = stats + ((long)t * heads + head0 + g) * splits * LS_ATT_SPLIT_STATS;
+      float sm[LS_ATT_MAX_SPLITS / LS_DEC_LANES], sl[LS_ATT_MAX_SPLITS / LS_DEC_LANES];
       float m = LS_ATT_NEG;
-      float sum = 0.0f;
-      if (g < group) {
-        const float* st = stats + ((long)t * heads + kvh * group + g) * splits * LS_ATT_SPLIT_STATS;
-        for (int s = 0; s < splits; ++s) m = __builtin_fmaxf(m, st[LS_ATT_SPLIT_STATS * s]);
-        for (int s = 0; s < splits; ++s) {
-          sum += st[LS_ATT_SPLIT_STATS * s + 1] * ls_exp(st[LS_ATT_SPLIT_STATS * s] - m);
-        }
-        ls_fold_sink(m, sum, sinks, kvh * group + g);
+#pragma unroll
+      for (int j = 0; j < LS_ATT_MAX_SPLITS / LS_DEC_LANES; ++j) {
+        const int s = lane + j * LS_DEC_LANES;
+        sm[j] = s < r.used ? st[LS_ATT_SPLIT_STATS * s] : LS_ATT_NEG;
+        sl[j] = s < r.used ? st[LS_ATT_SPLIT_STATS * s + 1] : 0.0f;
+        m = __builtin_fmaxf(m, sm[j]);
       }
-      mx[g] = m;
-      inv[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
+      m = ls_group32_max(m);
+      float sum = 0.0f;
+#pragma unroll
+      for (int j = 0; j < LS_ATT_MAX_SPLITS / LS_DEC_LANES; ++j) sum += sl[j] * ls_exp(sm[j] - m);
+      sum = ls_group32_sum(sum);
+      ls_fold_sink(m, sum, sinks, head0 + g);
+      if (lane == 0) {
+        run_m[g] = m;
+        run_l[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
+      }
     }
   }
-  float acc[LS_DEC_MAX_GROUP][DPL];
-  ls_dec_values<D>(keys, values, r, grp, block_size, kv_dim, group, scale, softcap, q, mx, inv, acc);
+  ls_sync_block();
+  float acc[LS_DEC_MAX_GROUP][S::VDPL];
 #pragma unroll
   for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
-    if (g < group)
 #pragma unroll
-      for (int i = 0; i < DPL; ++i)
-        if (lane + i * LS_DEC_LANES < D) merge_acc[grp][g * D + lane + i * LS_DEC_LANES] = acc[g][i];
-  ls_sync_block();
-  const int head0 = kvh * group;
-  for (int idx = tid; idx < group * D; idx += GROUPS * LS_DEC_LANES) {
-    float o = 0.0f;
-    for (int w = 0; w < GROUPS; ++w) o += merge_acc[w][idx];
-    if (splits == 1) {
+    for (int j = 0; j < S::VDPL; ++j) acc[g][j] = 0.0f;
+  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
+    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
+    if (!scored) {
+      ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+      ls_sync_block();
+    }
+    ls_dec_weights(sc, c1 - c0, group, run_m, run_l);
+    ls_sync_block();
+    ls_dec_values<D>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
+    ls_sync_block();  // before the next chunk's scores overwrite these weights
+  }
+  // The lane groups' sums added in group order.
+  for (int w = 0; w < LS_DEC_GROUPS; ++w) {
+    if (grp == w && lane < S::VLANES) {
+#pragma unroll
+      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+        if (g < group) {
+#pragma unroll
+          for (int j = 0; j < S::VDPL; ++j) {
+            float* o = &oacc[g * D + lane * S::VDPL + j];
+            *o = w == 0 ? acc[g][j] : *o + acc[g][j];
+          }
+        }
+      }
+    }
+    ls_sync_block();
+  }
+  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+    const float o = oacc[idx];
+    if (r.used == 1) {  // the whole row: ls_attention_sum leaves it
       out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
     } else {
       partial[(((long)t * heads + head0 + idx / D) * splits + split) * D + idx % D] = o;
@@ -507,18 +604,20 @@ LS_ATTENTION_DEC(96)
 LS_ATTENTION_DEC(128)
 LS_ATTENTION_DEC(256)
 
-// Adds the splits of ls_attention_f16_d* (each already weighted by the global softmax): grid
-// (heads, rows), threads over the head dimension; padding rows get zeros.
-LS_KERNEL void ls_attention_sum(const float* partial, const int* slots, float* out, int out_stride, int heads,
-                                int head_dim, int splits) {
+// Adds the used splits of ls_attention_f16_d* (each already weighted by the global softmax): grid
+// (heads, rows), threads over the head dimension. Rows that used one split were written whole.
+LS_KERNEL void ls_attention_sum(const float* partial, const int* positions, const int* slots, const int* seq_last,
+                                float* out, int out_stride, int heads, int head_dim, int splits, int causal, int window) {
   const int h = (int)ls_block_x();
   const int t = (int)ls_block_y();
+  const LsDecRow r = ls_dec_row(t, 0, splits, positions, slots, nullptr, seq_last, nullptr, causal, window);
+  if (r.used == 1) return;
   const float* p = partial + ((long)t * heads + h) * splits * head_dim;
-  const bool padding = slots[t] < 0;
   for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
     float o = 0.0f;
-    for (int s = 0; s < splits; ++s) o += p[s * head_dim + d];
-    out[(long)t * out_stride + h * head_dim + d] = padding ? 0.0f : o;
+#pragma unroll 8
+    for (int s = 0; s < r.used; ++s) o += p[s * head_dim + d];
+    out[(long)t * out_stride + h * head_dim + d] = r.padding ? 0.0f : o;
   }
 }
 

@@ -72,6 +72,14 @@
 // ls_attention_combine; ls_attention_stats_d* writes only these to `stats`.
 #define LS_ATT_SPLIT_STATS 2
 
+// Most position splits of a row in the split attention kernels (flash-decoding): ls_attention_f16_d*
+// merges the splits' softmax statistics a split per lane, so a multiple of 32.
+#define LS_ATT_MAX_SPLITS 32
+
+// Most positions a row of ls_attention_f16_d* scores in one pass, whatever its grid's split
+// count: longer rows use every split (with ls_attention_stats_d* and ls_attention_sum).
+#define LS_DEC_ONE_PASS 64
+
 // Most query heads per kv head of the attention kernels with the CPU backend's rounding,
 // ls_attention_f16_d* and ls_attention_stats_d*.
 #define LS_DEC_MAX_GROUP 8

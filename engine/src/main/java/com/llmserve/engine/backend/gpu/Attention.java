@@ -1,5 +1,6 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_SPLITS;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_SPLIT_STATS;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
@@ -34,8 +35,6 @@ record Attention(
         DeviceBuffer sinks)
         implements DeviceOp {
 
-    private static final int MAX_SPLITS = 32;
-
     /**
      * Position splits per row for the per-row kernels: enough for about two blocks per
      * multiprocessor whatever the batch (measured on an H200: one row decodes fastest with 16 to 32
@@ -44,7 +43,7 @@ record Attention(
      */
     static int splits(int multiprocessors, int kvHeads, int rows) {
         int splits = (2 * multiprocessors + kvHeads * rows - 1) / (kvHeads * rows);
-        return Math.max(1, Math.min(MAX_SPLITS, splits));
+        return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
     }
 
     /** The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider than 128). */
@@ -186,7 +185,7 @@ record Attention(
                 .i32(splits);
         l.kernel(exact[0], grid, args);
         if (splits > 1) {
-            l.kernel(Kernel.ATTENTION_SUM, perHead, combineArgs(l, partials));
+            l.kernel(Kernel.ATTENTION_SUM, perHead, sumArgs(l, partials));
         }
     }
 
@@ -212,6 +211,21 @@ record Attention(
                 .i32(shape.heads())
                 .i32(shape.headDim())
                 .i32(splits);
+    }
+
+    /** ls_attention_sum's: it works out each row's used splits from the batch data as the split kernels do. */
+    private KernelArgs sumArgs(Launch l, DeviceBuffer partials) {
+        KernelArgs c = KernelArgs.of().pointer(partials);
+        l.meta(c, Region.POSITIONS);
+        l.meta(c, Region.slots(kv.groupOf(layer)));
+        return l.meta(c, Region.SEQ_LAST)
+                .pointer(out.buffer)
+                .i32(out.cols())
+                .i32(shape.heads())
+                .i32(shape.headDim())
+                .i32(splits)
+                .i32(shape.causal() ? 1 : 0)
+                .i32(shape.slidingWindow());
     }
 
     private static KernelArgs pointerOrNull(KernelArgs args, DeviceBuffer b) {
