@@ -47,11 +47,12 @@
 // Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
 #define LS_MMQ_THREADS 128
 
-// Weight rows per block of ls_mmq_*: one 16-row tile of NVIDIA's int8 tensor cores.
-#define LS_MMQ_ROWS 16
+// Weight rows per block of ls_mmq_*: two 16-row tiles of NVIDIA's int8 tensor cores.
+#define LS_MMQ_ROWS 32
 
-// Waves of a ls_mmq_* block, each taking every LS_MMQ_SPLIT-th weight block of the rows.
-#define LS_MMQ_SPLIT 4
+// Weight blocks (of LS_QK values) per row that a ls_mmq_* block stages in shared memory at a time,
+// with the activations' blocks of the same range.
+#define LS_MMQ_KBLOCKS 4
 
 // Tokens per block of ls_mmq_*: eight tiles of 8.
 #define LS_MMQ_COLS 64

@@ -5,21 +5,20 @@
 // activation's int8 values, scaled by both blocks' scales and added in float, block after block
 // (the GEMV adds the same terms in another order, so results agree to float rounding, not bits).
 //
-// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS (16) rows x
-// LS_MMQ_COLS (64) tokens as eight 16x8 tiles, one mma.sync.m16n8k32 s8 per tile and weight block;
-// its LS_MMQ_SPLIT waves take every LS_MMQ_SPLIT-th weight block each (so a block's waves read
-// neighbouring blocks) and their sums are added through shared memory in wave order (deterministic).
-// Small tiles and the split keep every multiprocessor busy with few long loops even for 1024-row
-// weights. AMD: a plain dp4a loop with the same sums per block (no MFMA/WMMA path yet; the host
-// launches these kernels on NVIDIA devices only).
+// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS (32) rows x
+// LS_MMQ_COLS (64) tokens, each of its four waves 16 rows x 32 tokens as four 16x8 tiles, one
+// mma.sync.m16n8k32 s8 per tile and weight block. The weights' and the activations' next
+// LS_MMQ_KBLOCKS blocks are staged in shared memory (16-byte loads, issued before the current
+// stage is multiplied), so each activation block is read from memory once per block, not once per
+// wave and tile, and fragments come from shared memory. AMD: a plain dp4a loop with the same sums
+// per block (no MFMA/WMMA path yet; the host launches these kernels on NVIDIA devices only).
 //
 // Grid: x = ceil(rows / LS_MMQ_ROWS), y = ceil(ncols / LS_MMQ_COLS). y has row stride `ystride`
 // floats; with `accumulate` the result is added to y.
 #include "ls_formats.h"
 
-#define LS_MMQ_TILES (LS_MMQ_COLS / 8)
-static_assert(LS_MMQ_THREADS == 32 * LS_MMQ_SPLIT, "one wave of 32 per share of the weight blocks");
-static_assert(LS_MMQ_ROWS == 16, "a block's rows are one 16-row tile");
+static_assert(LS_MMQ_THREADS == 128, "four waves of 32: two row tiles x two column halves");
+static_assert(LS_MMQ_ROWS == 32 && LS_MMQ_COLS == 64, "a wave's share is 16 rows x 32 tokens");
 
 #if LS_NVIDIA
 // c (16x8, int32) = a (16x32, int8, row-major fragments) x b (32x8, int8, column-major fragments).
@@ -68,85 +67,168 @@ LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* x
   const int nb = k / LS_QK;
   const unsigned tid = ls_thread_x();
 #if LS_NVIDIA
+  constexpr int KB = LS_MMQ_KBLOCKS;
+  constexpr int WB = Q4 ? 16 : 32;           // quant bytes per weight block (repacked layout)
+  constexpr int WSTRIDE = KB * WB + 16;      // a staged weight row, padded against bank conflicts
+  constexpr int XSTRIDE = KB * LS_QK + 16;   // a staged activation row, likewise
+  constexpr int WCHUNKS = LS_MMQ_ROWS * KB * WB / 16;   // 16-byte pieces of a weight stage
+  constexpr int XCHUNKS = LS_MMQ_COLS * KB * LS_QK / 16;
+  constexpr int WPER = (WCHUNKS + LS_MMQ_THREADS - 1) / LS_MMQ_THREADS;
+  constexpr int XPER = XCHUNKS / LS_MMQ_THREADS;
+  static_assert(XCHUNKS % LS_MMQ_THREADS == 0, "every thread stages as many activation pieces");
+  static_assert(LS_MMQ_ROWS * KB <= LS_MMQ_THREADS && LS_MMQ_COLS * KB <= 2 * LS_MMQ_THREADS, "scales staged in one or two rounds");
+  __shared__ __align__(16) uint8_t ws[LS_MMQ_ROWS * WSTRIDE];
+  __shared__ __align__(16) int8_t xs[LS_MMQ_COLS * XSTRIDE];
+  __shared__ float wds[LS_MMQ_ROWS][KB];
+  __shared__ float xds[LS_MMQ_COLS][KB];
   const int lane = (int)(tid & 31);
   const int wave = (int)(tid >> 5);
   const int g = lane >> 2;  // the fragment's row (A, C) or column (B)
   const int t = lane & 3;   // the fragment's quad of k (A, B) or pair of columns (C)
-  const int row_a = row_block + g;
-  const int row_b = row_a + 8;
-  // clamped duplicate rows and columns are computed, never stored
-  const long wa = (row_base + (row_a < rows ? row_a : rows - 1)) * nb;
-  const long wb = (row_base + (row_b < rows ? row_b : rows - 1)) * nb;
-  // tiles past the last column are skipped: the count is the same for the whole block
-  const int tiles = (ncols - col0 + 7) / 8 < LS_MMQ_TILES ? (ncols - col0 + 7) / 8 : LS_MMQ_TILES;
-  long xrow[LS_MMQ_TILES];     // the activation row this lane loads for each tile (B's column g)
-  long crow[LS_MMQ_TILES][2];  // the activation rows of this lane's results (C's columns 2t, 2t+1)
+  const int r0 = (wave & 1) * 16 + g;     // this lane's rows in the block: r0 and r0 + 8
+  const int cbase = (wave >> 1) * 32;     // this wave's first column in the block
+  // tiles past the last column are skipped: the count is the same for the whole wave
+  const int left = ncols - col0 - cbase;
+  const int tiles = left <= 0 ? 0 : (left + 7) / 8 < 4 ? (left + 7) / 8 : 4;
+
+  // What this thread stages: weight pieces (row, 16-byte offset), activation pieces, one scale each.
+  long wsrc[WPER];
+  int wdst[WPER];
 #pragma unroll
-  for (int j = 0; j < LS_MMQ_TILES; ++j) {
-    const int n = col0 + j * 8;
-    xrow[j] = ls_mmq_xrow(map, n + g < ncols ? n + g : ncols - 1);
-    crow[j][0] = ls_mmq_xrow(map, n + 2 * t < ncols ? n + 2 * t : ncols - 1);
-    crow[j][1] = ls_mmq_xrow(map, n + 2 * t + 1 < ncols ? n + 2 * t + 1 : ncols - 1);
+  for (int i = 0; i < WPER; ++i) {
+    const int c = (int)tid + i * LS_MMQ_THREADS;
+    const int row = c / (KB * WB / 16);
+    const int off = (c % (KB * WB / 16)) * 16;
+    const int rr = row_block + row < rows ? row_block + row : rows - 1;  // clamped rows are never stored
+    wsrc[i] = c < WCHUNKS ? ((row_base + rr) * nb) * WB + off : -1;
+    wdst[i] = row * WSTRIDE + off;
   }
-  float acc[LS_MMQ_TILES][4];
+  long xsrc[XPER];
+  int xdst[XPER];
 #pragma unroll
-  for (int j = 0; j < LS_MMQ_TILES; ++j)
+  for (int i = 0; i < XPER; ++i) {
+    const int c = (int)tid + i * LS_MMQ_THREADS;
+    const int col = c / (KB * LS_QK / 16);
+    const int off = (c % (KB * LS_QK / 16)) * 16;
+    const int n = col0 + col < ncols ? col0 + col : ncols - 1;  // clamped columns are never stored
+    xsrc[i] = (long)ls_mmq_xrow(map, n) * k + off;
+    xdst[i] = col * XSTRIDE + off;
+  }
+  // scales: thread tid < ROWS*KB takes weight scale (tid / KB, tid % KB); activation scales two per thread
+  const int wd_row = (int)tid / KB, wd_kb = (int)tid % KB;
+  const long wd_src = (row_base + (row_block + wd_row < rows ? row_block + wd_row : rows - 1)) * nb + wd_kb;
+  long xd_src[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const int c = (int)tid + i * LS_MMQ_THREADS;
+    const int n = col0 + c / KB < ncols ? col0 + c / KB : ncols - 1;
+    xd_src[i] = (long)ls_mmq_xrow(map, n) * nb + c % KB;
+  }
+
+  ls_u32x4 wreg[WPER], xreg[XPER];
+  float wdreg = 0.0f, xdreg[2] = {0.0f, 0.0f};
+  // Loads stage b0's pieces into registers; blocks past the row's end read as zeros.
+  auto fetch = [&](int b0) {
+    const bool whole = b0 + KB <= nb;
+#pragma unroll
+    for (int i = 0; i < WPER; ++i) {
+      const int blk = (wdst[i] % WSTRIDE) / WB;
+      wreg[i] = wsrc[i] >= 0 && (whole || b0 + blk < nb) ? ls_load16(w + wsrc[i] + (long)b0 * WB) : ls_u32x4{0, 0, 0, 0};
+    }
+#pragma unroll
+    for (int i = 0; i < XPER; ++i) {
+      const int blk = (xdst[i] % XSTRIDE) / LS_QK;
+      xreg[i] = whole || b0 + blk < nb ? ls_load16(xq + xsrc[i] + (long)b0 * LS_QK) : ls_u32x4{0, 0, 0, 0};
+    }
+    if ((int)tid < LS_MMQ_ROWS * KB) wdreg = b0 + wd_kb < nb ? ls_half_to_float(wd[wd_src + b0]) : 0.0f;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int c = (int)tid + i * LS_MMQ_THREADS;
+      xdreg[i] = c < LS_MMQ_COLS * KB && b0 + c % KB < nb ? xd[xd_src[i] + b0] : 0.0f;
+    }
+  };
+  auto stage = [&]() {
+#pragma unroll
+    for (int i = 0; i < WPER; ++i)
+      if (wsrc[i] >= 0) *(ls_u32x4*)(ws + wdst[i]) = wreg[i];
+#pragma unroll
+    for (int i = 0; i < XPER; ++i) *(ls_u32x4*)(xs + xdst[i]) = xreg[i];
+    if ((int)tid < LS_MMQ_ROWS * KB) wds[wd_row][wd_kb] = wdreg;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int c = (int)tid + i * LS_MMQ_THREADS;
+      if (c < LS_MMQ_COLS * KB) xds[c / KB][c % KB] = xdreg[i];
+    }
+  };
+
+  float acc[4][4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
 #pragma unroll
     for (int i = 0; i < 4; ++i) acc[j][i] = 0.0f;
 
-#pragma unroll 2
-  for (int b = wave; b < nb; b += LS_MMQ_SPLIT) {
-    int a[4];
-    ls_mmq_weight_quads<Q4>(w, wa + b, t, &a[0], &a[2]);
-    ls_mmq_weight_quads<Q4>(w, wb + b, t, &a[1], &a[3]);
-    const float da = ls_half_to_float(wd[wa + b]);
-    const float db = ls_half_to_float(wd[wb + b]);
-#pragma unroll
-    for (int j = 0; j < LS_MMQ_TILES; ++j) {
-      if (j < tiles) {
-        const int* xp = (const int*)(xq + xrow[j] * k + (long)b * LS_QK);
-        const int bx[2] = {xp[t], xp[4 + t]};
-        int c[4];
-        ls_mma_s8_16x8x32(c, a, bx);
-        const float dx0 = xd[crow[j][0] * nb + b];
-        const float dx1 = xd[crow[j][1] * nb + b];
-        acc[j][0] += da * dx0 * (float)c[0];
-        acc[j][1] += da * dx1 * (float)c[1];
-        acc[j][2] += db * dx0 * (float)c[2];
-        acc[j][3] += db * dx1 * (float)c[3];
-      }
-    }
-  }
-  // the other waves' sums to wave 0, added in wave order
-  LS_SHARED float partial[LS_MMQ_SPLIT - 1][LS_MMQ_TILES * 4][32];
-  if (wave > 0) {
-#pragma unroll
-    for (int j = 0; j < LS_MMQ_TILES; ++j)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) partial[wave - 1][j * 4 + i][lane] = acc[j][i];
-  }
+  fetch(0);
+  stage();
   ls_sync_block();
-  if (wave == 0) {
-    for (int v = 0; v < LS_MMQ_SPLIT - 1; ++v) {
+  for (int b0 = 0; b0 < nb; b0 += KB) {
+    if (b0 + KB < nb) fetch(b0 + KB);  // in flight while this stage is multiplied
 #pragma unroll
-      for (int j = 0; j < LS_MMQ_TILES; ++j)
+    for (int kb = 0; kb < KB; ++kb) {
+      int a[4];
+      if (Q4) {
+        // byte i of a repacked Q4_0 block holds value i (low nibble) and value i + 16 (high), offset by 8;
+        // a nibble plus 0x78 stays below 0x100, and flipping bit 7 then leaves q - 8
 #pragma unroll
-        for (int i = 0; i < 4; ++i) acc[j][i] += partial[v][j * 4 + i][lane];
-    }
+        for (int h = 0; h < 2; ++h) {
+          const unsigned v = *(const unsigned*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 4 * t);
+          a[h] = (int)(((v & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+          a[2 + h] = (int)((((v >> 4) & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+        }
+      } else {
 #pragma unroll
-    for (int j = 0; j < LS_MMQ_TILES; ++j) {
+        for (int h = 0; h < 2; ++h) {
+          a[h] = *(const int*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 4 * t);
+          a[2 + h] = *(const int*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 16 + 4 * t);
+        }
+      }
+      const float da = wds[r0][kb];
+      const float db = wds[r0 + 8][kb];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int row = i < 2 ? row_a : row_b;
-        const int n = col0 + j * 8 + 2 * t + (i & 1);
-        if (row < rows && n < ncols) {
-          float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
-          *out = accumulate ? *out + acc[j][i] : acc[j][i];
+      for (int j = 0; j < 4; ++j) {
+        if (j < tiles) {
+          const int c = cbase + 8 * j;
+          const int8_t* xp = xs + (c + g) * XSTRIDE + kb * LS_QK;
+          const int bx[2] = {*(const int*)(xp + 4 * t), *(const int*)(xp + 16 + 4 * t)};
+          int cc[4];
+          ls_mma_s8_16x8x32(cc, a, bx);
+          const float dx0 = xds[c + 2 * t][kb];
+          const float dx1 = xds[c + 2 * t + 1][kb];
+          acc[j][0] += da * dx0 * (float)cc[0];
+          acc[j][1] += da * dx1 * (float)cc[1];
+          acc[j][2] += db * dx0 * (float)cc[2];
+          acc[j][3] += db * dx1 * (float)cc[3];
         }
       }
     }
+    ls_sync_block();  // every wave is done with this stage
+    if (b0 + KB < nb) {
+      stage();
+      ls_sync_block();
+    }
   }
-  ls_sync_block();  // the partial sums' memory serves the next group (ls_mmq_ex_*)
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int row = row_block + r0 + (i < 2 ? 0 : 8);
+      const int n = col0 + cbase + j * 8 + 2 * t + (i & 1);
+      if (j < tiles && row < rows && n < ncols) {
+        float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
+        *out = accumulate ? *out + acc[j][i] : acc[j][i];
+      }
+    }
+  }
+  ls_sync_block();  // the staged memory serves the next group (ls_mmq_ex_*)
 #else
   // thread: one row of the block's, half of its columns
   constexpr int PER_THREAD = LS_MMQ_COLS * LS_MMQ_ROWS / LS_MMQ_THREADS;
