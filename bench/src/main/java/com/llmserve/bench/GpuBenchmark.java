@@ -53,6 +53,8 @@ public final class GpuBenchmark {
                                     (default: the backend's)
               --mmq-max-rows N      Q4_0/Q8_0 products of 9 to N rows run the int8 tensor-core kernels,
                                     0 for never (default: the backend's)
+              --no-expert-tensor-cores  a mixture's expert groups through GEMV passes of up to 8
+                                    instead of the int8 tensor cores
               --half-weights        half-precision copies of every weight for the BLAS products, while
                                     device memory lasts
               --half-weight-share S the share of free device memory the half copies may take, 0 for
@@ -135,6 +137,7 @@ public final class GpuBenchmark {
                     case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
                     case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
+                    case "--no-expert-tensor-cores" -> gpu = gpu.withExpertTensorCores(false);
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     case "--tensor-parallel" -> tensorParallel = a.positive(option);
                     case "--nccl-only" -> gpu = gpu.withPeerAllReduce(false);

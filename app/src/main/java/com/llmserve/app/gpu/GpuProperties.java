@@ -35,6 +35,9 @@ import org.springframework.util.unit.DataSize;
  * @param mmqMaxRows        products of Q4_0 and Q8_0 weights of 9 to this many rows run the int8 tensor-core
  *                          kernels on NVIDIA GPUs of sm_80 on (the quantized weights read once per 64 rows,
  *                          no F16 copy), before the BLAS path; 0 for never
+ * @param expertTensorCores a mixture of experts' groups of several tokens for one expert (prompts, many
+ *                          sequences) multiply on the int8 tensor cores, groups of up to 64, where the
+ *                          experts are Q4_0 or Q8_0 on NVIDIA GPUs of sm_80 on; off: GEMV passes over up to 8
  * @param maxGraphs         graphs kept per model; the least recently used are destroyed beyond that
  * @param dequantBand       the F16 band a weight is dequantized into before each BLAS call: small enough to
  *                          stay in L2 between the dequantization and the product
@@ -60,6 +63,10 @@ public record GpuProperties(
 
         @DefaultValue("" + GpuOptions.DEFAULT_GEMM_MIN_ROWS) int gemmMinRows,
         @DefaultValue("" + GpuOptions.DEFAULT_MMQ_MAX_ROWS) int mmqMaxRows,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_EXPERT_TENSOR_CORES)
+        boolean expertTensorCores,
+
         @DefaultValue("" + GpuOptions.DEFAULT_MAX_GRAPHS) int maxGraphs,
 
         @DefaultValue(GpuOptions.DEFAULT_DEQUANT_BAND_MIB + "MB")
@@ -103,6 +110,7 @@ public record GpuProperties(
                 maxGraphRows,
                 gemmMinRows,
                 mmqMaxRows,
+                expertTensorCores,
                 maxGraphs,
                 dequantBand.toBytes(),
                 uploadChunk.toBytes(),

@@ -68,6 +68,7 @@ class EngineDefaultsTests {
                         "llmserve.gpu.max-graph-rows", "32",
                         "llmserve.gpu.gemm-min-rows", "16",
                         "llmserve.gpu.mmq-max-rows", "64",
+                        "llmserve.gpu.expert-tensor-cores", "false",
                         "llmserve.gpu.max-graphs", "8",
                         "llmserve.gpu.dequant-band", "16MB",
                         "llmserve.gpu.upload-chunk", "128MB",
@@ -75,7 +76,7 @@ class EngineDefaultsTests {
                         "llmserve.gpu.peer-all-reduce", "true"));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(new GpuOptions(false, 32, 16, 64, 8, 16L << 20, 128L << 20, 0.25, false, true));
+                .isEqualTo(new GpuOptions(false, 32, 16, 64, false, 8, 16L << 20, 128L << 20, 0.25, false, true));
     }
 
     @ParameterizedTest

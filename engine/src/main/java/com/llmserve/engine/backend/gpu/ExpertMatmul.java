@@ -45,7 +45,7 @@ record ExpertMatmul(
     /**
      * The product on the kernels the options and the device allow: the int8 tensor-core ones for the
      * wider groups where every segment is Q4_0 or Q8_0, the device has them and the options neither
-     * turn them off ({@code mmqMaxRows} 0) nor ask for batch invariance.
+     * turn them off ({@link GpuOptions#expertTensorCores()}) nor ask for batch invariance.
      */
     static ExpertMatmul of(
             GpuWeight weight,
@@ -59,7 +59,7 @@ record ExpertMatmul(
             GpuOptions options,
             boolean int8TensorCores) {
         boolean tensorCores = int8TensorCores
-                && options.mmqMaxRows() > 0
+                && options.expertTensorCores()
                 && !options.batchInvariant()
                 && weight.cols() % LS_QK == 0
                 && weight.segments().stream().allMatch(s -> s.band().format().expertTensorCoreKernel() != null);

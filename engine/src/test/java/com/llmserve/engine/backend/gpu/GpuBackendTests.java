@@ -291,12 +291,16 @@ class GpuBackendTests {
                     return read(be, out, pairs);
                 }
             };
-            report(
-                    "expertMatmul " + gateType + "|" + upType + " " + tokens + "x" + used + " k=" + cols
-                            + (perPair ? " per pair" : ""),
-                    run.apply(cpu),
-                    run.apply(gpu),
-                    Math.max(tolerance(gateType, false), tolerance(upType, false)));
+            float[] reference = run.apply(cpu);
+            String name = "expertMatmul " + gateType + "|" + upType + " " + tokens + "x" + used + " k=" + cols
+                    + (perPair ? " per pair" : "");
+            double tolerance = Math.max(tolerance(gateType, false), tolerance(upType, false));
+            report(name, reference, run.apply(gpu), tolerance);
+            // the GEMV groups too, where the default took the tensor cores (Q4_0, Q8_0 and MXFP4 experts)
+            try (GpuBackend gemvGroups =
+                    GpuBackend.open(pool.device(0), GpuOptions.defaults().withExpertTensorCores(false))) {
+                report(name + " GEMV groups", reference, run.apply(gemvGroups), tolerance);
+            }
         }
     }
 

@@ -136,27 +136,44 @@ class SimulatedGpuBackendTests {
                 Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvf_q5_k_1", "ls_dequant_q5_k_f16")));
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"tiny-Q4_0.gguf:ls_mmq_q4_0", "tiny-qwen3moe-Q8_0.gguf:ls_mmq_ex_q8_0"})
-    void int8TensorCoreProductsRunOnlyWhereTurnedOn(String modelAndKernel) throws IOException {
-        String[] parts = modelAndKernel.split(":");
+    @Test
+    void denseInt8TensorCoreProductsRunOnlyWhereTurnedOn() throws IOException {
         for (int mmqMaxRows : new int[] {0, 128}) {
-            gpu.clearLaunches();
-            try (GgufFile f = GgufFile.open(TestData.model(parts[0]));
-                    GpuBackend be = GpuBackend.open(
-                            device, GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(mmqMaxRows));
-                    LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                    KvStorage kv = model.newKvStorage(64, BLOCK)) {
-                int[] table = IntStream.range(0, 64).toArray();
-                model.forward(prompt(table, 40), kv, 1);
-                List<String> kernels =
-                        gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
-                if (mmqMaxRows == 0) {
-                    assertThat(kernels).as("off (the default)").noneMatch(k -> k.startsWith("ls_mmq"));
-                } else {
-                    assertThat(kernels).as("a 40-token prompt with them on").contains(parts[1]);
-                }
+            List<String> kernels = promptKernels(
+                    "tiny-Q4_0.gguf",
+                    GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(mmqMaxRows));
+            if (mmqMaxRows == 0) {
+                assertThat(kernels).as("off (the default)").noneMatch(k -> k.startsWith("ls_mmq"));
+            } else {
+                assertThat(kernels).as("a 40-token prompt with them on").contains("ls_mmq_q4_0");
             }
+        }
+    }
+
+    @Test
+    void expertGroupsTakeTheInt8TensorCoresUnlessTurnedOff() throws IOException {
+        GpuOptions noHalves = GpuOptions.defaults().withHalfWeights(false);
+        assertThat(promptKernels("tiny-qwen3moe-Q8_0.gguf", noHalves))
+                .as("on by default")
+                .contains("ls_mmq_ex_q8_0");
+        assertThat(promptKernels("tiny-qwen3moe-Q8_0.gguf", noHalves.withExpertTensorCores(false)))
+                .as("off")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
+        assertThat(promptKernels("tiny-qwen3moe-Q8_0.gguf", noHalves.withBatchInvariant(true)))
+                .as("batch-invariant")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
+    }
+
+    /** The kernels a 40-token prompt of {@code file} launches under {@code options}. */
+    private static List<String> promptKernels(String file, GpuOptions options) throws IOException {
+        gpu.clearLaunches();
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, options);
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            return gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
         }
     }
 
