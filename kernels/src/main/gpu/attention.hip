@@ -12,8 +12,8 @@ LS_DEVICE float ls_softcap(float s, float cap) {
   return cap > 0.0f ? cap * ls_tanh(s) : s;
 }
 
-// LS_ATT_THREADS, LS_ATT_MAX_QDIM, LS_ATT_MAX_GROUP, LS_ATT_SPLIT_STATS, LS_DEC_MAX_GROUP and
-// LS_TILE_Q come from ls_launch.h.
+// LS_ATT_THREADS, LS_ATT_MAX_QDIM, LS_ATT_MAX_GROUP, LS_ATT_SPLIT_STATS, LS_ATT_MAX_SPLITS,
+// LS_DEC_MAX_GROUP, LS_DEC_ONE_PASS and LS_TILE_Q come from ls_launch.h.
 #define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
 #define LS_ATT_NEG (-1.0e30f)   // "no score yet": exp() of it minus anything real is 0, never NaN
 
