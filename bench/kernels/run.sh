@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Kernel labs: each .cu here includes the kernels' sources (kernels/src/main/gpu, or KERNELS) and times
+# them on the GPU of the host it runs on (nvcc and a CUDA device needed; no Java). Reports on stdout.
+#
+# usage: bash bench/kernels/run.sh gemv|attention|mmq|launch
+#   KERNELS=dir   the kernel sources to build against (default: this tree's)
+#   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to)
+#   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
+#   ARCH=sm_90    nvcc's -arch
+# e.g. the attention of two trees: TAG=old KERNELS=/tmp/old-tree/kernels/src/main/gpu bash run.sh attention;
+#      bash run.sh attention
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+lab=${1:?usage: run.sh gemv|attention|mmq|launch}
+kernels=${KERNELS:-$here/../../kernels/src/main/gpu}
+out=${OUT_DIR:-/tmp/llmserve-labs}
+tag=${TAG:-new}
+mkdir -p "$out"
+bin="$out/${lab}_lab_$tag"
+${NVCC:-nvcc} -x cu -arch="${ARCH:-sm_90}" -O3 -std=c++17 -DTAG="\"$tag\"" -I "$kernels" "$here/${lab}_lab.cu" -o "$bin"
+"$bin" "$out"
