@@ -388,7 +388,7 @@ public final class GpuBenchmark {
         return bytes;
     }
 
-    /** Batch-1 decode after a 16-token prompt and 8 warm-up steps. */
+    /** Batch-1 decode after the {@link #warmUp}, then a 16-token prompt and 8 more untimed steps. */
     private static double decodeOne(
             LanguageModel model,
             KvStorage kv,
