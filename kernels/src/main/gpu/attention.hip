@@ -4,7 +4,7 @@
 // its position, its cache slot (negative for padding rows, which write nothing and output zeros),
 // the offset of its sequence's block table in `tables`, and its sequence's last position (the
 // extent of bidirectional attention). Slot of position p: tables[off + p / bs] * bs + p % bs.
-#include "ls_compat.h"
+#include "ls_formats.h"
 
 // gemma2's attention soft-capping: a score s, its scale already divided by the cap, becomes
 // cap * tanh(s), as ggml's flash attention computes it; a cap of 0 leaves scores as they are.
@@ -245,15 +245,7 @@ template <int N>
 LS_DEVICE void ls_load_halves(const uint16_t* p, float (&out)[N]) {
   if constexpr (N % 8 == 0) {
 #pragma unroll
-    for (int j = 0; j < N / 8; ++j) {
-      const ls_u32x4 v = ls_load16(p + 8 * j);
-      const unsigned u[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        out[8 * j + 2 * i] = ls_half_to_float((uint16_t)(u[i] & 0xFFFFu));
-        out[8 * j + 2 * i + 1] = ls_half_to_float((uint16_t)(u[i] >> 16));
-      }
-    }
+    for (int j = 0; j < N / 8; ++j) ls_unpack_halves8(ls_load16(p + 8 * j), out + 8 * j);
   } else if constexpr (N % 4 == 0) {
 #pragma unroll
     for (int j = 0; j < N / 4; ++j) {

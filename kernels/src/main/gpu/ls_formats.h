@@ -226,16 +226,19 @@ LS_DEVICE void ls_deq8_q6_k(const uint8_t* w, const uint16_t* wd, long row, int 
   }
 }
 
-LS_DEVICE void ls_deq8_f16(const uint8_t* w, const uint16_t* wd, long row, int k, int e0, float* out) {
-  (void)wd;
-  const uint16_t* p = (const uint16_t*)w + row * k + e0;
-  const ls_u32x4 v = ls_load16(p);
+// Eight halves packed in 16 bytes (the first in the low bits of x) as floats.
+LS_DEVICE void ls_unpack_halves8(ls_u32x4 v, float* out) {
   const uint32_t words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     out[2 * i] = ls_half_to_float((uint16_t)(words[i] & 0xFFFF));
     out[2 * i + 1] = ls_half_to_float((uint16_t)(words[i] >> 16));
   }
+}
+
+LS_DEVICE void ls_deq8_f16(const uint8_t* w, const uint16_t* wd, long row, int k, int e0, float* out) {
+  (void)wd;
+  ls_unpack_halves8(ls_load16((const uint16_t*)w + row * k + e0), out);
 }
 
 // BF16: the upper half of a float32.

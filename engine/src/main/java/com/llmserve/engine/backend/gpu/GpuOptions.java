@@ -1,5 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
+import java.util.function.Consumer;
+
 /**
  * Tuning of the GPU backend. Its defaults are the constants below, which the service's
  * {@code llmserve.gpu.*} properties take as theirs.
@@ -99,8 +101,9 @@ public record GpuOptions(
     }
 
     /**
-     * Graphs up to 64 rows, int8 tensor-core products for experts' groups only, BLAS from 32 rows, 32 MiB dequantization bands, 64 MiB upload staging,
-     * half copies in half of the free memory, not batch-invariant.
+     * Graphs up to 64 rows, int8 tensor-core products for experts' groups only, BLAS from 32 rows,
+     * 32 MiB dequantization bands, 64 MiB upload staging, half copies in half of the free memory, not
+     * batch-invariant.
      */
     public static GpuOptions defaults() {
         return new GpuOptions(
@@ -118,48 +121,19 @@ public record GpuOptions(
     }
 
     public GpuOptions withGraphs(boolean on) {
-        return new GpuOptions(
-                on,
-                maxGraphRows,
-                gemmMinRows,
-                mmqMaxRows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                halfWeightShare,
-                batchInvariant,
-                peerAllReduce);
+        return with(b -> b.graphs = on);
     }
 
     public GpuOptions withGemmMinRows(int rows) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                rows,
-                mmqMaxRows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                halfWeightShare,
-                batchInvariant,
-                peerAllReduce);
+        return with(b -> b.gemmMinRows = rows);
     }
 
     public GpuOptions withMmqMaxRows(int rows) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                gemmMinRows,
-                rows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                halfWeightShare,
-                batchInvariant,
-                peerAllReduce);
+        return with(b -> b.mmqMaxRows = rows);
+    }
+
+    public GpuOptions withExpertTensorCores(boolean on) {
+        return with(b -> b.expertTensorCores = on);
     }
 
     /** Whether any half copies are kept. */
@@ -168,38 +142,12 @@ public record GpuOptions(
     }
 
     /** Half copies of every weight while device memory lasts, or none. */
-    public GpuOptions withExpertTensorCores(boolean on) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                gemmMinRows,
-                mmqMaxRows,
-                on,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                halfWeightShare,
-                batchInvariant,
-                peerAllReduce);
-    }
-
     public GpuOptions withHalfWeights(boolean on) {
         return withHalfWeightShare(on ? 1 : 0);
     }
 
     public GpuOptions withHalfWeightShare(double share) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                gemmMinRows,
-                mmqMaxRows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                share,
-                batchInvariant,
-                peerAllReduce);
+        return with(b -> b.halfWeightShare = share);
     }
 
     /**
@@ -207,37 +155,71 @@ public record GpuOptions(
      * which invariant products leave, reads them) or off.
      */
     public GpuOptions withBatchInvariant(boolean on) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                gemmMinRows,
-                mmqMaxRows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                on ? 0 : halfWeightShare,
-                on,
-                peerAllReduce);
+        return with(b -> {
+            b.batchInvariant = on;
+            if (on) {
+                b.halfWeightShare = 0;
+            }
+        });
+    }
+
+    /** These options with {@link #peerAllReduce()} on or off (NCCL/RCCL for every sum). */
+    public GpuOptions withPeerAllReduce(boolean on) {
+        return with(b -> b.peerAllReduce = on);
     }
 
     private static long mib(int mib) {
         return (long) mib << 20;
     }
 
-    /** These options with {@link #peerAllReduce()} on or off (NCCL/RCCL for every sum). */
-    public GpuOptions withPeerAllReduce(boolean on) {
-        return new GpuOptions(
-                graphs,
-                maxGraphRows,
-                gemmMinRows,
-                mmqMaxRows,
-                expertTensorCores,
-                maxGraphs,
-                dequantBandBytes,
-                uploadChunkBytes,
-                halfWeightShare,
-                batchInvariant,
-                on);
+    /** A copy of these options with what {@code change} sets; the copy is checked as any other. */
+    private GpuOptions with(Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.options();
+    }
+
+    /** The components of a {@link GpuOptions} being copied, each settable. */
+    private static final class Copy {
+        boolean graphs;
+        int maxGraphRows;
+        int gemmMinRows;
+        int mmqMaxRows;
+        boolean expertTensorCores;
+        int maxGraphs;
+        long dequantBandBytes;
+        long uploadChunkBytes;
+        double halfWeightShare;
+        boolean batchInvariant;
+        boolean peerAllReduce;
+
+        Copy(GpuOptions o) {
+            graphs = o.graphs;
+            maxGraphRows = o.maxGraphRows;
+            gemmMinRows = o.gemmMinRows;
+            mmqMaxRows = o.mmqMaxRows;
+            expertTensorCores = o.expertTensorCores;
+            maxGraphs = o.maxGraphs;
+            dequantBandBytes = o.dequantBandBytes;
+            uploadChunkBytes = o.uploadChunkBytes;
+            halfWeightShare = o.halfWeightShare;
+            batchInvariant = o.batchInvariant;
+            peerAllReduce = o.peerAllReduce;
+        }
+
+        GpuOptions options() {
+            return new GpuOptions(
+                    graphs,
+                    maxGraphRows,
+                    gemmMinRows,
+                    mmqMaxRows,
+                    expertTensorCores,
+                    maxGraphs,
+                    dequantBandBytes,
+                    uploadChunkBytes,
+                    halfWeightShare,
+                    batchInvariant,
+                    peerAllReduce);
+        }
     }
 }
