@@ -1,7 +1,8 @@
-// Decode attention of the kernels' sources (ls_attention_stats_d128, ls_attention_f16_d128,
-// ls_attention_sum) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order),
+// Decode attention of the kernels' sources (ls_attention_f16_d128 for one split,
+// ls_attention_split_d128 for several) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order),
 // a graph of 32 layers with their own caches per case (rows x context x the grid's split count):
 // us per layer and GB/s of KV read. Each case's output goes to OUT_DIR/att_<TAG>_<rows>_<ctx>_<splits>.bin;
+// SWEEP=1: split counts 1-32 against contexts 16-8192 instead of the fixed cases.
 // a build with TAG other than "old" prints its relative L2 distance to the "old" build's files, so two
 // source trees compare by building this against each (run.sh attention: TAG=old KERNELS=<other tree>).
 #include "attention.hip"
@@ -26,10 +27,11 @@ int main(int argc, char** argv) {
   const int heads = 32, kvh = 8, D = 128, bs = 16, layers = 32;
   const int kv_dim = kvh * D, stride = (heads + 2 * kvh) * D;
   const int maxrows = 64, maxsplits = 32;
-  float *qkv, *out, *partial, *stats;
+  float *qkv, *out, *partial;
+  unsigned* arrivals;
   int *positions, *slots, *toff, *seqlast, *tables;
   CK(cudaMalloc(&qkv, (long)maxrows * stride * 4)); CK(cudaMalloc(&out, (long)maxrows * heads * D * 4));
-  CK(cudaMalloc(&partial, (long)maxrows * heads * maxsplits * D * 4)); CK(cudaMalloc(&stats, (long)maxrows * heads * maxsplits * 2 * 4));
+  CK(cudaMalloc(&partial, (long)maxrows * heads * maxsplits * (D + 2) * 4)); CK(cudaMalloc(&arrivals, maxrows * kvh * 4)); CK(cudaMemset(arrivals, 0, maxrows * kvh * 4));
   CK(cudaMalloc(&positions, maxrows * 4)); CK(cudaMalloc(&slots, maxrows * 4)); CK(cudaMalloc(&toff, maxrows * 4)); CK(cudaMalloc(&seqlast, maxrows * 4));
   { std::vector<float> q((long)maxrows * stride); for (auto& v : q) v = (rand() % 2000 - 1000) / 1000.0f;
     CK(cudaMemcpy(qkv, q.data(), q.size() * 4, cudaMemcpyHostToDevice)); }
@@ -49,6 +51,12 @@ int main(int argc, char** argv) {
   struct Case { int rows, ctx; std::vector<int> splits; };
   std::vector<Case> cases = {{1, 16, {32}}, {1, 64, {32}}, {1, 128, {32}}, {1, 256, {32}}, {1, 512, {32}}, {1, 1024, {32}}, {1, 4096, {32}}, {1, 32768, {32}},
                              {16, 160, {3}}, {16, 1000, {3}}, {64, 160, {1}}, {64, 512, {1}}, {64, 1000, {1}}};
+  if (getenv("SWEEP")) {  // split counts against context: where one pass stops paying
+    cases.clear();
+    for (int ctx : {16, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) cases.push_back({1, ctx, {1, 2, 4, 8, 16, 32}});
+    for (int ctx : {128, 512, 2048}) cases.push_back({4, ctx, {1, 2, 4, 8}});
+    for (int ctx : {160, 1000}) cases.push_back({16, ctx, {1, 2, 3}});
+  }
   for (auto& c : cases) {
     const int per = (int)(cacheSlots / c.rows) / bs * bs;  // slots of each row's sequence
     std::vector<int> pos(c.rows), off(c.rows);
@@ -61,12 +69,12 @@ int main(int argc, char** argv) {
       auto layer = [&](int l) {
         dim3 grid(kvh, c.rows, splits);
         if (splits > 1)
-          ls_attention_stats_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], positions, slots, toff, seqlast, tables, stats,
-                                                                    heads, kvh, bs, scale, 0.0f, 1, 0, splits);
-        ls_attention_f16_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast, tables,
-                                                               out, heads * D, splits > 1 ? partial : nullptr, splits > 1 ? stats : nullptr,
-                                                               heads, kvh, bs, scale, 0.0f, nullptr, 1, 0, splits);
-        if (splits > 1) ls_attention_sum<<<dim3(heads, c.rows), 128, 0, st>>>(partial, positions, slots, seqlast, out, heads * D, heads, D, splits, 1, 0);
+          ls_attention_split_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast,
+                                                                   tables, out, heads * D, partial, arrivals, heads, kvh, bs,
+                                                                   scale, 0.0f, nullptr, 1, 0, splits);
+        else
+          ls_attention_f16_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast,
+                                                                 tables, out, heads * D, heads, kvh, bs, scale, 0.0f, nullptr, 1, 0);
       };
       layer(0); CK(cudaStreamSynchronize(st));
       std::vector<float> h((long)c.rows * heads * D); CK(cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost));

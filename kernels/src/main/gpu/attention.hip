@@ -13,7 +13,7 @@ LS_DEVICE float ls_softcap(float s, float cap) {
 }
 
 // LS_ATT_THREADS, LS_ATT_MAX_QDIM, LS_ATT_MAX_GROUP, LS_ATT_SPLIT_STATS, LS_ATT_MAX_SPLITS,
-// LS_DEC_MAX_GROUP, LS_DEC_ONE_PASS and LS_TILE_Q come from ls_launch.h.
+// LS_DEC_MAX_GROUP and LS_TILE_Q come from ls_launch.h.
 #define LS_ATT_CHUNK 128        // positions scored per pass, held in shared memory
 #define LS_ATT_NEG (-1.0e30f)   // "no score yet": exp() of it minus anything real is 0, never NaN
 
@@ -204,24 +204,30 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
   }
 }
 
-// Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most LS_DEC_MAX_GROUP query
-// heads per kv head, with the CPU backend's (and llama.cpp's CPU) rounding: softmax weights are
-// normalized, then rounded to half, then multiply the values. That takes the softmax maximum and
-// sum before any value is weighted.
+// Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most
+// LS_DEC_MAX_GROUP query heads per kv head, a block per (kv head, row, split) with the group's query
+// heads together. Two kernels:
+//   ls_attention_f16_d*:   one block per row and kv head, with the CPU backend's (and llama.cpp's
+//                          CPU) rounding: softmax weights are normalized, then rounded to half,
+//                          then multiply the values. That takes the softmax maximum and sum before
+//                          any value is weighted: ranges longer than a chunk score every chunk twice.
+//                          For batches of many rows, which fill the GPU without splits.
+//   ls_attention_split_d*: flash-decoding in one launch, for the few rows that need splits to fill
+//                          the GPU: each split keeps an online softmax (running maximum, sum and
+//                          unnormalized values; weights in float, not rounded), writes them to
+//                          `partial`, and the last split of a row and kv head to finish (a counter
+//                          in `arrivals`, left at zero for the next launch) merges them. A row uses
+//                          one split per LS_DEC_SPLIT_MIN positions up to the grid's split count (a
+//                          graph keeps its grid as the context grows); with one it writes its output
+//                          directly.
 //
-// Grid (kv_heads, rows, splits), LS_ATT_THREADS threads in groups of 32 lanes (two per wave on
-// wave64 hardware). A split's positions go in chunks of LS_DEC_CHUNK through shared memory:
+// LS_ATT_THREADS threads in groups of 32 lanes (two per wave on wave64 hardware). A block's
+// positions go in chunks of LS_DEC_CHUNK through shared memory:
 //   scores: each group scores several keys at once, LPK lanes per key each loading a contiguous
 //           slice of it (so a group has 32 / LPK keys, and twice that, in flight, not one);
 //   stats:  a group per query head reduces the chunk's scores to the running (max, sum);
-//   values: the scores become rounded weights, then each group takes every fourth position, its
-//           lanes across the head dimension, several positions' values loaded before use.
-// With one split, a range of one chunk keeps its scores from the stats pass; longer ranges score
-// every chunk twice (stats, then values).
-//   ls_attention_stats_d*: per split, (max, sum) of the split's scores into `stats`.
-//   ls_attention_f16_d*:   with one split, stats and values in one block; with several, the global
-//                          (max, sum) from `stats`, then each split's weighted values into
-//                          `partial`, which ls_attention_sum adds up.
+//   values: each group takes every fourth position, its lanes across the head dimension, several
+//           positions' values loaded before use.
 #define LS_DEC_LANES 32
 // Lane groups per block.
 #define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
@@ -229,6 +235,9 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 #define LS_DEC_CHUNK 256
 // Positions whose values a lane group loads before using them (registers: this times D / 32).
 #define LS_DEC_VALUE_UNROLL(d) ((d) >= 256 ? 4 : 8)
+// Fewest positions per split of ls_attention_split_d*: one round of the block's key and value
+// loads (LS_DEC_GROUPS groups x 8 keys, and x 8 values).
+#define LS_DEC_SPLIT_MIN 32
 
 template <int D>
 struct LsDec {
@@ -270,14 +279,12 @@ struct LsDecRow {
   bool padding;
   int begin;
   int end;
-  int used;  // splits that have positions: the grid's split count, fewer for short ranges
+  int used;  // splits that have positions: at most the grid's split count
   const int* table;
 };
 
-// Row t's range for this split. A graph keeps its grid's split count as the context grows, so a
-// row of at most LS_DEC_ONE_PASS positions uses one split, where the splits' extra passes (the
-// statistics kernel, the scores computed again, the sum) cost more than they save, and longer
-// rows use every split. Splits past `used` have empty ranges.
+// Row t's range for this split: one split per LS_DEC_SPLIT_MIN positions, at most `splits`; splits
+// past `used` have empty ranges.
 LS_DEVICE LsDecRow ls_dec_row(int t, int split, int splits, const int* positions, const int* slots,
                               const int* table_offsets, const int* seq_last, const int* tables, int causal, int window) {
   LsDecRow r;
@@ -286,7 +293,8 @@ LS_DEVICE LsDecRow ls_dec_row(int t, int split, int splits, const int* positions
   const int last = causal ? pos : seq_last[t];
   const int first = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
   const int count = r.padding ? 0 : last - first + 1;
-  r.used = count <= LS_DEC_ONE_PASS ? 1 : splits;
+  const int want = (count + LS_DEC_SPLIT_MIN - 1) / LS_DEC_SPLIT_MIN;
+  r.used = want < 1 ? 1 : want < splits ? want : splits;
   const int per = (count + r.used - 1) / r.used;
   r.begin = first + split * per;
   r.end = r.begin + per < last + 1 ? r.begin + per : last + 1;
@@ -349,8 +357,11 @@ LS_DEVICE void ls_dec_scores(const uint16_t* keys, const LsDecRow& r, int c0, in
   }
 }
 
-// Folds the n scores of sc into the running (max, sum) of each head, a lane group per head.
-LS_DEVICE void ls_dec_chunk_stats(const float* sc, int n, int group, float* run_m, float* run_l) {
+// Folds the n scores of sc into the running (max, sum) of each head, a lane group per head. With
+// `online`, the scores become float weights exp(s - max) against the new running maximum, and
+// rescale[g] the factor that brings what was summed against the old one to the new.
+LS_DEVICE void ls_dec_chunk_stats(float* sc, int n, int group, float* run_m, float* run_l, bool online,
+                                  float* rescale) {
   const int tid = (int)ls_thread_x();
   const int lane = tid % LS_DEC_LANES;
   for (int g = tid / LS_DEC_LANES; g < group; g += LS_DEC_GROUPS) {
@@ -358,11 +369,17 @@ LS_DEVICE void ls_dec_chunk_stats(const float* sc, int n, int group, float* run_
     for (int i = lane; i < n; i += LS_DEC_LANES) m = __builtin_fmaxf(m, sc[g * LS_DEC_CHUNK + i]);
     m = __builtin_fmaxf(ls_group32_max(m), run_m[g]);
     float l = 0.0f;
-    for (int i = lane; i < n; i += LS_DEC_LANES) l += ls_exp(sc[g * LS_DEC_CHUNK + i] - m);
+    for (int i = lane; i < n; i += LS_DEC_LANES) {
+      const float e = ls_exp(sc[g * LS_DEC_CHUNK + i] - m);
+      if (online) sc[g * LS_DEC_CHUNK + i] = e;
+      l += e;
+    }
     l = ls_group32_sum(l);
     if (lane == 0) {
-      run_l[g] = run_l[g] * ls_exp(run_m[g] - m) + l;
+      const float r = ls_exp(run_m[g] - m);
+      run_l[g] = run_l[g] * r + l;
       run_m[g] = m;
+      if (online) rescale[g] = r;
     }
   }
 }
@@ -412,60 +429,35 @@ LS_DEVICE void ls_dec_values(const uint16_t* values, const int* slot_s, int n, i
   }
 }
 
-// The running (max, sum) of the block's range, chunk by chunk; true when the range was one chunk,
-// whose scores (and slots) are then still in sc (and slot_s).
+// The lane groups' sums of acc added in group order into oacc[g * D + d].
 template <int D>
-LS_DEVICE bool ls_dec_range_stats(const uint16_t* keys, const LsDecRow& r, int block_size, int kv_dim, int kvh, int group,
-                                  float scale, float softcap, const float* qs, float* sc, int* slot_s, float* run_m,
-                                  float* run_l) {
-  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
-    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
-    ls_sync_block();
-    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l);
-    ls_sync_block();
-  }
-  return r.end - r.begin <= LS_DEC_CHUNK;
-}
-
-template <int D>
-LS_DEVICE void ls_attention_stats(const float* qkv, int stride, const uint16_t* keys, const int* positions,
-                                  const int* slots, const int* table_offsets, const int* seq_last, const int* tables,
-                                  float* stats, int heads, int kv_heads, int block_size, float scale, float softcap, int causal,
-                                  int window, int splits) {
-  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
-  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
-  LS_SHARED int slot_s[LS_DEC_CHUNK];
-  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
-  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
-  const int kvh = (int)ls_block_x();
-  const int t = (int)ls_block_y();
-  const int split = (int)ls_block_z();
+LS_DEVICE void ls_dec_gather(const float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL], int group, float* oacc) {
+  using S = LsDec<D>;
   const int tid = (int)ls_thread_x();
-  const int group = heads / kv_heads;
-  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
-  if (r.used == 1 || split >= r.used) return;  // ls_attention_f16_d* reads only the used splits' stats
-  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
-  if (tid < LS_DEC_MAX_GROUP) {
-    run_m[tid] = LS_ATT_NEG;
-    run_l[tid] = 0.0f;
-  }
-  ls_sync_block();
-  ls_dec_range_stats<D>(keys, r, block_size, kv_heads * D, kvh, group, scale, softcap, qs, sc, slot_s, run_m, run_l);
-  ls_sync_block();
-  if (tid < group) {
-    float* st = stats + (((long)t * heads + kvh * group + tid) * splits + split) * LS_ATT_SPLIT_STATS;
-    st[0] = run_m[tid];
-    st[1] = run_l[tid];
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  for (int w = 0; w < LS_DEC_GROUPS; ++w) {
+    if (grp == w && lane < S::VLANES) {
+#pragma unroll
+      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+        if (g < group) {
+#pragma unroll
+          for (int j = 0; j < S::VDPL; ++j) {
+            float* o = &oacc[g * D + lane * S::VDPL + j];
+            *o = w == 0 ? acc[g][j] : *o + acc[g][j];
+          }
+        }
+      }
+    }
+    ls_sync_block();
   }
 }
 
 template <int D>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
-                                const int* tables, float* out, int out_stride, float* partial, const float* stats,
-                                int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks,
-                                int causal, int window, int splits) {
+                                const int* tables, float* out, int out_stride, int heads, int kv_heads, int block_size,
+                                float scale, float softcap, const float* sinks, int causal, int window) {
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -475,56 +467,32 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   LS_SHARED float run_l[LS_DEC_MAX_GROUP];
   const int kvh = (int)ls_block_x();
   const int t = (int)ls_block_y();
-  const int split = (int)ls_block_z();
   const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  const int grp = tid / LS_DEC_LANES;
   const int group = heads / kv_heads;
   const int kv_dim = kv_heads * D;
   const int head0 = kvh * group;
-  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
-  if (split >= r.used) return;  // ls_attention_sum adds only the used splits
+  const LsDecRow r = ls_dec_row(t, 0, 1, positions, slots, table_offsets, seq_last, tables, causal, window);
   ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
-  bool scored = false;
-  if (r.used == 1) {
-    if (tid < LS_DEC_MAX_GROUP) {
-      run_m[tid] = LS_ATT_NEG;
-      run_l[tid] = 0.0f;
-    }
+  if (tid < LS_DEC_MAX_GROUP) {
+    run_m[tid] = LS_ATT_NEG;
+    run_l[tid] = 0.0f;
+  }
+  ls_sync_block();
+  // the (max, sum) of the whole range; a range of one chunk keeps its scores (and slots) for the values
+  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
+    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
+    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
     ls_sync_block();
-    scored = ls_dec_range_stats<D>(keys, r, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s, run_m, run_l);
-    if (tid < group) {
-      float m = run_m[tid];
-      float sum = run_l[tid];
-      ls_fold_sink(m, sum, sinks, head0 + tid);
-      run_m[tid] = m;
-      run_l[tid] = sum > 0.0f ? 1.0f / sum : 0.0f;
-    }
-  } else if (grp == 0) {
-    // The splits' (max, sum) merged across the lane group, a split per lane: one round of loads
-    // instead of a chain of 2 x splits dependent ones.
-    for (int g = 0; g < group; ++g) {
-      const float* st = stats + ((long)t * heads + head0 + g) * splits * LS_ATT_SPLIT_STATS;
-      float sm[LS_ATT_MAX_SPLITS / LS_DEC_LANES], sl[LS_ATT_MAX_SPLITS / LS_DEC_LANES];
-      float m = LS_ATT_NEG;
-#pragma unroll
-      for (int j = 0; j < LS_ATT_MAX_SPLITS / LS_DEC_LANES; ++j) {
-        const int s = lane + j * LS_DEC_LANES;
-        sm[j] = s < r.used ? st[LS_ATT_SPLIT_STATS * s] : LS_ATT_NEG;
-        sl[j] = s < r.used ? st[LS_ATT_SPLIT_STATS * s + 1] : 0.0f;
-        m = __builtin_fmaxf(m, sm[j]);
-      }
-      m = ls_group32_max(m);
-      float sum = 0.0f;
-#pragma unroll
-      for (int j = 0; j < LS_ATT_MAX_SPLITS / LS_DEC_LANES; ++j) sum += sl[j] * ls_exp(sm[j] - m);
-      sum = ls_group32_sum(sum);
-      ls_fold_sink(m, sum, sinks, head0 + g);
-      if (lane == 0) {
-        run_m[g] = m;
-        run_l[g] = sum > 0.0f ? 1.0f / sum : 0.0f;
-      }
-    }
+    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, false, nullptr);
+    ls_sync_block();
+  }
+  const bool scored = r.end - r.begin <= LS_DEC_CHUNK;
+  if (tid < group) {
+    float m = run_m[tid];
+    float sum = run_l[tid];
+    ls_fold_sink(m, sum, sinks, head0 + tid);
+    run_m[tid] = m;
+    run_l[tid] = sum > 0.0f ? 1.0f / sum : 0.0f;
   }
   ls_sync_block();
   float acc[LS_DEC_MAX_GROUP][S::VDPL];
@@ -543,29 +511,119 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
     ls_dec_values<D>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
     ls_sync_block();  // before the next chunk's scores overwrite these weights
   }
-  // The lane groups' sums added in group order.
-  for (int w = 0; w < LS_DEC_GROUPS; ++w) {
-    if (grp == w && lane < S::VLANES) {
+  ls_dec_gather<D>(acc, group, oacc);
+  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+    out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx];
+  }
+}
+
+template <int D>
+LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                  const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
+                                  int heads, int kv_heads, int block_size, float scale, float softcap,
+                                  const float* sinks, int causal, int window, int splits) {
+  using S = LsDec<D>;
+  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
+  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
+  LS_SHARED int slot_s[LS_DEC_CHUNK];
+  LS_SHARED float oacc[LS_DEC_MAX_GROUP * D];
+  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
+  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
+  LS_SHARED float rescale[LS_DEC_MAX_GROUP];
+  LS_SHARED int merges;
+  const int kvh = (int)ls_block_x();
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
+  const int group = heads / kv_heads;
+  const int kv_dim = kv_heads * D;
+  const int head0 = kvh * group;
+  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  if (split >= r.used) return;
+  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
+  if (tid < LS_DEC_MAX_GROUP) {
+    run_m[tid] = LS_ATT_NEG;
+    run_l[tid] = 0.0f;
+  }
+  float acc[LS_DEC_MAX_GROUP][S::VDPL];
+#pragma unroll
+  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+#pragma unroll
+    for (int j = 0; j < S::VDPL; ++j) acc[g][j] = 0.0f;
+  ls_sync_block();
+  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
+    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
+    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+    ls_sync_block();
+    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, true, rescale);
+    ls_sync_block();
+    if (c0 > r.begin) {
 #pragma unroll
       for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
         if (g < group) {
 #pragma unroll
-          for (int j = 0; j < S::VDPL; ++j) {
-            float* o = &oacc[g * D + lane * S::VDPL + j];
-            *o = w == 0 ? acc[g][j] : *o + acc[g][j];
-          }
+          for (int j = 0; j < S::VDPL; ++j) acc[g][j] *= rescale[g];
         }
       }
     }
-    ls_sync_block();
+    ls_dec_values<D>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
+    ls_sync_block();  // before the next chunk's scores overwrite these weights
   }
-  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
-    const float o = oacc[idx];
-    if (r.used == 1) {  // the whole row: ls_attention_sum leaves it
-      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
-    } else {
-      partial[(((long)t * heads + head0 + idx / D) * splits + split) * D + idx % D] = o;
+  ls_dec_gather<D>(acc, group, oacc);
+  const int part = D + LS_ATT_SPLIT_STATS;
+  if (r.used == 1) {  // the whole row in this block
+    if (tid < group) {
+      float m = run_m[tid];
+      float sum = run_l[tid];
+      const float f = ls_fold_sink(m, sum, sinks, head0 + tid);
+      rescale[tid] = sum > 0.0f ? f / sum : 0.0f;
     }
+    ls_sync_block();
+    for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx] * rescale[idx / D];
+    }
+    return;
+  }
+  float* mine = partial + ((long)t * heads + head0) * splits * part;
+  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+    mine[((long)(idx / D) * splits + split) * part + idx % D] = oacc[idx];
+  }
+  if (tid < group) {
+    mine[((long)tid * splits + split) * part + D] = run_m[tid];
+    mine[((long)tid * splits + split) * part + D + 1] = run_l[tid];
+  }
+  // the last split to arrive merges: every split's writes are visible to it past the counter
+  ls_fence_device();
+  ls_sync_block();
+  if (tid == 0) {
+    unsigned* counter = arrivals + (long)t * kv_heads + kvh;
+    merges = ls_atomic_add(counter, 1u) == (unsigned)(r.used - 1);
+    if (merges) *counter = 0u;
+  }
+  ls_sync_block();
+  if (!merges) return;
+  ls_fence_device();
+  // each head's splits a split per lane: their weights exp(m_s - max) * sink factor / sum into sc
+  for (int g = grp; g < group; g += LS_DEC_GROUPS) {
+    const float* st = mine + (long)g * splits * part + D;
+    const float ms = lane < r.used ? ls_load_coherent(st + (long)lane * part) : LS_ATT_NEG;
+    const float ls = lane < r.used ? ls_load_coherent(st + (long)lane * part + 1) : 0.0f;
+    float m = ls_group32_max(ms);
+    const float e = lane < r.used ? ls_exp(ms - m) : 0.0f;
+    float sum = ls_group32_sum(ls * e);
+    const float f = ls_fold_sink(m, sum, sinks, head0 + g);
+    sc[g * LS_DEC_CHUNK + lane] = sum > 0.0f ? e * f / sum : 0.0f;
+  }
+  ls_sync_block();
+  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
+    const int g = idx / D;
+    const float* p = mine + (long)g * splits * part + idx % D;
+    float o = 0.0f;
+    for (int s = 0; s < r.used; ++s) o += sc[g * LS_DEC_CHUNK + s] * ls_load_coherent(p + (long)s * part);
+    out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
   }
 }
 
@@ -573,19 +631,20 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   LS_KERNEL void ls_attention_f16_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
                                        const int* positions, const int* slots, const int* table_offsets,          \
                                        const int* seq_last, const int* tables, float* out, int out_stride,        \
-                                       float* partial, const float* stats, int heads, int kv_heads,               \
-                                       int block_size, float scale, float softcap, const float* sinks, int causal, \
-                                       int window, int splits) {                                                  \
+                                       int heads, int kv_heads, int block_size, float scale, float softcap,       \
+                                       const float* sinks, int causal, int window) {                              \
     ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
-                        out_stride, partial, stats, heads, kv_heads, block_size, scale, softcap, sinks, causal,   \
-                        window, splits);                                                                          \
+                        out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);         \
   }                                                                                                              \
-  LS_KERNEL void ls_attention_stats_d##d(const float* qkv, int stride, const uint16_t* keys, const int* positions, \
-                                         const int* slots, const int* table_offsets, const int* seq_last,         \
-                                         const int* tables, float* stats, int heads, int kv_heads, int block_size, \
-                                         float scale, float softcap, int causal, int window, int splits) {                       \
-    ls_attention_stats<d>(qkv, stride, keys, positions, slots, table_offsets, seq_last, tables, stats, heads,     \
-                          kv_heads, block_size, scale, softcap, causal, window, splits);                                  \
+  LS_KERNEL void ls_attention_split_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                         const int* positions, const int* slots, const int* table_offsets,        \
+                                         const int* seq_last, const int* tables, float* out, int out_stride,      \
+                                         float* partial, unsigned* arrivals, int heads, int kv_heads,             \
+                                         int block_size, float scale, float softcap, const float* sinks,          \
+                                         int causal, int window, int splits) {                                    \
+    ls_attention_split<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,      \
+                          out_stride, partial, arrivals, heads, kv_heads, block_size, scale, softcap, sinks,      \
+                          causal, window, splits);                                                                \
   }
 
 LS_ATTENTION_DEC(8)
@@ -595,23 +654,6 @@ LS_ATTENTION_DEC(64)
 LS_ATTENTION_DEC(96)
 LS_ATTENTION_DEC(128)
 LS_ATTENTION_DEC(256)
-
-// Adds the used splits of ls_attention_f16_d* (each already weighted by the global softmax): grid
-// (heads, rows), threads over the head dimension. Rows that used one split were written whole.
-LS_KERNEL void ls_attention_sum(const float* partial, const int* positions, const int* slots, const int* seq_last,
-                                float* out, int out_stride, int heads, int head_dim, int splits, int causal, int window) {
-  const int h = (int)ls_block_x();
-  const int t = (int)ls_block_y();
-  const LsDecRow r = ls_dec_row(t, 0, splits, positions, slots, nullptr, seq_last, nullptr, causal, window);
-  if (r.used == 1) return;
-  const float* p = partial + ((long)t * heads + h) * splits * head_dim;
-  for (int d = (int)ls_thread_x(); d < head_dim; d += (int)ls_block_dim_x()) {
-    float o = 0.0f;
-#pragma unroll 8
-    for (int s = 0; s < r.used; ++s) o += p[s * head_dim + d];
-    out[(long)t * out_stride + h * head_dim + d] = r.padding ? 0.0f : o;
-  }
-}
 
 // Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
 // kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive

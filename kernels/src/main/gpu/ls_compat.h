@@ -306,6 +306,36 @@ LS_DEVICE void ls_store_q8_0_x4(ls_f32x4 v, long i, int8_t* q, float* d, int* su
   }
 }
 
+// Orders this thread's global writes before its later ones as every block of the device sees them
+// (the writer's half of "the last block to arrive reads what the others wrote"; the reader calls it
+// after seeing the counter).
+LS_DEVICE void ls_fence_device() {
+#if LS_AMD
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+#else
+  __threadfence();
+#endif
+}
+
+// Adds v to *p atomically for the whole device; returns the value before.
+LS_DEVICE unsigned ls_atomic_add(unsigned* p, unsigned v) {
+#if LS_AMD
+  return __scoped_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
+#else
+  return atomicAdd(p, v);
+#endif
+}
+
+// A float another block of the same launch wrote (past a fence and a counter): read from the
+// device-wide cache level, never from a stale line of this compute unit's own.
+LS_DEVICE float ls_load_coherent(const float* p) {
+#if LS_AMD
+  return __builtin_bit_cast(float, __scoped_atomic_load_n((const unsigned*)p, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE));
+#else
+  return __ldcg(p);
+#endif
+}
+
 // A flag that kernels on other GPUs of the host write or read through peer access: stored with
 // release and loaded with acquire semantics at system scope, so what the writer did before the
 // store is visible to the reader after the load.

@@ -58,7 +58,7 @@
 #define LS_MMQ_COLS 64
 
 // Threads per block of the attention kernels over the paged cache: ls_attention_f16,
-// ls_attention_f16_d*, ls_attention_stats_d* and ls_attention_tile_d*.
+// ls_attention_f16_d*, ls_attention_split_d* and ls_attention_tile_d*.
 #define LS_ATT_THREADS 128
 
 // Most query heads per kv head of ls_attention_f16, the general attention kernel.
@@ -69,20 +69,16 @@
 #define LS_ATT_MAX_QDIM 2048
 
 // Floats of softmax statistics (maximum, then sum) per row, query head and position split in the
-// split buffers: ls_attention_f16 writes head-size values and then these to `partial` for
-// ls_attention_combine; ls_attention_stats_d* writes only these to `stats`.
+// split buffers: ls_attention_f16 and ls_attention_split_d* write head-size values and then these
+// to `partial`.
 #define LS_ATT_SPLIT_STATS 2
 
-// Most position splits of a row in the split attention kernels (flash-decoding): ls_attention_f16_d*
-// merges the splits' softmax statistics a split per lane, so a multiple of 32.
+// Most position splits of a row in the split attention kernels (flash-decoding):
+// ls_attention_split_d* merges the splits a split per lane of a 32-lane group, so at most 32.
 #define LS_ATT_MAX_SPLITS 32
 
-// Most positions a row of ls_attention_f16_d* scores in one pass, whatever its grid's split
-// count: longer rows use every split (with ls_attention_stats_d* and ls_attention_sum).
-#define LS_DEC_ONE_PASS 64
-
-// Most query heads per kv head of the attention kernels with the CPU backend's rounding,
-// ls_attention_f16_d* and ls_attention_stats_d*.
+// Most query heads per kv head of the per-head-size attention kernels, ls_attention_f16_d* and
+// ls_attention_split_d* (and the tiled ls_attention_tile_d*).
 #define LS_DEC_MAX_GROUP 8
 
 // Query vectors (rows times the query heads of one kv head) per block of the tiled prompt kernels

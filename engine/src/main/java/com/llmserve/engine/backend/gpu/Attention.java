@@ -63,22 +63,22 @@ record Attention(
     }
 
     /**
-     * The attention kernels that round softmax weights as the CPU backend does ({values, stats}),
-     * for the head sizes they are built for and at most {@code LS_DEC_MAX_GROUP} query heads per kv
-     * head; null for the general kernel.
+     * The per-head-size kernels ({one pass with the CPU backend's rounding, split}) for the head
+     * sizes they are built for and at most {@code LS_DEC_MAX_GROUP} query heads per kv head; null
+     * for the general kernel.
      */
-    static Kernel[] exactKernels(AttentionShape s) {
+    static Kernel[] headSizeKernels(AttentionShape s) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         return switch (s.headDim()) {
-            case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_STATS_D8};
-            case 16 -> new Kernel[] {Kernel.ATTENTION_F16_D16, Kernel.ATTENTION_STATS_D16};
-            case 32 -> new Kernel[] {Kernel.ATTENTION_F16_D32, Kernel.ATTENTION_STATS_D32};
-            case 64 -> new Kernel[] {Kernel.ATTENTION_F16_D64, Kernel.ATTENTION_STATS_D64};
-            case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_STATS_D96};
-            case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_STATS_D128};
-            case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_STATS_D256};
+            case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_SPLIT_D8};
+            case 16 -> new Kernel[] {Kernel.ATTENTION_F16_D16, Kernel.ATTENTION_SPLIT_D16};
+            case 32 -> new Kernel[] {Kernel.ATTENTION_F16_D32, Kernel.ATTENTION_SPLIT_D32};
+            case 64 -> new Kernel[] {Kernel.ATTENTION_F16_D64, Kernel.ATTENTION_SPLIT_D64};
+            case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_SPLIT_D96};
+            case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_SPLIT_D128};
+            case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_SPLIT_D256};
             default -> null;
         };
     }
@@ -91,7 +91,9 @@ record Attention(
                     (long) n * splits,
                     2L * w.device().info().multiprocessors() + w.options().maxGraphRows());
             w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + LS_ATT_SPLIT_STATS) * Float.BYTES);
-            w.reserve(Slot.ATTENTION_STATS, units * shape.heads() * LS_ATT_SPLIT_STATS * Float.BYTES);
+            w.reserve(
+                    Slot.ATTENTION_ARRIVALS,
+                    (long) Math.max(n, w.options().maxGraphRows()) * shape.kvHeads() * Integer.BYTES);
         }
     }
 
@@ -121,9 +123,8 @@ record Attention(
             l.kernel(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
         }
         LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, LS_ATT_THREADS, 1, 1, 0);
-        LaunchConfig perHead = new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
         if (tiles > 0) {
-            KernelArgs args = rowArgs(l, true);
+            KernelArgs args = rowArgs(l);
             l.meta(args, Region.TILES)
                     .pointer(out.buffer)
                     .i32(out.cols())
@@ -137,10 +138,10 @@ record Attention(
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
-        Kernel[] exact = exactKernels(s);
-        if (exact == null) {
+        Kernel[] kernels = headSizeKernels(s);
+        if (kernels == null) {
             // the general kernel: online softmax, weights not rounded to half
-            KernelArgs args = rowArgs(l, true).pointer(out.buffer).i32(out.cols());
+            KernelArgs args = rowArgs(l).pointer(out.buffer).i32(out.cols());
             pointerOrNull(args, partials)
                     .i32(s.heads())
                     .i32(s.kvHeads())
@@ -154,47 +155,37 @@ record Attention(
                     .i32(splits);
             l.kernel(Kernel.ATTENTION_F16, grid, args);
             if (splits > 1) {
+                LaunchConfig perHead =
+                        new LaunchConfig(s.heads(), n, 1, Math.min(256, (s.headDim() + 31) / 32 * 32), 1, 1, 0);
                 l.kernel(Kernel.ATTENTION_COMBINE, perHead, pointerOrNull(combineArgs(l, partials), sinks));
             }
             return;
         }
-        DeviceBuffer stats = splits > 1 ? l.scratch(Slot.ATTENTION_STATS) : null;
+        // several splits: one launch, the last split of each row and kv head to finish merges them
+        KernelArgs args = rowArgs(l).pointer(out.buffer).i32(out.cols());
         if (splits > 1) {
-            KernelArgs st = rowArgs(l, false)
-                    .pointer(stats)
-                    .i32(s.heads())
-                    .i32(s.kvHeads())
-                    .i32(kv.blockSize())
-                    .f32(s.cappedScale())
-                    .f32(s.softcap())
-                    .i32(s.causal() ? 1 : 0)
-                    .i32(s.slidingWindow())
-                    .i32(splits);
-            l.kernel(exact[1], grid, st);
+            args.pointer(partials).pointer(l.scratch(Slot.ATTENTION_ARRIVALS));
         }
-        KernelArgs args = rowArgs(l, true).pointer(out.buffer).i32(out.cols());
-        pointerOrNull(pointerOrNull(args, partials), stats)
-                .i32(s.heads())
+        args.i32(s.heads())
                 .i32(s.kvHeads())
                 .i32(kv.blockSize())
                 .f32(s.cappedScale())
                 .f32(s.softcap());
-        pointerOrNull(args, sinks)
-                .i32(s.causal() ? 1 : 0)
-                .i32(s.slidingWindow())
-                .i32(splits);
-        l.kernel(exact[0], grid, args);
+        pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
         if (splits > 1) {
-            l.kernel(Kernel.ATTENTION_SUM, perHead, sumArgs(l, partials));
+            l.kernel(kernels[1], grid, args.i32(splits));
+        } else {
+            l.kernel(kernels[0], grid, args);
         }
     }
 
-    /** qkv, its row stride, the cache (keys, and values when asked), then the batch metadata the kernels read. */
-    private KernelArgs rowArgs(Launch l, boolean values) {
-        KernelArgs args = KernelArgs.of().pointer(qkv.buffer).i32(qkv.cols()).pointer(kv.keys[layer]);
-        if (values) {
-            args.pointer(kv.values[layer]);
-        }
+    /** qkv, its row stride, the cache's keys and values, then the batch metadata the kernels read. */
+    private KernelArgs rowArgs(Launch l) {
+        KernelArgs args = KernelArgs.of()
+                .pointer(qkv.buffer)
+                .i32(qkv.cols())
+                .pointer(kv.keys[layer])
+                .pointer(kv.values[layer]);
         int group = kv.groupOf(layer);
         l.meta(args, Region.POSITIONS);
         l.meta(args, Region.slots(group));
@@ -211,21 +202,6 @@ record Attention(
                 .i32(shape.heads())
                 .i32(shape.headDim())
                 .i32(splits);
-    }
-
-    /** ls_attention_sum's: it works out each row's used splits from the batch data as the split kernels do. */
-    private KernelArgs sumArgs(Launch l, DeviceBuffer partials) {
-        KernelArgs c = KernelArgs.of().pointer(partials);
-        l.meta(c, Region.POSITIONS);
-        l.meta(c, Region.slots(kv.groupOf(layer)));
-        return l.meta(c, Region.SEQ_LAST)
-                .pointer(out.buffer)
-                .i32(out.cols())
-                .i32(shape.heads())
-                .i32(shape.headDim())
-                .i32(splits)
-                .i32(shape.causal() ? 1 : 0)
-                .i32(shape.slidingWindow());
     }
 
     private static KernelArgs pointerOrNull(KernelArgs args, DeviceBuffer b) {

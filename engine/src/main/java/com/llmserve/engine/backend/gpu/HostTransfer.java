@@ -54,6 +54,11 @@ final class HostTransfer implements AutoCloseable {
 
     /** Zeroes {@code b}; returns when done. */
     void zero(DeviceBuffer b) {
+        zero(device, b);
+    }
+
+    /** Zeroes {@code b} of {@code device}; returns when done. */
+    static void zero(Device device, DeviceBuffer b) {
         try (StreamLease lease = lease(device)) {
             lease.stream().fill(b, (byte) 0);
             lease.stream().synchronize();

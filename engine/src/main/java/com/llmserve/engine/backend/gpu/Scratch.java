@@ -27,8 +27,11 @@ final class Scratch implements AutoCloseable {
         WDEQ,
         /** Flash-decoding partial results. */
         ATTENTION,
-        /** Per-split softmax (max, sum) of the exact attention kernels. */
-        ATTENTION_STATS,
+        /**
+         * Per row and kv head, the splits of the split attention kernels that have finished: zero
+         * between launches (the last split resets its counter), so zeroed when allocated.
+         */
+        ATTENTION_ARRIVALS,
         /** Top-k ids and values. */
         TOPK_IDS,
         TOPK_VALUES,
@@ -59,7 +62,11 @@ final class Scratch implements AutoCloseable {
         if (b != null) {
             b.close(); // the previous step has finished: every flush waits for its stream
         }
-        buffers.put(slot, device.allocate(Math.max(size, 256)));
+        DeviceBuffer grown = device.allocate(Math.max(size, 256));
+        buffers.put(slot, grown);
+        if (slot == Slot.ATTENTION_ARRIVALS) {
+            HostTransfer.zero(device, grown);
+        }
         return true;
     }
 

@@ -772,6 +772,46 @@ class GpuBackendTests {
         });
     }
 
+    /**
+     * Eight decode rows of one sequence 1,500 positions long: few enough rows to take the split
+     * kernel, with few enough splits (five on 132 multiprocessors) that each split's range spans two
+     * chunks of positions, so its running softmax rescales what it summed before.
+     */
+    @Test
+    void decodeRowsOverALongContextMatchTheCpuBackend() {
+        Random r = new Random(77);
+        AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        int blockSize = 16;
+        int[] table = IntStream.range(0, 100).toArray();
+        Batch first = Batch.builder(blockSize)
+                .add(table, 0, tokens(1500), Batch.Logits.NONE)
+                .build();
+        Batch second = Batch.builder(blockSize)
+                .add(table, 1500, tokens(8), Batch.Logits.NONE)
+                .build();
+        float[] q1 = RandomTensors.gaussian(first.size() * width, r);
+        float[] q2 = RandomTensors.gaussian(second.size() * width, r);
+        compareSteps("attention of 8 rows over 1,508 positions " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(1, 100, blockSize, shape.kvDim())) {
+                try (Step step = be.beginStep(first)) {
+                    be.attention(
+                            load(be, q1, first.size(), width),
+                            kv,
+                            0,
+                            first.size(),
+                            shape,
+                            alloc(be, first.size(), shape.queryDim()));
+                }
+                try (Step step = be.beginStep(second)) {
+                    Activations out = alloc(be, second.size(), shape.queryDim());
+                    be.attention(load(be, q2, second.size(), width), kv, 0, second.size(), shape, out);
+                    return read(be, out, second.size());
+                }
+            }
+        });
+    }
+
     @Test
     void topKOnTheDeviceMatchesASortOfTheRow() {
         Random r = new Random(13);

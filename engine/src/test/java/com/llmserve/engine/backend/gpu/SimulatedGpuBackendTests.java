@@ -234,6 +234,10 @@ class SimulatedGpuBackendTests {
             assertThat(frequency(step, "ls_quantize_q8_0")).isEqualTo(layers);
             assertThat(frequency(step, "ls_vector_add_f32")).isEqualTo(1);
             assertThat(step).contains("ls_mmvq_q4_0_1", "ls_topk_f32").doesNotContain("ls_kv_write_f16");
+            // one row needs splits to fill the GPU: one launch a layer, whose last split merges
+            assertThat(step.stream().filter(k -> k.startsWith("ls_attention")))
+                    .hasSize(layers)
+                    .allMatch(k -> k.startsWith("ls_attention_split_d"));
         }
     }
 
@@ -347,13 +351,13 @@ class SimulatedGpuBackendTests {
                     .noneMatch(k -> k.matches("ls_mmvq_q8_0_[2-8].*"));
             // every attention launch splits a row's positions as one row alone does
             Set<Integer> splits = gpu.launches().stream()
-                    .filter(l -> l.symbol().startsWith("ls_attention_f16"))
+                    .filter(l -> l.symbol().matches("ls_attention_(f16|split)_d.*"))
                     .map(l -> l.config().gridZ())
                     .collect(Collectors.toSet());
             gpu.clearLaunches();
             model.forward(decode(table, 40), kv, 1);
             gpu.launches().stream()
-                    .filter(l -> l.symbol().startsWith("ls_attention_f16"))
+                    .filter(l -> l.symbol().matches("ls_attention_(f16|split)_d.*"))
                     .forEach(l -> splits.add(l.config().gridZ()));
             assertThat(splits).hasSize(1);
         }
