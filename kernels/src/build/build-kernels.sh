@@ -44,9 +44,9 @@ mapfile -t targets < <(grep -Ev '^[[:space:]]*(#|$)' "$src/targets.manifest" \
 # symbol or enum constant declared by two modules would make the lookup by kernel ambiguous.
 declare -A declared_by constant_of
 for line in "${modules[@]}"; do
-  read -r module source extra <<<"$line"
-  [ -z "${extra:-}" ] && [ -n "${source:-}" ] \
-    || fail "kernels.manifest: '$line': want '<module> <source>' (the entry points come from the source)"
+  read -r module source flag extra <<<"$line"
+  [ -z "${extra:-}" ] && [ -n "${source:-}" ] && { [ -z "${flag:-}" ] || [ "$flag" = waits ]; } \
+    || fail "kernels.manifest: '$line': want '<module> <source> [waits]' (the entry points come from the source)"
   [ -f "$src/$source" ] || fail "module '$module': source $src/$source not found"
   awk -f "$here/kernel-entry-points.awk" "$src/$source" > "$work/$module.entries" \
     || fail "module '$module': cannot read the entry points of $source"
@@ -114,7 +114,7 @@ entry_points() {  # kind file
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 pids=()
 for line in "${modules[@]}"; do
-  read -r module source <<<"$line"
+  read -r module source _ <<<"$line"
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
     out="$res/$module.$target.$kind"
@@ -149,7 +149,7 @@ tsv="$res/code-objects.tsv.tmp"
 printf '# module\ttarget\tkind\tfile\tsha256\tsymbols\n' > "$tsv"
 errors=0
 for line in "${modules[@]}"; do
-  read -r module source <<<"$line"
+  read -r module source _ <<<"$line"
   expected=$(cut -d' ' -f1 "$work/$module.entries" | sort)
   for tline in "${targets[@]}"; do
     read -r kind target <<<"$tline"
@@ -177,18 +177,20 @@ echo "build-kernels: ${#modules[@]} modules x ${#targets[@]} targets, every entr
   echo "/** A kernel module: one code object per target, named {@code <name>.<target>.<kind>}. */"
   echo "public enum KernelModuleId {"
   for line in "${modules[@]}"; do
-    read -r module source <<<"$line"
-    echo "  ${module^^}(\"$module\", \"$source\"),"
+    read -r module source flag <<<"$line"
+    echo "  ${module^^}(\"$module\", \"$source\", $([ "${flag:-}" = waits ] && echo true || echo false)),"
   done
   echo "  ;"
   cat <<'JAVA'
 
   private final String moduleName;
   private final String source;
+  private final boolean waits;
 
-  KernelModuleId(String moduleName, String source) {
+  KernelModuleId(String moduleName, String source, boolean waits) {
     this.moduleName = moduleName;
     this.source = source;
+    this.waits = waits;
   }
 
   /** The name code objects of this module carry, e.g. {@code norm} in {@code norm.gfx942.hsaco}. */
@@ -199,6 +201,15 @@ echo "build-kernels: ${#modules[@]} modules x ${#targets[@]} targets, every entr
   /** The kernel source file this module is built from. */
   public String source() {
     return source;
+  }
+
+  /**
+   * Whether every entry point of this module waits for the kernel before it (ls_grid_wait) before
+   * it reads what that kernel wrote or writes what it may still read ("waits" in kernels.manifest),
+   * so the host may launch it while its predecessor still runs (programmatic dependent launch).
+   */
+  public boolean waitsForPredecessor() {
+    return waits;
   }
 }
 JAVA

@@ -34,6 +34,7 @@ LS_DEVICE float ls_fold_sink(float& m, float& sum, const float* sinks, int head)
 // slot. One block per row.
 LS_KERNEL void ls_kv_write_f16(const float* qkv, int stride, int key_col, int value_col, int kv_dim,
                                const int* slots, uint16_t* keys, uint16_t* values) {
+  ls_grid_wait();
   const int t = (int)ls_block_x();
   const int slot = slots[t];
   if (slot < 0) return;
@@ -54,6 +55,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
                                 const int* seq_last, const int* tables, float* out, int out_stride,
                                 float* partial, int heads, int kv_heads, int head_dim, int block_size,
                                 float scale, float softcap, const float* sinks, int causal, int window, int splits) {
+  ls_grid_wait();
   LS_SHARED float q[LS_ATT_MAX_QDIM];
   LS_SHARED float scores[LS_ATT_CHUNK * LS_ATT_MAX_GROUP];
   LS_SHARED int chunk_slots[LS_ATT_CHUNK];
@@ -186,6 +188,7 @@ LS_KERNEL void ls_attention_f16(const float* qkv, int stride, const uint16_t* ke
 // over the head dimension.
 LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, float* out, int out_stride, int heads,
                                     int head_dim, int splits, const float* sinks) {
+  ls_grid_wait();
   const int h = (int)ls_block_x();
   const int t = (int)ls_block_y();
   const int part = head_dim + LS_ATT_SPLIT_STATS;
@@ -458,6 +461,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, int heads, int kv_heads, int block_size,
                                 float scale, float softcap, const float* sinks, int causal, int window) {
+  ls_grid_wait();
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -523,6 +527,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* 
                                   const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
                                   int heads, int kv_heads, int block_size, float scale, float softcap,
                                   const float* sinks, int causal, int window, int splits) {
+  ls_grid_wait();
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -670,6 +675,7 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                  const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
                                  int block_size, float scale, float softcap, const float* sinks, int causal, int window) {
+  ls_grid_wait();
   constexpr int DG = D / 8;  // dims per thread in the weighted-values product
   LS_SHARED uint16_t q_t[D][LS_TILE_Q + LS_TILE_PAD];
   LS_SHARED uint16_t k_t[D][LS_TILE_K + LS_TILE_PAD];

@@ -3,18 +3,21 @@
 #include "ls_heads.h"
 
 LS_KERNEL void ls_vector_add_f32(const float* a, const float* b, float* out, int n) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i < n) out[i] = a[i] + b[i];
 }
 
 // x[t][c] += bias[c] for every element of n rows of `cols`.
 LS_KERNEL void ls_add_bias_f32(float* x, const float* bias, int cols, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i < total) x[i] += bias[i % cols];
 }
 
 // SwiGLU over fused gate|up rows: out[t][i] = silu(g) * u, g = gate_up[t][i], u = gate_up[t][i + f].
 LS_KERNEL void ls_swiglu_f32(const float* gate_up, float* out, int f, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const int t = i / f;
@@ -26,6 +29,7 @@ LS_KERNEL void ls_swiglu_f32(const float* gate_up, float* out, int f, int total)
 
 // SwiGLU that also writes the Q8_0 form of its output (f a multiple of 32) for the down projection.
 LS_KERNEL void ls_swiglu_q8(const float* gate_up, float* out, int8_t* q, float* d, int* sums, int f, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;  // total is a multiple of 32: whole groups leave together
   const int t = i / f;
@@ -40,6 +44,7 @@ LS_KERNEL void ls_swiglu_q8(const float* gate_up, float* out, int8_t* q, float* 
 // gpt-oss's SwiGLU (ggml's swiglu_oai, alpha 1.702, limit 7): the gate clamped above at the limit,
 // the up half to [-limit, limit], then x * sigmoid(alpha * x) * (y + 1).
 LS_KERNEL void ls_swiglu_oai_f32(const float* gate_up, float* out, float alpha, float limit, int f, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const int t = i / f;
@@ -52,6 +57,7 @@ LS_KERNEL void ls_swiglu_oai_f32(const float* gate_up, float* out, float alpha, 
 // out[i] = x[rows[i]] for i < n, rows of `cols` floats.
 // GeGLU: gelu(gate) * up over the fused gate|up halves, GELU in its tanh form in float32.
 LS_KERNEL void ls_geglu_f32(const float* gate_up, float* out, int f, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const int t = i / f;
@@ -62,12 +68,14 @@ LS_KERNEL void ls_geglu_f32(const float* gate_up, float* out, int f, int total) 
 }
 
 LS_KERNEL void ls_tanh_f32(float* x, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   x[i] = ls_tanh(x[i]);
 }
 
 LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   x[i] *= factor;
@@ -87,6 +95,7 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // gpt-oss).
 LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
                                     float scale, int top_k_softmax) {
+  ls_grid_wait();
   LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED float best_v[LS_ROUTE_THREADS];
   LS_SHARED int best_i[LS_ROUTE_THREADS];
@@ -170,6 +179,7 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
 // ExpertMatmul.groups builds on the host. One block of LS_GROUP_THREADS threads, a thread per expert.
 LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis, int tokens, int used, int experts,
                                 int x_first, int x_per_pair, int max_cols) {
+  ls_grid_wait();
   LS_SHARED int count[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED int single_at[LS_ROUTE_MAX_EXPERTS];
   LS_SHARED int multi_at[LS_ROUTE_MAX_EXPERTS];
@@ -225,6 +235,7 @@ LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis,
 // a pair whose id is not one of the `experts` is left alone. 1-D grid over pairs * width.
 LS_KERNEL void ls_add_expert_bias_f32(float* y, const float* routing, const float* bias, int cols, int col, int width,
                                       int used, int experts, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const int p = i / width;
@@ -238,6 +249,7 @@ LS_KERNEL void ls_add_expert_bias_f32(float* y, const float* routing, const floa
 // 1-D grid over tokens * cols.
 LS_KERNEL void ls_combine_experts_f32(const float* y, const float* routing, float* out, int first, int tokens, int used,
                                       int cols) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= tokens * cols) return;
   const int t = i / cols;
@@ -249,6 +261,7 @@ LS_KERNEL void ls_combine_experts_f32(const float* y, const float* routing, floa
 }
 
 LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, int cols, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const int r = i / cols;
@@ -267,6 +280,7 @@ LS_KERNEL void ls_gather_rows_f32(const float* x, const int* rows, float* out, i
 LS_KERNEL void ls_rope_f32(float* x, int stride, int col, int heads, int head_dim, int dims, int neox,
                            const int* positions, const float* table, int key_col, int value_col, int kv_dim,
                            const int* slots, uint16_t* keys, uint16_t* values) {
+  ls_grid_wait();
   const int t = (int)ls_block_x();
   int j = (int)(ls_block_y() * ls_block_dim_x() + ls_thread_x());
   const int half = dims / 2;
@@ -327,6 +341,7 @@ LS_KERNEL void ls_rope_norm_f32(float* x, int stride, int col, int heads, int he
                                 const int* positions, const float* table, int norm_heads, int q_heads,
                                 const float* q_weight, const float* k_weight, float eps, int key_col, int value_col,
                                 int kv_dim, const int* slots, uint16_t* keys, uint16_t* values) {
+  ls_grid_wait();
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const int t = (int)ls_block_x();
   const int h = (int)ls_block_y();
@@ -401,6 +416,7 @@ LS_KERNEL void ls_allreduce_f32(float* b0, float* b1, float* b2, float* b3, floa
                                 float* b7, unsigned* f0, unsigned* f1, unsigned* f2, unsigned* f3, unsigned* f4,
                                 unsigned* f5, unsigned* f6, unsigned* f7, unsigned* counters, int rank, int ranks,
                                 int n) {
+  ls_grid_wait();
   float* const bufs[LS_AR_MAX_RANKS] = {b0, b1, b2, b3, b4, b5, b6, b7};
   unsigned* const flags[LS_AR_MAX_RANKS] = {f0, f1, f2, f3, f4, f5, f6, f7};
   const unsigned b = ls_block_x();

@@ -79,12 +79,13 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
 
-  for (int b = (int)ls_thread_x(); b < nb; b += LS_MMV_THREADS) {
-    ls_u32x4 wq[LS_MMV_ROWS][Q4 ? 1 : 2];
-    float dw[LS_MMV_ROWS];
+  ls_u32x4 wq[LS_MMV_ROWS][Q4 ? 1 : 2];
+  float dw[LS_MMV_ROWS];
+  // weight block b of this block's rows (past the last row a clamped duplicate, never stored)
+  auto load = [&](int b) {
 #pragma unroll
     for (int r = 0; r < LS_MMV_ROWS; ++r) {
-      const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
+      const int row = row0 + r < rows ? row0 + r : rows - 1;
       const long blk = (row_base + row) * nb + b;
       dw[r] = ls_half_to_float(wd[blk]);
       if (Q4) {
@@ -94,6 +95,12 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
         wq[r][Q4 ? 0 : 1] = ls_load16(w + blk * 32 + 16);
       }
     }
+  };
+  // No kernel writes weights: the first ones load while the kernel before this one finishes.
+  if ((int)ls_thread_x() < nb) load((int)ls_thread_x());
+  ls_grid_wait();
+  for (int b = (int)ls_thread_x(); b < nb; b += LS_MMV_THREADS) {
+    if (b != (int)ls_thread_x()) load(b);
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) {
       const long xr = ls_mmv_xrow(map, c, ncols);
@@ -302,6 +309,7 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
   LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
                                       const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
     (void)wd;                                                                                               \
+    ls_grid_wait();                                                                                         \
     ls_mmvq_ggml<n, fmt, 1>(w, xq, xd, xs, y, rows, k, ystride, accumulate, 0, nullptr, n);                 \
   }
 
@@ -314,12 +322,14 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVF_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
                                       int rows, int k, int ystride, int accumulate) {                    \
+    ls_grid_wait();                                                                                     \
     ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, accumulate);                                        \
   }
 
 // This block's groups of a mixture's columns (see the header); the sync keeps the next group's
 // partial sums from overwriting ones still being read.
 #define LS_MMV_GROUPS(n, product)                                                 \
+  ls_grid_wait();                                                                 \
   for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                \
     const int* g = groups + 1 + (long)gi * (2 + 2 * (n));                         \
     const long base = row_base + (long)g[0] * rows;                               \

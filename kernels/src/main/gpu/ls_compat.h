@@ -306,6 +306,19 @@ LS_DEVICE void ls_store_q8_0_x4(ls_f32x4 v, long i, int8_t* q, float* d, int* su
   }
 }
 
+// Programmatic dependent launch (NVIDIA sm_90; kernels.manifest's "waits"): a kernel the host
+// launched before the one ahead of it ended waits here until that one has ended and its writes are
+// visible, then lets the kernel after it launch in turn. Without such a launch it returns at once;
+// where launches never overlap (AMD, NVIDIA before sm_90) it is empty. Every entry point of a
+// "waits" module calls it before reading anything an earlier kernel wrote or writing anything one
+// may still read.
+LS_DEVICE void ls_grid_wait() {
+#if LS_NVIDIA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 // Orders this thread's global writes before its later ones as every block of the device sees them
 // (the writer's half of "the last block to arrive reads what the others wrote"; the reader calls it
 // after seeing the counter).

@@ -5,6 +5,7 @@
 #include "ls_heads.h"
 
 LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, int cols, float eps) {
+  ls_grid_wait();
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const float* row = x + (long)ls_block_x() * cols;
   float* out = y + (long)ls_block_x() * cols;
@@ -19,6 +20,7 @@ LS_KERNEL void ls_rms_norm_f32(const float* x, const float* weight, float* y, in
 // Blocks of LS_HEAD_THREADS threads (ls_rope_norm_f32, which fuses this with the rope, reduces alike).
 LS_KERNEL void ls_head_rms_norm_f32(float* x, const float* weight, int stride, int col, int heads, int head_dim,
                                     float eps) {
+  ls_grid_wait();
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const int b = (int)ls_block_x();
   float* head = x + (long)(b / heads) * stride + col + (long)(b % heads) * head_dim;
@@ -29,6 +31,7 @@ LS_KERNEL void ls_head_rms_norm_f32(float* x, const float* weight, int stride, i
 // LayerNorm: y = (x - mean) / sqrt(var + eps) * w + b, one block per row.
 LS_KERNEL void ls_layer_norm_f32(const float* x, const float* weight, const float* bias, float* y, int cols,
                                  float eps) {
+  ls_grid_wait();
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const float* row = x + (long)ls_block_x() * cols;
   float* out = y + (long)ls_block_x() * cols;
@@ -46,6 +49,7 @@ LS_KERNEL void ls_layer_norm_f32(const float* x, const float* weight, const floa
 
 // x += r, then y = rmsnorm(x) * w: the residual add and the next norm in one pass over the row.
 LS_KERNEL void ls_add_rms_norm_f32(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
+  ls_grid_wait();
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   float* row = x + (long)ls_block_x() * cols;
   const float* res = r + (long)ls_block_x() * cols;
@@ -113,10 +117,12 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
 }
 
 LS_KERNEL void ls_rms_norm_v4(float* x, const float* weight, float* y, int cols, float eps) {
+  ls_grid_wait();
   ls_rms_row<false, false>(x, nullptr, weight, y, nullptr, nullptr, nullptr, cols, eps);
 }
 
 LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
+  ls_grid_wait();
   ls_rms_row<true, false>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps);
 }
 
@@ -124,6 +130,7 @@ LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight,
 // multiple of 32 long) for the GEMV that follows.
 LS_KERNEL void ls_rms_norm_q8_v4(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
                                  int cols, float eps) {
+  ls_grid_wait();
   if (r) ls_rms_row<true, true>(x, r, weight, y, q, d, sums, cols, eps);
   else ls_rms_row<false, true>(x, r, weight, y, q, d, sums, cols, eps);
 }

@@ -7,6 +7,7 @@
 // Q4_0's offset of 8 into one multiply. One thread per element; `total` is a multiple of 32 and
 // the block size a multiple of 32, so each aligned group of 32 lanes is one ggml block.
 LS_KERNEL void ls_quantize_q8_0(const float* x, int8_t* q, float* d, int* sums, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;  // total is a multiple of 32: whole groups leave together
   const float v = x[i];
@@ -24,6 +25,7 @@ LS_KERNEL void ls_quantize_q8_0(const float* x, int8_t* q, float* d, int* sums, 
 // The same quantization, written back as the half of q * d: the input of the F16 GEMM path, so a
 // row multiplies the same values whichever path its batch size picks.
 LS_KERNEL void ls_quantize_q8_0_f16(const float* x, uint16_t* out, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const float v = x[i];
@@ -37,6 +39,7 @@ LS_KERNEL void ls_quantize_q8_0_f16(const float* x, uint16_t* out, int total) {
 // multiplies Q8_0 activations (Matmul's Q8_0_FLOAT; every such type has an integer GEMV now, so
 // only a type dequantized to F16 on the host would take it).
 LS_KERNEL void ls_quantize_q8_0_f32(const float* x, float* out, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i >= total) return;
   const float v = x[i];
@@ -51,6 +54,7 @@ LS_KERNEL void ls_quantize_q8_0_f32(const float* x, float* out, int total) {
 // value q / (-127 / max). One block of 256 threads per 256 values; writes floats to `out_f32`, or
 // halves to `out_f16` when that is not null.
 LS_KERNEL void ls_quantize_q8_k(const float* x, float* out_f32, uint16_t* out_f16, int total) {
+  ls_grid_wait();
   LS_SHARED float best_abs[LS_MAX_WAVES_PER_BLOCK];
   LS_SHARED float best_idx[LS_MAX_WAVES_PER_BLOCK];
   const int t = (int)ls_thread_x();
@@ -94,6 +98,7 @@ LS_KERNEL void ls_quantize_q8_k(const float* x, float* out_f32, uint16_t* out_f1
 }
 
 LS_KERNEL void ls_f32_to_f16(const float* x, uint16_t* out, int total) {
+  ls_grid_wait();
   const int i = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
   if (i < total) out[i] = ls_float_to_half(x[i]);
 }
@@ -101,6 +106,7 @@ LS_KERNEL void ls_f32_to_f16(const float* x, uint16_t* out, int total) {
 // GGML Q4_0 blocks ({f16 d, 16 quant bytes}, 18 bytes) -> the repacked layout of ls_formats.h.
 // One thread per block.
 LS_KERNEL void ls_repack_q4_0(const uint8_t* raw, uint8_t* qs, uint16_t* d, long long blocks) {
+  ls_grid_wait();
   const long long b = (long long)ls_block_x() * ls_block_dim_x() + ls_thread_x();
   if (b >= blocks) return;
   const uint8_t* src = raw + b * 18;
@@ -121,6 +127,7 @@ LS_KERNEL void ls_repack_q4_0(const uint8_t* raw, uint8_t* qs, uint16_t* d, long
 
 // GGML Q8_0 blocks ({f16 d, 32 int8}, 34 bytes) -> the repacked layout. One thread per block.
 LS_KERNEL void ls_repack_q8_0(const uint8_t* raw, uint8_t* qs, uint16_t* d, long long blocks) {
+  ls_grid_wait();
   const long long b = (long long)ls_block_x() * ls_block_dim_x() + ls_thread_x();
   if (b >= blocks) return;
   const uint8_t* src = raw + b * 34;

@@ -14,6 +14,7 @@ LS_DEVICE bool ls_before(float v, int i, float bv, int bi) {
 // ids of 0x7fffffff with -infinity.
 LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* vals, const unsigned* mask,
                            int mask_words) {
+  ls_grid_wait();
   LS_SHARED float wave_val[LS_MAX_WAVES_PER_BLOCK];
   LS_SHARED int wave_idx[LS_MAX_WAVES_PER_BLOCK];
   const int t = (int)ls_block_x();

@@ -55,6 +55,8 @@ public final class GpuBenchmark {
                                     0 for never (default: the backend's)
               --no-expert-tensor-cores  a mixture's expert groups through GEMV passes of up to 8
                                     instead of the int8 tensor cores
+              --no-dependent-launches  every kernel launched once the one before it has ended (no
+                                    programmatic dependent launch)
               --half-weights        half-precision copies of every weight for the BLAS products, while
                                     device memory lasts
               --half-weight-share S the share of free device memory the half copies may take, 0 for
@@ -138,6 +140,7 @@ public final class GpuBenchmark {
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
                     case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
                     case "--no-expert-tensor-cores" -> gpu = gpu.withExpertTensorCores(false);
+                    case "--no-dependent-launches" -> gpu = gpu.withDependentLaunches(false);
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     case "--tensor-parallel" -> tensorParallel = a.positive(option);
                     case "--nccl-only" -> gpu = gpu.withPeerAllReduce(false);

@@ -147,7 +147,22 @@ class KernelDeclarationsTests {
         Files.writeString(dir.resolve("a.hip"), "LS_KERNEL void ls_x(int n) {}\n");
         Build build = build(dir, "a a.hip ls_x");
         assertThat(build.exitCode()).isNotZero();
-        assertThat(build.output()).contains("want '<module> <source>'");
+        assertThat(build.output()).contains("want '<module> <source> [waits]'");
+    }
+
+    @Test
+    void aModuleMarkedWaitsMayLaunchBeforeItsPredecessorEnds(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("a.hip"), "LS_KERNEL void ls_x(int n) {}\n");
+        Files.writeString(dir.resolve("b.hip"), "LS_KERNEL void ls_y(int n) {}\n");
+        Build build = build(dir, "a a.hip waits\nb b.hip");
+        assertThat(build.exitCode()).as(build.output()).isZero();
+        assertThat(Files.readString(build.java().resolve("KernelModuleId.java")))
+                .contains("A(\"a\", \"a.hip\", true)")
+                .contains("B(\"b\", \"b.hip\", false)");
+        // the decode path's modules wait; the prompt-only products do not
+        assertThat(KernelModuleId.GEMV.waitsForPredecessor()).isTrue();
+        assertThat(KernelModuleId.ATTENTION.waitsForPredecessor()).isTrue();
+        assertThat(KernelModuleId.MMQ.waitsForPredecessor()).isFalse();
     }
 
     record Build(int exitCode, String output, Path java) {}

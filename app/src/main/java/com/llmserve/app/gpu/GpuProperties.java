@@ -46,6 +46,9 @@ import org.springframework.util.unit.DataSize;
  *                          other's memory sums its decode-sized layer outputs with one kernel over peer
  *                          access instead of NCCL; larger sums and AMD GPUs (RCCL) are unaffected. Off
  *                          (the default, NCCL for every sum): the kernel measured slower than NCCL
+ * @param dependentLaunches the decode path's kernels launch before the kernel ahead of them ends and wait
+ *                          for it on the device (programmatic dependent launch), on NVIDIA GPUs of compute
+ *                          capability 9 (H100, H200); off: ordinary launches everywhere
  */
 @ConfigurationProperties("llmserve.gpu")
 public record GpuProperties(
@@ -76,7 +79,10 @@ public record GpuProperties(
         DataSize uploadChunk,
 
         @DefaultValue("" + GpuOptions.DEFAULT_PEER_ALL_REDUCE)
-        boolean peerAllReduce) {
+        boolean peerAllReduce,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_DEPENDENT_LAUNCHES)
+        boolean dependentLaunches) {
 
     /** Whether the GPU backend keeps F16 copies of the quantized weights. */
     public enum HalfWeights {
@@ -120,6 +126,7 @@ public record GpuProperties(
                     case OFF -> 0;
                 },
                 false,
-                peerAllReduce);
+                peerAllReduce,
+                dependentLaunches);
     }
 }

@@ -63,20 +63,22 @@ class EngineDefaultsTests {
         GpuProperties gpu = bind(
                 "llmserve.gpu",
                 GpuProperties.class,
-                Map.of(
-                        "llmserve.gpu.graphs", "false",
-                        "llmserve.gpu.max-graph-rows", "32",
-                        "llmserve.gpu.gemm-min-rows", "16",
-                        "llmserve.gpu.mmq-max-rows", "64",
-                        "llmserve.gpu.expert-tensor-cores", "false",
-                        "llmserve.gpu.max-graphs", "8",
-                        "llmserve.gpu.dequant-band", "16MB",
-                        "llmserve.gpu.upload-chunk", "128MB",
-                        "llmserve.gpu.half-weight-share", "0.25",
-                        "llmserve.gpu.peer-all-reduce", "true"));
+                Map.ofEntries(
+                        Map.entry("llmserve.gpu.graphs", "false"),
+                        Map.entry("llmserve.gpu.max-graph-rows", "32"),
+                        Map.entry("llmserve.gpu.gemm-min-rows", "16"),
+                        Map.entry("llmserve.gpu.mmq-max-rows", "64"),
+                        Map.entry("llmserve.gpu.expert-tensor-cores", "false"),
+                        Map.entry("llmserve.gpu.max-graphs", "8"),
+                        Map.entry("llmserve.gpu.dequant-band", "16MB"),
+                        Map.entry("llmserve.gpu.upload-chunk", "128MB"),
+                        Map.entry("llmserve.gpu.half-weight-share", "0.25"),
+                        Map.entry("llmserve.gpu.peer-all-reduce", "true"),
+                        Map.entry("llmserve.gpu.dependent-launches", "false")));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(new GpuOptions(false, 32, 16, 64, false, 8, 16L << 20, 128L << 20, 0.25, false, true));
+                .isEqualTo(
+                        new GpuOptions(false, 32, 16, 64, false, 8, 16L << 20, 128L << 20, 0.25, false, true, false));
     }
 
     @ParameterizedTest

@@ -2,10 +2,12 @@ package com.llmserve.gpu.cuda;
 
 import static com.llmserve.gpu.cuda.CudaStatus.CU;
 import static com.llmserve.gpu.cuda.cuda_h.*;
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 
 import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DeviceInfo;
 import com.llmserve.gpu.DeviceTelemetry;
+import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.gpu.spi.BlasDriver;
 import com.llmserve.gpu.spi.BlasHandle;
 import com.llmserve.gpu.spi.DnnDriver;
@@ -124,6 +126,30 @@ final class CudaCalls extends NativeRuntimeCalls {
     @Override
     public void hostAlloc(MemorySegment pointer, long bytes) {
         CU.check(cuMemAllocHost_v2(pointer, bytes), "cuMemAllocHost_v2");
+    }
+
+    /** Each launching thread's CUlaunchConfig, followed by its one attribute. */
+    private static final ThreadLocal<MemorySegment> DEPENDENT_LAUNCH = ThreadLocal.withInitial(() -> {
+        MemorySegment m = Arena.ofAuto().allocate(CUlaunchConfig.byteSize() + CUlaunchAttribute.byteSize(), 8);
+        MemorySegment attribute = m.asSlice(CUlaunchConfig.byteSize());
+        attribute.set(ValueLayout.JAVA_INT, 0, CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
+        attribute.set(ValueLayout.JAVA_INT, CUlaunchAttribute.byteOffset(groupElement("value")), 1);
+        m.set(ValueLayout.ADDRESS, CUlaunchConfig.byteOffset(groupElement("attrs")), attribute);
+        m.set(ValueLayout.JAVA_INT, CUlaunchConfig.byteOffset(groupElement("numAttrs")), 1);
+        return m;
+    });
+
+    /** Through cuLaunchKernelEx with programmatic stream serialization allowed. */
+    @Override
+    protected void launchDependent(
+            MemorySegment function, LaunchConfig c, MemorySegment stream, MemorySegment arguments) {
+        MemorySegment config = DEPENDENT_LAUNCH.get();
+        int[] dims = {c.gridX(), c.gridY(), c.gridZ(), c.blockX(), c.blockY(), c.blockZ(), c.sharedBytes()};
+        for (int i = 0; i < dims.length; i++) {
+            config.set(ValueLayout.JAVA_INT, 4L * i, dims[i]);
+        }
+        config.set(ValueLayout.ADDRESS, CUlaunchConfig.byteOffset(groupElement("hStream")), stream);
+        CU.check(cuLaunchKernelEx(config, function, arguments, MemorySegment.NULL), "cuLaunchKernelEx");
     }
 
     @Override

@@ -5,7 +5,9 @@ import static com.llmserve.gpu.spi.CTypes.*;
 import com.llmserve.gpu.spi.NativeLibrary;
 import com.llmserve.gpu.spi.SharedCalls;
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
@@ -41,6 +43,33 @@ public final class cuda_h {
     public static final int CU_EVENT_DEFAULT = 0;
     public static final int CU_EVENT_DISABLE_TIMING = 2;
     public static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+    public static final int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
+    /**
+     * {@code CUlaunchAttribute}: an attribute id, then its value in a 64-byte union (for
+     * programmatic stream serialization, an int at its start).
+     */
+    public static final StructLayout CUlaunchAttribute = MemoryLayout.structLayout(
+                    C_INT.withName("id"),
+                    MemoryLayout.paddingLayout(4),
+                    MemoryLayout.sequenceLayout(64, C_CHAR).withName("value"))
+            .withName("CUlaunchAttribute");
+
+    /** {@code CUlaunchConfig}: the grid, the block, dynamic shared memory, stream and attributes of a launch. */
+    public static final StructLayout CUlaunchConfig = MemoryLayout.structLayout(
+                    C_INT.withName("gridDimX"),
+                    C_INT.withName("gridDimY"),
+                    C_INT.withName("gridDimZ"),
+                    C_INT.withName("blockDimX"),
+                    C_INT.withName("blockDimY"),
+                    C_INT.withName("blockDimZ"),
+                    C_INT.withName("sharedMemBytes"),
+                    MemoryLayout.paddingLayout(4),
+                    C_POINTER.withName("hStream"),
+                    C_POINTER.withName("attrs"),
+                    C_INT.withName("numAttrs"),
+                    MemoryLayout.paddingLayout(4))
+            .withName("CUlaunchConfig");
 
     private static final MethodHandle cuInit$MH = LIBRARY.downcall("cuInit", FunctionDescriptor.of(C_INT, C_INT));
 
@@ -302,6 +331,19 @@ public final class cuda_h {
     public static int cuGetErrorString(int error, MemorySegment pStr) {
         try {
             return (int) cuGetErrorString$MH.invokeExact(error, pStr);
+        } catch (Throwable t) {
+            throw NativeLibrary.rethrow(t);
+        }
+    }
+
+    private static final MethodHandle cuLaunchKernelEx$MH = LIBRARY.downcall(
+            "cuLaunchKernelEx", FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER));
+
+    /** {@code CUresult cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra)} */
+    public static int cuLaunchKernelEx(
+            MemorySegment config, MemorySegment f, MemorySegment kernelParams, MemorySegment extra) {
+        try {
+            return (int) cuLaunchKernelEx$MH.invokeExact(config, f, kernelParams, extra);
         } catch (Throwable t) {
             throw NativeLibrary.rethrow(t);
         }

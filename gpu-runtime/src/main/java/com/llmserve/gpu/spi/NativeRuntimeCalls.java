@@ -116,6 +116,10 @@ public abstract class NativeRuntimeCalls implements RuntimeCalls {
 
     @Override
     public final void launch(MemorySegment function, LaunchConfig c, MemorySegment stream, MemorySegment arguments) {
+        if (c.dependent()) {
+            launchDependent(function, c, stream, arguments);
+            return;
+        }
         shared.launchKernel.call(status, h -> (int) h.invokeExact(
                 function,
                 c.gridX(),
@@ -128,6 +132,19 @@ public abstract class NativeRuntimeCalls implements RuntimeCalls {
                 stream,
                 arguments,
                 MemorySegment.NULL));
+    }
+
+    /**
+     * A {@link LaunchConfig#dependent} launch; this vendor has none, so an ordinary one (HIP's
+     * launches never overlap the kernel ahead of them).
+     */
+    protected void launchDependent(
+            MemorySegment function, LaunchConfig c, MemorySegment stream, MemorySegment arguments) {
+        launch(
+                function,
+                new LaunchConfig(c.gridX(), c.gridY(), c.gridZ(), c.blockX(), c.blockY(), c.blockZ(), c.sharedBytes()),
+                stream,
+                arguments);
     }
 
     @Override

@@ -39,6 +39,11 @@ import java.util.function.Consumer;
  *                         decode-sized layer outputs with one kernel reading the peers' parts
  *                         ({@code ls_allreduce_f32}) instead of NCCL; larger sums, AMD GPUs and this off
  *                         take NCCL/RCCL
+ * @param dependentLaunches kernels of the decode path launch before the kernel ahead of them has
+ *                         ended and wait for it on the device (programmatic dependent launch: the
+ *                         next kernel's blocks are placed, and a product's first weights loaded, while
+ *                         the one before still finishes), on NVIDIA devices of compute capability 9
+ *                         (whose code objects carry the wait); elsewhere and off, ordinary launches
  */
 public record GpuOptions(
         boolean graphs,
@@ -51,7 +56,8 @@ public record GpuOptions(
         long uploadChunkBytes,
         double halfWeightShare,
         boolean batchInvariant,
-        boolean peerAllReduce) {
+        boolean peerAllReduce,
+        boolean dependentLaunches) {
 
     public static final boolean DEFAULT_GRAPHS = true;
     /** Decode batches of up to 64 sequences replay graphs. */
@@ -82,6 +88,10 @@ public record GpuOptions(
      * alone (docs/gpu-backend.md, "Tensor parallelism").
      */
     public static final boolean DEFAULT_PEER_ALL_REDUCE = false;
+    /**
+     * On: on an H100, an 8B Q4_0's batch-1 decode graph (docs/gpu-backend.md, "Dependent launches").
+     */
+    public static final boolean DEFAULT_DEPENDENT_LAUNCHES = true;
 
     public GpuOptions {
         if (mmqMaxRows < 0) {
@@ -117,7 +127,8 @@ public record GpuOptions(
                 mib(DEFAULT_UPLOAD_CHUNK_MIB),
                 DEFAULT_HALF_WEIGHT_SHARE,
                 false,
-                DEFAULT_PEER_ALL_REDUCE);
+                DEFAULT_PEER_ALL_REDUCE,
+                DEFAULT_DEPENDENT_LAUNCHES);
     }
 
     public GpuOptions withGraphs(boolean on) {
@@ -168,6 +179,11 @@ public record GpuOptions(
         return with(b -> b.peerAllReduce = on);
     }
 
+    /** These options with {@link #dependentLaunches()} on or off (ordinary launches only). */
+    public GpuOptions withDependentLaunches(boolean on) {
+        return with(b -> b.dependentLaunches = on);
+    }
+
     private static long mib(int mib) {
         return (long) mib << 20;
     }
@@ -192,6 +208,7 @@ public record GpuOptions(
         double halfWeightShare;
         boolean batchInvariant;
         boolean peerAllReduce;
+        boolean dependentLaunches;
 
         Copy(GpuOptions o) {
             graphs = o.graphs;
@@ -205,6 +222,7 @@ public record GpuOptions(
             halfWeightShare = o.halfWeightShare;
             batchInvariant = o.batchInvariant;
             peerAllReduce = o.peerAllReduce;
+            dependentLaunches = o.dependentLaunches;
         }
 
         GpuOptions options() {
@@ -219,7 +237,8 @@ public record GpuOptions(
                     uploadChunkBytes,
                     halfWeightShare,
                     batchInvariant,
-                    peerAllReduce);
+                    peerAllReduce,
+                    dependentLaunches);
         }
     }
 }

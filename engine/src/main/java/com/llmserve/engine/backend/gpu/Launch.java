@@ -37,7 +37,8 @@ final class Launch {
     }
 
     void kernel(Kernel kernel, LaunchConfig config, KernelArgs args) {
-        stream.launch(workspace.device().function(kernel), config, args);
+        LaunchConfig c = workspace.launchesDependent(kernel) ? config.asDependent() : config;
+        stream.launch(workspace.device().function(kernel), c, args);
     }
 
     Blas blas() {

@@ -3,7 +3,10 @@ package com.llmserve.engine.backend.gpu;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DeviceBuffer;
+import com.llmserve.gpu.Vendor;
+import com.llmserve.kernels.Kernel;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -41,6 +44,7 @@ final class Workspace implements AutoCloseable {
     }
 
     private long generation;
+    private final boolean dependentLaunches;
 
     Workspace(Device device, GpuOptions options, HostTransfer transfer) {
         this.device = device;
@@ -48,6 +52,22 @@ final class Workspace implements AutoCloseable {
         this.transfer = transfer;
         this.scratch = new Scratch(device);
         this.meta = new StepMeta(device);
+        this.dependentLaunches = options.dependentLaunches()
+                && dependentLaunchesRun(device.info().arch());
+    }
+
+    /**
+     * Whether kernels that wait for their predecessor may launch before it ends on {@code arch}: an
+     * NVIDIA device of compute capability 9, which loads the sm_90 cubins, whose kernels wait (the
+     * sm_80 cubins and the PTX that later GPUs compile carry no wait, and AMD has no such launch).
+     */
+    static boolean dependentLaunchesRun(DeviceArch arch) {
+        return arch.vendor() == Vendor.NVIDIA && arch.major() == 9;
+    }
+
+    /** Whether {@code kernel} launches as a dependent launch here. */
+    boolean launchesDependent(Kernel kernel) {
+        return dependentLaunches && kernel.module().waitsForPredecessor();
     }
 
     Device device() {

@@ -12,12 +12,15 @@ import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.gpu.Device;
+import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.SimulatedGpu;
 import com.llmserve.gpu.StreamLease;
+import com.llmserve.kernels.Kernel;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -239,6 +242,41 @@ class SimulatedGpuBackendTests {
                     .hasSize(layers)
                     .allMatch(k -> k.startsWith("ls_attention_split_d"));
         }
+    }
+
+    /**
+     * On a device of compute capability 9 (the simulated one) each kernel of a "waits" module
+     * launches before its predecessor ends, and no other kernel does; with the option off none does.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void kernelsThatWaitForTheirPredecessorLaunchBeforeItEnds(boolean on) throws IOException {
+        GpuOptions options = GpuOptions.defaults().withHalfWeights(false).withDependentLaunches(on);
+        Map<String, Kernel> bySymbol = Arrays.stream(Kernel.values()).collect(Collectors.toMap(Kernel::symbol, k -> k));
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, options);
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            gpu.clearLaunches(); // the load's repacking launches are ordinary ones
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 5), kv, 1);
+            model.forward(decode(table, 5), kv, 1);
+            assertThat(gpu.launches()).isNotEmpty().allSatisfy(l -> assertThat(
+                            l.config().dependent())
+                    .as(l.symbol())
+                    .isEqualTo(on && bySymbol.get(l.symbol()).module().waitsForPredecessor()));
+            assertThat(gpu.launches()).anyMatch(l -> l.symbol().startsWith("ls_mmvq_q4_0"));
+        }
+    }
+
+    @Test
+    void onlyTheSm90CodeObjectsCarryTheWait() {
+        assertThat(Workspace.dependentLaunchesRun(DeviceArch.SM_90)).isTrue();
+        assertThat(Workspace.dependentLaunchesRun(DeviceArch.SM_80)).isFalse();
+        assertThat(Workspace.dependentLaunchesRun(DeviceArch.ofComputeCapability(10, 0)))
+                .as("later GPUs compile the sm_80 PTX")
+                .isFalse();
+        assertThat(Workspace.dependentLaunchesRun(DeviceArch.GFX942)).isFalse();
     }
 
     /**
