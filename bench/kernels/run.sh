@@ -2,16 +2,17 @@
 # Kernel labs: each .cu here includes the kernels' sources (kernels/src/main/gpu, or KERNELS) and times
 # them on the GPU of the host it runs on (nvcc and a CUDA device needed; no Java). Reports on stdout.
 #
-# usage: bash bench/kernels/run.sh gemv|attention|mmq|launch
+# usage: bash bench/kernels/run.sh gemv|attention|mmq|launch|pdl
 #   KERNELS=dir   the kernel sources to build against (default: this tree's)
 #   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to)
 #   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
+#   SWEEP=1       attention: every split count from 1 to 32 at contexts 16 to 8192 instead of the fixed cases
 #   ARCH=sm_90    nvcc's -arch
 # e.g. the attention of two trees: TAG=old KERNELS=/tmp/old-tree/kernels/src/main/gpu bash run.sh attention;
 #      bash run.sh attention
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-lab=${1:?usage: run.sh gemv|attention|mmq|launch}
+lab=${1:?usage: run.sh gemv|attention|mmq|launch|pdl}
 kernels=${KERNELS:-$here/../../kernels/src/main/gpu}
 out=${OUT_DIR:-/tmp/llmserve-labs}
 tag=${TAG:-new}
