@@ -89,7 +89,9 @@ public record GpuOptions(
      */
     public static final boolean DEFAULT_PEER_ALL_REDUCE = false;
     /**
-     * On: on an H100, an 8B Q4_0's batch-1 decode graph (docs/gpu-backend.md, "Dependent launches").
+     * On: on an H100 an 8B Q4_0's batch-1 decode graph took 2.31-2.32 ms with them and 2.42-2.43
+     * without, and 64 sequences decoded at 7465 tok/s against 6984-7145 (docs/gpu-backend.md,
+     * "Dependent launches").
      */
     public static final boolean DEFAULT_DEPENDENT_LAUNCHES = true;
 
