@@ -862,3 +862,245 @@ LS_ATTENTION_TILE(32)
 LS_ATTENTION_TILE(64)
 LS_ATTENTION_TILE(96)
 LS_ATTENTION_TILE(128)
+
+// The tiled prompt attention on tensor cores (NVIDIA sm_80 on; the host launches it nowhere else, and
+// on AMD its body is empty): the same tiles, passes and rounding as ls_attention_tile_d*, with the
+// scores and the weighted values as mma.sync.m16n8k16 half products accumulated in float. Each of
+// the four waves owns 16 of the tile's 64 query vectors (their half-rounded values held as A
+// fragments for the whole pass); a chunk of LS_TILE_K positions is staged in shared memory, keys as
+// rows and values transposed (position pairs contiguous, as the B fragments want them). Pass 0
+// reduces each query's (max, sum) over a chunk's scores across the 4 lanes that hold its row; pass 1
+// turns the scores into half-rounded normalized weights, which are the next product's A fragments
+// straight from the score tiles' registers. Head sizes 64 and 128.
+#define LS_MMA_PAD 8  // halves of padding per shared row: the fragment loads hit 32 distinct banks
+
+#if LS_NVIDIA
+// c (16x8, f32) += a (16x16, f16, row-major fragments) x b (16x8, f16, column-major fragments).
+LS_DEVICE void ls_mma_f16_16x8x16(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+LS_DEVICE unsigned ls_half2_bits(float lo, float hi) {
+  return (unsigned)ls_float_to_half(lo) | ((unsigned)ls_float_to_half(hi) << 16);
+}
+#endif
+
+template <int D>
+LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+                                const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
+                                const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
+                                int block_size, float scale, float softcap, const float* sinks, int causal, int window) {
+  ls_grid_wait();
+#if LS_NVIDIA && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+  static_assert(LS_ATT_THREADS == 128 && LS_TILE_Q == 64 && LS_TILE_K == 32, "four waves of 16 queries, 32 positions a chunk");
+  constexpr int QS = D + LS_MMA_PAD;          // row stride of q_s and k_s, halves
+  constexpr int VS = LS_TILE_K + LS_MMA_PAD;  // row stride of v_t
+  constexpr int KSTEPS = D / 16;              // k16 steps of a score tile
+  constexpr int DTILES = D / 8;               // n8 tiles of a query's values
+  __shared__ __align__(16) uint16_t q_s[LS_TILE_Q * QS];
+  __shared__ __align__(16) uint16_t k_s[LS_TILE_K * QS];
+  __shared__ __align__(16) uint16_t v_t[D * VS];
+  LS_SHARED int q_first[LS_TILE_Q];
+  LS_SHARED int q_last[LS_TILE_Q];
+  LS_SHARED int chunk_slot[LS_TILE_K];
+  LS_SHARED int range[2];
+
+  const int kvh = (int)ls_block_x();
+  const int tile = (int)ls_block_y();
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % 32;
+  const int g = lane >> 2;  // the fragment's row (and B's column) group
+  const int t = lane & 3;   // its position within the group
+  const int r0 = tiles[2 * tile];
+  const int rows = tiles[2 * tile + 1];
+  const int group = heads / kv_heads;
+  const int nq = rows * group;
+  const int kv_dim = kv_heads * D;
+  const int* table = tables + table_offsets[r0];
+
+  for (int i = tid; i < LS_TILE_Q * D; i += LS_ATT_THREADS) {
+    const int qi = i / D;
+    const int d = i % D;
+    float v = 0.0f;
+    if (qi < nq) v = qkv[(long)(r0 + qi / group) * stride + (long)(kvh * group + qi % group) * D + d];
+    q_s[qi * QS + d] = ls_float_to_half(v);
+  }
+  if (tid < LS_TILE_Q) {
+    int f = 1, l = 0;  // empty
+    if (tid < nq) {
+      const int row = r0 + tid / group;
+      const int pos = positions[row];
+      l = causal ? pos : seq_last[row];
+      f = window > 0 ? (pos - window + 1 > 0 ? pos - window + 1 : 0) : 0;
+    }
+    q_first[tid] = f;
+    q_last[tid] = l;
+  }
+  ls_sync_block();
+  if (tid == 0) {
+    int lo = 0x7fffffff, hi = -1;
+    for (int qi = 0; qi < nq; qi += group) {
+      lo = q_first[qi] < lo ? q_first[qi] : lo;
+      hi = q_last[qi] > hi ? q_last[qi] : hi;
+    }
+    range[0] = lo;
+    range[1] = hi;
+  }
+  ls_sync_block();
+  const int lo = range[0];
+  const int hi = range[1];
+  // this lane's two query vectors: rows g and g + 8 of its wave's 16
+  const int qv[2] = {(tid / 32) * 16 + g, (tid / 32) * 16 + g + 8};
+  const int first[2] = {q_first[qv[0]], q_first[qv[1]]};
+  const int last[2] = {q_last[qv[0]], q_last[qv[1]]};
+  unsigned qa[KSTEPS][4];
+#pragma unroll
+  for (int ks = 0; ks < KSTEPS; ++ks) {
+    const int c = ks * 16 + 2 * t;
+    qa[ks][0] = *(const unsigned*)&q_s[qv[0] * QS + c];
+    qa[ks][1] = *(const unsigned*)&q_s[qv[1] * QS + c];
+    qa[ks][2] = *(const unsigned*)&q_s[qv[0] * QS + c + 8];
+    qa[ks][3] = *(const unsigned*)&q_s[qv[1] * QS + c + 8];
+  }
+  float m[2] = {LS_ATT_NEG, LS_ATT_NEG};
+  float l[2] = {0.0f, 0.0f};
+  float o[DTILES][4];
+#pragma unroll
+  for (int dt = 0; dt < DTILES; ++dt)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) o[dt][e] = 0.0f;
+
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int c0 = lo; c0 <= hi; c0 += LS_TILE_K) {
+      const int len = hi + 1 - c0 < LS_TILE_K ? hi + 1 - c0 : LS_TILE_K;
+      if (tid < LS_TILE_K) {
+        const int p = c0 + tid;
+        chunk_slot[tid] = tid < len ? table[p / block_size] * block_size + p % block_size : 0;
+      }
+      ls_sync_block();
+      for (int i = tid; i < LS_TILE_K * (D / 8); i += LS_ATT_THREADS) {
+        const int j = i / (D / 8);
+        const int d8 = (i % (D / 8)) * 8;
+        const long at = (long)chunk_slot[j] * kv_dim + (long)kvh * D + d8;
+        ls_u32x4 kw = {0u, 0u, 0u, 0u};
+        if (j < len) kw = ls_load16(keys + at);
+        *(ls_u32x4*)&k_s[j * QS + d8] = kw;
+        if (pass == 1) {
+          ls_u32x4 vw = {0u, 0u, 0u, 0u};
+          if (j < len) vw = ls_load16(values + at);
+          const unsigned w4[4] = {vw.x, vw.y, vw.z, vw.w};
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            v_t[(d8 + 2 * e) * VS + j] = (uint16_t)(w4[e] & 0xFFFFu);
+            v_t[(d8 + 2 * e + 1) * VS + j] = (uint16_t)(w4[e] >> 16);
+          }
+        }
+      }
+      ls_sync_block();
+      // scores: element e of tile nt is query qv[e / 2], chunk position nt * 8 + 2t + e % 2
+      float s[4][4];
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) s[nt][e] = 0.0f;
+        const uint16_t* krow = &k_s[(nt * 8 + g) * QS + 2 * t];
+#pragma unroll
+        for (int ks = 0; ks < KSTEPS; ++ks) {
+          const unsigned b[2] = {*(const unsigned*)&krow[ks * 16], *(const unsigned*)&krow[ks * 16 + 8]};
+          ls_mma_f16_16x8x16(s[nt], qa[ks], b);
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const int j = nt * 8 + 2 * t + (e & 1);
+          const int p = c0 + j;
+          const int r = e >> 1;
+          const bool valid = j < len && p >= first[r] && p <= last[r];
+          s[nt][e] = valid ? ls_softcap(s[nt][e] * scale, softcap) : -__builtin_inff();
+        }
+      }
+      if (pass == 0) {
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+          float mx = -__builtin_inff();
+#pragma unroll
+          for (int nt = 0; nt < 4; ++nt) mx = __builtin_fmaxf(mx, __builtin_fmaxf(s[nt][2 * r], s[nt][2 * r + 1]));
+          mx = __builtin_fmaxf(mx, ls_shfl_xor(mx, 1));
+          mx = __builtin_fmaxf(mx, ls_shfl_xor(mx, 2));
+          const float nm = __builtin_fmaxf(m[r], mx);
+          float sum = 0.0f;
+#pragma unroll
+          for (int nt = 0; nt < 4; ++nt) sum += ls_exp(s[nt][2 * r] - nm) + ls_exp(s[nt][2 * r + 1] - nm);
+          sum += ls_shfl_xor(sum, 1);
+          sum += ls_shfl_xor(sum, 2);
+          l[r] = l[r] * ls_exp(m[r] - nm) + sum;
+          m[r] = nm;
+        }
+      } else {
+        // half(exp(s - max) / sum), as the CPU backend rounds weights, then times the values
+#pragma unroll
+        for (int kk = 0; kk < 2; ++kk) {
+          float w[2][4];
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              const float v = s[2 * kk + h][e];
+              w[h][e] = v != -__builtin_inff() ? ls_exp(v - m[e >> 1]) * l[e >> 1] : 0.0f;
+            }
+          const unsigned pa[4] = {ls_half2_bits(w[0][0], w[0][1]), ls_half2_bits(w[0][2], w[0][3]),
+                                  ls_half2_bits(w[1][0], w[1][1]), ls_half2_bits(w[1][2], w[1][3])};
+#pragma unroll
+          for (int dt = 0; dt < DTILES; ++dt) {
+            const uint16_t* vrow = &v_t[(dt * 8 + g) * VS + kk * 16 + 2 * t];
+            const unsigned b[2] = {*(const unsigned*)&vrow[0], *(const unsigned*)&vrow[8]};
+            ls_mma_f16_16x8x16(o[dt], pa, b);
+          }
+        }
+      }
+      ls_sync_block();  // before the next chunk overwrites k_s and v_t
+    }
+    if (pass == 0) {
+      // the sinks join each query's denominator; l becomes 1 / sum for pass 1
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        if (qv[r] < nq) ls_fold_sink(m[r], l[r], sinks, kvh * group + qv[r] % group);
+        l[r] = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    if (qv[r] < nq) {
+      const int row = r0 + qv[r] / group;
+      float* dst = out + (long)row * out_stride + (long)(kvh * group + qv[r] % group) * D + 2 * t;
+      const bool padding = slots[row] < 0;
+#pragma unroll
+      for (int dt = 0; dt < DTILES; ++dt) {
+        dst[dt * 8] = padding ? 0.0f : o[dt][2 * r];
+        dst[dt * 8 + 1] = padding ? 0.0f : o[dt][2 * r + 1];
+      }
+    }
+  }
+#else  // never launched here
+  (void)qkv, (void)stride, (void)keys, (void)values, (void)positions, (void)slots, (void)table_offsets;
+  (void)seq_last, (void)tables, (void)tiles, (void)out, (void)out_stride, (void)heads, (void)kv_heads;
+  (void)block_size, (void)scale, (void)softcap, (void)sinks, (void)causal, (void)window;
+#endif
+}
+
+#define LS_ATTENTION_MMA(d)                                                                                      \
+  LS_KERNEL void ls_attention_mma_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
+                                       const int* positions, const int* slots, const int* table_offsets,          \
+                                       const int* seq_last, const int* tables, const int* tiles, float* out,      \
+                                       int out_stride, int heads, int kv_heads, int block_size, float scale,      \
+                                       float softcap, const float* sinks, int causal, int window) {               \
+    ls_attention_mma<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out,  \
+                        out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);         \
+  }
+
+LS_ATTENTION_MMA(64)
+LS_ATTENTION_MMA(128)

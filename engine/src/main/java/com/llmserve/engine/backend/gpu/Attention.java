@@ -21,6 +21,8 @@ import com.llmserve.kernels.Kernel;
  * @param kvWritten the rope before it already wrote this step's keys and values
  * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
  * @param sinks     the shape's attention sinks on the device (one float per query head), or null
+ * @param tensorCores the device runs half-precision tensor-core products (NVIDIA sm_80 on): prompt
+ *                  tiles of the head sizes that have it take the tensor-core kernel
  */
 record Attention(
         GpuActivations qkv,
@@ -32,8 +34,24 @@ record Attention(
         GpuActivations out,
         boolean kvWritten,
         int tiles,
-        DeviceBuffer sinks)
+        DeviceBuffer sinks,
+        boolean tensorCores)
         implements DeviceOp {
+
+    /** Without tensor cores. */
+    Attention(
+            GpuActivations qkv,
+            GpuKvStorage kv,
+            int layer,
+            AttentionShape shape,
+            int splits,
+            int n,
+            GpuActivations out,
+            boolean kvWritten,
+            int tiles,
+            DeviceBuffer sinks) {
+        this(qkv, kv, layer, shape, splits, n, out, kvWritten, tiles, sinks, false);
+    }
 
     /**
      * Position splits per row for the per-row kernels: enough for about two blocks per
@@ -46,10 +64,19 @@ record Attention(
         return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
     }
 
-    /** The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider than 128). */
-    static Kernel tiledKernel(AttentionShape s) {
+    /**
+     * The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider
+     * than 128): on tensor cores for heads of 64 and 128 where the device has them.
+     */
+    static Kernel tiledKernel(AttentionShape s, boolean tensorCores) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
+        }
+        if (tensorCores && s.headDim() == 64) {
+            return Kernel.ATTENTION_MMA_D64;
+        }
+        if (tensorCores && s.headDim() == 128) {
+            return Kernel.ATTENTION_MMA_D128;
         }
         return switch (s.headDim()) {
             case 8 -> Kernel.ATTENTION_TILE_D8;
@@ -104,7 +131,7 @@ record Attention(
 
     /** This attention without its own cache write: the rope before it writes keys and values. */
     Attention afterCacheWrite() {
-        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles, sinks);
+        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles, sinks, tensorCores);
     }
 
     @Override
@@ -134,7 +161,10 @@ record Attention(
                     .f32(s.cappedScale())
                     .f32(s.softcap());
             pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
-            l.kernel(tiledKernel(s), new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0), args);
+            l.kernel(
+                    tiledKernel(s, tensorCores),
+                    new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0),
+                    args);
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;

@@ -60,8 +60,12 @@ public final class GpuBackend extends Backend {
     private final WeightUploader uploader;
     private final StepRecorder recorder;
     private final StepExecutor executor;
-    /** Whether the ls_mmq_* kernels run on int8 tensor cores here (their AMD body is a plain loop). */
-    private final boolean int8TensorCores;
+    /**
+     * Whether the device has the tensor-core instructions the kernels use (NVIDIA sm_80 on): the
+     * ls_mmq_* products' int8 path (their AMD body is a plain loop) and the prompt attention's half
+     * products (ls_attention_mma_d*, whose AMD body is empty).
+     */
+    private final boolean tensorCores;
 
     /** The shards this backend is one of, or null for a model on one device. */
     private final ShardGroup group;
@@ -80,7 +84,7 @@ public final class GpuBackend extends Backend {
         this.uploader = new WeightUploader(this, device, options, transfer);
         this.recorder = new StepRecorder(workspace);
         this.executor = new StepExecutor(device, workspace);
-        this.int8TensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
+        this.tensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
         // every code object now: a module must not load inside a graph capture
         for (KernelModuleId id : KernelModuleId.values()) {
             device.modules().module(id);
@@ -362,7 +366,7 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doMatmul(Step step, Weight w, Activations x, int n, Activations out) {
         int p = recorder.padded(n, Math.min(x.rows(), out.rows()));
-        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores), n);
+        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, tensorCores), n);
     }
 
     @Override
@@ -463,7 +467,7 @@ public final class GpuBackend extends Backend {
                         xRows,
                         act(out),
                         options,
-                        int8TensorCores),
+                        tensorCores),
                 tokens * used);
     }
 
@@ -505,14 +509,26 @@ public final class GpuBackend extends Backend {
         if (!invariant
                 && p >= options.gemmMinRows()
                 && p >= 4 * batch.sequences()
-                && Attention.tiledKernel(shape) != null) {
+                && Attention.tiledKernel(shape, tensorCores) != null) {
             int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
             tiles = t.length / 2;
         }
         DeviceBuffer sinks = shape.sinks() == null ? null : workspace.sinks(shape.sinks());
         recorder.record(
-                new Attention(act(qkv), (GpuKvStorage) kv, layer, shape, splits, p, act(out), false, tiles, sinks), n);
+                new Attention(
+                        act(qkv),
+                        (GpuKvStorage) kv,
+                        layer,
+                        shape,
+                        splits,
+                        p,
+                        act(out),
+                        false,
+                        tiles,
+                        sinks,
+                        tensorCores),
+                n);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.gguf.GgufFile;
@@ -267,6 +268,19 @@ class SimulatedGpuBackendTests {
                     .isEqualTo(on && bySymbol.get(l.symbol()).module().waitsForPredecessor()));
             assertThat(gpu.launches()).anyMatch(l -> l.symbol().startsWith("ls_mmvq_q4_0"));
         }
+    }
+
+    @Test
+    void promptTilesOfHeadsOf64And128TakeTheTensorCoresWhereTheDeviceHasThem() {
+        AttentionShape d128 = new AttentionShape(32, 8, 128, 0.1f, true, 0, 0f);
+        AttentionShape d64 = new AttentionShape(8, 2, 64, 0.1f, true, 0, 0f);
+        AttentionShape d32 = new AttentionShape(8, 4, 32, 0.1f, true, 0, 0f);
+        AttentionShape wideGroup = new AttentionShape(16, 1, 64, 0.1f, true, 0, 0f);
+        assertThat(Attention.tiledKernel(d128, true)).isEqualTo(Kernel.ATTENTION_MMA_D128);
+        assertThat(Attention.tiledKernel(d128, false)).isEqualTo(Kernel.ATTENTION_TILE_D128);
+        assertThat(Attention.tiledKernel(d64, true)).isEqualTo(Kernel.ATTENTION_MMA_D64);
+        assertThat(Attention.tiledKernel(d32, true)).isEqualTo(Kernel.ATTENTION_TILE_D32);
+        assertThat(Attention.tiledKernel(wideGroup, true)).isNull();
     }
 
     @Test
