@@ -342,7 +342,7 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
   LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
                                                 const float* xd, const int* xs, float* y, const int* groups,    \
                                                 long long row_base, int rows, int k, int ystride, int stride) { \
-    LS_MMV_GROUPS(n, (ls_mmvq_parts<n, q4, s>(w, wd, xq, xd, xs, y, rows, k, ystride, base, g + 2, g[1])))        \
+    LS_MMV_GROUPS(n, (ls_mmvq_parts<n, q4, s, LS_MMV_EX_ROWS>(w, wd, xq, xd, xs, y, rows, k, ystride, base, g + 2, g[1])))        \
   }
 
 #define LS_MMVQ_EX_ENTRY(name, q4, n) \
@@ -353,7 +353,7 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
                                                 const float* xd, const int* xs, float* y, const int* groups,    \
                                                 long long row_base, int rows, int k, int ystride, int stride) { \
     (void)wd;                                                                                                   \
-    LS_MMV_GROUPS(n, (ls_mmvq_ggml<n, fmt, s>(w, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))         \
+    LS_MMV_GROUPS(n, (ls_mmvq_ggml<n, fmt, s, LS_MMV_EX_ROWS>(w, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))         \
   }
 
 #define LS_MMVQ_GGML_EX_ENTRY(name, fmt, n)                                     \
@@ -364,7 +364,7 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
   LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
                                          const int* groups, long long row_base, int rows, int k, int ystride, \
                                          int stride) {                                                      \
-    LS_MMV_GROUPS(n, (ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1])))              \
+    LS_MMV_GROUPS(n, (ls_mmvf<n, deq8, LS_MMV_EX_ROWS>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1])))              \
   }
 
 // Experts' groups of one column and of up to LS_MMV_MAX_COLS.

@@ -44,6 +44,11 @@
 // Weight rows per GEMV block for LS_MMV_WIDE_COLS tokens or more.
 #define LS_MMV_WIDE_ROWS 4
 
+// Weight rows per block of a mixture's expert GEMVs (ls_mmv*_ex_*), whatever their token count:
+// experts' rows are short (qwen3-30b-a3b: 2048 and 768 values), so blocks of a few rows were too
+// small to keep the memory busy (a one-token step: 6,144 and 8,192 blocks of 2.3 and 0.9 KB).
+#define LS_MMV_EX_ROWS 8
+
 // Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
 #define LS_MMQ_THREADS 128
 
