@@ -1,4 +1,5 @@
-// Batch-1 Q4_0 GEMV: the shipped ls_mmvq_q4_0_1 against warp-per-row variants (1-4 rows per warp,
+// Batch-1 Q4_0 GEMV: the shipped ls_mmvq_q4_0_1 against the same loop over 1, 4 or 8 rows per block and
+// warp-per-row variants (1-4 rows per warp,
 // 1-4 weight blocks in flight per lane, 64-256 threads) on the 8B and 70B (whole and halved) shapes,
 // weights cycled through 1.5 GiB so they come from memory; then a whole 8B step's 129 GEMVs (distinct
 // weights per layer) in one graph per variant: the step's floor if nothing else ran. Prints the
@@ -77,6 +78,14 @@ __global__ void __launch_bounds__(THREADS) mmvq_warp(const uint8_t* w, const uin
     }
 }
 
+// the shipped loop with R weight rows per block instead of ls_mmv_rows(1)
+template <int R>
+__global__ void __launch_bounds__(LS_MMV_THREADS) mmvq_rows(const uint8_t* w, const uint16_t* wd, const int8_t* xq,
+                                                            const float* xd, const int* xs, float* y, int rows, int k,
+                                                            int ystride, int accumulate) {
+  ls_mmvq<1, true, R>(w, wd, xq, xd, xs, y, rows, k, ystride, accumulate);
+}
+
 // half-warp-per-row variant: 16 lanes per row, two rows per warp interleaved (for short rows)
 __global__ void readbw(const ls_u32x4* p, long n, unsigned* sink) {
   unsigned s = 0;
@@ -118,6 +127,9 @@ int main(int argc, char** argv) {
   }
   std::vector<Variant> vs = {
     {"ls_mmvq (shipped)", (Kfn)ls_mmvq_q4_0_1, 2, 128},
+    {"ls_mmvq R1", mmvq_rows<1>, 1, 128},
+    {"ls_mmvq R4", mmvq_rows<4>, 4, 128},
+    {"ls_mmvq R8", mmvq_rows<8>, 8, 128},
     {"warp R1 U1 T128", mmvq_warp<1, true, 1, 1, 128>, 4, 128},
     {"warp R1 U2 T128", mmvq_warp<1, true, 1, 2, 128>, 4, 128},
     {"warp R1 U4 T128", mmvq_warp<1, true, 1, 4, 128>, 4, 128},

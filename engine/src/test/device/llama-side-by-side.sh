@@ -6,7 +6,8 @@
 #         -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 #   cmake --build build -j16 --target llama-bench llama-server
 # while the models are written by bench/tools/synth_gguf.py (--arch); the measurements start after both.
-# llama-bench runs tg128 and pp512 with flash attention on, 3 repetitions.
+# llama-bench runs tg128 and pp512 with flash attention on, 3 repetitions (LLAMA_BENCH_ARGS: other
+# lengths, e.g. "-p 512,4096 -n 128 -r 3"); LLAMA_TARGETS="llama-bench" skips llama-server's build.
 #
 # usage: OUT=dir LLAMA_SRC=llama-src.tar.xz bash llama-side-by-side.sh ARCH:SHAPE:TYPE[:GPUBENCH_ARGS] ...
 #   e.g. qwen3:qwen3-8b:q4_0 "qwen3moe:qwen3-30b-a3b:q4_0:--sequences 16,64 --generate 32"
@@ -24,7 +25,7 @@ if [ ! -x "$llama/build/bin/llama-bench" ]; then
   (rm -rf "$llama" && mkdir -p /tmp && tar -C /tmp -xJf "${LLAMA_SRC:-$here/llama-src.tar.xz}" \
      && cd "$llama" && cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DLLAMA_CURL=OFF -DLLAMA_BUILD_UI=OFF \
         -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=Release > "$out/llama-cmake.txt" 2>&1 \
-     && cmake --build build -j16 --target llama-bench llama-server > "$out/llama-build.txt" 2>&1) &
+     && cmake --build build -j16 --target ${LLAMA_TARGETS:-llama-bench llama-server} > "$out/llama-build.txt" 2>&1) &
 fi
 
 jre=/tmp/llmserve-jre
@@ -62,5 +63,5 @@ for spec in "$@"; do
   IFS=: read -r arch shape type _ <<< "$spec"
   echo "== llama.cpp: $arch $shape $type $(date +%T)"
   timeout ${BENCH_TIMEOUT:-300} "$llama/build/bin/llama-bench" -m "$models/$arch-$shape-$type.gguf" -ngl 99 -fa 1 \
-    -p 512 -n 128 -r 3 2>&1 | tee "$out/llama-$shape-$type.txt"
+    ${LLAMA_BENCH_ARGS:--p 512 -n 128 -r 3} 2>&1 | tee "$out/llama-$shape-$type.txt"
 done
