@@ -147,9 +147,6 @@ record ExpertMatmul(
                 prepared = wanted;
             }
             launch(l, s, 1, Slot.EXPERT_SINGLES, pairs(), wanted);
-            if (tokens == 1) {
-                continue; // one token's pairs name distinct experts: every group has one column
-            }
             if (tensorCores) {
                 launchTensorCores(l, s);
             } else {
