@@ -38,21 +38,6 @@ record Attention(
         boolean tensorCores)
         implements DeviceOp {
 
-    /** Without tensor cores. */
-    Attention(
-            GpuActivations qkv,
-            GpuKvStorage kv,
-            int layer,
-            AttentionShape shape,
-            int splits,
-            int n,
-            GpuActivations out,
-            boolean kvWritten,
-            int tiles,
-            DeviceBuffer sinks) {
-        this(qkv, kv, layer, shape, splits, n, out, kvWritten, tiles, sinks, false);
-    }
-
     /**
      * Position splits per row for the per-row kernels: enough for about two blocks per
      * multiprocessor whatever the batch (measured on an H200: one row decodes fastest with 16 to 32
