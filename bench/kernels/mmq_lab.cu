@@ -1,6 +1,8 @@
 // The int8 tensor-core products (ls_mmq_q4_0, ls_mmq_q8_0) of the kernels' sources at 16, 32 and 64
 // tokens on the 8B and qwen3-30b-a3b expert shapes, weights cycled through 1 GiB: us per product, GB/s
-// of weights, and the relative L2 distance to eight passes of the 8-token GEMV (ls_mmvq_*_8).
+// of weights, and the relative L2 distance to eight passes of the 8-token GEMV (ls_mmvq_*_8). Each
+// product runs with the host's split count (`mmq_splits`, as Matmul.mmqSplits chooses it on 132
+// multiprocessors) and, for comparison, without splitting and with twice the splits.
 #include "mmq.hip"
 #include "gemv.hip"
 #include <cstdio>
@@ -18,7 +20,17 @@ __global__ void fill(uint32_t* p, long n, uint32_t seed, uint32_t mask, uint32_t
     p[i] = (h & mask) + base;
   }
 }
+// Matmul.mmqSplits: enough blocks for two per multiprocessor, each split at least 4 stages long.
+static int mmq_splits(int tiles, int nb, int sms) {
+  const int stages = (nb + LS_MMQ_KBLOCKS - 1) / LS_MMQ_KBLOCKS;
+  int s = (2 * sms + tiles - 1) / tiles;
+  if (s > stages / 4) s = stages / 4;
+  return s < 1 ? 1 : s;
+}
 int main() {
+  int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  float* partials; unsigned* arrivals;
+  CK(cudaMalloc(&partials, 64L << 20)); CK(cudaMalloc(&arrivals, 1 << 20)); CK(cudaMemset(arrivals, 0, 1 << 20));
   struct Shape { int rows, k; };
   std::vector<Shape> shapes = {{28672, 4096}, {4096, 14336}, {6144, 4096}, {4096, 4096}, {1536, 2048}, {2048, 768}};
   cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
@@ -47,10 +59,14 @@ int main() {
     CK(cudaDeviceSynchronize());
     printf("%s %s %5d x %5d:", TAG, q4 ? "q4_0" : "q8_0", s.rows, s.k);
     for (int n : {16, 32, 64}) {
+     const int tiles = ((s.rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS) * ((n + LS_MMQ_COLS - 1) / LS_MMQ_COLS);
+     const int chosen = mmq_splits(tiles, nb, sms);
+     for (int splits : {chosen, 1, 2 * chosen}) {
+      if (splits != chosen && (splits == 1 ? chosen == 1 : 2 * chosen > nb / LS_MMQ_KBLOCKS)) continue;
       auto launch = [&](int c) {
-        dim3 grid((s.rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS, (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS);
-        if (q4) ls_mmq_q4_0<<<grid, LS_MMQ_THREADS>>>(ws[c], wds[c], xq, xd, y, s.rows, s.k, n, s.rows, 0);
-        else ls_mmq_q8_0<<<grid, LS_MMQ_THREADS>>>(ws[c], wds[c], xq, xd, y, s.rows, s.k, n, s.rows, 0);
+        dim3 grid((s.rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS, (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS, splits);
+        if (q4) ls_mmq_q4_0<<<grid, LS_MMQ_THREADS>>>(ws[c], wds[c], xq, xd, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
+        else ls_mmq_q8_0<<<grid, LS_MMQ_THREADS>>>(ws[c], wds[c], xq, xd, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
       };
       launch(0); CK(cudaDeviceSynchronize());
       std::vector<float> g((long)n * s.rows), r((long)n * s.rows);
@@ -59,7 +75,8 @@ int main() {
       const int reps = 50;
       cudaEventRecord(a); for (int i = 0; i < reps; ++i) launch(i % copies); cudaEventRecord(b); CK(cudaEventSynchronize(b));
       float ms; cudaEventElapsedTime(&ms, a, b); double us = ms * 1000 / reps;
-      printf("  n=%d mmq %6.1f us (%4.0f GB/s, err %.1e)", n, us, nbk * (WB + 2) / us / 1e3, sqrt(e / nn));
+      printf("  n=%d/%d %6.1f us (%4.0f GB/s, err %.1e)", n, splits, us, nbk * (WB + 2) / us / 1e3, sqrt(e / nn));
+     }
     }
     printf("\n");
     for (int c = 0; c < copies; ++c) { cudaFree(ws[c]); cudaFree(wds[c]); }

@@ -52,8 +52,8 @@
 // Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
 #define LS_MMQ_THREADS 128
 
-// Weight rows per block of ls_mmq_*: two 16-row tiles of NVIDIA's int8 tensor cores.
-#define LS_MMQ_ROWS 32
+// Weight rows per block of ls_mmq_*: four 16-row tiles of NVIDIA's int8 tensor cores (two per wave).
+#define LS_MMQ_ROWS 64
 
 // Weight blocks (of LS_QK values) per row that a ls_mmq_* block stages in shared memory at a time,
 // with the activations' blocks of the same range.

@@ -5,49 +5,98 @@
 // activation's int8 values, scaled by both blocks' scales and added in float, block after block
 // (the GEMV adds the same terms in another order, so results agree to float rounding, not bits).
 //
-// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS (32) rows x
-// LS_MMQ_COLS (64) tokens, each of its four waves 16 rows x 32 tokens as four 16x8 tiles, one
-// mma.sync.m16n8k32 s8 per tile and weight block. The weights' and the activations' next
-// LS_MMQ_KBLOCKS blocks are staged in shared memory (16-byte loads, issued before the current
-// stage is multiplied), so each activation block is read from memory once per block, not once per
-// wave and tile, and fragments come from shared memory. AMD: a plain dp4a loop with the same sums
-// per block (no MFMA/WMMA path yet; the host launches these kernels on NVIDIA devices only).
+// NVIDIA (sm_80 on): a block of LS_MMQ_THREADS threads computes LS_MMQ_ROWS (64) rows x
+// LS_MMQ_COLS (64) tokens, each of its four waves 32 rows x 32 tokens as 2 x 4 tiles of 16 x 8, one
+// mma.sync.m16n8k32 s8 per tile and weight block. Weights, activations and their scales come
+// through a ring of shared-memory stages of LS_MMQ_KBLOCKS blocks filled by cp.async (three stages
+// for Q4_0, two for Q8_0's larger blocks), so memory runs ahead of the products; fragments are read
+// with ldmatrix. AMD: a plain dp4a loop with the same sums per block (no MFMA/WMMA path yet; the
+// host launches these kernels on NVIDIA devices only).
 //
-// Grid: x = ceil(rows / LS_MMQ_ROWS), y = ceil(ncols / LS_MMQ_COLS). y has row stride `ystride`
-// floats; with `accumulate` the result is added to y.
+// Split K: with `splits` > 1 (grid z), block z takes a contiguous share of the weight blocks and
+// writes its sums to `partials`; the last of a tile's splits to finish (a counter per tile in
+// `arrivals`, zero between launches: that block resets it) adds the splits in order and stores.
+// So short, wide products (4096 rows of 14336 values) fill the GPU, and results do not depend on
+// which split finished first.
+//
+// Grid: x = ceil(rows / LS_MMQ_ROWS), y = ceil(ncols / LS_MMQ_COLS), z = splits. y has row stride
+// `ystride` floats; with `accumulate` the result is added to y.
 #include "ls_formats.h"
 
-static_assert(LS_MMQ_THREADS == 128, "four waves of 32: two row tiles x two column halves");
-static_assert(LS_MMQ_ROWS == 32 && LS_MMQ_COLS == 64, "a wave's share is 16 rows x 32 tokens");
+static_assert(LS_MMQ_THREADS == 128, "four waves of 32: two row halves x two column halves");
+static_assert(LS_MMQ_ROWS == 64 && LS_MMQ_COLS == 64, "a wave's share is 32 rows x 32 tokens");
+
+// Sums per thread: a block's LS_MMQ_ROWS x LS_MMQ_COLS over its threads.
+#define LS_MMQ_ACC (LS_MMQ_ROWS * LS_MMQ_COLS / LS_MMQ_THREADS)
 
 #if LS_NVIDIA
-// c (16x8, int32) = a (16x32, int8, row-major fragments) x b (32x8, int8, column-major fragments).
-LS_DEVICE void ls_mma_s8_16x8x32(int (&c)[4], const int (&a)[4], const int (&b)[2]) {
+// The float 1.5 * 2^23 (LS_MMQ_MAGIC_F): adding an integer i with |i| < 2^22 to its bits gives the
+// float 1.5 * 2^23 + i exactly, so subtracting it leaves (float)i without a conversion instruction
+// (int-to-float conversions issue at a quarter of the float rate: they bounded the products).
+#define LS_MMQ_MAGIC 0x4B400000
+#define LS_MMQ_MAGIC_F 12582912.0f
+
+// c (16x8, the int32 sums plus LS_MMQ_MAGIC) = a (16x32, int8, row-major fragments) x b (32x8,
+// int8, column-major fragments) + LS_MMQ_MAGIC. A block's sum is at most 32 x 127 x 127 < 2^22.
+LS_DEVICE void ls_mma_s8_16x8x32_biased(int (&c)[4], const int (&a)[4], const int (&b)[2]) {
   asm volatile(
       "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%10, %11, %12, %13};\n"
       : "=r"(c[0]), "=r"(c[1]), "=r"(c[2]), "=r"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(0), "r"(0), "r"(0), "r"(0));
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(LS_MMQ_MAGIC), "r"(LS_MMQ_MAGIC),
+        "r"(LS_MMQ_MAGIC), "r"(LS_MMQ_MAGIC));
 }
-#endif
 
-// The weight quants of a block as signed int8, four per int: `lo` holds values 4i..4i+3 and `hi`
-// values 16+4i..16+4i+3 of the block's 32, i = `quad`.
-template <bool Q4>
-LS_DEVICE void ls_mmq_weight_quads(const uint8_t* w, long blk, int quad, int* lo, int* hi) {
-  if (Q4) {
-    // repacked Q4_0: byte i holds value i (low nibble) and value i + 16 (high nibble), offset by 8
-    const int v = ((const int*)(w + blk * 16))[quad];
-    // a nibble q plus 0x78 stays below 0x100, so no byte carries into the next; flipping bit 7
-    // then leaves q - 8 in two's complement
-    *lo = (int)((((unsigned)v & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
-    *hi = (int)(((((unsigned)v >> 4) & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+// The exact float of a biased sum.
+LS_DEVICE float ls_mmq_unbias(int c) {
+  return __int_as_float(c) - LS_MMQ_MAGIC_F;
+}
+
+LS_DEVICE unsigned ls_smem_addr(const void* p) {
+  return (unsigned)__cvta_generic_to_shared(p);
+}
+
+// Copies `bytes` (4 or 16) from global to shared memory without holding a register; zeros when
+// !valid (src must still be a readable address).
+template <int BYTES>
+LS_DEVICE void ls_cp_async(void* dst, const void* src, bool valid) {
+  if (BYTES == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(ls_smem_addr(dst)), "l"(src),
+                 "r"(valid ? 16 : 0));
   } else {
-    const int* q = (const int*)(w + blk * 32);
-    *lo = q[quad];
-    *hi = q[4 + quad];
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(ls_smem_addr(dst)), "l"(src),
+                 "r"(valid ? 4 : 0));
   }
 }
+
+LS_DEVICE void ls_cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+
+// Waits until at most N of this thread's committed groups are still in flight.
+template <int N>
+LS_DEVICE void ls_cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+// Four 8x8 matrices of 16-bit elements (here pairs of int8): lane l names row l % 8 of matrix l / 8.
+LS_DEVICE void ls_ldmatrix_x4(int (&r)[4], const void* row) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(ls_smem_addr(row)));
+}
+
+// Four nibble pairs of a repacked Q4_0 block (byte i: value i low, value i + 16 high, offset by 8)
+// as signed int8: values 4i..4i+3 (lo) and 16+4i..16+4i+3 (hi). A nibble plus 0x78 stays below
+// 0x100, so no byte carries into the next; flipping bit 7 then leaves q - 8 in two's complement.
+LS_DEVICE int ls_q4_lo(unsigned v) {
+  return (int)(((v & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+}
+
+LS_DEVICE int ls_q4_hi(unsigned v) {
+  return (int)((((v >> 4) & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+}
+#endif
 
 // Column c's activation row and output row: c itself, or a group's map (as in gemv.hip).
 LS_DEVICE int ls_mmq_xrow(const int* map, int c) {
@@ -58,192 +107,207 @@ LS_DEVICE int ls_mmq_yrow(const int* map, int c) {
   return map ? map[2 * c + 1] : c;
 }
 
-// Rows [row_block, row_block + LS_MMQ_ROWS) of the weight starting at row `row_base`, times columns
-// [col0, col0 + LS_MMQ_COLS) of the ncols (columns through `map` when given).
+// Which row and column of the block this thread's sum i belongs to.
+LS_DEVICE void ls_mmq_element(int i, int* row, int* col) {
+  const int tid = (int)ls_thread_x();
+#if LS_NVIDIA
+  const int lane = tid & 31, wave = tid >> 5;
+  const int rt = i >> 4, j = (i >> 2) & 3, e = i & 3;
+  *row = (wave & 1) * 32 + rt * 16 + (lane >> 2) + (e >> 1) * 8;
+  *col = (wave >> 1) * 32 + j * 8 + 2 * (lane & 3) + (e & 1);
+#else
+  *row = tid % LS_MMQ_ROWS;
+  *col = (tid / LS_MMQ_ROWS) * LS_MMQ_ACC + i;
+#endif
+}
+
+// acc = rows [row_block, row_block + LS_MMQ_ROWS) of the weight starting at row `row_base`, times
+// columns [col0, col0 + LS_MMQ_COLS) of the ncols (through `map` when given), over weight blocks
+// [blk_begin, blk_end), this thread's share as ls_mmq_element lays it out.
 template <bool Q4>
-LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y,
-                           int rows, int k, int ystride, int accumulate, long row_base, const int* map, int ncols,
-                           int row_block, int col0) {
+LS_DEVICE void ls_mmq_products(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, int rows, int k,
+                               long row_base, const int* map, int ncols, int row_block, int col0, int blk_begin,
+                               int blk_end, float (&acc)[LS_MMQ_ACC]) {
   const int nb = k / LS_QK;
-  const unsigned tid = ls_thread_x();
+  const int tid = (int)ls_thread_x();
+#pragma unroll
+  for (int i = 0; i < LS_MMQ_ACC; ++i) acc[i] = 0.0f;
 #if LS_NVIDIA
   constexpr int KB = LS_MMQ_KBLOCKS;
-  constexpr int WB = Q4 ? 16 : 32;           // quant bytes per weight block (repacked layout)
-  constexpr int WSTRIDE = KB * WB + 16;      // a staged weight row, padded against bank conflicts
-  constexpr int XSTRIDE = KB * LS_QK + 16;   // a staged activation row, likewise
-  constexpr int WCHUNKS = LS_MMQ_ROWS * KB * WB / 16;   // 16-byte pieces of a weight stage
-  constexpr int XCHUNKS = LS_MMQ_COLS * KB * LS_QK / 16;
-  constexpr int WPER = (WCHUNKS + LS_MMQ_THREADS - 1) / LS_MMQ_THREADS;
-  constexpr int XPER = XCHUNKS / LS_MMQ_THREADS;
-  static_assert(XCHUNKS % LS_MMQ_THREADS == 0, "every thread stages as many activation pieces");
-  static_assert(LS_MMQ_ROWS * KB <= LS_MMQ_THREADS && LS_MMQ_COLS * KB <= 2 * LS_MMQ_THREADS, "scales staged in one or two rounds");
-  __shared__ __align__(16) uint8_t ws[LS_MMQ_ROWS * WSTRIDE];
-  __shared__ __align__(16) int8_t xs[LS_MMQ_COLS * XSTRIDE];
-  __shared__ float wds[LS_MMQ_ROWS][KB];
-  __shared__ float xds[LS_MMQ_COLS][KB];
-  const int lane = (int)(tid & 31);
-  const int wave = (int)(tid >> 5);
-  const int g = lane >> 2;  // the fragment's row (A, C) or column (B)
-  const int t = lane & 3;   // the fragment's quad of k (A, B) or pair of columns (C)
-  const int r0 = (wave & 1) * 16 + g;     // this lane's rows in the block: r0 and r0 + 8
-  const int cbase = (wave >> 1) * 32;     // this wave's first column in the block
-  // tiles past the last column are skipped: the count is the same for the whole wave
-  const int left = ncols - col0 - cbase;
+  constexpr int STAGES = Q4 ? 3 : 2;
+  constexpr int WB = Q4 ? 16 : 32;          // quant bytes per weight block (repacked layout)
+  constexpr int WROW = KB * WB + 16;        // a staged weight row, padded so ldmatrix's rows miss each other's banks
+  constexpr int XROW = KB * LS_QK + 16;     // a staged activation row, likewise
+  constexpr int W_BYTES = LS_MMQ_ROWS * WROW;
+  constexpr int X_BYTES = LS_MMQ_COLS * XROW;
+  constexpr int WD_BYTES = LS_MMQ_ROWS * KB * 2;   // half scales, [row][kb]
+  constexpr int XD_BYTES = KB * LS_MMQ_COLS * 4;   // float scales, [kb][col]
+  constexpr int STAGE = W_BYTES + X_BYTES + WD_BYTES + XD_BYTES;
+  static_assert(STAGES * STAGE <= 48 * 1024, "static shared memory");
+  constexpr int W_PIECES = LS_MMQ_ROWS * KB * WB / 16;
+  constexpr int X_PIECES = LS_MMQ_COLS * KB * LS_QK / 16;
+  static_assert(W_PIECES % LS_MMQ_THREADS == 0 && X_PIECES % LS_MMQ_THREADS == 0, "pieces per thread");
+  static_assert(LS_MMQ_ROWS * KB / 2 == LS_MMQ_THREADS && KB * LS_MMQ_COLS == 2 * LS_MMQ_THREADS, "scales per thread");
+  __shared__ __align__(16) uint8_t smem[STAGES * STAGE];
+
+  const int lane = tid & 31, wave = tid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wr = (wave & 1) * 32;   // this wave's rows in the block
+  const int wc = (wave >> 1) * 32;  // this wave's columns
+  const int left = ncols - col0 - wc;
   const int tiles = left <= 0 ? 0 : (left + 7) / 8 < 4 ? (left + 7) / 8 : 4;
+  const bool wd_pairs = (nb & 1) == 0;  // a pair of half scales is one aligned 4-byte copy
 
-  // What this thread stages: weight pieces (row, 16-byte offset), activation pieces, one scale each.
-  long wsrc[WPER];
-  int wdst[WPER];
+  // Fills stage buffer `s` with blocks [b0, b0 + KB); blocks past the row's end read as zeros.
+  auto load = [&](int s, int b0) {
+    uint8_t* base = smem + s * STAGE;
 #pragma unroll
-  for (int i = 0; i < WPER; ++i) {
-    const int c = (int)tid + i * LS_MMQ_THREADS;
-    const int row = c / (KB * WB / 16);
-    const int off = (c % (KB * WB / 16)) * 16;
-    const int rr = row_block + row < rows ? row_block + row : rows - 1;  // clamped rows are never stored
-    wsrc[i] = c < WCHUNKS ? ((row_base + rr) * nb) * WB + off : -1;
-    wdst[i] = row * WSTRIDE + off;
-  }
-  long xsrc[XPER];
-  int xdst[XPER];
-#pragma unroll
-  for (int i = 0; i < XPER; ++i) {
-    const int c = (int)tid + i * LS_MMQ_THREADS;
-    const int col = c / (KB * LS_QK / 16);
-    const int off = (c % (KB * LS_QK / 16)) * 16;
-    const int n = col0 + col < ncols ? col0 + col : ncols - 1;  // clamped columns are never stored
-    xsrc[i] = (long)ls_mmq_xrow(map, n) * k + off;
-    xdst[i] = col * XSTRIDE + off;
-  }
-  // scales: thread tid < ROWS*KB takes weight scale (tid / KB, tid % KB); activation scales two per thread
-  const int wd_row = (int)tid / KB, wd_kb = (int)tid % KB;
-  const long wd_src = (row_base + (row_block + wd_row < rows ? row_block + wd_row : rows - 1)) * nb + wd_kb;
-  long xd_src[2];
-#pragma unroll
-  for (int i = 0; i < 2; ++i) {
-    const int c = (int)tid + i * LS_MMQ_THREADS;
-    const int n = col0 + c / KB < ncols ? col0 + c / KB : ncols - 1;
-    xd_src[i] = (long)ls_mmq_xrow(map, n) * nb + c % KB;
-  }
-
-  ls_u32x4 wreg[WPER], xreg[XPER];
-  float wdreg = 0.0f, xdreg[2] = {0.0f, 0.0f};
-  // Loads stage b0's pieces into registers; blocks past the row's end read as zeros.
-  auto fetch = [&](int b0) {
-    const bool whole = b0 + KB <= nb;
-#pragma unroll
-    for (int i = 0; i < WPER; ++i) {
-      const int blk = (wdst[i] % WSTRIDE) / WB;
-      wreg[i] = wsrc[i] >= 0 && (whole || b0 + blk < nb) ? ls_load16(w + wsrc[i] + (long)b0 * WB) : ls_u32x4{0, 0, 0, 0};
+    for (int p = 0; p < W_PIECES / LS_MMQ_THREADS; ++p) {
+      const int c = tid + p * LS_MMQ_THREADS;
+      const int row = c / (KB * WB / 16), off = (c % (KB * WB / 16)) * 16;
+      // rows past the end are zeros (never stored): reading the last row for each of them would
+      // send every block's copies of it to one cache line
+      const bool live = row_block + row < rows;
+      const int rr = live ? row_block + row : rows - 1;
+      const int blk = b0 + off / WB;
+      const bool ok = live && blk < nb;
+      ls_cp_async<16>(base + row * WROW + off, w + ((row_base + rr) * nb + (ok ? blk : 0)) * WB + off % WB, ok);
     }
+    uint8_t* xs = base + W_BYTES;
 #pragma unroll
-    for (int i = 0; i < XPER; ++i) {
-      const int blk = (xdst[i] % XSTRIDE) / LS_QK;
-      xreg[i] = whole || b0 + blk < nb ? ls_load16(xq + xsrc[i] + (long)b0 * LS_QK) : ls_u32x4{0, 0, 0, 0};
+    for (int p = 0; p < X_PIECES / LS_MMQ_THREADS; ++p) {
+      const int c = tid + p * LS_MMQ_THREADS;
+      const int col = c / (KB * LS_QK / 16), off = (c % (KB * LS_QK / 16)) * 16;
+      const bool live = col0 + col < ncols;  // columns past the end are zeros, as rows are
+      const int n = live ? col0 + col : ncols - 1;
+      const int blk = b0 + off / LS_QK;
+      const bool ok = live && blk < nb;
+      ls_cp_async<16>(xs + col * XROW + off, xq + (long)ls_mmq_xrow(map, n) * k + (long)(ok ? blk : 0) * LS_QK + off % LS_QK, ok);
     }
-    if ((int)tid < LS_MMQ_ROWS * KB) wdreg = b0 + wd_kb < nb ? ls_half_to_float(wd[wd_src + b0]) : 0.0f;
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int c = (int)tid + i * LS_MMQ_THREADS;
-      xdreg[i] = c < LS_MMQ_COLS * KB && b0 + c % KB < nb ? xd[xd_src[i] + b0] : 0.0f;
+    uint16_t* wds = (uint16_t*)(base + W_BYTES + X_BYTES);
+    {
+      const int row = tid / (KB / 2), kb = (tid % (KB / 2)) * 2;
+      const int rr = row_block + row < rows ? row_block + row : rows - 1;
+      const long src = (row_base + rr) * nb + b0 + kb;
+      if (wd_pairs) {
+        ls_cp_async<4>(wds + row * KB + kb, wd + (b0 + kb < nb ? src : 0), b0 + kb < nb);
+      } else {  // odd block counts: plain loads (no product this engine runs has them)
+        wds[row * KB + kb] = b0 + kb < nb ? wd[src] : 0;
+        wds[row * KB + kb + 1] = b0 + kb + 1 < nb ? wd[src + 1] : 0;
+      }
     }
-  };
-  auto stage = [&]() {
+    float* xds = (float*)(base + W_BYTES + X_BYTES + WD_BYTES);
 #pragma unroll
-    for (int i = 0; i < WPER; ++i)
-      if (wsrc[i] >= 0) *(ls_u32x4*)(ws + wdst[i]) = wreg[i];
-#pragma unroll
-    for (int i = 0; i < XPER; ++i) *(ls_u32x4*)(xs + xdst[i]) = xreg[i];
-    if ((int)tid < LS_MMQ_ROWS * KB) wds[wd_row][wd_kb] = wdreg;
-#pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int c = (int)tid + i * LS_MMQ_THREADS;
-      if (c < LS_MMQ_COLS * KB) xds[c / KB][c % KB] = xdreg[i];
+    for (int p = 0; p < 2; ++p) {
+      const int c = tid + p * LS_MMQ_THREADS;
+      const int kb = c / LS_MMQ_COLS, col = c % LS_MMQ_COLS;
+      const bool live = col0 + col < ncols;
+      const int n = live ? col0 + col : ncols - 1;
+      const bool ok = live && b0 + kb < nb;
+      ls_cp_async<4>(xds + kb * LS_MMQ_COLS + col, xd + (long)ls_mmq_xrow(map, n) * nb + (ok ? b0 + kb : 0), ok);
     }
   };
 
-  float acc[4][4];
-#pragma unroll
-  for (int j = 0; j < 4; ++j)
-#pragma unroll
-    for (int i = 0; i < 4; ++i) acc[j][i] = 0.0f;
-
-  fetch(0);
-  stage();
-  ls_sync_block();
-  for (int b0 = 0; b0 < nb; b0 += KB) {
-    if (b0 + KB < nb) fetch(b0 + KB);  // in flight while this stage is multiplied
+  auto compute = [&](int s) {
+    const uint8_t* base = smem + s * STAGE;
+    const uint8_t* xs = base + W_BYTES;
+    const uint16_t* wds = (const uint16_t*)(base + W_BYTES + X_BYTES);
+    const float* xds = (const float*)(base + W_BYTES + X_BYTES + WD_BYTES);
+    const int m = lane >> 3, mr = lane & 7;  // the ldmatrix matrix and row this lane names
 #pragma unroll
     for (int kb = 0; kb < KB; ++kb) {
-      int a[4];
+      int a[2][4];
       if (Q4) {
-        // byte i of a repacked Q4_0 block holds value i (low nibble) and value i + 16 (high), offset by 8;
-        // a nibble plus 0x78 stays below 0x100, and flipping bit 7 then leaves q - 8
+        // matrices: rows wr + 0..7, 8..15, 16..23, 24..31, the block's 16 bytes each
+        int r[4];
+        ls_ldmatrix_x4(r, base + (wr + m * 8 + mr) * WROW + kb * WB);
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const unsigned v = *(const unsigned*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 4 * t);
-          a[h] = (int)(((v & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
-          a[2 + h] = (int)((((v >> 4) & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+        for (int rt = 0; rt < 2; ++rt) {
+          a[rt][0] = ls_q4_lo((unsigned)r[2 * rt]);
+          a[rt][1] = ls_q4_lo((unsigned)r[2 * rt + 1]);
+          a[rt][2] = ls_q4_hi((unsigned)r[2 * rt]);
+          a[rt][3] = ls_q4_hi((unsigned)r[2 * rt + 1]);
         }
       } else {
+        // matrices: rows +0..7 and +8..15, bytes 0..15 and 16..31 (a0..a3 of the fragment)
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          a[h] = *(const int*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 4 * t);
-          a[2 + h] = *(const int*)(ws + (r0 + 8 * h) * WSTRIDE + kb * WB + 16 + 4 * t);
+        for (int rt = 0; rt < 2; ++rt) {
+          ls_ldmatrix_x4(a[rt], base + (wr + rt * 16 + (m & 1) * 8 + mr) * WROW + kb * WB + (m >> 1) * 16);
         }
       }
-      const float da = wds[r0][kb];
-      const float db = wds[r0 + 8][kb];
+      // B: per ldmatrix two tiles of 8 tokens, bytes 0..15 and 16..31 of each
+      int b[4][2];
+#pragma unroll
+      for (int jp = 0; jp < 2; ++jp) {
+        int r[4];
+        ls_ldmatrix_x4(r, xs + (wc + jp * 16 + (m >> 1) * 8 + mr) * XROW + kb * LS_QK + (m & 1) * 16);
+        b[2 * jp][0] = r[0];
+        b[2 * jp][1] = r[1];
+        b[2 * jp + 1][0] = r[2];
+        b[2 * jp + 1][1] = r[3];
+      }
+      float da[2][2];
+#pragma unroll
+      for (int rt = 0; rt < 2; ++rt) {
+        da[rt][0] = ls_half_to_float(wds[(wr + rt * 16 + g) * KB + kb]);
+        da[rt][1] = ls_half_to_float(wds[(wr + rt * 16 + g + 8) * KB + kb]);
+      }
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         if (j < tiles) {
-          const int c = cbase + 8 * j;
-          const int8_t* xp = xs + (c + g) * XSTRIDE + kb * LS_QK;
-          const int bx[2] = {*(const int*)(xp + 4 * t), *(const int*)(xp + 16 + 4 * t)};
-          int cc[4];
-          ls_mma_s8_16x8x32(cc, a, bx);
-          const float dx0 = xds[c + 2 * t][kb];
-          const float dx1 = xds[c + 2 * t + 1][kb];
-          acc[j][0] += da * dx0 * (float)cc[0];
-          acc[j][1] += da * dx1 * (float)cc[1];
-          acc[j][2] += db * dx0 * (float)cc[2];
-          acc[j][3] += db * dx1 * (float)cc[3];
+          const float2 dx = *(const float2*)(xds + kb * LS_MMQ_COLS + wc + j * 8 + 2 * t);
+#pragma unroll
+          for (int rt = 0; rt < 2; ++rt) {
+            int c[4];
+            ls_mma_s8_16x8x32_biased(c, a[rt], b[j]);
+            float* o = acc + (rt * 4 + j) * 4;
+            o[0] += da[rt][0] * dx.x * ls_mmq_unbias(c[0]);
+            o[1] += da[rt][0] * dx.y * ls_mmq_unbias(c[1]);
+            o[2] += da[rt][1] * dx.x * ls_mmq_unbias(c[2]);
+            o[3] += da[rt][1] * dx.y * ls_mmq_unbias(c[3]);
+          }
         }
       }
     }
-    ls_sync_block();  // every wave is done with this stage
-    if (b0 + KB < nb) {
-      stage();
-      ls_sync_block();
-    }
-  }
+  };
+
+  const int stages = (blk_end - blk_begin + KB - 1) / KB;
 #pragma unroll
-  for (int j = 0; j < 4; ++j) {
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int row = row_block + r0 + (i < 2 ? 0 : 8);
-      const int n = col0 + cbase + j * 8 + 2 * t + (i & 1);
-      if (j < tiles && row < rows && n < ncols) {
-        float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
-        *out = accumulate ? *out + acc[j][i] : acc[j][i];
-      }
-    }
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < stages) load(s, blk_begin + s * KB);
+    ls_cp_async_commit();
   }
+  for (int s = 0; s < stages; ++s) {
+    ls_cp_async_wait<STAGES - 2>();  // this thread's copies of stage s have landed
+    ls_sync_block();                 // everyone's have; and everyone is done with stage s - 1's buffer
+    const int next = s + STAGES - 1;
+    if (next < stages) load(next % STAGES, blk_begin + next * KB);
+    ls_cp_async_commit();
+    compute(s % STAGES);
+  }
+  ls_cp_async_wait<0>();
   ls_sync_block();  // the staged memory serves the next group (ls_mmq_ex_*)
 #else
   // thread: one row of the block's, half of its columns
-  constexpr int PER_THREAD = LS_MMQ_COLS * LS_MMQ_ROWS / LS_MMQ_THREADS;
-  const int row = row_block + (int)(tid % LS_MMQ_ROWS);
-  const int n0 = col0 + (int)(tid / LS_MMQ_ROWS) * PER_THREAD;
+  const int row = row_block + tid % LS_MMQ_ROWS;
+  const int n0 = col0 + (tid / LS_MMQ_ROWS) * LS_MMQ_ACC;
   const long wr = (row_base + (row < rows ? row : rows - 1)) * nb;
-  float acc[PER_THREAD];
-#pragma unroll
-  for (int i = 0; i < PER_THREAD; ++i) acc[i] = 0.0f;
-  for (int b = 0; b < nb; ++b) {
+  for (int b = blk_begin; b < blk_end && b < nb; ++b) {
     int wl[4], wh[4];
 #pragma unroll
-    for (int q = 0; q < 4; ++q) ls_mmq_weight_quads<Q4>(w, wr + b, q, &wl[q], &wh[q]);
+    for (int q = 0; q < 4; ++q) {
+      if (Q4) {
+        const unsigned v = ((const unsigned*)(w + (wr + b) * 16))[q];
+        wl[q] = (int)(((v & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+        wh[q] = (int)((((v >> 4) & 0x0F0F0F0Fu) + 0x78787878u) ^ 0x80808080u);
+      } else {
+        const int* qv = (const int*)(w + (wr + b) * 32);
+        wl[q] = qv[q];
+        wh[q] = qv[4 + q];
+      }
+    }
     const float dw = ls_half_to_float(wd[wr + b]);
-    for (int i = 0; i < PER_THREAD && n0 + i < ncols; ++i) {
+    for (int i = 0; i < LS_MMQ_ACC && n0 + i < ncols; ++i) {
       const long xr = ls_mmq_xrow(map, n0 + i);
       const int* xp = (const int*)(xq + xr * k + (long)b * LS_QK);
       int sumi = 0;
@@ -255,25 +319,77 @@ LS_DEVICE void ls_mmq_tile(const uint8_t* w, const uint16_t* wd, const int8_t* x
       acc[i] += dw * xd[xr * nb + b] * (float)sumi;
     }
   }
-  for (int i = 0; i < PER_THREAD && n0 + i < ncols; ++i) {
-    if (row < rows) {
-      float* out = y + (long)ls_mmq_yrow(map, n0 + i) * ystride + row;
-      *out = accumulate ? *out + acc[i] : acc[i];
-    }
-  }
 #endif
 }
 
+// Stores a block's sums (this thread's share, acc) into y; with splits > 1 through the partials:
+// the tile's last split to finish adds them in split order and stores.
+LS_DEVICE void ls_mmq_store(float (&acc)[LS_MMQ_ACC], float* y, const int* map, int rows, int ncols, int ystride,
+                            int accumulate, int row_block, int col0, float* partials, unsigned* arrivals, int splits,
+                            int split, long tile) {
+  const int tid = (int)ls_thread_x();
+  if (splits > 1) {
+    LS_SHARED int last;
+    constexpr long PART = (long)LS_MMQ_ACC * LS_MMQ_THREADS;
+    float* all = partials + tile * splits * PART;
+#pragma unroll
+    for (int i = 0; i < LS_MMQ_ACC; ++i) all[split * PART + (long)i * LS_MMQ_THREADS + tid] = acc[i];
+    ls_fence_device();
+    ls_sync_block();
+    if (tid == 0) {
+      unsigned* counter = arrivals + tile;
+      last = ls_atomic_add(counter, 1u) == (unsigned)(splits - 1);
+      if (last) *counter = 0u;
+    }
+    ls_sync_block();
+    if (!last) return;
+    ls_fence_device();
+#pragma unroll
+    for (int i = 0; i < LS_MMQ_ACC; ++i) {
+      float s = 0.0f;
+      for (int p = 0; p < splits; ++p) s += ls_load_coherent(all + p * PART + (long)i * LS_MMQ_THREADS + tid);
+      acc[i] = s;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < LS_MMQ_ACC; ++i) {
+    int r, c;
+    ls_mmq_element(i, &r, &c);
+    const int row = row_block + r, n = col0 + c;
+    if (row < rows && n < ncols) {
+      float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
+      *out = accumulate ? *out + acc[i] : acc[i];
+    }
+  }
+}
+
+// A dense product: block z of `splits` takes an equal share of the weight's stages of LS_MMQ_KBLOCKS blocks.
+template <bool Q4>
+LS_DEVICE void ls_mmq_dense(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
+                            int k, int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals,
+                            int splits) {
+  const int nb = k / LS_QK;
+  const int split = (int)ls_block_z();
+  const int per = ((nb + LS_MMQ_KBLOCKS - 1) / LS_MMQ_KBLOCKS + splits - 1) / splits * LS_MMQ_KBLOCKS;
+  const int begin = split * per < nb ? split * per : nb;
+  const int end = begin + per < nb ? begin + per : nb;
+  const int row_block = (int)ls_block_x() * LS_MMQ_ROWS, col0 = (int)ls_block_y() * LS_MMQ_COLS;
+  float acc[LS_MMQ_ACC];
+  ls_mmq_products<Q4>(w, wd, xq, xd, rows, k, 0, nullptr, ncols, row_block, col0, begin, end, acc);
+  ls_mmq_store(acc, y, nullptr, rows, ncols, ystride, accumulate, row_block, col0, partials, arrivals, splits, split,
+               (long)ls_block_y() * ((rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS) + ls_block_x());
+}
+
 LS_KERNEL void ls_mmq_q4_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
-                           int k, int ncols, int ystride, int accumulate) {
-  ls_mmq_tile<true>(w, wd, xq, xd, y, rows, k, ystride, accumulate, 0, nullptr, ncols,
-                    (int)ls_block_x() * LS_MMQ_ROWS, (int)ls_block_y() * LS_MMQ_COLS);
+                           int k, int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals,
+                           int splits) {
+  ls_mmq_dense<true>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
 LS_KERNEL void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
-                           int k, int ncols, int ystride, int accumulate) {
-  ls_mmq_tile<false>(w, wd, xq, xd, y, rows, k, ystride, accumulate, 0, nullptr, ncols,
-                     (int)ls_block_x() * LS_MMQ_ROWS, (int)ls_block_y() * LS_MMQ_COLS);
+                           int k, int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals,
+                           int splits) {
+  ls_mmq_dense<false>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
 // A mixture's experts (the weight stacks every expert's `rows` rows from row_base on): `groups`
@@ -285,8 +401,11 @@ LS_KERNEL void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* x
                                   const int* groups, long long row_base, int rows, int k, int ystride, int stride) { \
     for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                                                 \
       const int* g = groups + 1 + (long)gi * (2 + 2 * LS_MMQ_COLS);                                                  \
-      ls_mmq_tile<q4>(w, wd, xq, xd, y, rows, k, ystride, 0, row_base + (long)g[0] * rows, g + 2, g[1],            \
-                      (int)ls_block_x() * LS_MMQ_ROWS, 0);                                                           \
+      const int row_block = (int)ls_block_x() * LS_MMQ_ROWS;                                                         \
+      float acc[LS_MMQ_ACC];                                                                                         \
+      ls_mmq_products<q4>(w, wd, xq, xd, rows, k, row_base + (long)g[0] * rows, g + 2, g[1], row_block, 0, 0,       \
+                          k / LS_QK, acc);                                                                           \
+      ls_mmq_store(acc, y, g + 2, rows, g[1], ystride, 0, row_block, 0, nullptr, nullptr, 1, 0, 0);                \
     }                                                                                                                \
   }
 

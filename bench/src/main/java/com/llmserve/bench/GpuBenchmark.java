@@ -51,8 +51,9 @@ public final class GpuBenchmark {
               --no-graphs           launch every operation instead of replaying captured graphs
               --gemm-min-rows N     products of at least N rows run through the vendor BLAS
                                     (default: the backend's)
-              --mmq-max-rows N      Q4_0/Q8_0 products of 9 to N rows run the int8 tensor-core kernels,
-                                    0 for never (default: the backend's)
+              --mmq-max-rows N      Q4_0/Q8_0 products of --gemm-min-rows to N rows without half copies
+                                    run the int8 tensor-core kernels instead of dequantizing for the
+                                    BLAS, 0 for never (default: the backend's)
               --no-expert-tensor-cores  a mixture's expert groups through GEMV passes of up to 8
                                     instead of the int8 tensor cores
               --no-dependent-launches  every kernel launched once the one before it has ended (no

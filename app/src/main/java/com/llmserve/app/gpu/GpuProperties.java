@@ -32,9 +32,10 @@ import org.springframework.util.unit.DataSize;
  *                          directly, where each kernel runs long enough to hide its launch
  * @param gemmMinRows       products of at least this many rows dequantize the weights to F16 and run the
  *                          vendor BLAS (cuBLAS, rocBLAS); smaller ones use the quantized GEMV kernels
- * @param mmqMaxRows        products of Q4_0 and Q8_0 weights of 9 to this many rows run the int8 tensor-core
- *                          kernels on NVIDIA GPUs of sm_80 on (the quantized weights read once per 64 rows,
- *                          no F16 copy), before the BLAS path; 0 for never
+ * @param mmqMaxRows        products of gemm-min-rows to this many rows whose weights are Q4_0 or Q8_0 without
+ *                          half copies run the int8 tensor-core kernels on NVIDIA GPUs of sm_80 on (the
+ *                          quantized weights read once per 64 rows) instead of dequantizing them for the BLAS;
+ *                          0 for never
  * @param expertTensorCores a mixture of experts' groups of several tokens for one expert (prompts, many
  *                          sequences) multiply on the int8 tensor cores, groups of up to 64, where the
  *                          experts are Q4_0 or Q8_0 on NVIDIA GPUs of sm_80 on; off: GEMV passes over up to 8

@@ -67,7 +67,7 @@ class EngineDefaultsTests {
                         Map.entry("llmserve.gpu.graphs", "false"),
                         Map.entry("llmserve.gpu.max-graph-rows", "32"),
                         Map.entry("llmserve.gpu.gemm-min-rows", "16"),
-                        Map.entry("llmserve.gpu.mmq-max-rows", "64"),
+                        Map.entry("llmserve.gpu.mmq-max-rows", "48"),
                         Map.entry("llmserve.gpu.expert-tensor-cores", "false"),
                         Map.entry("llmserve.gpu.max-graphs", "8"),
                         Map.entry("llmserve.gpu.dequant-band", "16MB"),
@@ -78,7 +78,7 @@ class EngineDefaultsTests {
 
         assertThat(gpu.backendOptions())
                 .isEqualTo(
-                        new GpuOptions(false, 32, 16, 64, false, 8, 16L << 20, 128L << 20, 0.25, false, true, false));
+                        new GpuOptions(false, 32, 16, 48, false, 8, 16L << 20, 128L << 20, 0.25, false, true, false));
     }
 
     @ParameterizedTest

@@ -13,10 +13,10 @@ import java.util.function.Consumer;
  * @param gemmMinRows      products of at least this many rows dequantize the weights to F16 and run
  *                         the vendor BLAS; smaller ones use the quantized GEMV kernels, up to
  *                         eight rows per pass over the weights
- * @param mmqMaxRows       products of Q4_0 and Q8_0 weights of more than eight and at most this many
- *                         rows run the int8 tensor-core kernels ({@code ls_mmq_*}: the quantized weights
- *                         read once per 64 rows, no F16 copy or dequantization), on NVIDIA devices of
- *                         sm_80 on; before {@code gemmMinRows}' BLAS path. 0 for never
+ * @param mmqMaxRows       products of {@code gemmMinRows} to this many rows whose weights are Q4_0 or
+ *                         Q8_0 without half copies run the int8 tensor-core kernels ({@code ls_mmq_*}:
+ *                         the quantized weights read once per 64 rows) instead of dequantizing them
+ *                         for the BLAS, on NVIDIA devices of sm_80 on. 0 for never
  * @param expertTensorCores a mixture's groups of several pairs of one expert (prompts, many sequences)
  *                         multiply on the int8 tensor cores ({@code ls_mmq_ex_*}, groups of up to 64
  *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on;
@@ -65,10 +65,11 @@ public record GpuOptions(
     /** From 32 rows the vendor BLAS beats eight-row GEMV passes. */
     public static final int DEFAULT_GEMM_MIN_ROWS = 32;
     /**
-     * Off: measured on an H200 (docs/gpu-backend.md, "Int8 tensor-core products"), the ls_mmq_*
-     * kernels are exact but still slower than the eight-row GEMV passes and the BLAS path.
+     * A decode step's batches (up to {@link #DEFAULT_MAX_GRAPH_ROWS}): there the ls_mmq_* kernels
+     * beat dequantizing for the BLAS (docs/gpu-backend.md, "Int8 tensor-core products"); prompts
+     * dequantize, and weights with half copies take the BLAS over them.
      */
-    public static final int DEFAULT_MMQ_MAX_ROWS = 0;
+    public static final int DEFAULT_MMQ_MAX_ROWS = 64;
     /**
      * On: on an H100, a 12-layer cut of qwen3-30b-a3b Q4_0 prefilled 512 tokens at 14318-14528 tok/s
      * with them and 8369-8529 without, and decoded 64 sequences at 8429-8725 against 6318-6528

@@ -53,6 +53,11 @@ final class Launch {
         return workspace.options();
     }
 
+    /** The device's multiprocessors (NVIDIA) or compute units (AMD), which grids are sized to fill. */
+    int multiprocessors() {
+        return workspace.device().info().multiprocessors();
+    }
+
     /** Appends a pointer to a region of the step's metadata. */
     KernelArgs meta(KernelArgs args, Region region) {
         StepMeta meta = workspace.meta();

@@ -1,6 +1,7 @@
 package com.llmserve.engine.backend.gpu;
 
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMQ_KBLOCKS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
@@ -59,12 +60,13 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             // the GEMV kernels whatever the batch
             return Path.GEMV;
         }
-        boolean tensorCoreFormats = x.cols() % LS_QK == 0
-                && w.bands.stream().allMatch(b -> b.format().tensorCoreKernel() != null);
-        if (int8TensorCores && tensorCoreFormats && n > LS_MMV_MAX_COLS && n <= options.mmqMaxRows()) {
-            return Path.MMQ;
+        if (n < options.gemmMinRows()) {
+            return Path.GEMV;
         }
-        return n >= options.gemmMinRows() ? Path.BLAS : Path.GEMV;
+        // where BLAS would dequantize the weights each step, the int8 tensor cores read them as they are
+        boolean tensorCoreFormats = x.cols() % LS_QK == 0
+                && w.bands.stream().allMatch(b -> b.format().tensorCoreKernel() != null && b.half() == null);
+        return int8TensorCores && tensorCoreFormats && n <= options.mmqMaxRows() ? Path.MMQ : Path.BLAS;
     }
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
@@ -106,12 +108,25 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                     w.reserve(Slot.WDEQ, (long) rows * k * Short.BYTES);
                 }
             } else if (f.integerGemv()) {
+                if (path == Path.MMQ) {
+                    reserveSplits(w, Math.toIntExact(band.rows()));
+                }
                 w.reserve(Slot.XQ, q * k);
                 w.reserve(Slot.XD, q * (k / LS_QK) * Float.BYTES);
                 w.reserve(Slot.XS, q * (k / LS_QK) * Integer.BYTES);
             } else if (band.activation() != WeightFormat.Activation.FLOAT) {
                 w.reserve(Slot.XF, q * k * Float.BYTES);
             }
+        }
+    }
+
+    /** The split-K partials and counters of {@link #mmq} over a band of {@code rows}. */
+    private void reserveSplits(Workspace w, int rows) {
+        int tiles = mmqTiles(rows, n);
+        int splits = mmqSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors());
+        if (splits > 1) {
+            w.reserve(Slot.MMQ_PARTIALS, (long) tiles * splits * LS_MMQ_ROWS * LS_MMQ_COLS * Float.BYTES);
+            w.reserve(Slot.MMQ_ARRIVALS, (long) tiles * Integer.BYTES);
         }
     }
 
@@ -175,29 +190,52 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         }
     }
 
-    /** All {@code n} rows through {@code ls_mmq_*}, one block per LS_MMQ_ROWS weight rows and LS_MMQ_COLS tokens. */
+    /** All {@code n} rows through {@code ls_mmq_*}, one block per LS_MMQ_ROWS weight rows, LS_MMQ_COLS tokens and split. */
     private void mmq(Launch l, GpuWeight.Band band, int rows, long yOffset) {
-        l.kernel(
-                band.format().tensorCoreKernel(),
-                new LaunchConfig(
-                        (rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS,
-                        (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS,
-                        1,
-                        LS_MMQ_THREADS,
-                        1,
-                        1,
-                        0),
-                KernelArgs.of()
-                        .pointer(band.data())
-                        .pointer(band.data(), band.scalesOffset())
-                        .pointer(l.scratch(Slot.XQ))
-                        .pointer(l.scratch(Slot.XD))
-                        .pointer(out.buffer, yOffset)
-                        .i32(rows)
-                        .i32(weight.cols())
-                        .i32(n)
-                        .i32(out.cols())
-                        .i32(0));
+        int tiles = mmqTiles(rows, n);
+        int splits = mmqSplits(tiles, weight.cols() / LS_QK, l.multiprocessors());
+        LaunchConfig grid = new LaunchConfig(
+                (rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS,
+                (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS,
+                splits,
+                LS_MMQ_THREADS,
+                1,
+                1,
+                0);
+        KernelArgs args = KernelArgs.of()
+                .pointer(band.data())
+                .pointer(band.data(), band.scalesOffset())
+                .pointer(l.scratch(Slot.XQ))
+                .pointer(l.scratch(Slot.XD))
+                .pointer(out.buffer, yOffset)
+                .i32(rows)
+                .i32(weight.cols())
+                .i32(n)
+                .i32(out.cols())
+                .i32(0);
+        if (splits > 1) {
+            args.pointer(l.scratch(Slot.MMQ_PARTIALS)).pointer(l.scratch(Slot.MMQ_ARRIVALS));
+        } else {
+            args.nullPointer().nullPointer();
+        }
+        l.kernel(band.format().tensorCoreKernel(), grid, args.i32(splits));
+    }
+
+    /** Blocks of {@code ls_mmq_*} over {@code rows} weight rows and {@code n} tokens, before splitting K. */
+    static int mmqTiles(int rows, int n) {
+        return ((rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS) * ((n + LS_MMQ_COLS - 1) / LS_MMQ_COLS);
+    }
+
+    /**
+     * How many shares of the weight blocks {@code ls_mmq_*} splits a product's {@code tiles} into:
+     * enough for two blocks per multiprocessor (a 4096-row weight has 64 tiles of 64 rows at 64
+     * tokens), each share at least four stages long. H100, 4096 x 14336 Q4_0 at 64 tokens: 149 us
+     * whole, 78 us in 5 shares, 82 us in 10 ({@code bench/kernels/run.sh mmq}).
+     */
+    static int mmqSplits(int tiles, int blocks, int multiprocessors) {
+        int stages = (blocks + LS_MMQ_KBLOCKS - 1) / LS_MMQ_KBLOCKS;
+        int splits = Math.min((2 * multiprocessors + tiles - 1) / tiles, stages / 4);
+        return Math.max(1, splits);
     }
 
     /** The GEMV rounding of a band's activations ({@link Prepared#NONE}: the floats themselves). */

@@ -32,6 +32,13 @@ final class Scratch implements AutoCloseable {
          * between launches (the last split resets its counter), so zeroed when allocated.
          */
         ATTENTION_ARRIVALS,
+        /** Split-K partial sums of {@code ls_mmq_*}: per tile and split, a block's LS_MMQ_ROWS x LS_MMQ_COLS floats. */
+        MMQ_PARTIALS,
+        /**
+         * Per tile of {@code ls_mmq_*}, the splits that have finished: zero between launches (the
+         * last split resets its counter), so zeroed when allocated.
+         */
+        MMQ_ARRIVALS,
         /** Top-k ids and values. */
         TOPK_IDS,
         TOPK_VALUES,
@@ -64,7 +71,7 @@ final class Scratch implements AutoCloseable {
         }
         DeviceBuffer grown = device.allocate(Math.max(size, 256));
         buffers.put(slot, grown);
-        if (slot == Slot.ATTENTION_ARRIVALS) {
+        if (slot == Slot.ATTENTION_ARRIVALS || slot == Slot.MMQ_ARRIVALS) {
             HostTransfer.zero(device, grown);
         }
         return true;

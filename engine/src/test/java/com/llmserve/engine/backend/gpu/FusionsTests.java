@@ -76,17 +76,22 @@ class FusionsTests {
 
     @Test
     void theRowCountTheWeightsFormatAndTheDeviceChooseTheProductsKernels() {
-        GpuOptions defaults = GpuOptions.defaults().withMmqMaxRows(128);
+        GpuOptions defaults = GpuOptions.defaults();
         GpuActivations rows = new GpuActivations(OWNER, 256, D, null);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_0), rows, 64, qkv, GpuOptions.defaults(), true)
-                        .path())
-                .as("off by default")
-                .isEqualTo(Matmul.Path.BLAS);
         GpuWeight q4 = matrix(WeightFormat.Q4_0);
-        assertThat(Matmul.of(q4, rows, 8, qkv, defaults, true).path()).isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 9, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 128, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 129, qkv, defaults, true).path()).isEqualTo(Matmul.Path.BLAS);
+        // below gemm-min-rows (32) the GEMV; from there to mmq-max-rows (64) the int8 tensor cores
+        // where the weights would otherwise be dequantized for the BLAS; beyond, the BLAS
+        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true).path()).isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 65, qkv, defaults, true).path()).isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 9, qkv, defaults.withGemmMinRows(9), true)
+                        .path())
+                .isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true)
+                        .path())
+                .isEqualTo(Matmul.Path.MMQ);
+        // (weights with half copies take the BLAS over them: SimulatedGpuBackendTests)
         // no int8 tensor cores (AMD, older NVIDIA), or turned off: the GEMV, then BLAS from gemmMinRows
         assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false).path()).isEqualTo(Matmul.Path.GEMV);
         assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false).path()).isEqualTo(Matmul.Path.BLAS);
@@ -95,9 +100,9 @@ class FusionsTests {
                 .isEqualTo(Matmul.Path.BLAS);
         // formats without tensor-core kernels (Q5_0's GEMV is integer, its blocks are not), and batch
         // invariance, never take them
-        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 16, qkv, defaults, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true)
                         .path())
-                .isEqualTo(Matmul.Path.GEMV);
+                .isEqualTo(Matmul.Path.BLAS);
         assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);

@@ -151,7 +151,8 @@ class GpuBackendTests {
         float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
         float[] mmq;
         try (GpuBackend tensorCores = GpuBackend.open(
-                pool.device(0), GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(128))) {
+                pool.device(0),
+                GpuOptions.defaults().withHalfWeights(false).withGemmMinRows(9).withMmqMaxRows(128))) {
             mmq = product(tensorCores, List.of(w), x, tokens, cols, rows);
         }
         float[] gemv;

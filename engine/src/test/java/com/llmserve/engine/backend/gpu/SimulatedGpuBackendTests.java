@@ -140,18 +140,24 @@ class SimulatedGpuBackendTests {
                 Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvf_q5_k_1", "ls_dequant_q5_k_f16")));
     }
 
+    /** A 40-token prompt: between gemm-min-rows (32) and mmq-max-rows (64) by default. */
     @Test
-    void denseInt8TensorCoreProductsRunOnlyWhereTurnedOn() throws IOException {
-        for (int mmqMaxRows : new int[] {0, 128}) {
-            List<String> kernels = promptKernels(
-                    "tiny-Q4_0.gguf",
-                    GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(mmqMaxRows));
-            if (mmqMaxRows == 0) {
-                assertThat(kernels).as("off (the default)").noneMatch(k -> k.startsWith("ls_mmq"));
-            } else {
-                assertThat(kernels).as("a 40-token prompt with them on").contains("ls_mmq_q4_0");
-            }
-        }
+    void denseInt8TensorCoreProductsRunWhereTheWeightsWouldOtherwiseBeDequantized() throws IOException {
+        GpuOptions noHalves = GpuOptions.defaults().withHalfWeights(false);
+        assertThat(promptKernels("tiny-Q4_0.gguf", noHalves))
+                .as("no half copies: the quantized weights as they are")
+                .contains("ls_mmq_q4_0")
+                .noneMatch(k -> k.startsWith("ls_dequant"));
+        assertThat(promptKernels("tiny-Q4_0.gguf", noHalves.withMmqMaxRows(0)))
+                .as("turned off: dequantized for the BLAS")
+                .contains("ls_dequant_q4_0_f16")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
+        assertThat(promptKernels("tiny-Q4_0.gguf", noHalves.withMmqMaxRows(39)))
+                .as("more rows than mmq-max-rows")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
+        assertThat(promptKernels("tiny-Q4_0.gguf", GpuOptions.defaults()))
+                .as("half copies (written at load): the BLAS reads them")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
     }
 
     @Test
@@ -162,7 +168,7 @@ class SimulatedGpuBackendTests {
                 .contains("ls_mmq_ex_q8_0");
         assertThat(promptKernels("tiny-qwen3moe-Q8_0.gguf", noHalves.withExpertTensorCores(false)))
                 .as("off")
-                .noneMatch(k -> k.startsWith("ls_mmq"));
+                .noneMatch(k -> k.startsWith("ls_mmq_ex"));
         assertThat(promptKernels("tiny-qwen3moe-Q8_0.gguf", noHalves.withBatchInvariant(true)))
                 .as("batch-invariant")
                 .noneMatch(k -> k.startsWith("ls_mmq"));
