@@ -2,7 +2,7 @@
 # Kernel labs: each .cu here includes the kernels' sources (kernels/src/main/gpu, or KERNELS) and times
 # them on the GPU of the host it runs on (nvcc and a CUDA device needed; no Java). Reports on stdout.
 #
-# usage: bash bench/kernels/run.sh gemv|attention|mmq|launch|pdl
+# usage: bash bench/kernels/run.sh gemv|attention|mmq|kquant|launch|pdl
 #   KERNELS=dir   the kernel sources to build against (default: this tree's)
 #   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to)
 #   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
@@ -12,7 +12,7 @@
 #      bash run.sh attention
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-lab=${1:?usage: run.sh gemv|attention|mmq|launch|pdl}
+lab=${1:?usage: run.sh gemv|attention|mmq|kquant|launch|pdl}
 kernels=${KERNELS:-$here/../../kernels/src/main/gpu}
 out=${OUT_DIR:-/tmp/llmserve-labs}
 tag=${TAG:-new}

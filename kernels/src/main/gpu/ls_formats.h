@@ -2,8 +2,8 @@
 // row. Q4_0 and Q8_0 are repacked at upload into two arrays (16- or 32-byte quant blocks, then the
 // f16 scales), so quants load as aligned 16-byte vectors; every other format (Q4_1, Q5_0, Q5_1,
 // the K-quants, F16, BF16, F32) keeps GGML's own block layout, so its device bytes are its file
-// bytes (Q5_0's 22-byte and Q3_K's 110-byte blocks are only 2-byte aligned: those readers load
-// bytes). Every dequantization does the float arithmetic of the CPU backend in the
+// bytes (Q5_0's 22-byte, Q3_K's 110-byte and Q6_K's 210-byte blocks are only 2-byte aligned:
+// those readers load bytes or 16-bit halves). Every dequantization does the float arithmetic of the CPU backend in the
 // same order (the compiler may still fuse a multiply and a subtract, one rounding apart).
 //
 // A weight is passed to kernels as (w, wd): the quant (or plain) data, and for Q4_0/Q8_0 the
@@ -22,7 +22,11 @@
 #define LS_Q6_K_BYTES 210
 
 LS_DEVICE float ls_f16_at(const uint8_t* p) {
+#if LS_NVIDIA || LS_AMD
+  return ls_half_to_float(*(const uint16_t*)p);  // every block's halves sit at even offsets
+#else
   return ls_half_to_float((uint16_t)(p[0] | (p[1] << 8)));
+#endif
 }
 
 // Q4_0 repacked: quants of block b of row r at w + (r * nb + b) * 16; byte i holds element i in its
@@ -51,6 +55,48 @@ LS_DEVICE void ls_deq8_q8_0(const uint8_t* w, const uint16_t* wd, long row, int 
 // The 32 bits of a Q5_0 / Q5_1 block's qh (little-endian, at any alignment).
 LS_DEVICE uint32_t ls_u32_at(const uint8_t* p) {
   return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+// The K-quant readers take their eight elements' bits as two little-endian words and work on the
+// four bytes of a word at once (masks and shifts per word, not per element): a reader was bound by
+// its instructions (one byte load, shift and mask per bit field of every element).
+
+// Eight bytes at p, which is 8-byte aligned (Q4_K's and Q5_K's 144- and 176-byte blocks keep their
+// 32-byte runs of quants aligned).
+LS_DEVICE void ls_words_a8(const uint8_t* p, uint32_t* lo, uint32_t* hi) {
+#if LS_NVIDIA || LS_AMD
+  const ls_u32x2 v = *(const ls_u32x2*)p;
+  *lo = v.x;
+  *hi = v.y;
+#else
+  *lo = ls_u32_at(p);
+  *hi = ls_u32_at(p + 4);
+#endif
+}
+
+// Eight bytes at p, which is only 2-byte aligned (Q3_K's 110- and Q6_K's 210-byte blocks).
+LS_DEVICE void ls_words_a2(const uint8_t* p, uint32_t* lo, uint32_t* hi) {
+#if LS_NVIDIA || LS_AMD
+  const uint16_t* h = (const uint16_t*)p;
+  *lo = (uint32_t)h[0] | ((uint32_t)h[1] << 16);
+  *hi = (uint32_t)h[2] | ((uint32_t)h[3] << 16);
+#else
+  *lo = ls_u32_at(p);
+  *hi = ls_u32_at(p + 4);
+#endif
+}
+
+// Byte i (0..3) of v minus `bias`, as a float: exact, as (float)(byte - bias) is. On NVIDIA the
+// byte goes into the mantissa of 2^23 (one byte permute and one subtraction, no int-to-float
+// conversion, which issues at a quarter of the float rate).
+LS_DEVICE float ls_byte_minus(uint32_t v, int i, int bias) {
+#if LS_NVIDIA
+  uint32_t r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(v), "r"(0x4B000000u), "r"(0x7650u | (uint32_t)i));
+  return __int_as_float((int)r) - (8388608.0f + (float)bias);
+#else
+  return (float)((int)((v >> (8 * i)) & 0xFFu) - bias);
+#endif
 }
 
 // Q4_1 (GGML layout, 20 bytes per 32): d, m (f16), 16 quant bytes; element j < 16 is the low
@@ -137,14 +183,16 @@ LS_DEVICE void ls_deq8_q3_k(const uint8_t* w, const uint16_t* wd, long row, int 
   const int high = (s[8 + g % 4] >> (2 * (g / 4))) & 3;
   const float dl = ls_f16_at(b + 108) * (float)((low | (high << 4)) - 32);
   const int l0 = 16 * (g & 1) + (e % 16);
-  const uint8_t* q = b + 32 + 32 * (g / 8) + l0;
-  const uint8_t* hm = b + l0;
+  uint32_t q[2], hm[2];
+  ls_words_a2(b + 32 + 32 * (g / 8) + l0, &q[0], &q[1]);
+  ls_words_a2(b + l0, &hm[0], &hm[1]);
   const int shift = 2 * ((g % 8) / 2);
-  const int hbit = 1 << (g / 2);
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int v = ((q[i] >> shift) & 3) - ((hm[i] & hbit) != 0 ? 0 : 4);
-    out[i] = dl * (float)v;
+  for (int h = 0; h < 2; ++h) {
+    // per byte: the two low bits, and 4 where the high bit is set (its absence subtracts 4): q + 4
+    const uint32_t v = ((q[h] >> shift) & 0x03030303u) | (((hm[h] >> (g / 2)) & 0x01010101u) << 2);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[4 * h + i] = dl * ls_byte_minus(v, i, 4);
   }
 }
 
@@ -173,9 +221,14 @@ LS_DEVICE void ls_deq8_q4_k(const uint8_t* w, const uint16_t* wd, long row, int 
   ls_k4_scale_min(b + 4, 2 * c + hi, &sc, &m);
   const float d1 = ls_f16_at(b) * (float)sc;
   const float m1 = ls_f16_at(b + 2) * (float)m;
-  const uint8_t* q = b + 16 + 32 * c + (e % 32);
+  uint32_t q[2];
+  ls_words_a8(b + 16 + 32 * c + (e % 32), &q[0], &q[1]);
 #pragma unroll
-  for (int i = 0; i < 8; ++i) out[i] = d1 * (float)(hi ? (q[i] >> 4) : (q[i] & 0x0F)) - m1;
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t v = (q[h] >> (hi ? 4 : 0)) & 0x0F0F0F0Fu;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[4 * h + i] = d1 * ls_byte_minus(v, i, 0) - m1;
+  }
 }
 
 // Q5_K (GGML layout, 176 bytes per 256): d, dmin (f16), 12 scale bytes (as Q4_K's), qh[32], 128
@@ -193,12 +246,14 @@ LS_DEVICE void ls_deq8_q5_k(const uint8_t* w, const uint16_t* wd, long row, int 
   ls_k4_scale_min(b + 4, g, &sc, &m);
   const float d1 = ls_f16_at(b) * (float)sc;
   const float m1 = ls_f16_at(b + 2) * (float)m;
-  const uint8_t* qh = b + 16 + (e % 32);
-  const uint8_t* q = b + 48 + 32 * c + (e % 32);
+  uint32_t q[2], qh[2];
+  ls_words_a8(b + 48 + 32 * c + (e % 32), &q[0], &q[1]);
+  ls_words_a8(b + 16 + (e % 32), &qh[0], &qh[1]);
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int v = (hi ? (q[i] >> 4) : (q[i] & 0x0F)) + (((qh[i] >> g) & 1) << 4);
-    out[i] = d1 * (float)v - m1;
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t v = ((q[h] >> (hi ? 4 : 0)) & 0x0F0F0F0Fu) | (((qh[h] >> g) & 0x01010101u) << 4);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[4 * h + i] = d1 * ls_byte_minus(v, i, 0) - m1;
   }
 }
 
@@ -212,17 +267,18 @@ LS_DEVICE void ls_deq8_q6_k(const uint8_t* w, const uint16_t* wd, long row, int 
   const int n = e / 128;
   const int quarter = (e % 128) / 32;
   const int l0 = e % 32;
-  const uint8_t* ql = b + 64 * n + (quarter & 1) * 32;
-  const uint8_t* qh = b + 128 + 32 * n;
   const int8_t scale = (int8_t)b[192 + 8 * n + l0 / 16 + 2 * quarter];
   const float ds = ls_f16_at(b + 208) * (float)scale;
+  uint32_t ql[2], qh[2];
+  ls_words_a2(b + 64 * n + (quarter & 1) * 32 + l0, &ql[0], &ql[1]);
+  ls_words_a2(b + 128 + 32 * n + l0, &qh[0], &qh[1]);
   const int low_shift = quarter >= 2 ? 4 : 0;
   const int high_shift = 2 * quarter;
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int l = l0 + i;
-    const int q = (((ql[l] >> low_shift) & 0x0F) | (((qh[l] >> high_shift) & 3) << 4)) - 32;
-    out[i] = ds * (float)q;
+  for (int h = 0; h < 2; ++h) {
+    const uint32_t v = ((ql[h] >> low_shift) & 0x0F0F0F0Fu) | (((qh[h] >> high_shift) & 0x03030303u) << 4);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) out[4 * h + i] = ds * ls_byte_minus(v, i, 32);
   }
 }
 
