@@ -13,7 +13,8 @@
 #   e.g. qwen3:qwen3-8b:q4_0 "qwen3moe:qwen3-30b-a3b:q4_0:--sequences 16,64 --generate 32"
 # TYPE is one synth_gguf.py writes (q4_0, q8_0, f16, mxfp4), or any llama-quantize takes (q5_k_m,
 # q3_k_m, ...): those are quantized from the shape's f16 file (written once) by the llama-quantize
-# built here, as a user's files are made.
+# built here, as a user's files are made. PREPARE_ONLY=1: stop once llama.cpp is built and the
+# models are written (a later run of the same specs then measures at once).
 # The bundle beside it: jre25.tar.xz, lib/ (engine.jar, gpu-runtime.jar, kernels.jar, bench.jar),
 # tools/synth_gguf.py and tools/ggml-vocab-llama-spm.gguf (engine/src/test/device/bundle.sh makes them).
 set -uo pipefail
@@ -68,6 +69,7 @@ for spec in "$@"; do
   fi
   ls -l "$f"
 done
+[ -z "${PREPARE_ONLY:-}" ] || exit 0
 
 for spec in "$@"; do
   IFS=: read -r arch shape type args <<< "$spec"

@@ -9,9 +9,12 @@
 //   mmvq (Q4_0, Q8_0 repacked; Q4_1, Q5_0, Q5_1 in GGML's layout): activations quantized to Q8_0
 //     (int8 q, float d, int sum per 32), int8 dot products with 4-way dot instructions, the way
 //     llama.cpp's mul_mat_vec_q does.
-//   mmvf (the K-quants, F16, BF16, F32): the weights dequantized eight at a time against float
-//     activations, rounded beforehand as the CPU backend does (Q8_K for K-quants, none for the
-//     float formats).
+//   mmvk (Q3_K, Q4_K, Q5_K, Q6_K in GGML's layout): activations quantized to Q8_K (int8 q, float d
+//     per 256), integer dot products of each run of 32 weights, scaled per sub-block in integers,
+//     the way ggml's CPU vec_dot_*_q8_K does.
+//   mmvf (Q2_K, F16, BF16, F32; the mixtures' K-quant experts): the weights dequantized eight at a
+//     time against float activations, rounded beforehand as the CPU backend does (Q8_K for
+//     K-quants, none for the float formats).
 //
 // y has row stride `ystride` floats; with `accumulate` the result is added to y.
 //
@@ -174,6 +177,179 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
   }
   ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
 }
+
+// One token's K-quant product with integer dot products (ls_mmvk_*), as ggml's CPU vec_dot_*_q8_K
+// computes it: the activations quantized to Q8_K (int8 q, one float d per 256: out_q / out_d of
+// ls_quantize_q8_k), each run of 32 weights' integer values dotted with q four at a time, the sums
+// scaled by the weight's sub-block scales in integers, then by its d (and dmin) and the activation's
+// d in float. A thread takes one run of 32 (one or two sub-blocks) of LS_MMV_NARROW_ROWS rows per
+// step; the float path (ls_mmvf) spent most of its instructions turning each weight into a float.
+
+// 32 bytes at p (2-byte aligned) as eight words, through aligned word loads.
+LS_DEVICE void ls_words32_a2(const uint8_t* p, uint32_t (&out)[8]) {
+  const uint32_t* a = (const uint32_t*)((uintptr_t)p & ~(uintptr_t)3);
+  if (((uintptr_t)p & 2) == 0) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) out[i] = a[i];
+  } else {
+    uint32_t prev = a[0];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint32_t next = a[i + 1];
+      out[i] = (prev >> 16) | (next << 16);
+      prev = next;
+    }
+  }
+}
+
+// 32 bytes at p (16-byte aligned) as eight words.
+LS_DEVICE void ls_words32_a16(const uint8_t* p, uint32_t (&out)[8]) {
+  const ls_u32x4 a = ls_load16(p), b = ls_load16(p + 16);
+  out[0] = a.x, out[1] = a.y, out[2] = a.z, out[3] = a.w;
+  out[4] = b.x, out[5] = b.y, out[6] = b.z, out[7] = b.w;
+}
+
+// A run of 32 K-quant weights (block b, elements e..e+31) for the integer dot products: their
+// integer values as four bytes per word (v[0..3] the first 16, v[4..7] the last), and how their dot
+// product with activation ints x (sums qs0, qs1 of its two halves) becomes a float:
+// d * (a0 * (x.v[0..3] - off * qs0) + a1 * (x.v[4..7] - off * qs1)) - dmin * (m * (qs0 + qs1)).
+struct LsKRun {
+  uint32_t v[8];
+  int a0, a1, off, m;
+  float d, dmin;
+};
+
+LS_DEVICE void ls_krun_q4_k(const uint8_t* b, int e, LsKRun& r) {
+  const int c = e / 64, hi = (e % 64) >= 32;
+  ls_k4_scale_min(b + 4, 2 * c + hi, &r.a0, &r.m);
+  r.a1 = r.a0;
+  r.off = 0;
+  r.d = ls_f16_at(b);
+  r.dmin = ls_f16_at(b + 2);
+  ls_words32_a16(b + 16 + 32 * c, r.v);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) r.v[i] = (r.v[i] >> (hi ? 4 : 0)) & 0x0F0F0F0Fu;
+}
+
+LS_DEVICE void ls_krun_q5_k(const uint8_t* b, int e, LsKRun& r) {
+  const int c = e / 64, hi = (e % 64) >= 32, g = 2 * c + hi;
+  ls_k4_scale_min(b + 4, g, &r.a0, &r.m);
+  r.a1 = r.a0;
+  r.off = 0;
+  r.d = ls_f16_at(b);
+  r.dmin = ls_f16_at(b + 2);
+  uint32_t qh[8];
+  ls_words32_a16(b + 48 + 32 * c, r.v);
+  ls_words32_a16(b + 16, qh);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) r.v[i] = ((r.v[i] >> (hi ? 4 : 0)) & 0x0F0F0F0Fu) | (((qh[i] >> g) & 0x01010101u) << 4);
+}
+
+LS_DEVICE void ls_krun_q6_k(const uint8_t* b, int e, LsKRun& r) {
+  const int n = e / 128, quarter = (e % 128) / 32;
+  uint32_t qh[8];
+  ls_words32_a2(b + 64 * n + (quarter & 1) * 32, r.v);
+  ls_words32_a2(b + 128 + 32 * n, qh);
+  const int low_shift = quarter >= 2 ? 4 : 0, high_shift = 2 * quarter;
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    r.v[i] = ((r.v[i] >> low_shift) & 0x0F0F0F0Fu) | (((qh[i] >> high_shift) & 0x03030303u) << 4);
+  }
+  r.a0 = (int8_t)b[192 + 8 * n + 2 * quarter];
+  r.a1 = (int8_t)b[192 + 8 * n + 1 + 2 * quarter];
+  r.off = 32;  // values are v - 32
+  r.m = 0;
+  r.d = ls_f16_at(b + 208);
+  r.dmin = 0.0f;
+}
+
+LS_DEVICE void ls_krun_q3_k(const uint8_t* b, int e, LsKRun& r) {
+  const int g = e / 16;  // even: this run is sub-blocks g and g + 1
+  uint32_t hm[8];
+  ls_words32_a2(b + 32 + 32 * (g / 8), r.v);
+  ls_words32_a2(b, hm);
+  const int shift = 2 * ((g % 8) / 2);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    // the two low bits, and 4 where the high bit is set (its absence subtracts 4): value + 4
+    r.v[i] = ((r.v[i] >> shift) & 0x03030303u) | (((hm[i] >> (g / 2)) & 0x01010101u) << 2);
+  }
+  const uint8_t* s = b + 96;
+  int sc[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int gg = g + h;
+    const int low = gg < 8 ? (s[gg] & 0x0F) : (s[gg - 8] >> 4);
+    const int high = (s[8 + gg % 4] >> (2 * (gg / 4))) & 3;
+    sc[h] = (low | (high << 4)) - 32;
+  }
+  r.a0 = sc[0];
+  r.a1 = sc[1];
+  r.off = 4;
+  r.m = 0;
+  r.d = ls_f16_at(b + 108);
+  r.dmin = 0.0f;
+}
+
+// NCOLS tokens (at most LS_MMV_MAX_COLS) against a K-quant weight: a thread takes one run of 32 of
+// the block's rows per step, its bits unpacked once for all the tokens.
+template <int NCOLS, void (*RUN)(const uint8_t*, int, LsKRun&), int BYTES, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+LS_DEVICE void ls_mmvk(const uint8_t* w, const int8_t* xq, const float* xd, float* y, int rows, int k, int ystride,
+                       int accumulate) {
+  const int nb = k / LS_QK_K;
+  const int row0 = (int)ls_block_x() * LS_MMV_ROWS;
+  float acc[LS_MMV_ROWS][NCOLS];
+#pragma unroll
+  for (int r = 0; r < LS_MMV_ROWS; ++r)
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
+  for (int j = (int)ls_thread_x(); j < k / 32; j += LS_MMV_THREADS) {
+    const int sb = j / 8, e = (j % 8) * 32;
+    int x[NCOLS][8], qs[NCOLS][2];
+    float dq[NCOLS];
+#pragma unroll
+    for (int c = 0; c < NCOLS; ++c) {
+      const int8_t* p = xq + (long)c * k + (long)j * 32;
+      const ls_u32x4 a = ls_load16(p), h = ls_load16(p + 16);
+      x[c][0] = (int)a.x, x[c][1] = (int)a.y, x[c][2] = (int)a.z, x[c][3] = (int)a.w;
+      x[c][4] = (int)h.x, x[c][5] = (int)h.y, x[c][6] = (int)h.z, x[c][7] = (int)h.w;
+      qs[c][0] = 0;
+      qs[c][1] = 0;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        qs[c][0] = ls_dp4a(x[c][i], 0x01010101, qs[c][0]);
+        qs[c][1] = ls_dp4a(x[c][4 + i], 0x01010101, qs[c][1]);
+      }
+      dq[c] = xd[(long)c * nb + sb];
+    }
+#pragma unroll
+    for (int r = 0; r < LS_MMV_ROWS; ++r) {
+      const long row = row0 + r < rows ? row0 + r : rows - 1;
+      LsKRun run;
+      RUN(w + (row * nb + sb) * BYTES, e, run);
+#pragma unroll
+      for (int c = 0; c < NCOLS; ++c) {
+        int i0 = 0, i1 = 0;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          i0 = ls_dp4a((int)run.v[i], x[c][i], i0);
+          i1 = ls_dp4a((int)run.v[4 + i], x[c][4 + i], i1);
+        }
+        const int isum = run.a0 * (i0 - run.off * qs[c][0]) + run.a1 * (i1 - run.off * qs[c][1]);
+        acc[r][c] += dq[c] * (run.d * (float)isum - run.dmin * (float)(run.m * (qs[c][0] + qs[c][1])));
+      }
+    }
+  }
+  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, nullptr, NCOLS);
+}
+
+#define LS_MMVK_ENTRY(name, bytes, n)                                                                       \
+  LS_KERNEL void ls_mmvk_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
+                                      float* y, int rows, int k, int ystride, int accumulate) {            \
+    (void)wd;                                                                                               \
+    ls_grid_wait();                                                                                         \
+    ls_mmvk<n, ls_krun_##name, bytes>(w, xq, xd, y, rows, k, ystride, accumulate);                          \
+  }
 
 // The integer GEMV of a mixture's experts, whose rows are often short (qwen3-30b-a3b: 2048 and
 // 768 values, 64 and 24 Q8_0 blocks, where ls_mmvq's one block per thread leaves half or most of
@@ -393,10 +569,10 @@ LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q4_1, LS_IQ_Q4_1)
 LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q5_0, LS_IQ_Q5_0)
 LS_FOR_NCOLS(LS_MMVQ_GGML_ENTRY, q5_1, LS_IQ_Q5_1)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, q2_k, ls_deq8_q2_k)
-LS_FOR_NCOLS(LS_MMVF_ENTRY, q3_k, ls_deq8_q3_k)
-LS_FOR_NCOLS(LS_MMVF_ENTRY, q5_k, ls_deq8_q5_k)
+LS_FOR_NCOLS(LS_MMVK_ENTRY, q3_k, LS_Q3_K_BYTES)
+LS_FOR_NCOLS(LS_MMVK_ENTRY, q4_k, LS_Q4_K_BYTES)
+LS_FOR_NCOLS(LS_MMVK_ENTRY, q5_k, LS_Q5_K_BYTES)
+LS_FOR_NCOLS(LS_MMVK_ENTRY, q6_k, LS_Q6_K_BYTES)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, bf16, ls_deq8_bf16)
-LS_FOR_NCOLS(LS_MMVF_ENTRY, q4_k, ls_deq8_q4_k)
-LS_FOR_NCOLS(LS_MMVF_ENTRY, q6_k, ls_deq8_q6_k)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, f16, ls_deq8_f16)
 LS_FOR_NCOLS(LS_MMVF_ENTRY, f32, ls_deq8_f32)

@@ -51,9 +51,11 @@ LS_KERNEL void ls_quantize_q8_0_f32(const float* x, float* out, int total) {
 
 // quantize_row_q8_K and back, for K-quant weights: per block of 256 the scale comes from the
 // signed value of largest magnitude (the first on a tie), q = min(127, rint(x * -127 / max)),
-// value q / (-127 / max). One block of 256 threads per 256 values; writes floats to `out_f32`, or
-// halves to `out_f16` when that is not null.
-LS_KERNEL void ls_quantize_q8_k(const float* x, float* out_f32, uint16_t* out_f16, int total) {
+// value q / (-127 / max). One block of 256 threads per 256 values; writes halves to `out_f16` when
+// that is not null, else floats to `out_f32` when that is not null; and, when `out_q` is not null,
+// the int8 q to it and each block's 1 / iscale to `out_d` (the integer K-quant GEMV's input).
+LS_KERNEL void ls_quantize_q8_k(const float* x, float* out_f32, uint16_t* out_f16, int8_t* out_q, float* out_d,
+                                int total) {
   ls_grid_wait();
   LS_SHARED float best_abs[LS_MAX_WAVES_PER_BLOCK];
   LS_SHARED float best_idx[LS_MAX_WAVES_PER_BLOCK];
@@ -86,15 +88,19 @@ LS_KERNEL void ls_quantize_q8_k(const float* x, float* out_f32, uint16_t* out_f1
       at = (int)best_idx[w];
     }
   }
-  float r = 0.0f;
+  float r = 0.0f, dq = 0.0f, qv = 0.0f;
   if (amax != 0.0f) {
     const float iscale = -127.0f / x[base + at];
-    const float dq = 1.0f / iscale;
-    const float qv = __builtin_fminf(127.0f, ls_rint(iscale * v));
+    dq = 1.0f / iscale;
+    qv = __builtin_fminf(127.0f, ls_rint(iscale * v));
     r = dq * qv;
   }
   if (out_f16) out_f16[base + t] = ls_float_to_half(r);
-  else out_f32[base + t] = r;
+  else if (out_f32) out_f32[base + t] = r;
+  if (out_q) {
+    out_q[base + t] = (int8_t)(int)qv;
+    if (t == 0) out_d[base / LS_QK_K] = dq;
+  }
 }
 
 LS_KERNEL void ls_f32_to_f16(const float* x, uint16_t* out, int total) {

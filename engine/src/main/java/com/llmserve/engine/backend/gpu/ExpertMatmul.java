@@ -110,7 +110,7 @@ record ExpertMatmul(
         w.reserve(Slot.EXPERT_MULTIS, (1L + (long) multiSlots() * multiInts()) * Integer.BYTES);
         int k = weight.cols();
         for (GpuWeight.Segment s : weight.segments()) {
-            switch (Matmul.gemvRounding(s.band())) {
+            switch (Matmul.expertGemvRounding(s.band())) {
                 case Q8_0_INT -> {
                     w.reserve(Slot.XQ, (long) xRows * k);
                     w.reserve(Slot.XD, (long) xRows * (k / LS_QK) * Float.BYTES);
@@ -141,7 +141,7 @@ record ExpertMatmul(
         int k = weight.cols();
         Matmul.Prepared prepared = Matmul.Prepared.NONE;
         for (GpuWeight.Segment s : weight.segments()) {
-            Matmul.Prepared wanted = Matmul.gemvRounding(s.band());
+            Matmul.Prepared wanted = Matmul.expertGemvRounding(s.band());
             if (wanted != Matmul.Prepared.NONE && wanted != prepared) {
                 Matmul.prepare(l, x, xRows, k, wanted);
                 prepared = wanted;

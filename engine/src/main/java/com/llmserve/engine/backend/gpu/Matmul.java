@@ -114,6 +114,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 w.reserve(Slot.XQ, q * k);
                 w.reserve(Slot.XD, q * (k / LS_QK) * Float.BYTES);
                 w.reserve(Slot.XS, q * (k / LS_QK) * Integer.BYTES);
+            } else if (f.kIntegerGemv()) {
+                w.reserve(Slot.XQ, q * k);
+                w.reserve(Slot.XD, q * (k / LS_QK_K) * Float.BYTES);
             } else if (band.activation() != WeightFormat.Activation.FLOAT) {
                 w.reserve(Slot.XF, q * k * Float.BYTES);
             }
@@ -141,6 +144,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         Q8_0_INT,
         Q8_0_FLOAT,
         Q8_K_FLOAT,
+        /** Q8_K as int8 values and a float scale per 256, for {@code ls_mmvk_*}. */
+        Q8_K_INT,
         Q8_0_HALF,
         Q8_K_HALF,
         PLAIN_HALF
@@ -175,6 +180,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
                 if (f.integerGemv()) {
                     l.q8(args, c0, k);
+                } else if (f.kIntegerGemv()) {
+                    args.pointer(l.scratch(Slot.XQ), (long) c0 * k)
+                            .pointer(l.scratch(Slot.XD), (long) c0 * (k / LS_QK_K) * Float.BYTES);
                 } else if (band.activation() != WeightFormat.Activation.FLOAT) {
                     args.pointer(l.scratch(Slot.XF), (long) c0 * k * Float.BYTES);
                 } else {
@@ -240,6 +248,11 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
 
     /** The GEMV rounding of a band's activations ({@link Prepared#NONE}: the floats themselves). */
     static Prepared gemvRounding(GpuWeight.Band band) {
+        return band.format().kIntegerGemv() ? Prepared.Q8_K_INT : expertGemvRounding(band);
+    }
+
+    /** The rounding of a mixture's expert GEMV ({@code ls_mmv*_ex_*}), whose K-quants read floats. */
+    static Prepared expertGemvRounding(GpuWeight.Band band) {
         return band.format().integerGemv()
                 ? Prepared.Q8_0_INT
                 : switch (band.activation()) {
@@ -268,7 +281,20 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 l.kernel(
                         Kernel.QUANTIZE_Q8_K,
                         LaunchConfig.of(total / LS_QK_K, LS_QK_K),
-                        args.pointer(l.scratch(Slot.XF)).nullPointer().i32(total));
+                        args.pointer(l.scratch(Slot.XF))
+                                .nullPointer()
+                                .nullPointer()
+                                .nullPointer()
+                                .i32(total));
+            case Q8_K_INT ->
+                l.kernel(
+                        Kernel.QUANTIZE_Q8_K,
+                        LaunchConfig.of(total / LS_QK_K, LS_QK_K),
+                        args.nullPointer()
+                                .nullPointer()
+                                .pointer(l.scratch(Slot.XQ))
+                                .pointer(l.scratch(Slot.XD))
+                                .i32(total));
             case Q8_0_HALF ->
                 l.kernel(
                         Kernel.QUANTIZE_Q8_0_F16,
@@ -278,7 +304,11 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 l.kernel(
                         Kernel.QUANTIZE_Q8_K,
                         LaunchConfig.of(total / LS_QK_K, LS_QK_K),
-                        args.nullPointer().pointer(l.scratch(Slot.XH)).i32(total));
+                        args.nullPointer()
+                                .pointer(l.scratch(Slot.XH))
+                                .nullPointer()
+                                .nullPointer()
+                                .i32(total));
             case PLAIN_HALF ->
                 l.kernel(
                         Kernel.F32_TO_F16,

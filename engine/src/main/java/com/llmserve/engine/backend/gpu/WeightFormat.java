@@ -105,56 +105,56 @@ enum WeightFormat {
             0,
             Kernel.EMBED_Q3_K,
             Kernel.DEQUANT_Q3_K_F16,
-            Kernel.MMVF_Q3_K_1,
-            Kernel.MMVF_Q3_K_2,
-            Kernel.MMVF_Q3_K_3,
-            Kernel.MMVF_Q3_K_4,
-            Kernel.MMVF_Q3_K_5,
-            Kernel.MMVF_Q3_K_6,
-            Kernel.MMVF_Q3_K_7,
-            Kernel.MMVF_Q3_K_8),
+            Kernel.MMVK_Q3_K_1,
+            Kernel.MMVK_Q3_K_2,
+            Kernel.MMVK_Q3_K_3,
+            Kernel.MMVK_Q3_K_4,
+            Kernel.MMVK_Q3_K_5,
+            Kernel.MMVK_Q3_K_6,
+            Kernel.MMVK_Q3_K_7,
+            Kernel.MMVK_Q3_K_8),
     Q4_K(
             GgmlType.Q4_K,
             Activation.Q8_K,
             0,
             Kernel.EMBED_Q4_K,
             Kernel.DEQUANT_Q4_K_F16,
-            Kernel.MMVF_Q4_K_1,
-            Kernel.MMVF_Q4_K_2,
-            Kernel.MMVF_Q4_K_3,
-            Kernel.MMVF_Q4_K_4,
-            Kernel.MMVF_Q4_K_5,
-            Kernel.MMVF_Q4_K_6,
-            Kernel.MMVF_Q4_K_7,
-            Kernel.MMVF_Q4_K_8),
+            Kernel.MMVK_Q4_K_1,
+            Kernel.MMVK_Q4_K_2,
+            Kernel.MMVK_Q4_K_3,
+            Kernel.MMVK_Q4_K_4,
+            Kernel.MMVK_Q4_K_5,
+            Kernel.MMVK_Q4_K_6,
+            Kernel.MMVK_Q4_K_7,
+            Kernel.MMVK_Q4_K_8),
     Q5_K(
             GgmlType.Q5_K,
             Activation.Q8_K,
             0,
             Kernel.EMBED_Q5_K,
             Kernel.DEQUANT_Q5_K_F16,
-            Kernel.MMVF_Q5_K_1,
-            Kernel.MMVF_Q5_K_2,
-            Kernel.MMVF_Q5_K_3,
-            Kernel.MMVF_Q5_K_4,
-            Kernel.MMVF_Q5_K_5,
-            Kernel.MMVF_Q5_K_6,
-            Kernel.MMVF_Q5_K_7,
-            Kernel.MMVF_Q5_K_8),
+            Kernel.MMVK_Q5_K_1,
+            Kernel.MMVK_Q5_K_2,
+            Kernel.MMVK_Q5_K_3,
+            Kernel.MMVK_Q5_K_4,
+            Kernel.MMVK_Q5_K_5,
+            Kernel.MMVK_Q5_K_6,
+            Kernel.MMVK_Q5_K_7,
+            Kernel.MMVK_Q5_K_8),
     Q6_K(
             GgmlType.Q6_K,
             Activation.Q8_K,
             0,
             Kernel.EMBED_Q6_K,
             Kernel.DEQUANT_Q6_K_F16,
-            Kernel.MMVF_Q6_K_1,
-            Kernel.MMVF_Q6_K_2,
-            Kernel.MMVF_Q6_K_3,
-            Kernel.MMVF_Q6_K_4,
-            Kernel.MMVF_Q6_K_5,
-            Kernel.MMVF_Q6_K_6,
-            Kernel.MMVF_Q6_K_7,
-            Kernel.MMVF_Q6_K_8),
+            Kernel.MMVK_Q6_K_1,
+            Kernel.MMVK_Q6_K_2,
+            Kernel.MMVK_Q6_K_3,
+            Kernel.MMVK_Q6_K_4,
+            Kernel.MMVK_Q6_K_5,
+            Kernel.MMVK_Q6_K_6,
+            Kernel.MMVK_Q6_K_7,
+            Kernel.MMVK_Q6_K_8),
     F16(
             GgmlType.F16,
             Activation.FLOAT,
@@ -320,6 +320,7 @@ enum WeightFormat {
     Kernel expertGemvKernel(int columns, int k) {
         String group = "_" + (columns == 1 ? 1 : 8);
         if (!integerGemv()) {
+            // (MMVF_EX_Q*_K: the K-quant experts' float products)
             return Kernel.valueOf("MMVF_EX_" + name() + group);
         }
         int blocks = k / KernelConstants.LS_QK;
@@ -330,6 +331,14 @@ enum WeightFormat {
     /** The GEMV kernels take int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1: Q8_0 ones) rather than floats. */
     boolean integerGemv() {
         return gemv[0].name().startsWith("MMVQ_");
+    }
+
+    /**
+     * The GEMV kernels take Q8_K activations as int8 values and a scale per 256 (Q3_K to Q6_K,
+     * {@code ls_mmvk_*}); a mixture's experts of these formats still multiply Q8_K-rounded floats.
+     */
+    boolean kIntegerGemv() {
+        return gemv[0].name().startsWith("MMVK_");
     }
 
     /** The int8 tensor-core product of this format ({@code ls_mmq_*}), or null: Q4_0 and Q8_0 have one. */

@@ -100,9 +100,9 @@ class SimulatedGpuBackendTests {
 
     /**
      * The tiny models of the types once dequantized to F16 on the host multiply through their own
-     * formats' kernels: the integer GEMV (Q4_1, Q5_0, Q5_1, their int8 input written by the norms),
-     * the float GEMV (K-quants), the gather and, for a prompt on the BLAS path without half copies,
-     * the dequantization to half per product.
+     * formats' kernels: the integer GEMV (Q4_1, Q5_0, Q5_1, their int8 input written by the norms;
+     * Q3_K to Q6_K over Q8_K ints), the float GEMV (Q2_K), the gather and, for a prompt on the BLAS
+     * path without half copies, the dequantization to half per product.
      */
     @ParameterizedTest
     @MethodSource("modelsAndTheirKernels")
@@ -133,11 +133,11 @@ class SimulatedGpuBackendTests {
                 Arguments.of("tiny-Q5_1.gguf", List.of("ls_embed_q5_1", "ls_mmvq_q5_1_1", "ls_dequant_q5_1_f16")),
                 Arguments.of(
                         "tiny-Q2_K.gguf",
-                        List.of("ls_embed_q2_k", "ls_mmvf_q2_k_1", "ls_mmvf_q3_k_1", "ls_dequant_q2_k_f16")),
+                        List.of("ls_embed_q2_k", "ls_mmvf_q2_k_1", "ls_mmvk_q3_k_1", "ls_dequant_q2_k_f16")),
                 Arguments.of(
                         "tiny-Q3_K_M.gguf",
-                        List.of("ls_embed_q3_k", "ls_mmvf_q3_k_1", "ls_mmvf_q4_k_1", "ls_mmvf_q5_k_1")),
-                Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvf_q5_k_1", "ls_dequant_q5_k_f16")));
+                        List.of("ls_embed_q3_k", "ls_mmvk_q3_k_1", "ls_mmvk_q4_k_1", "ls_mmvk_q5_k_1")),
+                Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvk_q5_k_1", "ls_dequant_q5_k_f16")));
     }
 
     /** A 40-token prompt: between gemm-min-rows (32) and mmq-max-rows (64) by default. */
