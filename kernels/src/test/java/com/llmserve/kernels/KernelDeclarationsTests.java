@@ -49,7 +49,8 @@ class KernelDeclarationsTests {
     @Test
     void everyGemvComesForEachTokenCountUpToTheLaunchConstant() {
         for (String family :
-                new String[] {"MMVQ_Q4_0", "MMVQ_Q8_0", "MMVF_Q4_K", "MMVF_Q6_K", "MMVF_F16", "MMVF_F32"}) {
+                new String[] {"MMVQ_Q4_0", "MMVQ_Q8_0", "MMVK_Q4_K", "MMVK_Q6_K", "MMVF_Q2_K", "MMVF_F16", "MMVF_F32"
+                }) {
             assertThat(Arrays.stream(Kernel.values()).map(Kernel::name).filter(n -> n.matches(family + "_\\d+")))
                     .as(family)
                     .hasSize(KernelConstants.LS_MMV_MAX_COLS)

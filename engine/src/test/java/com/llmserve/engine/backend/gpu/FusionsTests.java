@@ -111,6 +111,33 @@ class FusionsTests {
                 .isEqualTo(Matmul.Path.GEMV);
     }
 
+    /**
+     * ls_mmq_* splits a product's weight blocks when its tiles would leave multiprocessors idle:
+     * enough shares for two blocks per multiprocessor, each at least four stages of four blocks.
+     */
+    @Test
+    void int8TensorCoreProductsSplitTheirBlocksOnlyWhereTheirTilesCannotFillTheDevice() {
+        // 8B at 64 tokens on 132 multiprocessors: gate|up 448 tiles, down 64 of 448 blocks, qkv 96
+        assertThat(Matmul.mmqSplits(Matmul.mmqTiles(28672, 64), 4096 / 32, 132)).isEqualTo(1);
+        assertThat(Matmul.mmqSplits(Matmul.mmqTiles(4096, 64), 14336 / 32, 132)).isEqualTo(5);
+        assertThat(Matmul.mmqSplits(Matmul.mmqTiles(6144, 64), 4096 / 32, 132)).isEqualTo(3);
+        // short rows: shares of four stages at least (1024 values: 8 stages, so 2)
+        assertThat(Matmul.mmqSplits(Matmul.mmqTiles(200, 9), 1024 / 32, 132)).isEqualTo(2);
+        assertThat(Matmul.mmqSplits(Matmul.mmqTiles(200, 9), 256 / 32, 132)).isEqualTo(1);
+    }
+
+    @Test
+    void denseKQuantProductsRoundTheirActivationsToQ8KIntegersAndExpertsToQ8KFloats() {
+        GpuWeight.Band q5k = matrix(WeightFormat.Q5_K).bands.getFirst();
+        assertThat(Matmul.gemvRounding(q5k)).isEqualTo(Matmul.Prepared.Q8_K_INT);
+        assertThat(Matmul.expertGemvRounding(q5k)).isEqualTo(Matmul.Prepared.Q8_K_FLOAT);
+        GpuWeight.Band q2k = matrix(WeightFormat.Q2_K).bands.getFirst();
+        assertThat(Matmul.gemvRounding(q2k)).as("Q2_K: the float GEMV").isEqualTo(Matmul.Prepared.Q8_K_FLOAT);
+        GpuWeight.Band q4 = matrix(WeightFormat.Q4_0).bands.getFirst();
+        assertThat(Matmul.gemvRounding(q4)).isEqualTo(Matmul.Prepared.Q8_0_INT);
+        assertThat(Matmul.expertGemvRounding(q4)).isEqualTo(Matmul.Prepared.Q8_0_INT);
+    }
+
     @Test
     void productsThatDoNotReadInt8ActivationsLeaveTheirProducerAlone() {
         RmsNorm producer = new RmsNorm(x, norm, 1e-5f, 8, xb, false);
