@@ -3,8 +3,9 @@
 // f16 scales), so quants load as aligned 16-byte vectors; every other format (Q4_1, Q5_0, Q5_1,
 // the K-quants, F16, BF16, F32) keeps GGML's own block layout, so its device bytes are its file
 // bytes (Q5_0's 22-byte, Q3_K's 110-byte and Q6_K's 210-byte blocks are only 2-byte aligned:
-// those readers load bytes or 16-bit halves). Every dequantization does the float arithmetic of the CPU backend in the
-// same order (the compiler may still fuse a multiply and a subtract, one rounding apart).
+// those readers load bytes or 16-bit halves). Every dequantization does the float arithmetic of
+// the CPU backend in the same order (the compiler may still fuse a multiply and a subtract, one
+// rounding apart).
 //
 // A weight is passed to kernels as (w, wd): the quant (or plain) data, and for Q4_0/Q8_0 the
 // scales array (ignored by the other formats).

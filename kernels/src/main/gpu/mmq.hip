@@ -182,7 +182,8 @@ LS_DEVICE void ls_mmq_products(const uint8_t* w, const uint16_t* wd, const int8_
       const int n = live ? col0 + col : ncols - 1;
       const int blk = b0 + off / LS_QK;
       const bool ok = live && blk < nb;
-      ls_cp_async<16>(xs + col * XROW + off, xq + (long)ls_mmq_xrow(map, n) * k + (long)(ok ? blk : 0) * LS_QK + off % LS_QK, ok);
+      ls_cp_async<16>(xs + col * XROW + off,
+                      xq + (long)ls_mmq_xrow(map, n) * k + (long)(ok ? blk : 0) * LS_QK + off % LS_QK, ok);
     }
     uint16_t* wds = (uint16_t*)(base + W_BYTES + X_BYTES);
     {
