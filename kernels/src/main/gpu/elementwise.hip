@@ -402,59 +402,78 @@ LS_KERNEL void ls_rope_norm_f32(float* x, int stride, int col, int heads, int he
   }
 }
 
-// One-shot all-reduce (sum) of n floats over `ranks` GPUs of one host with peer access, for a
-// tensor-parallel model's layer outputs at decode widths, where NCCL's latency per call dominates.
-// Rank r launches this on its stream with every rank's buffer (b0..b7, unused ones null), every
-// rank's flags (f0..f7: LS_AR_MAX_BLOCKS x LS_AR_MAX_RANKS each) and its own counters. Block b of
-// every rank sums slice b of all buffers in rank order (the same bits on every rank) between two
-// barriers on flags each rank writes into the others' memory: the first says the rank's buffer is
-// ready (its stream's earlier kernels have finished), the second that it has read the others'
-// slices, so no rank writes the sum over its slice while another still reads it. Each block's
-// epoch counts up in the rank's counters, so flags are never reset and a captured graph replays
-// with the same arguments.
-LS_KERNEL void ls_allreduce_f32(float* b0, float* b1, float* b2, float* b3, float* b4, float* b5, float* b6,
-                                float* b7, unsigned* f0, unsigned* f1, unsigned* f2, unsigned* f3, unsigned* f4,
-                                unsigned* f5, unsigned* f6, unsigned* f7, unsigned* counters, int rank, int ranks,
-                                int n) {
+// One-shot all-reduce (sum) of n floats over `ranks` GPUs of one host with peer access, in place:
+// a tensor-parallel model's layer outputs at decode widths, where NCCL's latency per call dominates.
+// Rank r launches this on its stream with its values x, every rank's receive area (r0..r7, unused
+// ones null; `cap` lines per sender and parity) and its own counters (one per block). A thread
+// pushes its four values into every peer's area as two lines {v0, epoch, v1, epoch}, then waits in
+// its own area for each peer's lines of this epoch and sums every rank's values in rank order, so
+// every rank holds the same bits. No fence and one crossing of the link: a line's flags say its
+// values have landed. Lines of the two parities alternate: the writer of epoch e + 2 has seen the
+// reader's lines of e + 1, written after the reader had read those of e. Block b's epoch counts up
+// in counters[b] (the same on every rank, which launch the same sums), so a captured graph replays
+// with the same arguments, and a flag equal to the epoch cannot be an older one.
+LS_KERNEL void ls_allreduce_f32(float* x, unsigned* r0, unsigned* r1, unsigned* r2, unsigned* r3, unsigned* r4,
+                                unsigned* r5, unsigned* r6, unsigned* r7, unsigned* counters, int rank, int ranks, int n,
+                                int cap) {
   ls_grid_wait();
-  float* const bufs[LS_AR_MAX_RANKS] = {b0, b1, b2, b3, b4, b5, b6, b7};
-  unsigned* const flags[LS_AR_MAX_RANKS] = {f0, f1, f2, f3, f4, f5, f6, f7};
+  unsigned* const areas[LS_AR_MAX_RANKS] = {r0, r1, r2, r3, r4, r5, r6, r7};
+  LS_SHARED unsigned epoch_shared;
   const unsigned b = ls_block_x();
-  const unsigned t = ls_thread_x();
-  const int threads = (int)ls_block_dim_x();
-  LS_SHARED unsigned epoch;
-  if (t == 0) epoch = counters[b] + 1;
+  const int t = (int)ls_thread_x();
+  if (t == 0) epoch_shared = counters[b] + 1;
   ls_sync_block();
-  const unsigned ready = 2 * epoch - 1;
-  const unsigned done = 2 * epoch;
-  const unsigned slot = b * LS_AR_MAX_RANKS;
-  if ((int)t < ranks) {
-    ls_flag_store(flags[t] + slot + rank, ready);
-    while (ls_flag_load(flags[rank] + slot + t) < ready) {
-    }
-  }
-  ls_sync_block();
-  const int start = (int)b * threads * LS_AR_PER_THREAD + (int)t;
-  float acc[LS_AR_PER_THREAD];
+  const unsigned epoch = epoch_shared;
+  const int lines = (n + 1) / 2;
+  // this thread's lines: j and j + LS_AR_THREADS (values 2j, 2j + 1 and the next line's two)
+  const int j = (int)b * LS_AR_THREADS * 2 + t;
+  const int line[2] = {j, j + LS_AR_THREADS};
+  float mine[LS_AR_PER_THREAD];
   for (int k = 0; k < LS_AR_PER_THREAD; k++) {
-    const int i = start + k * threads;
-    if (i < n) {
-      // volatile: another GPU's memory, written before its flag, never from a stale cache line
-      float s = ((const volatile float*)bufs[0])[i];
-      for (int r = 1; r < ranks; r++) s += ((const volatile float*)bufs[r])[i];
-      acc[k] = s;
+    const int i = 2 * line[k / 2] + (k & 1);
+    mine[k] = i < n ? x[i] : 0.0f;
+  }
+  const long slots = (long)(epoch & 1) * ranks;  // this parity's first sender slot
+  for (int q = 0; q < ranks; q++) {
+    if (q == rank) continue;
+    unsigned* to = areas[q] + (slots + rank) * cap * 4;
+    for (int k = 0; k < 2; k++) {
+      if (line[k] < lines) {
+        ls_u32x4 v;
+        v.x = __builtin_bit_cast(unsigned, mine[2 * k]);
+        v.y = epoch;
+        v.z = __builtin_bit_cast(unsigned, mine[2 * k + 1]);
+        v.w = epoch;
+        ls_line_store(to + (long)line[k] * 4, v);
+      }
     }
   }
-  ls_sync_block();
-  if ((int)t < ranks) {
-    ls_flag_store(flags[t] + slot + rank, done);
-    while (ls_flag_load(flags[rank] + slot + t) < done) {
+  float sum[LS_AR_PER_THREAD];
+  for (int q = 0; q < ranks; q++) {
+    float part[LS_AR_PER_THREAD];
+    if (q == rank) {
+      for (int k = 0; k < LS_AR_PER_THREAD; k++) part[k] = mine[k];
+    } else {
+      const unsigned* from = areas[rank] + (slots + q) * cap * 4;
+      for (int k = 0; k < 2; k++) {
+        ls_u32x4 v;
+        v.x = 0;
+        v.z = 0;
+        if (line[k] < lines) {
+          do {
+            v = ls_line_load(from + (long)line[k] * 4);
+          } while (v.y != epoch || v.w != epoch);
+        }
+        part[2 * k] = __builtin_bit_cast(float, v.x);
+        part[2 * k + 1] = __builtin_bit_cast(float, v.z);
+      }
     }
+    for (int k = 0; k < LS_AR_PER_THREAD; k++) sum[k] = q == 0 ? part[k] : sum[k] + part[k];
   }
-  ls_sync_block();
   for (int k = 0; k < LS_AR_PER_THREAD; k++) {
-    const int i = start + k * threads;
-    if (i < n) bufs[rank][i] = acc[k];
+    const int i = 2 * line[k / 2] + (k & 1);
+    if (i < n) x[i] = sum[k];
   }
+  ls_sync_block();
   if (t == 0) counters[b] = epoch;
 }

@@ -349,23 +349,37 @@ LS_DEVICE float ls_load_coherent(const float* p) {
 #endif
 }
 
-// A flag that kernels on other GPUs of the host write or read through peer access: stored with
-// release and loaded with acquire semantics at system scope, so what the writer did before the
-// store is visible to the reader after the load.
-LS_DEVICE void ls_flag_store(unsigned* p, unsigned v) {
+// A 16-byte line of two values, each beside its own copy of a flag ({v0, flag, v1, flag}), that a
+// kernel on another GPU of the host writes through peer access and this GPU's kernel waits for:
+// every aligned 8-byte half lands whole, so a half whose flag is current carries its value, without
+// a fence (the low-latency protocol of NCCL's LL). Loads bypass this compute unit's cache.
+LS_DEVICE void ls_line_store(unsigned* p, ls_u32x4 v) {
 #if LS_AMD
-  __scoped_atomic_store_n(p, v, __ATOMIC_RELEASE, __MEMORY_SCOPE_SYSTEM);
+  __scoped_atomic_store_n((unsigned long long*)p, (unsigned long long)v.x | ((unsigned long long)v.y << 32),
+                          __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  __scoped_atomic_store_n((unsigned long long*)p + 1, (unsigned long long)v.z | ((unsigned long long)v.w << 32),
+                          __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
 #else
-  asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  asm volatile("st.volatile.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
 #endif
 }
 
-LS_DEVICE unsigned ls_flag_load(const unsigned* p) {
+LS_DEVICE ls_u32x4 ls_line_load(const unsigned* p) {
+  ls_u32x4 v;
 #if LS_AMD
-  return __scoped_atomic_load_n(p, __ATOMIC_ACQUIRE, __MEMORY_SCOPE_SYSTEM);
+  const unsigned long long lo = __scoped_atomic_load_n((const unsigned long long*)p, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  const unsigned long long hi =
+      __scoped_atomic_load_n((const unsigned long long*)p + 1, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);
+  v.x = (unsigned)lo;
+  v.y = (unsigned)(lo >> 32);
+  v.z = (unsigned)hi;
+  v.w = (unsigned)(hi >> 32);
 #else
-  unsigned v;
-  asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  return v;
+  asm volatile("ld.volatile.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p)
+               : "memory");
 #endif
+  return v;
 }

@@ -123,16 +123,16 @@
 // value per expert in shared memory.
 #define LS_ROUTE_MAX_EXPERTS 512
 
-// Most GPUs ls_allreduce_f32 sums over (its buffer and flag parameters, one per rank).
+// Most GPUs ls_allreduce_f32 sums over (its receive-area parameters, one per rank).
 #define LS_AR_MAX_RANKS 8
 
 // Threads per block of ls_allreduce_f32.
-#define LS_AR_THREADS 512
+#define LS_AR_THREADS 256
 
-// Values each thread of ls_allreduce_f32 sums (held in registers between its two barriers): a block
-// covers LS_AR_THREADS times this many.
-#define LS_AR_PER_THREAD 8
+// Values each thread of ls_allreduce_f32 sends and sums: two 16-byte lines of two values each.
+#define LS_AR_PER_THREAD 4
 
-// Most blocks of ls_allreduce_f32, which sizes each rank's flags (LS_AR_MAX_BLOCKS x
-// LS_AR_MAX_RANKS) and counters (LS_AR_MAX_BLOCKS): at most 64 x 512 x 8 = 262144 values (1 MiB).
-#define LS_AR_MAX_BLOCKS 64
+// Most blocks of ls_allreduce_f32, which sizes each rank's counters (one per block) and receive
+// area (2 x ranks x LS_AR_MAX_BLOCKS x LS_AR_THREADS x LS_AR_PER_THREAD / 2 lines of 16 bytes): at
+// most 256 x 256 x 4 = 262144 values (1 MiB), a decode step's rows of a wide model.
+#define LS_AR_MAX_BLOCKS 256

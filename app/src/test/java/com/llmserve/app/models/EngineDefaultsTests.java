@@ -73,12 +73,12 @@ class EngineDefaultsTests {
                         Map.entry("llmserve.gpu.dequant-band", "16MB"),
                         Map.entry("llmserve.gpu.upload-chunk", "128MB"),
                         Map.entry("llmserve.gpu.half-weight-share", "0.25"),
-                        Map.entry("llmserve.gpu.peer-all-reduce", "true"),
+                        Map.entry("llmserve.gpu.peer-all-reduce", "false"),
                         Map.entry("llmserve.gpu.dependent-launches", "false")));
 
         assertThat(gpu.backendOptions())
                 .isEqualTo(
-                        new GpuOptions(false, 32, 16, 48, false, 8, 16L << 20, 128L << 20, 0.25, false, true, false));
+                        new GpuOptions(false, 32, 16, 48, false, 8, 16L << 20, 128L << 20, 0.25, false, false, false));
     }
 
     @ParameterizedTest

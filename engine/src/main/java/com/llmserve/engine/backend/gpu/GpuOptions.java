@@ -36,9 +36,9 @@ import java.util.function.Consumer;
  *                         count of a single row, experts in groups of one pair. A request's results then
  *                         do not depend on what else runs in its batch, at the cost of batched speed
  * @param peerAllReduce    a model split over NVIDIA GPUs that reach each other's memory sums its
- *                         decode-sized layer outputs with one kernel reading the peers' parts
- *                         ({@code ls_allreduce_f32}) instead of NCCL; larger sums, AMD GPUs and this off
- *                         take NCCL/RCCL
+ *                         decode-sized layer outputs with one kernel pushing each part into the peers'
+ *                         memory ({@code ls_allreduce_f32}) instead of NCCL; larger sums, AMD GPUs and
+ *                         this off take NCCL/RCCL
  * @param dependentLaunches kernels of the decode path launch before the kernel ahead of them has
  *                         ended and wait for it on the device (programmatic dependent launch: the
  *                         next kernel's blocks are placed, and a product's first weights loaded, while
@@ -85,10 +85,10 @@ public record GpuOptions(
     /** Half of the free memory: the KV cache and activations keep the other half. */
     public static final double DEFAULT_HALF_WEIGHT_SHARE = 0.5;
     /**
-     * Off: on two H100s a split 70B model decoded at 65.2 tok/s with the kernel and 68.9 with NCCL
-     * alone (docs/gpu-backend.md, "Tensor parallelism").
+     * On: on two H100s a 70B step's 160 sums cost 0.49 ms with the kernel and 1.55 ms through NCCL
+     * ({@code bench/kernels/run.sh allreduce}; docs/gpu-backend.md, "Tensor parallelism").
      */
-    public static final boolean DEFAULT_PEER_ALL_REDUCE = false;
+    public static final boolean DEFAULT_PEER_ALL_REDUCE = true;
     /**
      * On: on an H100 an 8B Q4_0's batch-1 decode graph took 2.31-2.32 ms with them and 2.42-2.43
      * without, and 64 sequences decoded at 7465 tok/s against 6984-7145 (docs/gpu-backend.md,

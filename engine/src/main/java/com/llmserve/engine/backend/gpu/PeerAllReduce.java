@@ -18,28 +18,35 @@ import java.util.Optional;
 
 /**
  * A shard group's small all-reduces without NCCL: {@code ls_allreduce_f32}, launched on every
- * shard's stream, reads the other shards' parts over peer access and sums them in rank order,
- * synchronizing through flags in each shard's memory. A decode step of a split 70B model makes 160
- * all-reduces of one row. Measured on two H100s it is slower than NCCL (65.2 against 68.9 tok/s),
- * so it is off by default ({@link GpuOptions#peerAllReduce()}); when on, it takes sums of at most
- * {@link #MAX_VALUES} values on NVIDIA GPUs that reach each other, NCCL the rest. Not on AMD: spinning on flags another GPU writes needs fine-grained (uncached)
- * memory there, which the allocator does not hand out, so RCCL sums everything.
+ * shard's stream, pushes each shard's part into the others' memory over peer access in lines that
+ * carry their own flags, and sums every part in rank order. A decode step of a split 70B model
+ * makes 160 all-reduces of one row; on two H100s they cost 0.49 ms of a 12.1 ms step this way and
+ * 1.55 ms through NCCL ({@code bench/kernels/run.sh allreduce}). On by default
+ * ({@link GpuOptions#peerAllReduce()}): it takes sums of at most {@link #MAX_VALUES} values on
+ * NVIDIA GPUs that reach each other, NCCL the rest. Not on AMD: spinning on lines another GPU writes
+ * needs fine-grained (uncached) memory there, which the allocator does not hand out, so RCCL sums
+ * everything.
  */
 final class PeerAllReduce implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(PeerAllReduce.class.getName());
 
-    /** The most values one launch sums: every block's threads, each holding its share in registers. */
+    /** The most values one launch sums: every block's threads, each sending and summing its share. */
     static final int MAX_VALUES = LS_AR_MAX_BLOCKS * LS_AR_THREADS * LS_AR_PER_THREAD;
 
-    private static final long FLAG_BYTES = (long) LS_AR_MAX_BLOCKS * LS_AR_MAX_RANKS * Integer.BYTES;
+    /** Lines of two values a rank's receive area holds per sender and parity. */
+    private static final int CAP = MAX_VALUES / 2;
+
     private static final long COUNTER_BYTES = (long) LS_AR_MAX_BLOCKS * Integer.BYTES;
 
-    /** Per rank: its flags (written by every rank) then its counters. */
-    private final List<DeviceBuffer> flags;
+    /** Per rank: its receive area (2 parities x ranks senders x {@link #CAP} lines of 16 bytes), then its counters. */
+    private final List<DeviceBuffer> areas;
 
-    private PeerAllReduce(List<DeviceBuffer> flags) {
-        this.flags = flags;
+    private final long areaBytes;
+
+    private PeerAllReduce(List<DeviceBuffer> areas, long areaBytes) {
+        this.areas = areas;
+        this.areaBytes = areaBytes;
     }
 
     /**
@@ -60,13 +67,14 @@ final class PeerAllReduce implements AutoCloseable {
                 }
             }
         }
-        List<DeviceBuffer> flags = new ArrayList<>();
+        long areaBytes = 2L * shards.size() * CAP * 16;
+        List<DeviceBuffer> areas = new ArrayList<>();
         try {
             for (GpuBackend s : shards) {
-                flags.add(s.allocateZeroed(FLAG_BYTES + COUNTER_BYTES));
+                areas.add(s.allocateZeroed(areaBytes + COUNTER_BYTES));
             }
         } catch (RuntimeException e) {
-            flags.forEach(DeviceBuffer::close);
+            areas.forEach(DeviceBuffer::close);
             throw e;
         }
         LOG.log(
@@ -74,7 +82,7 @@ final class PeerAllReduce implements AutoCloseable {
                 "{0}: all-reduces of up to {1} values over peer access, larger ones through NCCL",
                 devices,
                 MAX_VALUES);
-        return Optional.of(new PeerAllReduce(flags));
+        return Optional.of(new PeerAllReduce(areas, areaBytes));
     }
 
     private static String unavailable(List<Device> devices, GpuOptions options) {
@@ -106,20 +114,21 @@ final class PeerAllReduce implements AutoCloseable {
     void launch(int rank, Launch l, List<AllReduce> round) {
         AllReduce mine = round.get(rank);
         int values = Math.multiplyExact(mine.n(), mine.x().cols());
-        KernelArgs args = KernelArgs.of();
+        KernelArgs args = KernelArgs.of().pointer(mine.x().buffer);
         for (int r = 0; r < LS_AR_MAX_RANKS; r++) {
-            args = r < round.size() ? args.pointer(round.get(r).x().buffer) : args.nullPointer();
+            args = r < areas.size() ? args.pointer(areas.get(r)) : args.nullPointer();
         }
-        for (int r = 0; r < LS_AR_MAX_RANKS; r++) {
-            args = r < flags.size() ? args.pointer(flags.get(r)) : args.nullPointer();
-        }
-        args.pointer(flags.get(rank), FLAG_BYTES).i32(rank).i32(round.size()).i32(values);
+        args.pointer(areas.get(rank), areaBytes)
+                .i32(rank)
+                .i32(round.size())
+                .i32(values)
+                .i32(CAP);
         int blocks = Math.ceilDiv(values, LS_AR_THREADS * LS_AR_PER_THREAD);
         l.kernel(Kernel.ALLREDUCE_F32, LaunchConfig.of(blocks, LS_AR_THREADS), args);
     }
 
     @Override
     public void close() {
-        Cleanup.each(flags, DeviceBuffer::close);
+        Cleanup.each(areas, DeviceBuffer::close);
     }
 }
