@@ -17,7 +17,8 @@
 # OUT=dir bash run-device.sh tp   on a host of 2 GPUs or more: the tensor-parallel parity tests
 #   (GpuTensorParallelParityTests, and gpu-runtime's, CollectivesGpuTests among them) while a synthetic
 #   70B-shape Q4_0 is written, then GpuBenchmark on it whole on GPU 0 and split over GPUs 0 and 1
-#   (TP_BENCH_ARGS: the benchmark's options); results in $OUT/tp/
+#   (TP_BENCH_ARGS: the benchmark's options), then SplitParity (the split's greedy tokens and
+#   log-probabilities against the whole model's); results in $OUT/tp/
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/out}
@@ -54,6 +55,9 @@ if [ "$what" = tp ]; then
       --model "$models/llama-70b-q4_0.gguf=70B-Q4_0" ${TP_BENCH_ARGS:---decode-steps 64 --prefill 512 --sequences 16,64 --prompt 128 --generate 32} \
       2>&1 | tee "$out/tp/bench-tp$tp.txt" || status=1
   done
+  echo "split against whole start $(date +%T)"
+  timeout ${BENCH_TIMEOUT:-400} $java -cp "$main_cp" com.llmserve.bench.SplitParity --tensor-parallel 2 \
+    --model "$models/llama-70b-q4_0.gguf" 2>&1 | tee "$out/tp/split-parity.txt" || status=1
   exit $status
 fi
 
