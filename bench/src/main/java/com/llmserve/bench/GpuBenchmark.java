@@ -36,7 +36,15 @@ import java.util.Optional;
 public final class GpuBenchmark {
 
     /** Batch-1 decode steps run before the timed ones (see {@link #warmUp}). */
-    private static final int WARM_UP_STEPS = 1500;
+    /**
+     * The host code a decode step runs once per step reaches the JIT's optimizing tier after some
+     * thousands of steps: on an H100, 8B Q4_0 batch-1 steps carried 0.15-0.18 ms of host time after
+     * 1,500 warm-up steps and 0.07-0.11 ms after 8,000 (qwen3-8b: 0.29-0.36 and 0.16-0.18 ms).
+     */
+    private static final int DEFAULT_WARM_UP_STEPS = 8000;
+
+    /** The warm-up stops after this long even short of its steps (a 70B step takes 16 ms). */
+    private static final long WARM_UP_NANOS = 20_000_000_000L;
 
     static final String USAGE = """
             usage: GpuBenchmark --model FILE[=LABEL[:DECODE,PREFILL,AGG]] ... [options]
@@ -44,6 +52,8 @@ public final class GpuBenchmark {
                                     llama.cpp's figures for batch-1 decode, prefill and aggregate decode
                                     at the largest --sequences, when given, add ratios to them
               --decode-steps N      timed batch-1 decode steps (default 128)
+              --warm-up N           untimed batch-1 decode steps before them, which the host code's
+                                    compilation needs (default 8000, or 20 s if that comes first)
               --prefill N           prompt tokens of the prefill measurement (default 512)
               --sequences LIST      sequences decoded together, one column each (default 4,16,64)
               --prompt N            prompt tokens per sequence of the aggregate runs (default 128)
@@ -110,7 +120,8 @@ public final class GpuBenchmark {
             GpuOptions gpu,
             int topK,
             boolean profile,
-            int tensorParallel) {
+            int tensorParallel,
+            int warmUpSteps) {
 
         static Options parse(String[] args) {
             List<Target> models = new ArrayList<>();
@@ -123,12 +134,14 @@ public final class GpuBenchmark {
             int topK = 1;
             boolean profile = false;
             int tensorParallel = 1;
+            int warmUp = DEFAULT_WARM_UP_STEPS;
             Arguments a = new Arguments(args);
             while (a.hasNext()) {
                 String option = a.next();
                 switch (option) {
                     case "--model" -> models.add(Target.parse(a.value(option)));
                     case "--decode-steps" -> decodeSteps = a.positive(option);
+                    case "--warm-up" -> warmUp = a.positive(option);
                     case "--prefill" -> prefill = a.positive(option);
                     case "--sequences" -> sequences = a.positives(option);
                     case "--prompt" -> prompt = a.positive(option);
@@ -156,7 +169,17 @@ public final class GpuBenchmark {
                 throw new IllegalArgumentException("--generate must be at least 2");
             }
             return new Options(
-                    models, decodeSteps, prefill, sequences, prompt, generate, gpu, topK, profile, tensorParallel);
+                    models,
+                    decodeSteps,
+                    prefill,
+                    sequences,
+                    prompt,
+                    generate,
+                    gpu,
+                    topK,
+                    profile,
+                    tensorParallel,
+                    warmUp);
         }
     }
 
@@ -224,7 +247,7 @@ public final class GpuBenchmark {
                 int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
                 BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
                 try (KvStorage kv = model.newKvStorage(pool.capacity(), BLOCK)) {
-                    double decode = decodeOne(model, kv, pool, o.decodeSteps(), o.topK(), gpu, t.label(), out);
+                    double decode = decodeOne(model, kv, pool, o, gpu, t.label(), out);
                     double prefill = prefill(model, kv, pool, o.prefill());
                     double[] aggregate = new double[o.sequences().length];
                     double total = 0;
@@ -397,12 +420,13 @@ public final class GpuBenchmark {
             LanguageModel model,
             KvStorage kv,
             BlockPool pool,
-            int steps,
-            int topK,
+            Options o,
             GpuBackend gpu,
             String label,
             PrintStream out) {
-        warmUp(model, kv, pool, 16 + 8 + steps, topK);
+        int steps = o.decodeSteps();
+        int topK = o.topK();
+        warmUp(model, kv, pool, 16 + 8 + steps, topK, o.warmUpSteps());
         BlockTable table = new BlockTable(pool);
         require(table.ensureCapacity(16 + 8 + steps));
         Logits l = model.forward(
@@ -428,13 +452,14 @@ public final class GpuBenchmark {
     }
 
     /**
-     * {@link #WARM_UP_STEPS} batch-1 decode steps on throwaway sequences of at most {@code capacity}
-     * positions first, so that the timed steps run the host code compiled, as a serving engine does
-     * after its first seconds, not interpreted.
+     * {@code total} batch-1 decode steps (or {@link #WARM_UP_NANOS} of them) on throwaway sequences
+     * of at most {@code capacity} positions first, so that the timed steps run the host code
+     * compiled, as a serving engine does after its first seconds, not interpreted.
      */
-    private static void warmUp(LanguageModel model, KvStorage kv, BlockPool pool, int capacity, int topK) {
+    private static void warmUp(LanguageModel model, KvStorage kv, BlockPool pool, int capacity, int topK, int total) {
         int done = 0;
-        while (done < WARM_UP_STEPS) {
+        long end = System.nanoTime() + WARM_UP_NANOS;
+        while (done < total && System.nanoTime() < end) {
             BlockTable table = new BlockTable(pool);
             require(table.ensureCapacity(capacity));
             int token = model.forward(
@@ -443,7 +468,7 @@ public final class GpuBenchmark {
                                     .build(),
                             kv)
                     .best(0);
-            for (int pos = 16; pos < capacity && done < WARM_UP_STEPS; pos++, done++) {
+            for (int pos = 16; pos < capacity && done < total; pos++, done++) {
                 token = model.forward(one(table, pos, token), kv, topK).best(0);
             }
             table.release();

@@ -67,6 +67,15 @@ class GpuBenchmarkTests {
     }
 
     @Test
+    void warmsUpForEightThousandStepsUnlessToldOtherwise() {
+        assertThat(parse().warmUpSteps()).isEqualTo(8000);
+        assertThat(parse("--warm-up", "1500").warmUpSteps()).isEqualTo(1500);
+        assertThatThrownBy(() -> parse("--warm-up", "0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--warm-up must be positive, not 0");
+    }
+
+    @Test
     void rejectsACommandLineWithoutModel() {
         assertThatThrownBy(() -> GpuBenchmark.Options.parse(new String[] {"--profile"}))
                 .isInstanceOf(IllegalArgumentException.class)
