@@ -11,7 +11,9 @@ import com.llmserve.engine.gguf.GgufFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** The split-against-whole report, on CPU shards (which sum in memory) standing in for GPUs. */
@@ -21,18 +23,8 @@ class SplitParityTests {
 
     @Test
     void aSplitModelIsReportedWithinTheTolerancePromptByPrompt() throws Exception {
-        SplitParity.Options o = SplitParity.Options.parse(
-                new String[] {"--model", MODEL.toString(), "--prompts", "2", "--prompt-tokens", "8", "--steps", "6"});
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean ok;
-        try (GgufFile file = GgufFile.open(MODEL)) {
-            ok = SplitParity.compare(
-                    file,
-                    () -> new CpuBackend(1, true, false, CpuKernels.AUTO),
-                    () -> CpuShards.open(2, 1, CpuKernels.AUTO),
-                    o,
-                    new PrintStream(bytes, true, UTF_8));
-        }
+        boolean ok = compare(CpuKernels.AUTO, CpuKernels.AUTO, bytes, "--prompts", "2");
         List<String> lines = bytes.toString(UTF_8).lines().toList();
         assertThat(ok).as(String.join("\n", lines)).isTrue();
         assertThat(lines).hasSize(6);
@@ -50,21 +42,25 @@ class SplitParityTests {
     void logProbabilitiesThatMovePastTheToleranceFail() throws Exception {
         // the split on the Java kernels against the whole model on the native ones: the same
         // products summed in another order move log-probabilities by a little, past a tolerance of 0
-        SplitParity.Options o = SplitParity.Options.parse(new String[] {
-            "--model", MODEL.toString(), "--prompts", "1", "--prompt-tokens", "8", "--steps", "6", "--tolerance", "0"
-        });
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        boolean ok;
-        try (GgufFile file = GgufFile.open(MODEL)) {
-            ok = SplitParity.compare(
-                    file,
-                    () -> new CpuBackend(1, true, false, CpuKernels.NATIVE),
-                    () -> CpuShards.open(2, 1, CpuKernels.JAVA),
-                    o,
-                    new PrintStream(bytes, true, UTF_8));
-        }
+        boolean ok = compare(CpuKernels.NATIVE, CpuKernels.JAVA, bytes, "--prompts", "1", "--tolerance", "0");
         assertThat(ok).as(bytes.toString(UTF_8)).isFalse();
         assertThat(bytes.toString(UTF_8)).contains("PAST tolerance").contains(": FAIL");
+    }
+
+    /** The tiny model whole on one CPU backend against split over two CPU shards, 8-token prompts, 6 steps. */
+    private static boolean compare(CpuKernels whole, CpuKernels split, ByteArrayOutputStream report, String... more)
+            throws Exception {
+        String[] args = {"--model", MODEL.toString(), "--prompt-tokens", "8", "--steps", "6"};
+        String[] all = Stream.concat(Arrays.stream(args), Arrays.stream(more)).toArray(String[]::new);
+        try (GgufFile file = GgufFile.open(MODEL)) {
+            return SplitParity.compare(
+                    file,
+                    () -> new CpuBackend(1, true, false, whole),
+                    () -> CpuShards.open(2, 1, split),
+                    SplitParity.Options.parse(all),
+                    new PrintStream(report, true, UTF_8));
+        }
     }
 
     @Test
