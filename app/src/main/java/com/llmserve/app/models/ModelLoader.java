@@ -149,6 +149,7 @@ final class ModelLoader {
                 policies.admission(),
                 kind.timeLimiter(),
                 kind::probe,
+                kind::kvUse,
                 description));
     }
 

@@ -7,14 +7,15 @@ import io.github.resilience4j.bulkhead.BulkheadFullException;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import java.util.stream.IntStream;
 
 /**
  * What every served model has, whatever it answers: its replicas over one mapped file (the primary
@@ -22,9 +23,10 @@ import java.util.function.ToLongFunction;
  * per GPU replica that routes new requests by its breaker (the GPU while the breaker is closed,
  * else another GPU replica, the CPU copy or a 503), the {@code admission} bulkhead every request
  * passes, the time limiter of its kind, and the order in which it all closes. Among the primaries
- * whose breakers let it through, a request goes to the one with the fewest requests in flight (the
- * first on a tie): counted here, at admission, so a burst spreads at once rather than after the
- * engines' next statistics.
+ * whose breakers let it through, a request goes to the one with the fewest requests in flight
+ * (counted here, at admission, so a burst spreads at once rather than after the engines' next
+ * statistics), among those to the one whose KV cache is emptiest (its engine's latest statistics:
+ * long sequences weigh more than short ones), then to the first.
  *
  * @param <M> the loaded model
  * @param <E> its engine loop
@@ -39,6 +41,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
     private final Bulkhead admission;
     private final TimeLimiter timeLimiter;
     private final Function<E, CompletableFuture<?>> probe;
+    private final ToDoubleFunction<E> kvUse;
     private final String description;
 
     /**
@@ -49,6 +52,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
      * @param fallback    the CPU copy of a GPU model, or null
      * @param probe       one short request straight on a replica's engine (no admission, no routing):
      *                    the warm-up, and the failover's half-open probe
+     * @param kvUse       the share of a replica engine's KV cache in use, 0 to 1 ({@link ServedKind#kvUse})
      * @param description where it runs, for logs and health
      */
     ReplicaSet(
@@ -59,6 +63,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
             Bulkhead admission,
             TimeLimiter timeLimiter,
             Function<E, CompletableFuture<?>> probe,
+            ToDoubleFunction<E> kvUse,
             String description) {
         if (primaries.isEmpty() || !(failovers.isEmpty() || failovers.size() == primaries.size())) {
             throw new IllegalArgumentException("a replica set needs primaries and none or one failover each: "
@@ -72,6 +77,7 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
         this.admission = admission;
         this.timeLimiter = timeLimiter;
         this.probe = probe;
+        this.kvUse = kvUse;
         this.description = description;
     }
 
@@ -137,11 +143,12 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
             if (failovers.isEmpty()) {
                 return new Ticket(0, null);
             }
-            Integer[] order = new Integer[primaries.size()];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
+            int[] requests = inFlight();
+            double[] kv = new double[requests.length];
+            for (int i = 0; i < kv.length; i++) {
+                kv[i] = kvUse.applyAsDouble(primaries.get(i).engine());
             }
-            Arrays.sort(order, Comparator.comparingInt(inFlight::get));
+            int[] order = leastLoadedFirst(requests, kv);
             for (int i : order) {
                 if (failovers.get(i).tryPrimary()) {
                     return new Ticket(i, failovers.get(i));
@@ -155,6 +162,20 @@ final class ReplicaSet<M extends AutoCloseable, E extends AutoCloseable> impleme
             admission.onComplete();
             throw e;
         }
+    }
+
+    /**
+     * The primaries' indexes, least loaded first: by requests in flight, then by the share of the KV
+     * cache in use, then in order.
+     */
+    static int[] leastLoadedFirst(int[] requests, double[] kvUse) {
+        return IntStream.range(0, requests.length)
+                .boxed()
+                .sorted(Comparator.<Integer>comparingInt(i -> requests[i])
+                        .thenComparingDouble(i -> kvUse[i])
+                        .thenComparingInt(i -> i))
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 
     /**

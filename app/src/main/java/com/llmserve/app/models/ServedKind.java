@@ -30,6 +30,15 @@ interface ServedKind<M extends AutoCloseable, E extends AutoCloseable> {
     /** Bytes a CPU copy needs besides the file's: its KV cache, if any (sized like {@code model}'s). */
     long cacheBytes(M model);
 
+    /**
+     * The share of {@code engine}'s KV cache in use, 0 to 1 (its fullest group), as of its latest
+     * statistics: among replicas with as many requests in flight, a new one goes to the emptier
+     * cache. Kinds without a cache have none in use.
+     */
+    default double kvUse(E engine) {
+        return 0;
+    }
+
     /** One short request straight on {@code engine}; completes when it answered, exceptionally with its error. */
     CompletableFuture<?> probe(E engine);
 

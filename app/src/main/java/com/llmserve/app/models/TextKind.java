@@ -138,6 +138,18 @@ final class TextKind implements ServedKind<LanguageModel, InferenceEngine> {
         return (configuredKvBlocks > 0 ? configuredKvBlocks : EngineOptions.DEFAULT_KV_BLOCKS) * bytesPerBlock(model);
     }
 
+    @Override
+    public double kvUse(InferenceEngine loop) {
+        long[] used = loop.kvBlocksUsedPerGroup();
+        int[] blocks = loop.kvLayout().blocksOfGroup();
+        double share = 0;
+        for (int g = 0; g < used.length; g++) {
+            // the reserved null block of each group is never handed out
+            share = Math.max(share, used[g] / (double) Math.max(1, blocks[g] - 1));
+        }
+        return share;
+    }
+
     /** Four greedy tokens; completes with how the choice ended. */
     @Override
     public CompletableFuture<FinishReason> probe(InferenceEngine engine) {

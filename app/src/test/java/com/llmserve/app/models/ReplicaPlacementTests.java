@@ -101,6 +101,15 @@ class ReplicaPlacementTests {
     }
 
     @Test
+    void replicasWithAsManyInFlightAreOrderedByTheirKvCachesUse() {
+        assertThat(ReplicaSet.leastLoadedFirst(new int[] {2, 1, 1}, new double[] {0, 0.5, 0.25}))
+                .containsExactly(2, 1, 0);
+        assertThat(ReplicaSet.leastLoadedFirst(new int[] {1, 1, 0}, new double[] {0.1, 0.1, 0.9}))
+                .as("requests in flight first, then the cache, then the order")
+                .containsExactly(2, 0, 1);
+    }
+
+    @Test
     void aRequestGoesToTheReplicaWithTheFewestInFlightWhoseBreakerLetsItThrough() throws Exception {
         try (ServedTextModel model = load("llmserve.models[0].devices[0]", "2", "llmserve.models[0].devices[1]", "0")) {
             assertThat(model.replicas()).extracting(Replica::device).containsExactly("gpu:2", "gpu:0", "cpu");
