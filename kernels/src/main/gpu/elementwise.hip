@@ -93,66 +93,61 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // renormalized and scaled (llama.cpp's SOFTMAX with normalized weights). 1: the experts of the
 // largest logits chosen, their weights the softmax over the chosen logits, scaled (SOFTMAX_WEIGHT,
 // gpt-oss).
+// Of two candidates (value, id) the better: the larger value, the lower id among equals; an id of
+// -1 (none) loses to any other. The same on every lane whatever the order, so a butterfly agrees.
+LS_DEVICE void ls_route_better(float& v, int& i, float ov, int oi) {
+  if (oi >= 0 && (i < 0 || ov > v || (ov == v && oi < i))) {
+    v = ov;
+    i = oi;
+  }
+}
+
 LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
                                     float scale, int top_k_softmax) {
   ls_grid_wait();
+  static_assert(LS_ROUTE_THREADS == 32, "one group of 32 lanes per token: reductions by shuffles, no block barrier");
+  // lane l keeps experts l, l + 32, ... here; no other lane reads them
   LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
-  LS_SHARED float best_v[LS_ROUTE_THREADS];
-  LS_SHARED int best_i[LS_ROUTE_THREADS];
-  LS_SHARED float scratch[LS_ROUTE_THREADS];
-  const int tid = (int)ls_thread_x();
+  const int lane = (int)ls_thread_x();
   const float* z = logits + (long)(first + (int)ls_block_x()) * experts;
   float* row = routing + (long)ls_block_x() * 2 * used;
   // the candidates: probabilities (never negative, -1 leaves the running), or the logits (-inf leaves it)
   const float out_of_running = top_k_softmax ? -__builtin_huge_valf() : -1.0f;
   if (top_k_softmax) {
-    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] = z[e];
+    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) prob[e] = z[e];
   } else {
     float m = -__builtin_huge_valf();
-    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
-    m = ls_block_max(m, scratch);
+    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
+    m = ls_group32_max(m);
     float sum = 0.0f;
-    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
+    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) {
       prob[e] = ls_exp(z[e] - m);
       sum += prob[e];
     }
-    const float inv = 1.0f / ls_block_sum(sum, scratch);
-    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
+    const float inv = 1.0f / ls_group32_sum(sum);
+    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
   }
-  ls_sync_block();
   float chosen = 0.0f;
   for (int j = 0; j < used; ++j) {
     float bv = out_of_running;
     int bi = -1;
-    for (int e = tid; e < experts; e += LS_ROUTE_THREADS) {
+    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) {
       if (prob[e] > bv) {  // ascending e: the first of equals stays
         bv = prob[e];
         bi = e;
       }
     }
-    best_v[tid] = bv;
-    best_i[tid] = bi;
-    ls_sync_block();
-    for (int o = LS_ROUTE_THREADS / 2; o > 0; o >>= 1) {
-      if (tid < o) {
-        const float v = best_v[tid + o];
-        const int i = best_i[tid + o];
-        if (v > best_v[tid] || (v == best_v[tid] && i >= 0 && (best_i[tid] < 0 || i < best_i[tid]))) {
-          best_v[tid] = v;
-          best_i[tid] = i;
-        }
-      }
-      ls_sync_block();
+    for (unsigned o = 16; o > 0; o >>= 1) {
+      ls_route_better(bv, bi, ls_shfl_xor(bv, o), ls_shfl_xor_int(bi, o));
     }
-    if (tid == 0) {
-      row[j] = (float)best_i[0];
-      row[used + j] = best_v[0];
-      chosen += best_i[0] >= 0 ? best_v[0] : 0.0f;
-      if (best_i[0] >= 0) prob[best_i[0]] = out_of_running;
+    if (bi >= 0 && bi % LS_ROUTE_THREADS == lane) prob[bi] = out_of_running;
+    if (lane == 0) {
+      row[j] = (float)bi;
+      row[used + j] = bv;
+      chosen += bi >= 0 ? bv : 0.0f;
     }
-    ls_sync_block();
   }
-  if (tid == 0 && top_k_softmax) {
+  if (lane == 0 && top_k_softmax) {
     float m = -__builtin_huge_valf();
     for (int j = 0; j < used; ++j) m = __builtin_fmaxf(m, row[used + j]);
     float sum = 0.0f;
@@ -163,7 +158,7 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
     }
     const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
     for (int j = 0; j < used; ++j) row[used + j] = row[used + j] * inv * scale;
-  } else if (tid == 0) {
+  } else if (lane == 0) {
     const float divisor = __builtin_fmaxf(chosen, 6.103515625e-5f);
     for (int j = 0; j < used; ++j) row[used + j] = row[used + j] / divisor * scale;
   }
@@ -173,59 +168,126 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
 // products: pair p uses expert id routing[t][j], reads activation row x_first + t (or p with
 // x_per_pair) and writes output row p. Each expert's pairs, in pair order, form groups of up to
 // max_cols columns (LS_MMV_MAX_COLS for the GEMVs, LS_MMQ_COLS for the tensor-core products; 1 when
-// each pair must be computed as if alone, for batch invariance); a group of one column goes to
-// `singles` (4 ints each), the others to `multis` (2 + 2 * max_cols ints each); each region starts
-// with its group count. The same layout as
-// ExpertMatmul.groups builds on the host. One block of LS_GROUP_THREADS threads, a thread per expert.
+// each pair must be computed as if alone); a group of one column goes to `singles` (4 ints each),
+// the others to `multis` (2 + 2 * max_cols ints each); each region starts with its group count.
+// Expert e's groups follow those of experts below e in each region.
+//
+// One block of LS_GROUP_THREADS threads: thread s * experts + e takes expert e in slice s of the
+// pairs (the pairs cut into LS_GROUP_THREADS / experts equal slices), so each thread reads a slice,
+// not every pair: it counts its expert's pairs there, the counts are summed across slices and
+// experts, and it then places those pairs knowing how many of the expert's come before its slice.
 LS_KERNEL void ls_group_experts(const float* routing, int* singles, int* multis, int tokens, int used, int experts,
                                 int x_first, int x_per_pair, int max_cols) {
   ls_grid_wait();
-  LS_SHARED int count[LS_ROUTE_MAX_EXPERTS];
-  LS_SHARED int single_at[LS_ROUTE_MAX_EXPERTS];
+  static_assert(LS_GROUP_THREADS >= LS_ROUTE_MAX_EXPERTS && LS_GROUP_THREADS % 32 == 0, "a slice per expert at least");
+  LS_SHARED int before[LS_GROUP_THREADS];  // [s][e]: expert e's pairs in slice s, then in the slices before s
+  LS_SHARED int total[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED int single_at[LS_ROUTE_MAX_EXPERTS];  // an expert's single groups, then where its first goes
   LS_SHARED int multi_at[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED int lane_singles[32];
+  LS_SHARED int lane_multis[32];
+  const int tid = (int)ls_thread_x();
   const int pairs = tokens * used;
-  for (int e = (int)ls_thread_x(); e < experts; e += LS_GROUP_THREADS) {
+  const int slices = LS_GROUP_THREADS / experts;
+  const int s = tid / experts;
+  const int e = tid % experts;
+  const bool active = s < slices;
+  const int per = (pairs + slices - 1) / slices;
+  const int p0 = s * per < pairs ? s * per : pairs;
+  const int p1 = p0 + per < pairs ? p0 + per : pairs;
+  if (active) {
     int c = 0;
-    for (int p = 0; p < pairs; ++p) c += (int)routing[(long)(p / used) * 2 * used + p % used] == e;
-    count[e] = c;
-  }
-  ls_sync_block();
-  if (ls_thread_x() == 0) {
-    int s = 0;
-    int m = 0;
-    for (int e = 0; e < experts; ++e) {
-      const int groups = (count[e] + max_cols - 1) / max_cols;
-      // of wider groups only a last one can have one column
-      const int single = max_cols == 1 ? groups : count[e] % max_cols == 1 ? 1 : 0;
-      single_at[e] = s;
-      multi_at[e] = m;
-      s += single;
-      m += groups - single;
+    int t = p0 / used;
+    int j = p0 % used;
+    for (int p = p0; p < p1; ++p) {
+      c += (int)routing[(long)t * 2 * used + j] == e;
+      if (++j == used) {
+        j = 0;
+        ++t;
+      }
     }
-    singles[0] = s;
-    multis[0] = m;
+    before[tid] = c;
   }
   ls_sync_block();
-  for (int e = (int)ls_thread_x(); e < experts; e += LS_GROUP_THREADS) {
-    int left = count[e];
-    int s = single_at[e];
-    int m = multi_at[e];
-    int* g = nullptr;
-    int col = 0;
-    int columns = 0;
-    for (int p = 0; p < pairs && left > 0; ++p) {
-      const int t = p / used;
-      if ((int)routing[(long)t * 2 * used + p % used] != e) continue;
+  if (tid < experts) {
+    int sum = 0;
+    for (int q = 0; q < slices; ++q) {
+      const int c = before[q * experts + tid];
+      before[q * experts + tid] = sum;
+      sum += c;
+    }
+    total[tid] = sum;
+    const int groups = (sum + max_cols - 1) / max_cols;
+    // of wider groups only a last one can have one column
+    const int single = max_cols == 1 ? groups : sum % max_cols == 1 ? 1 : 0;
+    single_at[tid] = single;
+    multi_at[tid] = groups - single;
+  }
+  ls_sync_block();
+  // exclusive sums over the experts: lane l of the first 32 threads takes a run of them
+  const int run = (experts + 31) / 32;
+  if (tid < 32) {
+    int sn = 0;
+    int mn = 0;
+    for (int x = tid * run; x < experts && x < (tid + 1) * run; ++x) {
+      sn += single_at[x];
+      mn += multi_at[x];
+    }
+    lane_singles[tid] = sn;
+    lane_multis[tid] = mn;
+  }
+  ls_sync_block();
+  if (tid == 0) {
+    int sn = 0;
+    int mn = 0;
+    for (int l = 0; l < 32; ++l) {
+      const int a = lane_singles[l];
+      const int b = lane_multis[l];
+      lane_singles[l] = sn;
+      lane_multis[l] = mn;
+      sn += a;
+      mn += b;
+    }
+    singles[0] = sn;
+    multis[0] = mn;
+  }
+  ls_sync_block();
+  if (tid < 32) {
+    int sn = lane_singles[tid];
+    int mn = lane_multis[tid];
+    for (int x = tid * run; x < experts && x < (tid + 1) * run; ++x) {
+      const int a = single_at[x];
+      const int b = multi_at[x];
+      single_at[x] = sn;
+      multi_at[x] = mn;
+      sn += a;
+      mn += b;
+    }
+  }
+  ls_sync_block();
+  if (!active) return;
+  int idx = before[tid];  // the expert's pairs before this one
+  const int all = total[e];
+  int t = p0 / used;
+  int j = p0 % used;
+  for (int p = p0; p < p1; ++p) {
+    if ((int)routing[(long)t * 2 * used + j] == e) {
+      const int gi = idx / max_cols;
+      const int col = idx - gi * max_cols;
+      const int columns = all - gi * max_cols < max_cols ? all - gi * max_cols : max_cols;
+      int* g = columns == 1 ? singles + 1 + 4 * (single_at[e] + (max_cols == 1 ? gi : 0))
+                            : multis + 1 + (2 + 2 * max_cols) * (multi_at[e] + gi);
       if (col == 0) {
-        columns = left < max_cols ? left : max_cols;
-        g = columns == 1 ? singles + 1 + 4 * s++ : multis + 1 + (2 + 2 * max_cols) * m++;
         g[0] = e;
         g[1] = columns;
       }
       g[2 + 2 * col] = x_per_pair ? p : x_first + t;
       g[3 + 2 * col] = p;
-      --left;
-      if (++col == columns) col = 0;
+      ++idx;
+    }
+    if (++j == used) {
+      j = 0;
+      ++t;
     }
   }
 }

@@ -106,6 +106,16 @@ LS_DEVICE float ls_shfl_xor(float v, unsigned mask) {
 #endif
 }
 
+// ls_shfl_xor for ints.
+LS_DEVICE int ls_shfl_xor_int(int v, unsigned mask) {
+#if LS_AMD
+  unsigned lane = ls_thread_x() & (ls_wave_size() - 1);
+  return __builtin_amdgcn_ds_bpermute((int)((lane ^ mask) << 2), v);
+#else
+  return __shfl_xor_sync(0xffffffffu, v, (int)mask);
+#endif
+}
+
 LS_DEVICE float ls_half_to_float(uint16_t bits) {
 #if LS_AMD
   return (float)__builtin_bit_cast(_Float16, bits);

@@ -113,11 +113,11 @@
 // ls_pool_f32's mode argument: each sequence's last row.
 #define LS_POOL_LAST 3
 
-// Threads per block of ls_route_experts_f32 (one block per token); a power of two.
-#define LS_ROUTE_THREADS 64
+// Threads per block of ls_route_experts_f32 (one block per token): one group of 32 lanes.
+#define LS_ROUTE_THREADS 32
 
-// Threads per block of ls_group_experts (one block, a thread per expert at a time).
-#define LS_GROUP_THREADS 256
+// Threads per block of ls_group_experts (one block, a thread per expert and slice of the pairs).
+#define LS_GROUP_THREADS 1024
 
 // Most experts a mixture routes on the device: ls_route_experts_f32 and ls_group_experts hold a
 // value per expert in shared memory.

@@ -20,8 +20,9 @@ import com.llmserve.kernels.Kernel;
  * on the device (into the expert-group scratch), then per stack segment the activations are rounded
  * as the segment's type wants (once per rounding) and two grouped GEMV launches run, one over the
  * groups of a single column and one over the groups of two to {@code LS_MMV_MAX_COLS}, each group
- * one expert read once for its columns (batch-invariant: every group one column). Nothing depends on the routing on the host, and the grids
- * are sized by the pair count alone, so a captured graph serves every routing; a grid row strides
+ * one expert read once for its columns (batch-invariant, or a single token: every group one column,
+ * and no second launch). Nothing depends on the routing on the host, and the grids are sized by the
+ * pair count alone, so a captured graph serves every routing; a grid row strides
  * over the groups, so absent groups cost no blocks. With {@code tensorCores} the wider groups take up
  * to {@code LS_MMQ_COLS} columns and run the int8 tensor-core products ({@code ls_mmq_ex_*}): a
  * prompt's or a large batch's pairs of one expert read its rows once.
@@ -30,6 +31,7 @@ import com.llmserve.kernels.Kernel;
  * @param xPerPair whether pair {@code p} reads row {@code p} (an expert's hidden rows) rather than its token's
  * @param xRows    rows of {@code x} to round (every row a pair reads)
  * @param tensorCores whether the wider groups run {@code ls_mmq_ex_*} (see {@link #of})
+ * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
  */
 record ExpertMatmul(
         GpuWeight weight,
@@ -40,7 +42,8 @@ record ExpertMatmul(
         GpuActivations x,
         int xRows,
         GpuActivations out,
-        boolean tensorCores)
+        boolean tensorCores,
+        boolean prequantized)
         implements DeviceOp {
 
     /**
@@ -64,7 +67,18 @@ record ExpertMatmul(
                 && !options.batchInvariant()
                 && weight.cols() % LS_QK == 0
                 && weight.segments().stream().allMatch(s -> s.band().format().expertTensorCoreKernel() != null);
-        return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores);
+        return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores, false);
+    }
+
+    /** Whether every segment multiplies int8 activations, which a SwiGLU before it can write. */
+    boolean takesQ8() {
+        return weight.cols() % LS_QK == 0
+                && weight.segments().stream()
+                        .allMatch(s -> Matmul.expertGemvRounding(s.band()) == Matmul.Prepared.Q8_0_INT);
+    }
+
+    ExpertMatmul afterQuantizingProducer() {
+        return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores, true);
     }
 
     /** Ints per one-column group. */
@@ -136,10 +150,9 @@ record ExpertMatmul(
                         .i32(weight.experts())
                         .i32(xFirst)
                         .i32(xPerPair ? 1 : 0)
-                        // batch-invariant: every pair in a group of its own, computed as if alone
-                        .i32(l.options().batchInvariant() ? 1 : groupColumns()));
+                        .i32(singlesOnly(l.options()) ? 1 : groupColumns()));
         int k = weight.cols();
-        Matmul.Prepared prepared = Matmul.Prepared.NONE;
+        Matmul.Prepared prepared = prequantized ? Matmul.Prepared.Q8_0_INT : Matmul.Prepared.NONE;
         for (GpuWeight.Segment s : weight.segments()) {
             Matmul.Prepared wanted = Matmul.expertGemvRounding(s.band());
             if (wanted != Matmul.Prepared.NONE && wanted != prepared) {
@@ -147,12 +160,23 @@ record ExpertMatmul(
                 prepared = wanted;
             }
             launch(l, s, 1, Slot.EXPERT_SINGLES, pairs(), wanted);
-            if (tensorCores) {
+            if (singlesOnly(l.options())) {
+                continue;
+            } else if (tensorCores) {
                 launchTensorCores(l, s);
             } else {
                 launch(l, s, LS_MMV_MAX_COLS, Slot.EXPERT_MULTIS, multiSlots(), wanted);
             }
         }
+    }
+
+    /**
+     * Whether every pair goes in a group of its own: under batch invariance (each computed as if
+     * alone), and for one token, whose pairs share an expert only when a routing repeats one (then
+     * read twice) and where the wider groups' launches would find nothing to do.
+     */
+    private boolean singlesOnly(GpuOptions options) {
+        return options.batchInvariant() || tokens == 1;
     }
 
     private void launch(Launch l, GpuWeight.Segment s, int columns, Slot groups, int slots, Matmul.Prepared rounding) {

@@ -26,6 +26,11 @@ final class Fusions {
                 ops.set(ops.size() - 1, quantizes(last, m));
                 ops.add(m.afterQuantizingProducer());
             }
+            case ExpertMatmul e
+            when last instanceof SwiGlu g && e.takesQ8() && g.out() == e.x() && g.n() == e.xRows() && !g.quantize() -> {
+                ops.set(ops.size() - 1, g.quantizing());
+                ops.add(e.afterQuantizingProducer());
+            }
             case Attention a
             when last instanceof RotaryEmbedding r && writesCacheOf(r, a) -> {
                 ops.set(ops.size() - 1, r.writingCache(a.kv(), a.layer(), a.shape()));

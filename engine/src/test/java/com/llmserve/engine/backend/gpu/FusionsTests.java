@@ -75,6 +75,26 @@ class FusionsTests {
     }
 
     @Test
+    void theSwiGluBeforeAnExpertProductWritesItsQ8FormWhereEverySegmentTakesInt8() {
+        GpuActivations routing = new GpuActivations(OWNER, 4, 4, null);
+        SwiGlu glu = new SwiGlu(qkv, 8, xb, false);
+        ExpertMatmul down = expertProduct(WeightFormat.Q4_0, routing);
+        assertThat(record(glu, down)).containsExactly(glu.quantizing(), down.afterQuantizingProducer());
+
+        ExpertMatmul floats = expertProduct(WeightFormat.Q5_K, routing);
+        assertThat(record(glu, floats)).as("K-quant experts read floats").containsExactly(glu, floats);
+        SwiGlu fewerRows = new SwiGlu(qkv, 4, xb, false);
+        assertThat(record(fewerRows, down)).as("rows the product rounds itself").containsExactly(fewerRows, down);
+    }
+
+    /** Two experts of 2 x D rows (pairs of 2 tokens x 2 used) reading all 8 rows of xb per pair. */
+    private ExpertMatmul expertProduct(WeightFormat format, GpuActivations routing) {
+        GpuWeight.Band band = new GpuWeight.Band(format, format.activation(), 0, 4 * D, null, 0, null);
+        GpuWeight experts = GpuWeight.experts(OWNER, "down", format.type(), D, 2, new int[] {2 * D}, List.of(band));
+        return new ExpertMatmul(experts, routing, 2, 0, true, xb, 8, qkv, false, false);
+    }
+
+    @Test
     void theRowCountTheWeightsFormatAndTheDeviceChooseTheProductsKernels() {
         GpuOptions defaults = GpuOptions.defaults();
         GpuActivations rows = new GpuActivations(OWNER, 256, D, null);

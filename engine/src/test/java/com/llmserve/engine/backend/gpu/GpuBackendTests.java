@@ -322,6 +322,11 @@ class GpuBackendTests {
             for (int[] shape : new int[][] {{1, 1, 256}, {1, 8, 256}, {5, 8, 2048}, {9, 2, 4096}}) {
                 out.add(Arguments.of(types[0], types[1], shape[0], shape[1], shape[2]));
             }
+            if (types[0] == GgmlType.Q4_0 || types[0] == GgmlType.Q8_0) {
+                // a prompt's 1,200 pairs: the grouping's slices hold several pairs each, and groups of
+                // an expert span slices (the tensor-core groups take 64 columns, the GEMV ones 8)
+                out.add(Arguments.of(types[0], types[1], 300, 4, 256));
+            }
         }
         return out.stream();
     }
