@@ -69,9 +69,36 @@ LS_KERNEL void ls_add_rms_norm_f32(float* x, const float* r, const float* weight
 // once; launch with up to LS_MAX_BLOCK threads, the more the shorter each thread's chain of loads.
 #define LS_ROW_CACHE 4
 
-template <bool ADD, bool Q8>
+// With COMBINE the residual is a mixture's output, made here as ls_combine_experts_f32 makes it: the
+// weighted sum, slot after slot, of rows t * used + j of the experts' outputs `ex` with the weights
+// of routing row t; it is stored to r (the combine's output) before it is added.
+template <bool COMBINE>
+LS_DEVICE ls_f32x4 ls_residual4(const float* r, const float* ex, const float* routing, int used, long base, int cols,
+                                int c4) {
+  if (!COMBINE) return ls_load4f(r + base + 4 * c4);
+  const long t = (long)ls_block_x();
+  const float* w = routing + t * 2 * used + used;
+  const ls_f32x4 a = ls_load4f(ex + t * used * cols + 4 * c4);
+  ls_f32x4 s;
+  s.x = w[0] * a.x;
+  s.y = w[0] * a.y;
+  s.z = w[0] * a.z;
+  s.w = w[0] * a.w;
+  for (int j = 1; j < used; ++j) {
+    const ls_f32x4 b = ls_load4f(ex + (t * used + j) * cols + 4 * c4);
+    s.x = s.x + w[j] * b.x;
+    s.y = s.y + w[j] * b.y;
+    s.z = s.z + w[j] * b.z;
+    s.w = s.w + w[j] * b.w;
+  }
+  ls_store4f((float*)r + base + 4 * c4, s);
+  return s;
+}
+
+template <bool ADD, bool Q8, bool COMBINE = false>
 LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
-                          int cols, float eps) {
+                          int cols, float eps, const float* ex = nullptr, const float* routing = nullptr,
+                          int used = 0) {
   LS_SHARED float scratch[LS_MAX_WAVES_PER_BLOCK];
   const long base = (long)ls_block_x() * cols;
   const int vecs = cols / 4;
@@ -85,7 +112,7 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
     if (c4 < vecs) {
       v[j] = ls_load4f(x + base + 4 * c4);
       if (ADD) {
-        v[j] = ls_add4f(v[j], ls_load4f(r + base + 4 * c4));
+        v[j] = ls_add4f(v[j], ls_residual4<COMBINE>(r, ex, routing, used, base, cols, c4));
         ls_store4f(x + base + 4 * c4, v[j]);
       }
       sum_sq += v[j].x * v[j].x + v[j].y * v[j].y + v[j].z * v[j].z + v[j].w * v[j].w;
@@ -94,7 +121,7 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
   for (int c4 = tid + LS_ROW_CACHE * threads; c4 < vecs; c4 += threads) {  // rows longer than the cache
     ls_f32x4 u = ls_load4f(x + base + 4 * c4);
     if (ADD) {
-      u = ls_add4f(u, ls_load4f(r + base + 4 * c4));
+      u = ls_add4f(u, ls_residual4<COMBINE>(r, ex, routing, used, base, cols, c4));
       ls_store4f(x + base + 4 * c4, u);
     }
     sum_sq += u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w;
@@ -124,6 +151,17 @@ LS_KERNEL void ls_rms_norm_v4(float* x, const float* weight, float* y, int cols,
 LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
   ls_grid_wait();
   ls_rms_row<true, false>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps);
+}
+
+// A mixture's combine (ls_combine_experts_f32 of rows [0, gridDim.x) into r), then x += r and the
+// norm, with q null as ls_add_rms_norm_v4, else writing the Q8_0 form too as ls_rms_norm_q8_v4: the
+// two launches' work in one pass over each row.
+LS_KERNEL void ls_combine_add_rms_norm_v4(float* x, const float* ex, const float* routing, int used, float* r,
+                                          const float* weight, float* y, int8_t* q, float* d, int* sums, int cols,
+                                          float eps) {
+  ls_grid_wait();
+  if (q) ls_rms_row<true, true, true>(x, r, weight, y, q, d, sums, cols, eps, ex, routing, used);
+  else ls_rms_row<true, false, true>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps, ex, routing, used);
 }
 
 // With r null: rmsnorm; else the residual add first. Also writes the Q8_0 form of y (rows a

@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * Merges an operation into the one recorded just before it, where one kernel can do both: each
  * rule looks at the last recorded operation and the next one, and nothing else, so every rule is
- * testable alone and a step's fusions never depend on what the model called earlier. The results
- * are exactly those of the two operations run apart.
+ * testable alone and a step's fusions never depend on what the model called earlier. A fused
+ * operation is appended in turn, so it may merge with the one before it. The results are exactly
+ * those of the operations run apart.
  */
 final class Fusions {
 
@@ -17,7 +18,8 @@ final class Fusions {
         DeviceOp last = ops.isEmpty() ? null : ops.getLast();
         DeviceOp fused = last == null ? null : fuse(last, next);
         if (fused != null) {
-            ops.set(ops.size() - 1, fused);
+            ops.removeLast();
+            append(ops, fused);
             return;
         }
         switch (next) {
@@ -49,6 +51,12 @@ final class Fusions {
                 && x == norm.x()
                 && n == norm.n()) {
             return new AddRmsNorm(x, y, norm.weight(), norm.eps(), n, norm.out(), false);
+        }
+        // a mixture's combine, then the residual add of its output and the next norm
+        if (next instanceof AddRmsNorm norm
+                && last instanceof CombineExperts combine
+                && CombineAddRmsNorm.fits(combine, norm)) {
+            return new CombineAddRmsNorm(combine, norm);
         }
         // the norm of the query heads then the one of the key heads right after them (qwen3, gemma3)
         if (next instanceof HeadRmsNorm keys && last instanceof HeadRmsNorm queries && QkNorm.adjacent(queries, keys)) {
@@ -93,6 +101,8 @@ final class Fusions {
         return switch (last) {
             case RmsNorm r when r.out() == m.x() && r.n() == m.n() && !r.quantize() -> r.quantizing();
             case AddRmsNorm r when r.out() == m.x() && r.n() == m.n() && !r.quantize() -> r.quantizing();
+            case CombineAddRmsNorm c
+            when c.norm().out() == m.x() && c.n() == m.n() && !c.norm().quantize() -> c.quantizing();
             case SwiGlu g when g.out() == m.x() && g.n() == m.n() && !g.quantize() -> g.quantizing();
             default -> null;
         };

@@ -87,6 +87,30 @@ class FusionsTests {
         assertThat(record(fewerRows, down)).as("rows the product rounds itself").containsExactly(fewerRows, down);
     }
 
+    @Test
+    void aMixturesCombineThenTheResidualAddAndNormOfItsOutputRunAsOneKernel() {
+        GpuActivations routing = new GpuActivations(OWNER, 8, 4, null);
+        GpuActivations experts = new GpuActivations(OWNER, 16, D, null);
+        CombineExperts combine = new CombineExperts(experts, routing, 0, 8, out);
+        RmsNorm norm = new RmsNorm(x, this.norm, 1e-5f, 8, xb, false);
+        AddRmsNorm addNorm = new AddRmsNorm(x, out, this.norm, 1e-5f, 8, xb, false);
+        assertThat(record(combine, new Add(x, out, 8), norm)).containsExactly(new CombineAddRmsNorm(combine, addNorm));
+
+        Matmul product = new Matmul(matrix(WeightFormat.Q4_0), xb, 8, qkv, Matmul.Path.GEMV, false);
+        assertThat(record(combine, new Add(x, out, 8), norm, product))
+                .as("and it writes the Q8_0 form for an int8 product after it")
+                .containsExactly(
+                        new CombineAddRmsNorm(combine, addNorm.quantizing()), product.afterQuantizingProducer());
+
+        CombineExperts laterPass = new CombineExperts(experts, routing, 4, 4, out);
+        assertThat(record(laterPass, new Add(x, out, 8), norm))
+                .as("a pass over other rows")
+                .containsExactly(laterPass, addNorm);
+        assertThat(record(combine, new Add(x, xb, 8), new RmsNorm(x, this.norm, 1e-5f, 8, out, false)))
+                .as("an add of another activation")
+                .containsExactly(combine, new AddRmsNorm(x, xb, this.norm, 1e-5f, 8, out, false));
+    }
+
     /** Two experts of 2 x D rows (pairs of 2 tokens x 2 used) reading all 8 rows of xb per pair. */
     private ExpertMatmul expertProduct(WeightFormat format, GpuActivations routing) {
         GpuWeight.Band band = new GpuWeight.Band(format, format.activation(), 0, 4 * D, null, 0, null);

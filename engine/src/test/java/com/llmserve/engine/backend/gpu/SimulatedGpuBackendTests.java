@@ -208,7 +208,10 @@ class SimulatedGpuBackendTests {
             int layers = frequency(step, "ls_route_experts_f32");
             assertThat(layers).isPositive();
             assertThat(frequency(step, "ls_group_experts")).isEqualTo(2 * layers); // gate|up, then down
-            assertThat(frequency(step, "ls_combine_experts_f32")).isEqualTo(layers);
+            // every layer combines its experts' outputs; all but the last in the launch that adds
+            // them to the residual stream and normalizes the next layer's input
+            assertThat(frequency(step, "ls_combine_add_rms_norm_v4")).isEqualTo(layers - 1);
+            assertThat(frequency(step, "ls_combine_experts_f32")).isEqualTo(1);
         }
     }
 
