@@ -503,11 +503,24 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
   }
 
 // This block's groups of a mixture's columns (see the header); the sync keeps the next group's
-// partial sums from overwriting ones still being read.
+// partial sums from overwriting ones still being read. With `groups` null, one token's pairs come
+// straight from its routing row, each a group of one column (pair j: expert routing[j], activation
+// row x_first, or j with x_per_pair; output row j), so a token alone needs no grouping launch; a
+// pair without an expert (id -1) is skipped, as the grouping leaves it out.
 #define LS_MMV_GROUPS(n, product)                                                 \
   ls_grid_wait();                                                                 \
-  for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                \
+  const int count = groups ? groups[0] : used;                                    \
+  for (int gi = (int)ls_block_y(); gi < count; gi += stride) {                    \
+    int direct[4];                                                                \
     const int* g = groups + 1 + (long)gi * (2 + 2 * (n));                         \
+    if (!groups) {                                                                \
+      direct[0] = (int)routing[gi];                                               \
+      direct[1] = 1;                                                              \
+      direct[2] = x_per_pair ? gi : x_first;                                      \
+      direct[3] = gi;                                                             \
+      g = direct;                                                                 \
+      if (g[0] < 0) continue;                                                     \
+    }                                                                             \
     const long base = row_base + (long)g[0] * rows;                               \
     product;                                                                      \
     ls_sync_block();                                                              \
@@ -517,7 +530,8 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVQ_EX_ENTRY_S(name, q4, n, s)                                                                        \
   LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
                                                 const float* xd, const int* xs, float* y, const int* groups,    \
-                                                long long row_base, int rows, int k, int ystride, int stride) { \
+                                                long long row_base, int rows, int k, int ystride, int stride, \
+                                                const float* routing, int used, int x_first, int x_per_pair) { \
     LS_MMV_GROUPS(n, (ls_mmvq_parts<n, q4, s, LS_MMV_EX_ROWS>(w, wd, xq, xd, xs, y, rows, k, ystride, base, g + 2, g[1])))        \
   }
 
@@ -527,7 +541,8 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, s)                                                              \
   LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
                                                 const float* xd, const int* xs, float* y, const int* groups,    \
-                                                long long row_base, int rows, int k, int ystride, int stride) { \
+                                                long long row_base, int rows, int k, int ystride, int stride, \
+                                                const float* routing, int used, int x_first, int x_per_pair) { \
     (void)wd;                                                                                                   \
     LS_MMV_GROUPS(n, (ls_mmvq_ggml<n, fmt, s, LS_MMV_EX_ROWS>(w, xq, xd, xs, y, rows, k, ystride, 0, base, g + 2, g[1])))         \
   }
@@ -539,7 +554,8 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVF_EX_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_ex_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
                                          const int* groups, long long row_base, int rows, int k, int ystride, \
-                                         int stride) {                                                      \
+                                         int stride, const float* routing, int used, int x_first,  \
+                                         int x_per_pair) {                                                  \
     LS_MMV_GROUPS(n, (ls_mmvf<n, deq8, LS_MMV_EX_ROWS>(w, wd, x, y, rows, k, ystride, 0, base, g + 2, g[1])))              \
   }
 

@@ -20,8 +20,9 @@ import com.llmserve.kernels.Kernel;
  * on the device (into the expert-group scratch), then per stack segment the activations are rounded
  * as the segment's type wants (once per rounding) and two grouped GEMV launches run, one over the
  * groups of a single column and one over the groups of two to {@code LS_MMV_MAX_COLS}, each group
- * one expert read once for its columns (batch-invariant, or a single token: every group one column,
- * and no second launch). Nothing depends on the routing on the host, and the grids are sized by the
+ * one expert read once for its columns (batch-invariant: every group one column, and no second
+ * launch; a single token's pairs go straight from its routing row to single-column GEMVs, with no
+ * grouping launch either). Nothing depends on the routing on the host, and the grids are sized by the
  * pair count alone, so a captured graph serves every routing; a grid row strides
  * over the groups, so absent groups cost no blocks. With {@code tensorCores} the wider groups take up
  * to {@code LS_MMQ_COLS} columns and run the int8 tensor-core products ({@code ls_mmq_ex_*}): a
@@ -138,6 +139,10 @@ record ExpertMatmul(
 
     @Override
     public void launch(Launch l) {
+        if (direct()) {
+            launchProducts(l);
+            return;
+        }
         l.kernel(
                 Kernel.GROUP_EXPERTS,
                 new LaunchConfig(1, 1, 1, LS_GROUP_THREADS, 1, 1, 0),
@@ -151,6 +156,18 @@ record ExpertMatmul(
                         .i32(xFirst)
                         .i32(xPerPair ? 1 : 0)
                         .i32(singlesOnly(l.options()) ? 1 : groupColumns()));
+        launchProducts(l);
+    }
+
+    /**
+     * Whether the single-column GEMVs read one token's pairs straight from its routing row
+     * ({@code LS_MMV_GROUPS} with no group table), which saves the grouping launch.
+     */
+    private boolean direct() {
+        return tokens == 1;
+    }
+
+    private void launchProducts(Launch l) {
         int k = weight.cols();
         Matmul.Prepared prepared = prequantized ? Matmul.Prepared.Q8_0_INT : Matmul.Prepared.NONE;
         for (GpuWeight.Segment s : weight.segments()) {
@@ -192,8 +209,14 @@ record ExpertMatmul(
             case NONE -> args.pointer(x.buffer);
             default -> args.pointer(l.scratch(Slot.XF));
         }
-        args.pointer(out.buffer, (long) s.outCol() * Float.BYTES).pointer(l.scratch(groups));
+        args.pointer(out.buffer, (long) s.outCol() * Float.BYTES);
+        if (direct()) {
+            args.nullPointer();
+        } else {
+            args.pointer(l.scratch(groups));
+        }
         args.i64(s.firstRow()).i32(rows).i32(k).i32(out.cols()).i32(gridRows);
+        args.pointer(routing.buffer).i32(used()).i32(xFirst).i32(xPerPair ? 1 : 0);
         l.kernel(band.format().expertGemvKernel(columns, k), grid, args);
     }
 

@@ -207,7 +207,11 @@ class SimulatedGpuBackendTests {
                     gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
             int layers = frequency(step, "ls_route_experts_f32");
             assertThat(layers).isPositive();
-            assertThat(frequency(step, "ls_group_experts")).isEqualTo(2 * layers); // gate|up, then down
+            // one token's pairs go straight from its routing row to the products: no grouping launch
+            assertThat(frequency(step, "ls_group_experts")).isZero();
+            assertThat(step.stream().filter(s -> s.startsWith("ls_mmvq_ex_")).count())
+                    .as("gate|up as one stack, then down")
+                    .isEqualTo(2L * layers);
             // every layer combines its experts' outputs; all but the last in the launch that adds
             // them to the residual stream and normalizes the next layer's input
             assertThat(frequency(step, "ls_combine_add_rms_norm_v4")).isEqualTo(layers - 1);
