@@ -16,7 +16,6 @@ import com.llmserve.gpu.LaunchConfig;
 import com.llmserve.gpu.Stream;
 import com.llmserve.gpu.StreamLease;
 import com.llmserve.kernels.Kernel;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,42 +71,40 @@ final class WeightUploader {
 
     /**
      * A mixture's experts, without half copies: the stacks' rows in order (so a stack lies within one
-     * band), or, where every stack has one format and rounding (gate and up of one type), one stack
-     * whose expert e holds its rows of each stack in turn, which one launch multiplies.
+     * band), or, where every stack has one type (gate and up of one type), one stack whose expert e
+     * holds its rows of each stack in turn, which one launch multiplies.
      */
     GpuWeight experts(String name, List<GgufTensor> stacks, int experts, int cols) {
         GgmlType type = stacks.getFirst().type();
-        // the interleaved copy lives until the bands are uploaded
-        try (Arena arena = Arena.ofConfined()) {
-            if (stacks.size() > 1 && stacks.stream().allMatch(t -> t.type() == type)) {
-                stacks = List.of(interleaved(arena, name, stacks, experts, cols));
-            }
-            int[] stackRows =
-                    stacks.stream().mapToInt(t -> Math.toIntExact(t.dim(1))).toArray();
-            GpuWeight w = GpuWeight.experts(
-                    owner, name, type, cols, experts, stackRows, bands(Weight.Kind.EXPERTS, stacks, cols));
-            weightBytes += w.byteSize();
-            return w;
-        }
+        boolean oneType = stacks.size() > 1 && stacks.stream().allMatch(t -> t.type() == type);
+        int[] stackRows = oneType
+                ? new int[] {
+                    stacks.stream().mapToInt(t -> Math.toIntExact(t.dim(1))).sum()
+                }
+                : stacks.stream().mapToInt(t -> Math.toIntExact(t.dim(1))).toArray();
+        List<GgufTensor> parts = oneType ? byExpert(name, stacks, experts, cols) : stacks;
+        GpuWeight w =
+                GpuWeight.experts(owner, name, type, cols, experts, stackRows, bands(Weight.Kind.EXPERTS, parts, cols));
+        weightBytes += w.byteSize();
+        return w;
     }
 
     /**
-     * Stacks of one type as one: expert e's rows of the first stack, then its rows of the next...
-     * copied on the host (the largest, qwen3-30b-a3b's gate and up of a layer in Q4_0, are 226 MB).
+     * Stacks of one type cut into their experts' matrices, expert by expert (e's of the first stack,
+     * then e's of the next...): views of the file's bytes, uploaded one after another into one band.
      */
-    private static GgufTensor interleaved(Arena arena, String name, List<GgufTensor> stacks, int experts, int cols) {
+    static List<GgufTensor> byExpert(String name, List<GgufTensor> stacks, int experts, int cols) {
         GgmlType type = stacks.getFirst().type();
-        long rows = stacks.stream().mapToLong(t -> t.dim(1)).sum();
-        MemorySegment all = arena.allocate(type.byteSize(rows * experts * cols));
-        long at = 0;
+        List<GgufTensor> parts = new ArrayList<>(experts * stacks.size());
         for (int e = 0; e < experts; e++) {
             for (GgufTensor t : stacks) {
-                long bytes = type.byteSize(t.dim(1) * cols);
-                MemorySegment.copy(t.data(), e * bytes, all, at, bytes);
-                at += bytes;
+                long rows = t.dim(1);
+                long bytes = type.byteSize(rows * cols);
+                parts.add(new GgufTensor(
+                        name, type, new long[] {cols, rows}, 0, t.data().asSlice(e * bytes, bytes)));
             }
         }
-        return new GgufTensor(name, type, new long[] {cols, rows, experts}, 0, all);
+        return parts;
     }
 
     private List<GpuWeight.Band> bands(Weight.Kind kind, List<GgufTensor> parts, int cols) {

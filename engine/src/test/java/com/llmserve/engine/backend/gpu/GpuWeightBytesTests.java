@@ -13,8 +13,11 @@ import com.llmserve.engine.model.ModelOptions;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.SimulatedGpu;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -53,6 +56,35 @@ class GpuWeightBytesTests {
     /** The tiny llama of every file type (each mixes in the types llama-quantize gives some tensors). */
     static Stream<String> tinyModels() {
         return TestData.llamaFamilyModels().stream().filter(m -> m.startsWith("tiny-"));
+    }
+
+    @Test
+    void gateAndUpStacksOfOneTypeGoExpertByExpertAsViewsOfTheFile() {
+        int cols = 64;
+        int experts = 3;
+        GgufTensor gate = stack("gate", 2, cols, experts, 1);
+        GgufTensor up = stack("up", 4, cols, experts, 101);
+        List<GgufTensor> parts = WeightUploader.byExpert("gate_up", List.of(gate, up), experts, cols);
+        assertThat(parts).hasSize(2 * experts);
+        for (int e = 0; e < experts; e++) {
+            GgufTensor g = parts.get(2 * e);
+            GgufTensor u = parts.get(2 * e + 1);
+            assertThat(g.rows()).isEqualTo(2);
+            assertThat(u.rows()).isEqualTo(4);
+            // each part starts at its expert's first row of its stack (row r's first byte is 1 + r or 101 + r)
+            assertThat(g.data().get(ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) (1 + 2 * e));
+            assertThat(u.data().get(ValueLayout.JAVA_BYTE, 0)).isEqualTo((byte) (101 + 4 * e));
+        }
+    }
+
+    /** {@code experts} Q8_0 matrices of {@code rows x cols} stacked, row r's bytes all {@code first + r}. */
+    private static GgufTensor stack(String name, int rows, int cols, int experts, int first) {
+        long rowBytes = GgmlType.Q8_0.byteSize(cols);
+        byte[] data = new byte[Math.toIntExact(rowBytes * rows * experts)];
+        for (int r = 0; r < rows * experts; r++) {
+            Arrays.fill(data, Math.toIntExact(r * rowBytes), Math.toIntExact((r + 1) * rowBytes), (byte) (first + r));
+        }
+        return new GgufTensor(name, GgmlType.Q8_0, new long[] {cols, rows, experts}, 0, MemorySegment.ofArray(data));
     }
 
     @ParameterizedTest
