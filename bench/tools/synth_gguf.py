@@ -42,6 +42,9 @@ SHAPES = {  # n_embd, n_layer, n_head, n_head_kv, n_ff[, head_dim, experts, expe
     "gemma3-1b": (1152, 26, 4, 1, 6912, 256),
     "gemma3-12b": (3840, 48, 16, 8, 15360, 256),
     "tiny-moe": (256, 4, 8, 4, 768, 32, 4, 2, 256),
+    # 1B-class mixtures for the CPU's per-parameter comparison (about 0.18 and 0.25 B parameters per token)
+    "qwen3moe-1b": (1024, 16, 16, 4, 3072, 64, 32, 4, 512),
+    "gpt-oss-1b": (1024, 12, 16, 4, 1024, 64, 32, 4, 1024),
     "gpt-oss-20b": (2880, 24, 64, 8, 2880, 64, 32, 4, 2880),
     "gpt-oss-120b": (2880, 36, 64, 8, 2880, 64, 128, 4, 2880),
     "gpt-oss-20b-2l": (2880, 2, 64, 8, 2880, 64, 32, 4, 2880),  # one windowed and one global layer at full width
