@@ -86,8 +86,8 @@ public class CpuBackend extends Backend {
     }
 
     /**
-     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0, Q8_0, Q4_K, Q6_K
-     *                weights, packed into their layout; needs {@code pack}) or the Vector API ones;
+     * @param kernels which kernels multiply quantized weights: the native ones (Q4_0, Q8_0, Q4_K, Q6_K,
+     *                MXFP4 weights, packed into their layout; needs {@code pack}) or the Vector API ones;
      *                a backend without {@code pack} runs the Java kernels on the zero-copy views
      */
     public CpuBackend(int threads, boolean pack, boolean batchInvariant, CpuKernels kernels) {

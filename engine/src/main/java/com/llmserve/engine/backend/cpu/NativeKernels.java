@@ -178,6 +178,7 @@ final class NativeKernels {
     private final MethodHandle packQ8_0;
     private final MethodHandle packQ4_K;
     private final MethodHandle packQ6_K;
+    private final MethodHandle packMXFP4;
     private final MethodHandle quantizeQ8_0;
     private final MethodHandle quantizeQ8_K;
     private final MethodHandle splitSums;
@@ -186,6 +187,7 @@ final class NativeKernels {
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
     private final MethodHandle gemmQ4_K;
+    private final MethodHandle gemmMXFP4;
 
     private final MethodHandle gemmQ6_K;
 
@@ -196,6 +198,7 @@ final class NativeKernels {
         packQ8_0 = bind("ls_pack_q8_0", pack);
         packQ4_K = bind("ls_pack_q4_k", pack);
         packQ6_K = bind("ls_pack_q6_k", pack);
+        packMXFP4 = bind("ls_pack_mxfp4", pack);
         FunctionDescriptor quantize = FunctionDescriptor.ofVoid(ADDRESS, LONG, ADDRESS, ADDRESS, ADDRESS);
         quantizeQ8_0 = bind("ls_quantize_q8_0", quantize);
         quantizeQ8_K = bind("ls_quantize_q8_k", quantize);
@@ -209,6 +212,7 @@ final class NativeKernels {
         gemmQ8_0 = bind("ls_q8_0_gemm_" + isa.suffix, gemm);
         gemmQ4_K = bind("ls_q4_k_gemm_" + isa.suffix, gemm);
         gemmQ6_K = bind("ls_q6_k_gemm_" + isa.suffix, gemm);
+        gemmMXFP4 = bind("ls_mxfp4_gemm_" + isa.suffix, gemm);
     }
 
     private static MethodHandle bind(String symbol, FunctionDescriptor descriptor) {
@@ -221,24 +225,26 @@ final class NativeKernels {
     /** Whether {@code type} has native kernels in this variant. */
     boolean supports(GgmlType type) {
         return switch (type) {
-            case Q4_0, Q8_0, Q4_K, Q6_K -> true;
+            case Q4_0, Q8_0, Q4_K, Q6_K, MXFP4 -> true;
             default -> false;
         };
     }
 
     /** The types with native kernels in this variant, for messages. */
     String types() {
-        return "Q4_0, Q8_0, Q4_K and Q6_K";
+        return "Q4_0, Q8_0, Q4_K, Q6_K and MXFP4";
     }
 
     /**
      * Bytes per group of 16 rows and block of the packed layout: the file's, but for Q4_K, whose
-     * scales and mins are unpacked to a byte each (+64 bytes per 16 rows and 256 elements, 2.8%).
+     * scales and mins are unpacked to a byte each (+64 bytes per 16 rows and 256 elements, 2.8%),
+     * and MXFP4, whose 16 scale bytes are padded to 32 (+16 bytes per 16 rows and block, 5.9%).
      */
     static int groupBlockBytes(GgmlType type) {
         return switch (type) {
             case Q4_0 -> 32 + 4 * 64;
             case Q8_0 -> 32 + 8 * 64;
+            case MXFP4 -> 32 + 4 * 64; // the 16 rows' E8M0 bytes padded to 32, then Q4_0's runs
             case Q4_K -> 64 + 256 + 32 * 64;
             case Q6_K -> 32 + 48 * 64 + 16 * 64;
             default -> throw new IllegalArgumentException(type + " has no native kernels");
@@ -258,6 +264,7 @@ final class NativeKernels {
                     case Q8_0 -> packQ8_0;
                     case Q4_K -> packQ4_K;
                     case Q6_K -> packQ6_K;
+                    case MXFP4 -> packMXFP4;
                     default -> throw new IllegalArgumentException(type + " has no native kernels");
                 };
         try {
@@ -326,6 +333,7 @@ final class NativeKernels {
                     case Q8_0 -> gemmQ8_0;
                     case Q4_K -> gemmQ4_K;
                     case Q6_K -> gemmQ6_K;
+                    case MXFP4 -> gemmMXFP4;
                     default -> null;
                 };
         if (h == null) {

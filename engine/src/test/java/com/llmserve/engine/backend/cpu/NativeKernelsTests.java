@@ -123,6 +123,7 @@ class NativeKernelsTests {
         return switch (w.type()) {
             case Q4_K -> referenceQ4_K(w, row, x, t);
             case Q6_K -> referenceQ6_K(w, row, x, t);
+            case MXFP4 -> referenceMXFP4(w, row, x, t);
             default -> referenceQ8(w, row, x, t);
         };
     }
@@ -192,6 +193,23 @@ class NativeKernelsTests {
         return low | (((qh >>> (2 * part)) & 3) << 4);
     }
 
+    /** ggml_vec_dot_mxfp4_q8_0's sums: the codes' doubled values times the int8 activations, scaled by 2^(e - 128). */
+    private static float referenceMXFP4(CpuTensor w, int row, NativeQ8 x, int t) {
+        int blocks = w.cols() / 32;
+        float acc = 0f;
+        for (int b = 0; b < blocks; b++) {
+            long o = w.blockOffset(row, b);
+            int isum = 0;
+            for (int j = 0; j < 32; j++) {
+                int code = j < 16 ? Simd.u8(w.data, o + 1 + j) & 0x0F : Simd.u8(w.data, o + 1 + j - 16) >>> 4;
+                isum += MXFP4Tensor.VALUES[code] * x.values[t * w.cols() + 32 * b + j];
+            }
+            float dw = MXFP4Tensor.halfScale(Simd.u8(w.data, o));
+            acc = Math.fma((float) isum, dw * x.scales[t * blocks + b], acc);
+        }
+        return acc;
+    }
+
     private static float referenceQ8(CpuTensor w, int row, NativeQ8 x, int t) {
         int blocks = w.cols() / 32;
         float acc = 0f;
@@ -211,7 +229,7 @@ class NativeKernelsTests {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"Q4_0", "Q8_0", "Q4_K", "Q6_K"})
+    @EnumSource(names = {"Q4_0", "Q8_0", "Q4_K", "Q6_K", "MXFP4"})
     void everyVariantComputesTheSameBitsForEveryBatch(GgmlType type) {
         List<NativeKernels> variants =
                 variants().stream().filter(k -> k.supports(type)).toList();
