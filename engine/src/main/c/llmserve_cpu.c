@@ -254,25 +254,48 @@ T512 INLINE void store16(float *y, __m512 v, int valid) {
     }
 }
 
-/* Q4_0: isum = sum(u * x) - 8 sum(x) with u the unsigned nibbles; exact. */
-T512 INLINE void q4_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
-                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+/* MXFP4's doubled E2M1 values plus 12 (unsigned for dpbusd), by code; isum = sum(u * x) - 12 sum(x). */
+#define MXFP4_U 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0
+
+/* 16 E8M0 bytes as ggml's halved scales 2^(e - 128): (e - 1) << 23, or 0x00200000 << e for e < 2. */
+T512 INLINE __m512 e8m0_half_512(const uint8_t *e) {
+    __m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *) e));
+    __m512i normal = _mm512_slli_epi32(_mm512_sub_epi32(v, _mm512_set1_epi32(1)), 23);
+    __m512i tiny = _mm512_sllv_epi32(_mm512_set1_epi32(0x00200000), v);
+    __mmask16 m = _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32(2));
+    return _mm512_castsi512_ps(_mm512_mask_blend_epi32(m, normal, tiny));
+}
+
+/*
+ * Q4_0 (MX 0): isum = sum(u * x) - 8 sum(x) with u the unsigned nibbles; exact. MXFP4 (MX 1): the
+ * nibbles are codes, u their doubled values plus 12 (a byte shuffle), isum = sum(u * x) - 12 sum(x),
+ * and the scales E8M0 bytes. One layout (Q4_0_GB == MXFP4_GB); MX is a constant where it is inlined.
+ */
+T512 INLINE void nibble_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,
+                                 const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride, int valid,
+                                 const int MX) {
     __m512 acc[8];
     for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
     const __m512i m4 = _mm512_set1_epi8(0x0F);
+    const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(MXFP4_U));
+    const int offset = MX ? 12 : 8;
     const int64_t xrow = (int64_t) blocks * 32;
     for (int32_t b = 0; b < blocks; b++, w += Q4_0_GB) {
-                __m512 dw = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
+        __m512 dw = MX ? e8m0_half_512(w) : _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) w));
         __m512i lo[4], hi[4];
         for (int j = 0; j < 4; j++) {
             __m512i v = _mm512_loadu_si512((const void *) (w + 32 + 64 * j));
             lo[j] = _mm512_and_si512(v, m4);
             hi[j] = _mm512_and_si512(_mm512_srli_epi16(v, 4), m4);
+            if (MX) {
+                lo[j] = _mm512_shuffle_epi8(lut, lo[j]);
+                hi[j] = _mm512_shuffle_epi8(lut, hi[j]);
+            }
         }
         _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
             int64_t tb = (int64_t) (t0 + t) * blocks + b;
             const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;
-            __m512i s0 = _mm512_set1_epi32(-8 * xs[tb]);
+            __m512i s0 = _mm512_set1_epi32(-offset * xs[tb]);
             __m512i s1 = _mm512_setzero_si512();
             s0 = _mm512_dpbusd_epi32(s0, lo[0], _mm512_set1_epi32(load_i32(xb + 0)));
             s1 = _mm512_dpbusd_epi32(s1, hi[0], _mm512_set1_epi32(load_i32(xb + 16)));
@@ -287,6 +310,16 @@ T512 INLINE void q4_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
         }
     }
     for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
+}
+
+T512 INLINE void q4_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                               int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    nibble_tile_512(w, blocks, xq, xd, xs, t0, NT, y, y_stride, valid, 0);
+}
+
+T512 INLINE void mxfp4_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
+                                int t0, const int NT, float *y, int64_t y_stride, int valid) {
+    nibble_tile_512(w, blocks, xq, xd, xs, t0, NT, y, y_stride, valid, 1);
 }
 
 /* Q8_0: dpbusd wants an unsigned operand: (w xor 0x80) = w + 128, so isum = sum((w + 128) x) - 128 sum(x). */
@@ -311,54 +344,6 @@ T512 INLINE void q8_0_tile_512(const uint8_t *w, int32_t blocks, const int8_t *x
                 s0 = _mm512_dpbusd_epi32(s0, u[j], _mm512_set1_epi32(load_i32(xb + 4 * j)));
                 s1 = _mm512_dpbusd_epi32(s1, u[j + 1], _mm512_set1_epi32(load_i32(xb + 4 * j + 4)));
             }
-            __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(s0, s1));
-            acc[t] = _mm512_fmadd_ps(f, _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
-        }
-    }
-    for (int t = 0; t < NT; t++) store16(y + (int64_t) (t0 + t) * y_stride, acc[t], valid);
-}
-
-/* MXFP4's doubled E2M1 values plus 12 (unsigned for dpbusd), by code; isum = sum(u * x) - 12 sum(x). */
-#define MXFP4_U 12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0
-
-/* 16 E8M0 bytes as ggml's halved scales 2^(e - 128): (e - 1) << 23, or 0x00200000 << e for e < 2. */
-T512 INLINE __m512 e8m0_half_512(const uint8_t *e) {
-    __m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *) e));
-    __m512i normal = _mm512_slli_epi32(_mm512_sub_epi32(v, _mm512_set1_epi32(1)), 23);
-    __m512i tiny = _mm512_sllv_epi32(_mm512_set1_epi32(0x00200000), v);
-    __mmask16 m = _mm512_cmplt_epi32_mask(v, _mm512_set1_epi32(2));
-    return _mm512_castsi512_ps(_mm512_mask_blend_epi32(m, normal, tiny));
-}
-
-/* MXFP4: Q4_0's tile with the codes mapped to their values plus 12 by a byte shuffle. */
-T512 INLINE void mxfp4_tile_512(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd, const int32_t *xs,
-                                int t0, const int NT, float *y, int64_t y_stride, int valid) {
-    __m512 acc[8];
-    for (int t = 0; t < NT; t++) acc[t] = _mm512_setzero_ps();
-    const __m512i m4 = _mm512_set1_epi8(0x0F);
-    const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(MXFP4_U));
-    const int64_t xrow = (int64_t) blocks * 32;
-    for (int32_t b = 0; b < blocks; b++, w += MXFP4_GB) {
-        __m512 dw = e8m0_half_512(w);
-        __m512i lo[4], hi[4];
-        for (int j = 0; j < 4; j++) {
-            __m512i v = _mm512_loadu_si512((const void *) (w + 32 + 64 * j));
-            lo[j] = _mm512_shuffle_epi8(lut, _mm512_and_si512(v, m4));
-            hi[j] = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(v, 4), m4));
-        }
-        _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {
-            int64_t tb = (int64_t) (t0 + t) * blocks + b;
-            const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;
-            __m512i s0 = _mm512_set1_epi32(-12 * xs[tb]);
-            __m512i s1 = _mm512_setzero_si512();
-            s0 = _mm512_dpbusd_epi32(s0, lo[0], _mm512_set1_epi32(load_i32(xb + 0)));
-            s1 = _mm512_dpbusd_epi32(s1, hi[0], _mm512_set1_epi32(load_i32(xb + 16)));
-            s0 = _mm512_dpbusd_epi32(s0, lo[1], _mm512_set1_epi32(load_i32(xb + 4)));
-            s1 = _mm512_dpbusd_epi32(s1, hi[1], _mm512_set1_epi32(load_i32(xb + 20)));
-            s0 = _mm512_dpbusd_epi32(s0, lo[2], _mm512_set1_epi32(load_i32(xb + 8)));
-            s1 = _mm512_dpbusd_epi32(s1, hi[2], _mm512_set1_epi32(load_i32(xb + 24)));
-            s0 = _mm512_dpbusd_epi32(s0, lo[3], _mm512_set1_epi32(load_i32(xb + 12)));
-            s1 = _mm512_dpbusd_epi32(s1, hi[3], _mm512_set1_epi32(load_i32(xb + 28)));
             __m512 f = _mm512_cvtepi32_ps(_mm512_add_epi32(s0, s1));
             acc[t] = _mm512_fmadd_ps(f, _mm512_mul_ps(dw, _mm512_set1_ps(xd[tb])), acc[t]);
         }
@@ -420,43 +405,7 @@ TVNNI INLINE __m256i dot_vnni(__m256i acc, __m256i u, __m256i x) {
             for (int i = 0; i < valid; i++) y[i] = tmp[i];                                                          \
         }                                                                                                           \
     }                                                                                                               \
-    /* half h of a group: rows 8h..8h+7, the bytes 32h..32h+31 of each 64-byte run */                               \
-    ATTR INLINE void q4_0_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
-                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
-                                         int valid) {                                                               \
-        for (int h = 0; h < 2; h++) {                                                                               \
-            int vh = valid - 8 * h;                                                                                 \
-            if (vh <= 0) break;                                                                                     \
-            __m256 acc[8];                                                                                         \
-            for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
-            const __m256i m4 = _mm256_set1_epi8(0x0F);                                                              \
-            const int64_t xrow = (int64_t) blocks * 32;                                                             \
-            const uint8_t *wb = w;                                                                                  \
-            for (int32_t b = 0; b < blocks; b++, wb += Q4_0_GB) {                                                   \
-                __m256 dw = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                      \
-                __m256i lo[4], hi[4];                                                                               \
-                for (int j = 0; j < 4; j++) {                                                                       \
-                    __m256i v = _mm256_loadu_si256((const __m256i *) (wb + 32 + 64 * j + 32 * h));                  \
-                    lo[j] = _mm256_and_si256(v, m4);                                                                \
-                    hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);                                          \
-                }                                                                                                   \
-                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                \
-                    int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
-                    const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;                                               \
-                    __m256i s0 = _mm256_set1_epi32(-8 * xs[tb]);                                                    \
-                    __m256i s1 = _mm256_setzero_si256();                                                            \
-                    for (int j = 0; j < 4; j++) {                                                                   \
-                        s0 = DOT(s0, lo[j], _mm256_set1_epi32(load_i32(xb + 4 * j)));                               \
-                        s1 = DOT(s1, hi[j], _mm256_set1_epi32(load_i32(xb + 16 + 4 * j)));                          \
-                    }                                                                                               \
-                    __m256 f = _mm256_cvtepi32_ps(_mm256_add_epi32(s0, s1));                                        \
-                    acc[t] = _mm256_fmadd_ps(f, _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), acc[t]);                 \
-                }                                                                                                   \
-            }                                                                                                       \
-            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
-        }                                                                                                           \
-    }                                                                                                               \
-    /* 8 E8M0 bytes as e8m0_half_512 makes them */                                                                 \
+    /* 8 E8M0 bytes as e8m0_half_512 makes them */                                                                  \
     ATTR INLINE __m256 e8m0_half_##SUFFIX(const uint8_t *e) {                                                       \
         __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *) e));                                     \
         __m256i normal = _mm256_slli_epi32(_mm256_sub_epi32(v, _mm256_set1_epi32(1)), 23);                          \
@@ -464,31 +413,38 @@ TVNNI INLINE __m256i dot_vnni(__m256i acc, __m256i u, __m256i x) {
         __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(2), v);                                                    \
         return _mm256_castsi256_ps(_mm256_blendv_epi8(normal, tiny, m));                                            \
     }                                                                                                               \
-    /* MXFP4: the Q4_0 tile with the codes mapped to their values plus 12 (|u| * |x| * 2 < 2^15 still) */          \
-    ATTR INLINE void mxfp4_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,      \
-                                          const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,     \
-                                          int valid) {                                                              \
+    /* Q4_0 and MXFP4 as nibble_tile_512 (MXFP4: |u| * |x| * 2 < 2^15 too); half h of a group: rows */              \
+    /* 8h..8h+7, the bytes 32h..32h+31 of each 64-byte run */                                                       \
+    ATTR INLINE void nibble_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,      \
+                                           const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,     \
+                                           int valid, const int MX) {                                               \
         for (int h = 0; h < 2; h++) {                                                                               \
             int vh = valid - 8 * h;                                                                                 \
             if (vh <= 0) break;                                                                                     \
-            __m256 acc[8];                                                                                         \
+            __m256 acc[8];                                                                                          \
             for (int t = 0; t < NT; t++) acc[t] = _mm256_setzero_ps();                                              \
             const __m256i m4 = _mm256_set1_epi8(0x0F);                                                              \
-            const __m256i lut = _mm256_broadcastsi128_si256(_mm_setr_epi8(MXFP4_U));                               \
+            const __m256i lut = _mm256_broadcastsi128_si256(_mm_setr_epi8(MXFP4_U));                                \
+            const int offset = MX ? 12 : 8;                                                                         \
             const int64_t xrow = (int64_t) blocks * 32;                                                             \
             const uint8_t *wb = w;                                                                                  \
-            for (int32_t b = 0; b < blocks; b++, wb += MXFP4_GB) {                                                  \
-                __m256 dw = e8m0_half_##SUFFIX(wb + 8 * h);                                                         \
+            for (int32_t b = 0; b < blocks; b++, wb += Q4_0_GB) {                                                   \
+                __m256 dw = MX ? e8m0_half_##SUFFIX(wb + 8 * h)                                                     \
+                               : _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (wb + 16 * h)));                 \
                 __m256i lo[4], hi[4];                                                                               \
                 for (int j = 0; j < 4; j++) {                                                                       \
                     __m256i v = _mm256_loadu_si256((const __m256i *) (wb + 32 + 64 * j + 32 * h));                  \
-                    lo[j] = _mm256_shuffle_epi8(lut, _mm256_and_si256(v, m4));                                      \
-                    hi[j] = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(v, 4), m4));                \
+                    lo[j] = _mm256_and_si256(v, m4);                                                                \
+                    hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), m4);                                          \
+                    if (MX) {                                                                                       \
+                        lo[j] = _mm256_shuffle_epi8(lut, lo[j]);                                                    \
+                        hi[j] = _mm256_shuffle_epi8(lut, hi[j]);                                                    \
+                    }                                                                                               \
                 }                                                                                                   \
-                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                \
+                _Pragma("clang loop unroll(full)") for (int t = 0; t < NT; t++) {                                   \
                     int64_t tb = (int64_t) (t0 + t) * blocks + b;                                                   \
                     const int8_t *xb = xq + (t0 + t) * xrow + 32 * b;                                               \
-                    __m256i s0 = _mm256_set1_epi32(-12 * xs[tb]);                                                   \
+                    __m256i s0 = _mm256_set1_epi32(-offset * xs[tb]);                                               \
                     __m256i s1 = _mm256_setzero_si256();                                                            \
                     for (int j = 0; j < 4; j++) {                                                                   \
                         s0 = DOT(s0, lo[j], _mm256_set1_epi32(load_i32(xb + 4 * j)));                               \
@@ -498,8 +454,18 @@ TVNNI INLINE __m256i dot_vnni(__m256i acc, __m256i u, __m256i x) {
                     acc[t] = _mm256_fmadd_ps(f, _mm256_mul_ps(dw, _mm256_set1_ps(xd[tb])), acc[t]);                 \
                 }                                                                                                   \
             }                                                                                                       \
-            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);   \
+            for (int t = 0; t < NT; t++) store8_##SUFFIX(y + (int64_t) (t0 + t) * y_stride + 8 * h, acc[t], vh);    \
         }                                                                                                           \
+    }                                                                                                               \
+    ATTR INLINE void q4_0_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,        \
+                                         const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,       \
+                                         int valid) {                                                               \
+        nibble_tile_##SUFFIX(w, blocks, xq, xd, xs, t0, NT, y, y_stride, valid, 0);                                 \
+    }                                                                                                               \
+    ATTR INLINE void mxfp4_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \
+                                          const int32_t *xs, int t0, const int NT, float *y, int64_t y_stride,      \
+                                          int valid) {                                                              \
+        nibble_tile_##SUFFIX(w, blocks, xq, xd, xs, t0, NT, y, y_stride, valid, 1);                                 \
     }                                                                                                               \
     /* Q8_0 through |w| and sign(x, w): the products are unchanged and the unsigned operand fits */                  \
     ATTR INLINE void q8_0_tile_##SUFFIX(const uint8_t *w, int32_t blocks, const int8_t *xq, const float *xd,       \

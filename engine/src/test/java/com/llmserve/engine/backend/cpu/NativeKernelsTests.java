@@ -123,7 +123,6 @@ class NativeKernelsTests {
         return switch (w.type()) {
             case Q4_K -> referenceQ4_K(w, row, x, t);
             case Q6_K -> referenceQ6_K(w, row, x, t);
-            case MXFP4 -> referenceMXFP4(w, row, x, t);
             default -> referenceQ8(w, row, x, t);
         };
     }
@@ -193,34 +192,24 @@ class NativeKernelsTests {
         return low | (((qh >>> (2 * part)) & 3) << 4);
     }
 
-    /** ggml_vec_dot_mxfp4_q8_0's sums: the codes' doubled values times the int8 activations, scaled by 2^(e - 128). */
-    private static float referenceMXFP4(CpuTensor w, int row, NativeQ8 x, int t) {
-        int blocks = w.cols() / 32;
-        float acc = 0f;
-        for (int b = 0; b < blocks; b++) {
-            long o = w.blockOffset(row, b);
-            int isum = 0;
-            for (int j = 0; j < 32; j++) {
-                int code = j < 16 ? Simd.u8(w.data, o + 1 + j) & 0x0F : Simd.u8(w.data, o + 1 + j - 16) >>> 4;
-                isum += MXFP4Tensor.VALUES[code] * x.values[t * w.cols() + 32 * b + j];
-            }
-            float dw = MXFP4Tensor.halfScale(Simd.u8(w.data, o));
-            acc = Math.fma((float) isum, dw * x.scales[t * blocks + b], acc);
-        }
-        return acc;
-    }
-
+    /** Q4_0, Q8_0 and MXFP4 (ggml_vec_dot_mxfp4_q8_0: the codes' doubled values, scaled by 2^(e - 128)). */
     private static float referenceQ8(CpuTensor w, int row, NativeQ8 x, int t) {
         int blocks = w.cols() / 32;
+        boolean mx = w.type() == GgmlType.MXFP4;
         float acc = 0f;
         for (int b = 0; b < blocks; b++) {
             long o = w.blockOffset(row, b);
-            float dw = Simd.f16(w.data, o);
+            float dw = mx ? MXFP4Tensor.halfScale(Simd.u8(w.data, o)) : Simd.f16(w.data, o);
+            long codes = o + (mx ? 1 : 2);
             int isum = 0;
             for (int j = 0; j < 32; j++) {
-                int q = w.type() == GgmlType.Q4_0
-                        ? (j < 16 ? (Simd.u8(w.data, o + 2 + j) & 0x0F) : (Simd.u8(w.data, o + 2 + j - 16) >>> 4)) - 8
-                        : Simd.i8(w.data, o + 2 + j);
+                int nibble = j < 16 ? Simd.u8(w.data, codes + j) & 0x0F : Simd.u8(w.data, codes + j - 16) >>> 4;
+                int q =
+                        switch (w.type()) {
+                            case Q4_0 -> nibble - 8;
+                            case MXFP4 -> MXFP4Tensor.VALUES[nibble];
+                            default -> Simd.i8(w.data, o + 2 + j);
+                        };
                 isum += q * x.values[t * w.cols() + 32 * b + j];
             }
             acc = Math.fma((float) isum, dw * x.scales[t * blocks + b], acc);
