@@ -42,7 +42,10 @@ final class ModelStateMeters implements MeterBinder {
                         MultiGauge.Row.of(Tags.of("model", id, "state", state.apiName()), () -> in(id, state) ? 1 : 0));
             }
         }
-        states.register(rows, true); // overwrite: rows of models no longer listed are removed
+        // rows of models no longer listed are removed; existing rows stay as they are (their values
+        // read the registry): overwriting would remove and re-add them, and a scrape or a reader in
+        // between would miss a model's rows
+        states.register(rows, false);
     }
 
     private boolean in(String id, ModelRegistry.State state) {
