@@ -85,7 +85,7 @@ if [ "$what" != bench ]; then
     local dir=$1; shift
     mkdir -p "$dir"
     local select=""
-    for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests sched.GpuConstrainedDecodingTests}; do
+    for c in ${TEST_CLASSES:-backend.gpu.GpuBackendTests model.GpuModelParityTests model.GpuGoldenParityTests model.GpuKvQ8ParityTests sched.GpuConstrainedDecodingTests}; do
       select="$select --select-class com.llmserve.engine.$c"; done
     [ -z "${RUNTIME:-}" ] || [ "${GPU_RUNTIME_TESTS:-1}" = 0 ] || select="--select-package com.llmserve.gpu $select"
     echo "tests start $(date +%T) (${RUNTIME:-auto}: $dir)"
@@ -93,7 +93,7 @@ if [ "$what" != bench ]; then
     timeout ${TEST_TIMEOUT:-300} $java -Dllmserve.shared.dir="$here/shared" "$@" ${TEST_JAVA_OPTS:-} -jar "$lib/junit-platform-console-standalone.jar" execute \
       --class-path "$cp" --include-tag gpu $select \
       --details tree --disable-banner --reports-dir "$dir/junit" > "$dir/junit.txt" 2>&1 || status=1
-    grep -h "\[gpu-report\]\|^parity" "$dir/junit.txt" > "$dir/gpu-report.txt"
+    grep -h "\[gpu-report\]\|^parity\|^kv-q8" "$dir/junit.txt" > "$dir/gpu-report.txt"
     grep -E "tests (successful|failed|skipped|aborted)" "$dir/junit.txt" || tail -60 "$dir/junit.txt"
     grep -B2 -A12 "✘" "$dir/junit.txt" | head -150
   }

@@ -45,6 +45,30 @@ LS_KERNEL void ls_kv_write_f16(const float* qkv, int stride, int key_col, int va
   }
 }
 
+// Element i of a Q8_0 cache (q, d), as ls_quantize_q8_0 and the CPU backend's Q8Kv write it:
+// d = amax / 127 stored as a half, q = round-half-even(v * 127 / amax). 32 consecutive lanes hold
+// elements 32b .. 32b+31, all active.
+LS_DEVICE void ls_kv_store_q8(float v, long i, int8_t* q, uint16_t* d) {
+  const float amax = ls_group32_max(__builtin_fabsf(v));
+  const float inv = amax != 0.0f ? 127.0f / amax : 0.0f;
+  q[i] = (int8_t)(int)ls_rint(v * inv);
+  if ((i & 31) == 0) d[i / 32] = ls_float_to_half(amax / 127.0f);
+}
+
+// ls_kv_write_f16 into a Q8_0 cache (kv_dim a multiple of 32; a block size that is one too).
+LS_KERNEL void ls_kv_write_q8(const float* qkv, int stride, int key_col, int value_col, int kv_dim, const int* slots,
+                              int8_t* keys, uint16_t* key_scales, int8_t* values, uint16_t* value_scales) {
+  ls_grid_wait();
+  const int t = (int)ls_block_x();
+  const int slot = slots[t];
+  if (slot < 0) return;
+  const float* row = qkv + (long)t * stride;
+  for (int i = (int)ls_thread_x(); i < kv_dim; i += (int)ls_block_dim_x()) {
+    ls_kv_store_q8(row[key_col + i], (long)slot * kv_dim + i, keys, key_scales);
+    ls_kv_store_q8(row[value_col + i], (long)slot * kv_dim + i, values, value_scales);
+  }
+}
+
 // Grid (kv_heads, rows, splits), LS_ATT_THREADS threads. A block takes one row, the `group` query
 // heads that share one kv head, and every splits-th chunk of LS_ATT_CHUNK positions of the row's
 // range, keeping an online softmax over them (flash-decoding's split-K). With one split it writes
@@ -278,6 +302,62 @@ LS_DEVICE void ls_load_halves(const uint16_t* p, float (&out)[N]) {
   }
 }
 
+// The cache's keys or values as the kernels read them. F16: halves, slot-major (index
+// slot * kv_dim + dim). Q8_0: signed bytes in the same layout and one half scale per 32 values
+// (d[index / 32]); a value is q * d, exact in float, as the CPU backend and ggml's
+// dequantize_row_q8_0 compute it. `load` reads N consecutive values from an index that is a
+// multiple of N; `half` and `halves8` give the tiled kernels' shared-memory halves (a Q8_0 value
+// rounded to half there).
+struct LsKvF16 {
+  const uint16_t* h;
+  template <int N>
+  LS_MEMBER void load(long i, float (&out)[N]) const {
+    ls_load_halves<N>(h + i, out);
+  }
+  LS_MEMBER uint16_t half(long i) const { return h[i]; }
+  LS_MEMBER ls_u32x4 halves8(long i) const { return ls_load16(h + i); }
+};
+
+struct LsKvQ8 {
+  const int8_t* q;
+  const uint16_t* d;
+  template <int N>
+  LS_MEMBER void load(long i, float (&out)[N]) const {
+    if constexpr (N % 4 == 0 && 32 % N == 0) {  // one block's values, in 4-byte words
+      const float s = ls_half_to_float(d[i / 32]);
+      unsigned w[N / 4];
+      if constexpr (N % 16 == 0) {
+#pragma unroll
+        for (int j = 0; j < N / 16; ++j) {
+          const ls_u32x4 v = ls_load16(q + i + 16 * j);
+          w[4 * j] = v.x, w[4 * j + 1] = v.y, w[4 * j + 2] = v.z, w[4 * j + 3] = v.w;
+        }
+      } else if constexpr (N % 8 == 0) {
+        const ls_u32x2 v = *(const ls_u32x2*)(q + i);
+        w[0] = v.x, w[1] = v.y;
+      } else {
+        w[0] = *(const unsigned*)(q + i);
+      }
+#pragma unroll
+      for (int j = 0; j < N; ++j) out[j] = (float)(int8_t)(w[j / 4] >> (8 * (j % 4))) * s;
+    } else {
+#pragma unroll
+      for (int j = 0; j < N; ++j) out[j] = (float)q[i + j] * ls_half_to_float(d[(i + j) / 32]);
+    }
+  }
+  LS_MEMBER uint16_t half(long i) const { return ls_float_to_half((float)q[i] * ls_half_to_float(d[i / 32])); }
+  LS_MEMBER ls_u32x4 halves8(long i) const {
+    float v[8];
+    load<8>(i, v);
+    ls_u32x4 r;
+    r.x = ls_float_to_half(v[0]) | ((unsigned)ls_float_to_half(v[1]) << 16);
+    r.y = ls_float_to_half(v[2]) | ((unsigned)ls_float_to_half(v[3]) << 16);
+    r.z = ls_float_to_half(v[4]) | ((unsigned)ls_float_to_half(v[5]) << 16);
+    r.w = ls_float_to_half(v[6]) | ((unsigned)ls_float_to_half(v[7]) << 16);
+    return r;
+  }
+};
+
 struct LsDecRow {
   bool padding;
   int begin;
@@ -320,8 +400,8 @@ LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int g
 }
 
 // Scores of positions [c0, c1) into sc[g * LS_DEC_CHUNK + p - c0], soft-capped, scaled.
-template <int D>
-LS_DEVICE void ls_dec_scores(const uint16_t* keys, const LsDecRow& r, int c0, int c1, int block_size, int kv_dim,
+template <int D, class KV>
+LS_DEVICE void ls_dec_scores(const KV keys, const LsDecRow& r, int c0, int c1, int block_size, int kv_dim,
                              int kvh, int group, float scale, float softcap, const float* qs, float* sc, int* slot_s) {
   using S = LsDec<D>;
   const int tid = (int)ls_thread_x();
@@ -340,7 +420,7 @@ LS_DEVICE void ls_dec_scores(const uint16_t* keys, const LsDecRow& r, int c0, in
       const int pp = p[u] < c1 ? p[u] : c0;  // a valid position's key, its score never stored
       const long slot = ls_dec_slot(r, pp, block_size);
       if (sub == 0 && p[u] < c1) slot_s[p[u] - c0] = (int)slot;  // for the values pass
-      ls_load_halves<S::KDPL>(keys + slot * kv_dim + head, k[u]);
+      keys.template load<S::KDPL>(slot * kv_dim + head, k[u]);
     }
 #pragma unroll
     for (int u = 0; u < 2; ++u) {
@@ -398,8 +478,8 @@ LS_DEVICE void ls_dec_weights(float* sc, int n, int group, const float* run_m, c
 
 // acc[g][j] += weight(g, i) * value(slot_s[i], dim lane * VDPL + j) over this group's positions of the
 // chunk's n (their cache slots kept by the scores pass).
-template <int D>
-LS_DEVICE void ls_dec_values(const uint16_t* values, const int* slot_s, int n, int kv_dim, int kvh, int group,
+template <int D, class KV>
+LS_DEVICE void ls_dec_values(const KV values, const int* slot_s, int n, int kv_dim, int kvh, int group,
                              const float* sc, float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL]) {
   using S = LsDec<D>;
   constexpr int U = LS_DEC_VALUE_UNROLL(D);
@@ -413,7 +493,7 @@ LS_DEVICE void ls_dec_values(const uint16_t* values, const int* slot_s, int n, i
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const int i = i0 + u * LS_DEC_GROUPS < n ? i0 + u * LS_DEC_GROUPS : i0;
-      ls_load_halves<S::VDPL>(values + (long)slot_s[i] * kv_dim + head, v[u]);
+      values.template load<S::VDPL>((long)slot_s[i] * kv_dim + head, v[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -456,8 +536,8 @@ LS_DEVICE void ls_dec_gather(const float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL
   }
 }
 
-template <int D>
-LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+template <int D, class KV>
+LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, const KV values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, int heads, int kv_heads, int block_size,
                                 float scale, float softcap, const float* sinks, int causal, int window) {
@@ -485,7 +565,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   // the (max, sum) of the whole range; a range of one chunk keeps its scores (and slots) for the values
   for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
     const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+    ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
     ls_sync_block();
     ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, false, nullptr);
     ls_sync_block();
@@ -507,12 +587,12 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
     const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
     if (!scored) {
-      ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+      ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
       ls_sync_block();
     }
     ls_dec_weights(sc, c1 - c0, group, run_m, run_l);
     ls_sync_block();
-    ls_dec_values<D>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
+    ls_dec_values<D, KV>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
     ls_sync_block();  // before the next chunk's scores overwrite these weights
   }
   ls_dec_gather<D>(acc, group, oacc);
@@ -521,8 +601,8 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const uint16_t* ke
   }
 }
 
-template <int D>
-LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+template <int D, class KV>
+LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, const KV values,
                                   const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                   const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
                                   int heads, int kv_heads, int block_size, float scale, float softcap,
@@ -561,7 +641,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* 
   ls_sync_block();
   for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
     const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    ls_dec_scores<D>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
+    ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
     ls_sync_block();
     ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, true, rescale);
     ls_sync_block();
@@ -574,7 +654,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* 
         }
       }
     }
-    ls_dec_values<D>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
+    ls_dec_values<D, KV>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
     ls_sync_block();  // before the next chunk's scores overwrite these weights
   }
   ls_dec_gather<D>(acc, group, oacc);
@@ -638,8 +718,9 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* 
                                        const int* seq_last, const int* tables, float* out, int out_stride,        \
                                        int heads, int kv_heads, int block_size, float scale, float softcap,       \
                                        const float* sinks, int causal, int window) {                              \
-    ls_attention_dec<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,        \
-                        out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);         \
+    ls_attention_dec<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last,   \
+                        tables, out, out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal,     \
+                        window);                                                                                 \
   }                                                                                                              \
   LS_KERNEL void ls_attention_split_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
                                          const int* positions, const int* slots, const int* table_offsets,        \
@@ -647,9 +728,33 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const uint16_t* 
                                          float* partial, unsigned* arrivals, int heads, int kv_heads,             \
                                          int block_size, float scale, float softcap, const float* sinks,          \
                                          int causal, int window, int splits) {                                    \
-    ls_attention_split<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, out,      \
-                          out_stride, partial, arrivals, heads, kv_heads, block_size, scale, softcap, sinks,      \
-                          causal, window, splits);                                                                \
+    ls_attention_split<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last, \
+                          tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, scale,         \
+                          softcap, sinks, causal, window, splits);                                                \
+  }
+
+// The same kernels over a Q8_0 cache (head sizes that are whole blocks of 32).
+#define LS_ATTENTION_DEC_Q8(d)                                                                                 \
+  LS_KERNEL void ls_attention_q8_d##d(const float* qkv, int stride, const int8_t* keys, const uint16_t* key_scales, \
+                                      const int8_t* values, const uint16_t* value_scales, const int* positions,   \
+                                      const int* slots, const int* table_offsets, const int* seq_last,            \
+                                      const int* tables, float* out, int out_stride, int heads, int kv_heads,     \
+                                      int block_size, float scale, float softcap, const float* sinks, int causal, \
+                                      int window) {                                                               \
+    ls_attention_dec<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,    \
+                        table_offsets, seq_last, tables, out, out_stride, heads, kv_heads, block_size, scale,    \
+                        softcap, sinks, causal, window);                                                         \
+  }                                                                                                              \
+  LS_KERNEL void ls_attention_split_q8_d##d(const float* qkv, int stride, const int8_t* keys,                     \
+                                            const uint16_t* key_scales, const int8_t* values,                     \
+                                            const uint16_t* value_scales, const int* positions, const int* slots, \
+                                            const int* table_offsets, const int* seq_last, const int* tables,     \
+                                            float* out, int out_stride, float* partial, unsigned* arrivals,       \
+                                            int heads, int kv_heads, int block_size, float scale, float softcap,  \
+                                            const float* sinks, int causal, int window, int splits) {             \
+    ls_attention_split<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,  \
+                          table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads,   \
+                          block_size, scale, softcap, sinks, causal, window, splits);                             \
   }
 
 LS_ATTENTION_DEC(8)
@@ -659,6 +764,11 @@ LS_ATTENTION_DEC(64)
 LS_ATTENTION_DEC(96)
 LS_ATTENTION_DEC(128)
 LS_ATTENTION_DEC(256)
+LS_ATTENTION_DEC_Q8(32)
+LS_ATTENTION_DEC_Q8(64)
+LS_ATTENTION_DEC_Q8(96)
+LS_ATTENTION_DEC_Q8(128)
+LS_ATTENTION_DEC_Q8(256)
 
 // Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
 // kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive
@@ -670,8 +780,8 @@ LS_ATTENTION_DEC(256)
 #define LS_TILE_K 32
 #define LS_TILE_PAD 4  // keeps 8-byte loads aligned and shared-memory banks 2-way at worst
 
-template <int D>
-LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+template <int D, class KV>
+LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const KV keys, const KV values,
                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                  const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
                                  int block_size, float scale, float softcap, const float* sinks, int causal, int window) {
@@ -751,8 +861,8 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
         const int j = i / D;
         const int d = i % D;
         const long at = (long)chunk_slot[j] * kv_dim + (long)kvh * D + d;
-        k_t[d][j] = j < len ? keys[at] : (uint16_t)0;
-        if (pass == 1) v_s[j][d] = j < len ? values[at] : (uint16_t)0;
+        k_t[d][j] = j < len ? keys.half(at) : (uint16_t)0;
+        if (pass == 1) v_s[j][d] = j < len ? values.half(at) : (uint16_t)0;
       }
       ls_sync_block();
       float acc[4][4];
@@ -850,10 +960,24 @@ LS_DEVICE void ls_attention_tile(const float* qkv, int stride, const uint16_t* k
   LS_KERNEL void ls_attention_tile_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
                                         const int* positions, const int* slots, const int* table_offsets,          \
                                         const int* seq_last, const int* tables, const int* tiles, float* out,      \
-                                        int out_stride, int heads, int kv_heads, int block_size, float scale, float softcap,      \
-                                        const float* sinks, int causal, int window) {                             \
-    ls_attention_tile<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out, \
-                         out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);                   \
+                                        int out_stride, int heads, int kv_heads, int block_size, float scale,      \
+                                        float softcap, const float* sinks, int causal, int window) {               \
+    ls_attention_tile<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last,  \
+                         tables, tiles, out, out_stride, heads, kv_heads, block_size, scale, softcap, sinks,      \
+                         causal, window);                                                                         \
+  }
+
+#define LS_ATTENTION_TILE_Q8(d)                                                                                  \
+  LS_KERNEL void ls_attention_tile_q8_d##d(const float* qkv, int stride, const int8_t* keys,                      \
+                                           const uint16_t* key_scales, const int8_t* values,                      \
+                                           const uint16_t* value_scales, const int* positions, const int* slots,  \
+                                           const int* table_offsets, const int* seq_last, const int* tables,      \
+                                           const int* tiles, float* out, int out_stride, int heads, int kv_heads, \
+                                           int block_size, float scale, float softcap, const float* sinks,        \
+                                           int causal, int window) {                                              \
+    ls_attention_tile<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,   \
+                         table_offsets, seq_last, tables, tiles, out, out_stride, heads, kv_heads, block_size,    \
+                         scale, softcap, sinks, causal, window);                                                  \
   }
 
 LS_ATTENTION_TILE(8)
@@ -862,6 +986,10 @@ LS_ATTENTION_TILE(32)
 LS_ATTENTION_TILE(64)
 LS_ATTENTION_TILE(96)
 LS_ATTENTION_TILE(128)
+LS_ATTENTION_TILE_Q8(32)
+LS_ATTENTION_TILE_Q8(64)
+LS_ATTENTION_TILE_Q8(96)
+LS_ATTENTION_TILE_Q8(128)
 
 // The tiled prompt attention on tensor cores (NVIDIA sm_80 on; the host launches it nowhere else, and
 // on AMD its body is empty): the same tiles, passes and rounding as ls_attention_tile_d*, with the
@@ -889,8 +1017,8 @@ LS_DEVICE unsigned ls_half2_bits(float lo, float hi) {
 }
 #endif
 
-template <int D>
-LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values,
+template <int D, class KV>
+LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const KV keys, const KV values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, const int* tiles, float* out, int out_stride, int heads, int kv_heads,
                                 int block_size, float scale, float softcap, const float* sinks, int causal, int window) {
@@ -987,11 +1115,11 @@ LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const uint16_t* ke
         const int d8 = (i % (D / 8)) * 8;
         const long at = (long)chunk_slot[j] * kv_dim + (long)kvh * D + d8;
         ls_u32x4 kw = {0u, 0u, 0u, 0u};
-        if (j < len) kw = ls_load16(keys + at);
+        if (j < len) kw = keys.halves8(at);
         *(ls_u32x4*)&k_s[j * QS + d8] = kw;
         if (pass == 1) {
           ls_u32x4 vw = {0u, 0u, 0u, 0u};
-          if (j < len) vw = ls_load16(values + at);
+          if (j < len) vw = values.halves8(at);
           const unsigned w4[4] = {vw.x, vw.y, vw.z, vw.w};
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
@@ -1098,9 +1226,25 @@ LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const uint16_t* ke
                                        const int* seq_last, const int* tables, const int* tiles, float* out,      \
                                        int out_stride, int heads, int kv_heads, int block_size, float scale,      \
                                        float softcap, const float* sinks, int causal, int window) {               \
-    ls_attention_mma<d>(qkv, stride, keys, values, positions, slots, table_offsets, seq_last, tables, tiles, out,  \
-                        out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal, window);         \
+    ls_attention_mma<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last,   \
+                        tables, tiles, out, out_stride, heads, kv_heads, block_size, scale, softcap, sinks,       \
+                        causal, window);                                                                          \
+  }
+
+#define LS_ATTENTION_MMA_Q8(d)                                                                                   \
+  LS_KERNEL void ls_attention_mma_q8_d##d(const float* qkv, int stride, const int8_t* keys,                       \
+                                          const uint16_t* key_scales, const int8_t* values,                       \
+                                          const uint16_t* value_scales, const int* positions, const int* slots,   \
+                                          const int* table_offsets, const int* seq_last, const int* tables,       \
+                                          const int* tiles, float* out, int out_stride, int heads, int kv_heads,  \
+                                          int block_size, float scale, float softcap, const float* sinks,         \
+                                          int causal, int window) {                                               \
+    ls_attention_mma<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,    \
+                        table_offsets, seq_last, tables, tiles, out, out_stride, heads, kv_heads, block_size,     \
+                        scale, softcap, sinks, causal, window);                                                   \
   }
 
 LS_ATTENTION_MMA(64)
 LS_ATTENTION_MMA(128)
+LS_ATTENTION_MMA_Q8(64)
+LS_ATTENTION_MMA_Q8(128)

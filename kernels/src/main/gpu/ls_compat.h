@@ -22,10 +22,13 @@
 #if LS_AMD
 #define LS_KERNEL extern "C" __attribute__((global)) __attribute__((visibility("default")))
 #define LS_DEVICE static __attribute__((device)) inline __attribute__((always_inline))
+// LS_DEVICE for member functions (a member cannot be static per object)
+#define LS_MEMBER __attribute__((device)) inline __attribute__((always_inline))
 #define LS_SHARED __attribute__((shared))
 #else
 #define LS_KERNEL extern "C" __global__
 #define LS_DEVICE static __device__ __forceinline__
+#define LS_MEMBER __device__ __forceinline__
 #define LS_SHARED __shared__
 #endif
 

@@ -2,6 +2,7 @@ package com.llmserve.bench;
 
 import com.llmserve.engine.backend.Backends;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.backend.gpu.GpuBackend;
 import com.llmserve.engine.backend.gpu.GpuOptions;
@@ -75,6 +76,7 @@ public final class GpuBenchmark {
               --batch-invariant     every row computed as if alone (one-row kernels, fixed attention
                                     splits, one-pair expert groups): the option's cost
               --host-argmax         copy whole logit rows to the host instead of choosing on the device
+              --kv-cache-type T     f16 (default) or q8_0: how the KV cache stores keys and values
               --tensor-parallel N   split each model over GPUs 0 to N-1 (heads and feed-forward
                                     columns, NCCL all-reduce); --profile then times shard 0 only
               --nccl-only           every all-reduce through NCCL (no peer-access kernel)
@@ -121,7 +123,8 @@ public final class GpuBenchmark {
             int topK,
             boolean profile,
             int tensorParallel,
-            int warmUpSteps) {
+            int warmUpSteps,
+            KvCacheType kvCacheType) {
 
         static Options parse(String[] args) {
             List<Target> models = new ArrayList<>();
@@ -135,6 +138,7 @@ public final class GpuBenchmark {
             boolean profile = false;
             int tensorParallel = 1;
             int warmUp = DEFAULT_WARM_UP_STEPS;
+            KvCacheType kvCacheType = KvCacheType.F16;
             Arguments a = new Arguments(args);
             while (a.hasNext()) {
                 String option = a.next();
@@ -149,6 +153,7 @@ public final class GpuBenchmark {
                     case "--no-graphs" -> gpu = gpu.withGraphs(false);
                     case "--profile" -> profile = true;
                     case "--host-argmax" -> topK = 0;
+                    case "--kv-cache-type" -> kvCacheType = KvCacheType.parse(a.value(option));
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
                     case "--half-weight-share" -> gpu = gpu.withHalfWeightShare(a.share(option));
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
@@ -179,7 +184,8 @@ public final class GpuBenchmark {
                     topK,
                     profile,
                     tensorParallel,
-                    warmUp);
+                    warmUp,
+                    kvCacheType);
         }
     }
 
@@ -200,11 +206,12 @@ public final class GpuBenchmark {
             Device device = pool.device(0);
             out.printf(
                     Locale.ROOT,
-                    "device: %s, %d multiprocessors, %.1f GiB; %s%n",
+                    "device: %s, %d multiprocessors, %.1f GiB; %s, %s KV cache%n",
                     device.info().name(),
                     device.info().multiprocessors(),
                     device.info().totalMemory() / (double) (1L << 30),
-                    o.gpu());
+                    o.gpu(),
+                    o.kvCacheType());
             List<String> rows = new ArrayList<>();
             for (Target t : o.models()) {
                 rows.addAll(run(pool, t, o, out));
@@ -235,7 +242,8 @@ public final class GpuBenchmark {
             long stepBytes = weightBytesPerStep(file);
             long start = System.nanoTime();
             int maxTokens = Math.max(512, o.prefill());
-            try (LanguageModel model = Architectures.loadLanguageModel(file, gpu, new ModelOptions(maxTokens, 0))) {
+            try (LanguageModel model = Architectures.loadLanguageModel(
+                    file, gpu, new ModelOptions(maxTokens, 0).withKvCacheType(o.kvCacheType()))) {
                 out.printf(
                         Locale.ROOT,
                         "%s: loaded in %.1f s (%s), %.2f GiB of weights read per decode step%n",

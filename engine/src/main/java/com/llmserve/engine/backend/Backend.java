@@ -281,6 +281,13 @@ public abstract class Backend implements AutoCloseable {
         }
     }
 
+    /**
+     * Refuses a KV cache of {@code type} (one of {@link #kvCacheTypes()}) for attention of
+     * {@code heads} query heads over {@code kvHeads} kv heads of {@code headDim} values where this
+     * backend has no kernel reading that type for that shape; every shape passes by default.
+     */
+    public void checkKvCacheShape(KvCacheType type, int heads, int kvHeads, int headDim) {}
+
     /** Copies {@code n} rows of {@code src} from {@code srcOffset} (row-major) into rows {@code [0, n)} of {@code x}. */
     public final void write(float[] src, int srcOffset, int n, Activations x) {
         own(x);

@@ -49,19 +49,40 @@ record Attention(
         return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
     }
 
+    /** The head sizes whose kernels read a Q8_0 cache (whole blocks of 32), for messages. */
+    static final String Q8_HEAD_SIZES = "32, 64, 96, 128 or 256";
+
     /**
-     * The tiled prompt kernel for a shape, or null (more than 8 query heads per kv head, heads wider
-     * than 128): on tensor cores for heads of 64 and 128 where the device has them.
+     * Whether a Q8_0 cache has kernels for this shape: the per-head-size ones (there is no general
+     * Q8_0 kernel), for head sizes that are whole Q8_0 blocks.
      */
-    static Kernel tiledKernel(AttentionShape s, boolean tensorCores) {
+    static boolean readsQ8(int heads, int kvHeads, int headDim) {
+        return heads / kvHeads <= LS_DEC_MAX_GROUP
+                && (headDim == 32 || headDim == 64 || headDim == 96 || headDim == 128 || headDim == 256);
+    }
+
+    /**
+     * The tiled prompt kernel for a shape and cache type, or null (more than 8 query heads per kv
+     * head, heads wider than 128): on tensor cores for heads of 64 and 128 where the device has them.
+     */
+    static Kernel tiledKernel(AttentionShape s, boolean tensorCores, boolean q8) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         if (tensorCores && s.headDim() == 64) {
-            return Kernel.ATTENTION_MMA_D64;
+            return q8 ? Kernel.ATTENTION_MMA_Q8_D64 : Kernel.ATTENTION_MMA_D64;
         }
         if (tensorCores && s.headDim() == 128) {
-            return Kernel.ATTENTION_MMA_D128;
+            return q8 ? Kernel.ATTENTION_MMA_Q8_D128 : Kernel.ATTENTION_MMA_D128;
+        }
+        if (q8) {
+            return switch (s.headDim()) {
+                case 32 -> Kernel.ATTENTION_TILE_Q8_D32;
+                case 64 -> Kernel.ATTENTION_TILE_Q8_D64;
+                case 96 -> Kernel.ATTENTION_TILE_Q8_D96;
+                case 128 -> Kernel.ATTENTION_TILE_Q8_D128;
+                default -> null;
+            };
         }
         return switch (s.headDim()) {
             case 8 -> Kernel.ATTENTION_TILE_D8;
@@ -77,11 +98,21 @@ record Attention(
     /**
      * The per-head-size kernels ({one pass with the CPU backend's rounding, split}) for the head
      * sizes they are built for and at most {@code LS_DEC_MAX_GROUP} query heads per kv head; null
-     * for the general kernel.
+     * for the general kernel (which reads F16 only).
      */
-    static Kernel[] headSizeKernels(AttentionShape s) {
+    static Kernel[] headSizeKernels(AttentionShape s, boolean q8) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
+        }
+        if (q8) {
+            return switch (s.headDim()) {
+                case 32 -> new Kernel[] {Kernel.ATTENTION_Q8_D32, Kernel.ATTENTION_SPLIT_Q8_D32};
+                case 64 -> new Kernel[] {Kernel.ATTENTION_Q8_D64, Kernel.ATTENTION_SPLIT_Q8_D64};
+                case 96 -> new Kernel[] {Kernel.ATTENTION_Q8_D96, Kernel.ATTENTION_SPLIT_Q8_D96};
+                case 128 -> new Kernel[] {Kernel.ATTENTION_Q8_D128, Kernel.ATTENTION_SPLIT_Q8_D128};
+                case 256 -> new Kernel[] {Kernel.ATTENTION_Q8_D256, Kernel.ATTENTION_SPLIT_Q8_D256};
+                default -> null;
+            };
         }
         return switch (s.headDim()) {
             case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_SPLIT_D8};
@@ -129,10 +160,9 @@ record Attention(
                     .i32(s.keyCol())
                     .i32(s.valueCol())
                     .i32(s.kvDim());
-            l.meta(write, Region.slots(kv.groupOf(layer)))
-                    .pointer(kv.keys[layer])
-                    .pointer(kv.values[layer]);
-            l.kernel(Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
+            l.meta(write, Region.slots(kv.groupOf(layer)));
+            cache(write);
+            l.kernel(kv.q8() ? Kernel.KV_WRITE_Q8 : Kernel.KV_WRITE_F16, LaunchConfig.of(n, 128), write);
         }
         LaunchConfig grid = new LaunchConfig(s.kvHeads(), n, splits, LS_ATT_THREADS, 1, 1, 0);
         if (tiles > 0) {
@@ -147,13 +177,18 @@ record Attention(
                     .f32(s.softcap());
             pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
             l.kernel(
-                    tiledKernel(s, tensorCores),
+                    tiledKernel(s, tensorCores, kv.q8()),
                     new LaunchConfig(s.kvHeads(), tiles, 1, LS_ATT_THREADS, 1, 1, 0),
                     args);
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
-        Kernel[] kernels = headSizeKernels(s);
+        Kernel[] kernels = headSizeKernels(s, kv.q8());
+        if (kernels == null && kv.q8()) {
+            // refused at load (GpuBackend.checkKvCacheShape): only a caller past that check gets here
+            throw new GpuBackendException("no q8_0 KV cache kernel for " + s.heads() + "/" + s.kvHeads() + " heads of "
+                    + s.headDim() + " (heads of " + Q8_HEAD_SIZES + ")");
+        }
         if (kernels == null) {
             // the general kernel: online softmax, weights not rounded to half
             KernelArgs args = rowArgs(l).pointer(out.buffer).i32(out.cols());
@@ -194,13 +229,19 @@ record Attention(
         }
     }
 
-    /** qkv, its row stride, the cache's keys and values, then the batch metadata the kernels read. */
+    /** The cache's keys and values (F16), or keys, their scales, values and theirs (Q8_0). */
+    private KernelArgs cache(KernelArgs args) {
+        args.pointer(kv.keys[layer]);
+        if (kv.q8()) {
+            args.pointer(kv.keyScales[layer]);
+        }
+        args.pointer(kv.values[layer]);
+        return kv.q8() ? args.pointer(kv.valueScales[layer]) : args;
+    }
+
+    /** qkv, its row stride, the cache, then the batch metadata the kernels read. */
     private KernelArgs rowArgs(Launch l) {
-        KernelArgs args = KernelArgs.of()
-                .pointer(qkv.buffer)
-                .i32(qkv.cols())
-                .pointer(kv.keys[layer])
-                .pointer(kv.values[layer]);
+        KernelArgs args = cache(KernelArgs.of().pointer(qkv.buffer).i32(qkv.cols()));
         int group = kv.groupOf(layer);
         l.meta(args, Region.POSITIONS);
         l.meta(args, Region.slots(group));

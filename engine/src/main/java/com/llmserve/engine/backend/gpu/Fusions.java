@@ -114,6 +114,7 @@ final class Fusions {
      */
     private static boolean writesCacheOf(RotaryEmbedding r, Attention a) {
         return !a.kvWritten()
+                && !a.kv().q8() // the rope writes halves: a Q8_0 cache is written by the attention's launch
                 && r.kv() == null
                 && (r.norm() == null || r.norm().heads() <= r.heads())
                 && r.x() == a.qkv()

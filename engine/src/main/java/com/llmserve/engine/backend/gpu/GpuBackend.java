@@ -2,6 +2,7 @@ package com.llmserve.engine.backend.gpu;
 
 import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_QDIM;
+import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_ENC_MAX_DIM;
 import static com.llmserve.kernels.KernelConstants.LS_QK;
 import static com.llmserve.kernels.KernelConstants.LS_TILE_Q;
@@ -28,8 +29,10 @@ import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -265,33 +268,60 @@ public final class GpuBackend extends Backend {
         return new GpuActivations(this, rows, cols, b);
     }
 
+    /** F16 and Q8_0 (llama.cpp's {@code --cache-type-k/-v q8_0}, the CPU backend's rounding). */
+    @Override
+    public Set<KvCacheType> kvCacheTypes() {
+        return EnumSet.of(KvCacheType.F16, KvCacheType.Q8_0);
+    }
+
+    @Override
+    public void checkKvCacheShape(KvCacheType type, int heads, int kvHeads, int headDim) {
+        if (type == KvCacheType.Q8_0 && !Attention.readsQ8(heads, kvHeads, headDim)) {
+            throw new UnsupportedOperationException("the " + name() + " backend reads a q8_0 KV cache for heads of "
+                    + Attention.Q8_HEAD_SIZES + " values and at most " + LS_DEC_MAX_GROUP
+                    + " query heads per kv head, not " + heads + "/" + kvHeads + " heads of " + headDim
+                    + ": serve it with an f16 KV cache (llmserve.engine.kv-cache-type)");
+        }
+    }
+
     @Override
     protected KvStorage doAllocateKv(
             int[] groupOfLayer, int[] blocksOfGroup, int blockSize, int kvDim, KvCacheType type) {
-        // only F16 gets here (kvCacheTypes() is the default): the kernels read halves
         int layers = groupOfLayer.length;
+        boolean q8 = type == KvCacheType.Q8_0;
         DeviceBuffer[] keys = new DeviceBuffer[layers];
         DeviceBuffer[] values = new DeviceBuffer[layers];
+        DeviceBuffer[] keyScales = q8 ? new DeviceBuffer[layers] : null;
+        DeviceBuffer[] valueScales = q8 ? new DeviceBuffer[layers] : null;
         try {
             for (int l = 0; l < layers; l++) {
-                long bytes = (long) blocksOfGroup[groupOfLayer[l]] * blockSize * kvDim * Short.BYTES;
-                keys[l] = device.allocate(bytes);
-                values[l] = device.allocate(bytes);
-                transfer.zero(keys[l]);
-                transfer.zero(values[l]);
+                long slots = (long) blocksOfGroup[groupOfLayer[l]] * blockSize;
+                long bytes = slots * kvDim * (q8 ? Byte.BYTES : Short.BYTES);
+                keys[l] = zeroed(bytes);
+                values[l] = zeroed(bytes);
+                if (q8) {
+                    long scaleBytes = slots * (kvDim / KvCacheType.Q8_0_BLOCK) * Short.BYTES;
+                    keyScales[l] = zeroed(scaleBytes);
+                    valueScales[l] = zeroed(scaleBytes);
+                }
             }
         } catch (RuntimeException e) {
-            for (int l = 0; l < layers; l++) {
-                if (keys[l] != null) {
-                    keys[l].close();
-                }
-                if (values[l] != null) {
-                    values[l].close();
-                }
-            }
+            GpuKvStorage.closeAll(keys, values, keyScales, valueScales);
             throw e;
         }
-        return new GpuKvStorage(this, groupOfLayer, blocksOfGroup, blockSize, kvDim, keys, values);
+        return new GpuKvStorage(
+                this, groupOfLayer, blocksOfGroup, blockSize, kvDim, type, keys, values, keyScales, valueScales);
+    }
+
+    private DeviceBuffer zeroed(long bytes) {
+        DeviceBuffer b = device.allocate(bytes);
+        try {
+            transfer.zero(b);
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
     }
 
     @Override
@@ -509,7 +539,7 @@ public final class GpuBackend extends Backend {
         if (!invariant
                 && p >= options.gemmMinRows()
                 && p >= 4 * batch.sequences()
-                && Attention.tiledKernel(shape, tensorCores) != null) {
+                && Attention.tiledKernel(shape, tensorCores, kv.type() == KvCacheType.Q8_0) != null) {
             int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
             tiles = t.length / 2;

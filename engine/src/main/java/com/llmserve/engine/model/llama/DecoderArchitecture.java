@@ -51,6 +51,7 @@ public abstract class DecoderArchitecture {
         KvCacheType kvType = options.kvCacheType();
         try {
             backend.checkKvCacheType(kvType);
+            backend.checkKvCacheShape(kvType, config.heads(), config.kvHeads(), config.headDim());
         } catch (UnsupportedOperationException e) {
             throw new InvalidModelException(file.path(), e.getMessage());
         }

@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
@@ -28,7 +29,7 @@ class FusionsTests {
     private final GpuWeight norm = GpuWeight.vector(OWNER, "norm", D, null);
     private final AttentionShape shape = new AttentionShape(4, 4, 16, 0.25f, true, 0);
     private final RopeTable table = new RopeTable(new Rope(Rope.Style.NORMAL, 16, 10000f, 1f, null));
-    private final GpuKvStorage kv = new GpuKvStorage(OWNER, new int[2], new int[] {4}, 16, D, null, null);
+    private final GpuKvStorage kv = storage(KvCacheType.F16);
     private final GpuWeight qNorm = GpuWeight.vector(OWNER, "q_norm", 16, null);
     private final GpuWeight kNorm = GpuWeight.vector(OWNER, "k_norm", 16, null);
 
@@ -210,6 +211,10 @@ class FusionsTests {
                 .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
         RotaryEmbedding queriesOnly = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NORMAL, table, 8);
         assertThat(record(queriesOnly, attention)).as("keys not rotated here").containsExactly(queriesOnly, attention);
+        Attention q8 = new Attention(qkv, storage(KvCacheType.Q8_0), 1, shape, 4, 8, out, false, 0, null, false);
+        assertThat(record(both, q8))
+                .as("the rope writes halves: a Q8_0 cache is the attention's")
+                .containsExactly(both, q8);
     }
 
     /**
@@ -295,6 +300,11 @@ class FusionsTests {
         RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
         assertThat(record(queriesNorm, keysNorm, queries, attention))
                 .containsExactly(queries.normalizing(new QkNorm(queriesNorm, keysNorm)), attention);
+    }
+
+    /** A cache whose buffers no test launches anything on. */
+    private static GpuKvStorage storage(KvCacheType type) {
+        return new GpuKvStorage(OWNER, new int[2], new int[] {4}, 16, D, type, null, null, null, null);
     }
 
     private static List<DeviceOp> record(DeviceOp... ops) {

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -70,15 +71,14 @@ class GpuBackendTests {
         }
     }
 
-    /** The GPU's kernels read halves: a Q8_0 KV cache is refused, naming the types it has. */
+    /** Both cache types; a Q8_0 cache for a shape no Q8_0 kernel reads is refused, naming the setting. */
     @Test
-    void aQ8KvCacheIsRefusedNamingTheSupportedTypes() {
-        assertThat(gpu.kvCacheTypes()).containsExactly(KvCacheType.F16);
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> gpu.allocateKv(new int[2], new int[] {4}, 16, 64, KvCacheType.Q8_0))
+    void aQ8KvCacheIsStoredWhereItsKernelsReadTheShape() {
+        assertThat(gpu.kvCacheTypes()).containsExactlyInAnyOrder(KvCacheType.F16, KvCacheType.Q8_0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> gpu.checkKvCacheShape(KvCacheType.Q8_0, 16, 1, 64))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("q8_0")
-                .hasMessageContaining("supports f16");
+                .hasMessageContaining("llmserve.engine.kv-cache-type");
     }
 
     static Stream<Arguments> typesAndBatches() {
@@ -727,6 +727,44 @@ class GpuBackendTests {
     @MethodSource("attentionShapes")
     void pagedAttentionMatchesTheCpuBackend(
             int heads, int kvHeads, int headDim, boolean causal, int window, float softcap, boolean sinks) {
+        pagedAttention(KvCacheType.F16, heads, kvHeads, headDim, causal, window, softcap, sinks);
+    }
+
+    /** The shapes a Q8_0 cache has kernels for: every kernel kind, head size and option. */
+    static Stream<Arguments> q8AttentionShapes() {
+        return Stream.of(
+                Arguments.of(8, 2, 64, true, 0, 0f, false),
+                Arguments.of(32, 8, 128, true, 0, 0f, false),
+                Arguments.of(32, 4, 128, true, 0, 0f, false), // qwen3-30b-a3b's 8 query heads per kv head
+                Arguments.of(8, 2, 96, true, 0, 0f, false),
+                Arguments.of(8, 4, 256, true, 0, 0f, false), // gemma's heads: no tiles, the per-row kernels
+                Arguments.of(8, 2, 64, true, 40, 0f, false), // sliding window
+                Arguments.of(6, 2, 32, false, 0, 0f, false), // bidirectional
+                Arguments.of(8, 2, 64, true, 40, 1f, false), // soft-capped scores
+                Arguments.of(64, 8, 64, true, 0, 0f, true)); // gpt-oss's sinks
+    }
+
+    /**
+     * A Q8_0 cache against the CPU backend's Q8_0 cache: the same quantized bytes and scales, the
+     * same dequantized values in the per-row kernels; the tiled prompt kernels round them to half in
+     * shared memory.
+     */
+    @ParameterizedTest(name = "q8_0: {0}/{1} heads of {2}, causal {3}, window {4}, soft-cap {5}, sinks {6}")
+    @MethodSource("q8AttentionShapes")
+    void pagedAttentionOverAQ8CacheMatchesTheCpuBackend(
+            int heads, int kvHeads, int headDim, boolean causal, int window, float softcap, boolean sinks) {
+        pagedAttention(KvCacheType.Q8_0, heads, kvHeads, headDim, causal, window, softcap, sinks);
+    }
+
+    private static void pagedAttention(
+            KvCacheType type,
+            int heads,
+            int kvHeads,
+            int headDim,
+            boolean causal,
+            int window,
+            float softcap,
+            boolean sinks) {
         Random r = new Random(heads * 1000L + headDim);
         // sinks of either sign, some above every score: they take a visible share of each softmax
         float[] sinkValues = RandomTensors.gaussian(heads, r);
@@ -757,8 +795,8 @@ class GpuBackendTests {
                 .build();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
-        compareSteps("attention " + shape, 2e-3, be -> {
-            try (KvStorage kv = be.allocateKv(2, 64, blockSize, shape.kvDim())) {
+        compareSteps("attention " + type + " " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(new int[2], new int[] {64}, blockSize, shape.kvDim(), type)) {
                 float[] a;
                 try (Step step = be.beginStep(first)) {
                     Activations out1 = alloc(be, first.size(), shape.queryDim());
@@ -783,8 +821,9 @@ class GpuBackendTests {
      * kernel, with few enough splits (five on 132 multiprocessors) that each split's range spans two
      * chunks of positions, so its running softmax rescales what it summed before.
      */
-    @Test
-    void decodeRowsOverALongContextMatchTheCpuBackend() {
+    @ParameterizedTest
+    @EnumSource(KvCacheType.class)
+    void decodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type) {
         Random r = new Random(77);
         AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
         int width = shape.queryDim() + 2 * shape.kvDim();
@@ -798,8 +837,8 @@ class GpuBackendTests {
                 .build();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
-        compareSteps("attention of 8 rows over 1,508 positions " + shape, 2e-3, be -> {
-            try (KvStorage kv = be.allocateKv(1, 100, blockSize, shape.kvDim())) {
+        compareSteps("attention of 8 rows over 1,508 positions " + type + " " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(new int[1], new int[] {100}, blockSize, shape.kvDim(), type)) {
                 try (Step step = be.beginStep(first)) {
                     be.attention(
                             load(be, q1, first.size(), width),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.llmserve.engine.TestData;
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
@@ -289,11 +290,80 @@ class SimulatedGpuBackendTests {
         AttentionShape d64 = new AttentionShape(8, 2, 64, 0.1f, true, 0, 0f);
         AttentionShape d32 = new AttentionShape(8, 4, 32, 0.1f, true, 0, 0f);
         AttentionShape wideGroup = new AttentionShape(16, 1, 64, 0.1f, true, 0, 0f);
-        assertThat(Attention.tiledKernel(d128, true)).isEqualTo(Kernel.ATTENTION_MMA_D128);
-        assertThat(Attention.tiledKernel(d128, false)).isEqualTo(Kernel.ATTENTION_TILE_D128);
-        assertThat(Attention.tiledKernel(d64, true)).isEqualTo(Kernel.ATTENTION_MMA_D64);
-        assertThat(Attention.tiledKernel(d32, true)).isEqualTo(Kernel.ATTENTION_TILE_D32);
-        assertThat(Attention.tiledKernel(wideGroup, true)).isNull();
+        assertThat(Attention.tiledKernel(d128, true, false)).isEqualTo(Kernel.ATTENTION_MMA_D128);
+        assertThat(Attention.tiledKernel(d128, false, false)).isEqualTo(Kernel.ATTENTION_TILE_D128);
+        assertThat(Attention.tiledKernel(d64, true, false)).isEqualTo(Kernel.ATTENTION_MMA_D64);
+        assertThat(Attention.tiledKernel(d32, true, false)).isEqualTo(Kernel.ATTENTION_TILE_D32);
+        assertThat(Attention.tiledKernel(wideGroup, true, false)).isNull();
+        assertThat(Attention.tiledKernel(d128, true, true)).isEqualTo(Kernel.ATTENTION_MMA_Q8_D128);
+        assertThat(Attention.tiledKernel(d64, false, true)).isEqualTo(Kernel.ATTENTION_TILE_Q8_D64);
+        assertThat(Attention.tiledKernel(d32, true, true)).isEqualTo(Kernel.ATTENTION_TILE_Q8_D32);
+    }
+
+    /**
+     * A Q8_0 cache: the attention's own launch quantizes each row's key and value into it (the
+     * rope's fused write stores halves, so it is not fused), every attention kernel is a Q8_0 one,
+     * decode steps still replay one graph, and the cache takes the type's bytes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"tiny-qwen3-Q8_0.gguf", "tiny-Q4_0.gguf", "tiny-qwen3moe-Q8_0.gguf"})
+    void aQ8CacheIsWrittenAndReadByTheQ8Kernels(String file) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults());
+                LanguageModel model = Architectures.loadLanguageModel(
+                        f, be, new ModelOptions(64, 0).withKvCacheType(KvCacheType.Q8_0))) {
+            long before = device.allocatorStats().bytesInUse();
+            try (KvStorage kv = model.newKvStorage(64, BLOCK)) {
+                assertThat(kv.type()).isEqualTo(KvCacheType.Q8_0);
+                assertThat(kv.byteSize())
+                        .isEqualTo(kv.layers() * 64L * BLOCK * KvCacheType.Q8_0.bytesPerSlot(kv.kvDim()));
+                assertThat(device.allocatorStats().bytesInUse() - before)
+                        .as("device bytes: the type's, not halves'")
+                        .isBetween(kv.byteSize(), kv.byteSize() + kv.layers() * 4 * 4096L);
+                int[] table = IntStream.range(0, 64).toArray();
+                model.forward(prompt(table, 40), kv, 1); // tiled attention
+                model.forward(prompt(table, 5), kv, 0);
+                List<String> prompts =
+                        gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+                gpu.clearLaunches();
+                model.forward(decode(table, 45), kv, 1);
+                List<String> step =
+                        gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+                int layers = frequency(step, "ls_kv_write_q8");
+                assertThat(layers).as("a cache write per layer").isEqualTo(kv.layers());
+                assertThat(step.stream().filter(k -> k.startsWith("ls_attention_")))
+                        .as("the decode step's attention")
+                        .hasSize(layers)
+                        .allMatch(k -> k.startsWith("ls_attention_split_q8_d"));
+                assertThat(prompts.stream().filter(k -> k.startsWith("ls_attention_")))
+                        .as("the prompts' attention")
+                        .isNotEmpty()
+                        .allMatch(k -> k.contains("_q8_"));
+                assertThat(prompts).contains("ls_kv_write_q8").doesNotContain("ls_kv_write_f16");
+                long replays = be.stats().graphReplays();
+                for (int s = 1; s < 4; s++) {
+                    model.forward(decode(table, 45 + s), kv, 1);
+                }
+                assertThat(be.stats().graphReplays() - replays)
+                        .as("later steps replay")
+                        .isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
+    void aQ8CacheIsRefusedAtLoadWhereNoKernelReadsItsShape() {
+        GpuBackend be = GpuBackend.open(device, GpuOptions.defaults());
+        try (be) {
+            assertThatThrownBy(() -> be.checkKvCacheShape(KvCacheType.Q8_0, 32, 2, 128))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("at most 8 query heads per kv head")
+                    .hasMessageContaining("f16 KV cache");
+            assertThatThrownBy(() -> be.checkKvCacheShape(KvCacheType.Q8_0, 8, 8, 160))
+                    .hasMessageContaining("heads of 32, 64, 96, 128 or 256 values");
+            be.checkKvCacheShape(KvCacheType.Q8_0, 32, 8, 128);
+            be.checkKvCacheShape(KvCacheType.F16, 32, 2, 160);
+        }
     }
 
     @Test
