@@ -39,7 +39,7 @@ public final class Generate {
               --threads N           CPU threads (default: all processors)
               --batch-tokens N      tokens per forward pass chunk (default 512)
               --ctx N               context length limit (default: the model's)
-              --cache-type T        KV cache type: f16 (default) or q8_0 (CPU only)
+              --cache-type T        KV cache type: f16 (default) or q8_0
               --temperature T       0 for greedy (default 0)
               --top-k K, --top-p P, --min-p P, --seed S
               --repeat N            run N times (the first warms the JIT up) and report each run
