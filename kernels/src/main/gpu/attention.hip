@@ -316,6 +316,11 @@ struct LsKvF16 {
   }
   LS_MEMBER uint16_t half(long i) const { return h[i]; }
   LS_MEMBER ls_u32x4 halves8(long i) const { return ls_load16(h + i); }
+  template <int N>
+  LS_MEMBER void prefetch(long i) const {
+#pragma unroll
+    for (int b = 0; b < 2 * N; b += 128) ls_prefetch_l2(h + i + b / 2);
+  }
 };
 
 struct LsKvQ8 {
@@ -346,6 +351,12 @@ struct LsKvQ8 {
     }
   }
   LS_MEMBER uint16_t half(long i) const { return ls_float_to_half((float)q[i] * ls_half_to_float(d[i / 32])); }
+  template <int N>
+  LS_MEMBER void prefetch(long i) const {
+#pragma unroll
+    for (int b = 0; b < N; b += 128) ls_prefetch_l2(q + i + b);
+    ls_prefetch_l2(d + i / 32);
+  }
   LS_MEMBER ls_u32x4 halves8(long i) const {
     float v[8];
     load<8>(i, v);
@@ -536,6 +547,18 @@ LS_DEVICE void ls_dec_gather(const float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL
   }
 }
 
+// The keys and values of the first LS_DEC_CHUNK positions of r's range into L2, a (position, keys
+// or values) pair per thread.
+template <int D, class KV>
+LS_DEVICE void ls_dec_prefetch(const KV keys, const KV values, const LsDecRow& r, int block_size, int kv_dim, int kvh) {
+  const int n = r.end - r.begin < LS_DEC_CHUNK ? r.end - r.begin : LS_DEC_CHUNK;
+  for (int i = (int)ls_thread_x(); i < 2 * n; i += LS_ATT_THREADS) {
+    const long at = ls_dec_slot(r, r.begin + i / 2, block_size) * kv_dim + (long)kvh * D;
+    if (i % 2 == 0) keys.template prefetch<D>(at);
+    else values.template prefetch<D>(at);
+  }
+}
+
 template <int D, class KV>
 LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, const KV values,
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
@@ -607,7 +630,6 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
                                   const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
                                   int heads, int kv_heads, int block_size, float scale, float softcap,
                                   const float* sinks, int causal, int window, int splits) {
-  ls_grid_wait();
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -626,8 +648,12 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
   const int group = heads / kv_heads;
   const int kv_dim = kv_heads * D;
   const int head0 = kvh * group;
+  // the batch metadata is the host's (copied before the step's first kernel), so the split's range
+  // and its keys' and values' lines can be found while the kernel before this one still runs
   const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
   if (split >= r.used) return;
+  ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
+  ls_grid_wait();
   ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
   if (tid < LS_DEC_MAX_GROUP) {
     run_m[tid] = LS_ATT_NEG;

@@ -332,6 +332,17 @@ LS_DEVICE void ls_grid_wait() {
 #endif
 }
 
+// Starts bringing the 128-byte line holding p into the L2 cache, nothing into registers or L1: safe
+// before ls_grid_wait even where the kernel before may still write the line (the L2 is where
+// every block of the device sees global memory). A no-op on AMD.
+LS_DEVICE void ls_prefetch_l2(const void* p) {
+#if LS_NVIDIA && defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
+
 // Orders this thread's global writes before its later ones as every block of the device sees them
 // (the writer's half of "the last block to arrive reads what the others wrote"; the reader calls it
 // after seeing the counter).

@@ -67,6 +67,7 @@ LS_KERNEL void ls_add_rms_norm_f32(float* x, const float* r, const float* weight
 // The vectorized row kernels (rows a multiple of 4 long): each thread keeps up to LS_ROW_CACHE
 // float4 of its row in registers between the sum of squares and the scaling, so a row is read
 // once; launch with up to LS_MAX_BLOCK threads, the more the shorter each thread's chain of loads.
+// ls_rms_row waits for the kernel before it (ls_grid_wait) itself, once its weights are loading.
 #define LS_ROW_CACHE 4
 
 // With COMBINE the residual is a mixture's output, made here as ls_combine_experts_f32 makes it: the
@@ -105,6 +106,14 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
   const int tid = (int)ls_thread_x();
   const int threads = (int)ls_block_dim_x();
   ls_f32x4 v[LS_ROW_CACHE];
+  ls_f32x4 wv[LS_ROW_CACHE];
+  // the weights first (no kernel writes them): they load while the kernel before this one finishes
+#pragma unroll
+  for (int j = 0; j < LS_ROW_CACHE; ++j) {
+    const int c4 = tid + j * threads;
+    if (c4 < vecs) wv[j] = ls_load4f(weight + 4 * c4);
+  }
+  ls_grid_wait();
   float sum_sq = 0.0f;
 #pragma unroll
   for (int j = 0; j < LS_ROW_CACHE; ++j) {
@@ -131,7 +140,7 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
   for (int j = 0; j < LS_ROW_CACHE; ++j) {
     const int c4 = tid + j * threads;
     if (c4 < vecs) {
-      const ls_f32x4 o = ls_scale4f(v[j], scale, ls_load4f(weight + 4 * c4));
+      const ls_f32x4 o = ls_scale4f(v[j], scale, wv[j]);
       ls_store4f(y + base + 4 * c4, o);
       if (Q8) ls_store_q8_0_x4(o, base + 4 * c4, q, d, sums);
     }
@@ -144,12 +153,10 @@ LS_DEVICE void ls_rms_row(float* x, const float* r, const float* weight, float* 
 }
 
 LS_KERNEL void ls_rms_norm_v4(float* x, const float* weight, float* y, int cols, float eps) {
-  ls_grid_wait();
   ls_rms_row<false, false>(x, nullptr, weight, y, nullptr, nullptr, nullptr, cols, eps);
 }
 
 LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight, float* y, int cols, float eps) {
-  ls_grid_wait();
   ls_rms_row<true, false>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps);
 }
 
@@ -159,7 +166,6 @@ LS_KERNEL void ls_add_rms_norm_v4(float* x, const float* r, const float* weight,
 LS_KERNEL void ls_combine_add_rms_norm_v4(float* x, const float* ex, const float* routing, int used, float* r,
                                           const float* weight, float* y, int8_t* q, float* d, int* sums, int cols,
                                           float eps) {
-  ls_grid_wait();
   if (q) ls_rms_row<true, true, true>(x, r, weight, y, q, d, sums, cols, eps, ex, routing, used);
   else ls_rms_row<true, false, true>(x, r, weight, y, nullptr, nullptr, nullptr, cols, eps, ex, routing, used);
 }
@@ -168,7 +174,6 @@ LS_KERNEL void ls_combine_add_rms_norm_v4(float* x, const float* ex, const float
 // multiple of 32 long) for the GEMV that follows.
 LS_KERNEL void ls_rms_norm_q8_v4(float* x, const float* r, const float* weight, float* y, int8_t* q, float* d, int* sums,
                                  int cols, float eps) {
-  ls_grid_wait();
   if (r) ls_rms_row<true, true>(x, r, weight, y, q, d, sums, cols, eps);
   else ls_rms_row<false, true>(x, r, weight, y, q, d, sums, cols, eps);
 }

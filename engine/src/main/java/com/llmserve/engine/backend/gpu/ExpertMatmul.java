@@ -67,15 +67,14 @@ record ExpertMatmul(
                 && options.expertTensorCores()
                 && !options.batchInvariant()
                 && weight.cols() % LS_QK == 0
-                && weight.segments().stream().allMatch(s -> s.band().format().expertTensorCoreKernel() != null);
+                && weight.everySegment(s -> s.band().format().expertTensorCoreKernel() != null);
         return new ExpertMatmul(weight, routing, tokens, xFirst, xPerPair, x, xRows, out, tensorCores, false);
     }
 
     /** Whether every segment multiplies int8 activations, which a SwiGLU before it can write. */
     boolean takesQ8() {
         return weight.cols() % LS_QK == 0
-                && weight.segments().stream()
-                        .allMatch(s -> Matmul.expertGemvRounding(s.band()) == Matmul.Prepared.Q8_0_INT);
+                && weight.everySegment(s -> Matmul.expertGemvRounding(s.band()) == Matmul.Prepared.Q8_0_INT);
     }
 
     ExpertMatmul afterQuantizingProducer() {

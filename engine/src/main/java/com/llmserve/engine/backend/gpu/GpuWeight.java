@@ -36,6 +36,8 @@ final class GpuWeight extends Weight {
     /** For experts: each stack's rows per expert, the stacks one after the other in the bands; else null. */
     final int[] stackRows;
 
+    private final List<Segment> segments;
+
     private GpuWeight(
             Backend owner,
             String name,
@@ -51,6 +53,7 @@ final class GpuWeight extends Weight {
         this.bands = bands;
         this.vector = vector;
         this.stackRows = stackRows;
+        this.segments = stackRows == null ? List.of() : segments(bands, stackRows, experts);
     }
 
     static GpuWeight matrix(Backend owner, String name, GgmlType type, Kind kind, int cols, List<Band> bands) {
@@ -72,8 +75,32 @@ final class GpuWeight extends Weight {
     /** The band holding stack {@code i} of an experts weight, and the stack's first row within it. */
     record Segment(Band band, long firstRow, int rowsPerExpert, int outCol) {}
 
-    /** Where each stack of an experts weight lies, in stack order. */
+    /** Whether every band passes {@code test} (a loop, not a stream: each product recorded asks). */
+    boolean everyBand(java.util.function.Predicate<Band> test) {
+        for (Band b : bands) {
+            if (!test.test(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether every stack's segment passes {@code test}. */
+    boolean everySegment(java.util.function.Predicate<Segment> test) {
+        for (Segment s : segments) {
+            if (!test.test(s)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Where each stack of an experts weight lies, in stack order (none for other weights). */
     List<Segment> segments() {
+        return segments;
+    }
+
+    private static List<Segment> segments(List<Band> bands, int[] stackRows, int experts) {
         List<Segment> segments = new java.util.ArrayList<>(stackRows.length);
         long row = 0;
         int col = 0;
@@ -84,10 +111,10 @@ final class GpuWeight extends Weight {
                     .findFirst()
                     .orElseThrow();
             segments.add(new Segment(band, at - band.firstRow(), rowsPerExpert, col));
-            row += (long) rowsPerExpert * experts();
+            row += (long) rowsPerExpert * experts;
             col += rowsPerExpert;
         }
-        return segments;
+        return List.copyOf(segments);
     }
 
     /** Bytes a product reads: every band's device data. */

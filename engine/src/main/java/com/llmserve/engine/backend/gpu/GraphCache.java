@@ -19,6 +19,11 @@ final class GraphCache implements AutoCloseable {
     private final int capacity;
     private final LinkedHashMap<Key, Graph> graphs = new LinkedHashMap<>(16, 0.75f, true);
     private long generation;
+    // the graph found last and a copy of its operations: consecutive steps of one bucket (a batch-1
+    // decode) ask for it again, and comparing with it first spares hashing every operation (such
+    // hits leave the eviction order as it was)
+    private List<DeviceOp> lastOps;
+    private Graph last;
 
     GraphCache(int capacity) {
         this.capacity = capacity;
@@ -30,18 +35,29 @@ final class GraphCache implements AutoCloseable {
             close(); // none of them is running: every step waits for its stream
             this.generation = generation;
         }
-        return graphs.get(new Key(generation, ops));
+        if (last != null && lastOps.equals(ops)) {
+            return last;
+        }
+        Graph g = graphs.get(new Key(generation, ops));
+        if (g != null) {
+            lastOps = List.copyOf(ops);
+            last = g;
+        }
+        return g;
     }
 
     /** Keeps {@code graph} for a copy of {@code ops}; evicts the least recently used beyond the capacity. */
     void put(long generation, List<DeviceOp> ops, Graph graph) {
         Graph replaced = graphs.put(new Key(generation, List.copyOf(ops)), graph);
         if (replaced != null && replaced != graph) {
+            forget(replaced);
             replaced.close(); // a shard group recaptures every shard when one shard's graph is missing
         }
         if (graphs.size() > capacity) {
             Iterator<Map.Entry<Key, Graph>> eldest = graphs.entrySet().iterator();
-            eldest.next().getValue().close();
+            Graph evicted = eldest.next().getValue();
+            forget(evicted);
+            evicted.close();
             eldest.remove();
         }
     }
@@ -50,9 +66,18 @@ final class GraphCache implements AutoCloseable {
         return graphs.size();
     }
 
+    private void forget(Graph g) {
+        if (g == last) {
+            last = null;
+            lastOps = null;
+        }
+    }
+
     @Override
     public void close() {
         graphs.values().forEach(Graph::close);
         graphs.clear();
+        last = null;
+        lastOps = null;
     }
 }

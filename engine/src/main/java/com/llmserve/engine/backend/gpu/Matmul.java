@@ -64,8 +64,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             return Path.GEMV;
         }
         // where BLAS would dequantize the weights each step, the int8 tensor cores read them as they are
-        boolean tensorCoreFormats = x.cols() % LS_QK == 0
-                && w.bands.stream().allMatch(b -> b.format().tensorCoreKernel() != null && b.half() == null);
+        boolean tensorCoreFormats =
+                x.cols() % LS_QK == 0 && w.everyBand(b -> b.format().tensorCoreKernel() != null && b.half() == null);
         return int8TensorCores && tensorCoreFormats && n <= options.mmqMaxRows() ? Path.MMQ : Path.BLAS;
     }
 
@@ -84,7 +84,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     boolean takesQ8() {
         return path != Path.BLAS
                 && x.cols() % LS_QK == 0
-                && weight.bands.stream().allMatch(b -> b.format().integerGemv());
+                && weight.everyBand(b -> b.format().integerGemv());
     }
 
     Matmul afterQuantizingProducer() {
