@@ -564,7 +564,6 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, con
                                 const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                 const int* tables, float* out, int out_stride, int heads, int kv_heads, int block_size,
                                 float scale, float softcap, const float* sinks, int causal, int window) {
-  ls_grid_wait();
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -578,7 +577,10 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, con
   const int group = heads / kv_heads;
   const int kv_dim = kv_heads * D;
   const int head0 = kvh * group;
+  // as in ls_attention_split: the host's metadata and the first chunk's lines before the wait
   const LsDecRow r = ls_dec_row(t, 0, 1, positions, slots, table_offsets, seq_last, tables, causal, window);
+  ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
+  ls_grid_wait();
   ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
   if (tid < LS_DEC_MAX_GROUP) {
     run_m[tid] = LS_ATT_NEG;

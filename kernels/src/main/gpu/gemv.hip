@@ -150,13 +150,20 @@ LS_DEVICE void ls_mmvf(const uint8_t* w, const uint16_t* wd, const float* x, flo
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) acc[r][c] = 0.0f;
 
-  for (int g = (int)ls_thread_x(); g < groups; g += LS_MMV_THREADS) {
-    float wv[LS_MMV_ROWS][8];
+  float wv[LS_MMV_ROWS][8];
+  // eight weights of each of this block's rows (past the last row a clamped duplicate, never stored)
+  auto load = [&](int g) {
 #pragma unroll
     for (int r = 0; r < LS_MMV_ROWS; ++r) {
       const int row = row0 + r < rows ? row0 + r : rows - 1;
       DEQ8(w, wd, row_base + row, k, g * 8, wv[r]);
     }
+  };
+  // No kernel writes weights: the first ones load while the kernel before this one finishes.
+  if ((int)ls_thread_x() < groups) load((int)ls_thread_x());
+  ls_grid_wait();
+  for (int g = (int)ls_thread_x(); g < groups; g += LS_MMV_THREADS) {
+    if (g != (int)ls_thread_x()) load(g);
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) {
       const float* xp = x + (long)ls_mmv_xrow(map, c, ncols) * k + (long)g * 8;
@@ -498,7 +505,6 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVF_ENTRY(name, deq8, n)                                                                   \
   LS_KERNEL void ls_mmvf_##name##_##n(const uint8_t* w, const uint16_t* wd, const float* x, float* y,    \
                                       int rows, int k, int ystride, int accumulate) {                    \
-    ls_grid_wait();                                                                                     \
     ls_mmvf<n, deq8>(w, wd, x, y, rows, k, ystride, accumulate);                                        \
   }
 
