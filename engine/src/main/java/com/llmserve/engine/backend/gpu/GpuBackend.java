@@ -105,7 +105,7 @@ public final class GpuBackend extends Backend {
         return new GpuBackend(device, options, group, rank);
     }
 
-    /** Device memory of {@code bytes}, zeroed (the peer all-reduce's flags). */
+    /** Device memory of {@code bytes}, zeroed (the peer all-reduce's flags, the KV cache). */
     DeviceBuffer allocateZeroed(long bytes) {
         DeviceBuffer b = device.allocate(bytes);
         try {
@@ -297,12 +297,12 @@ public final class GpuBackend extends Backend {
             for (int l = 0; l < layers; l++) {
                 long slots = (long) blocksOfGroup[groupOfLayer[l]] * blockSize;
                 long bytes = slots * kvDim * (q8 ? Byte.BYTES : Short.BYTES);
-                keys[l] = zeroed(bytes);
-                values[l] = zeroed(bytes);
+                keys[l] = allocateZeroed(bytes);
+                values[l] = allocateZeroed(bytes);
                 if (q8) {
                     long scaleBytes = slots * (kvDim / KvCacheType.Q8_0_BLOCK) * Short.BYTES;
-                    keyScales[l] = zeroed(scaleBytes);
-                    valueScales[l] = zeroed(scaleBytes);
+                    keyScales[l] = allocateZeroed(scaleBytes);
+                    valueScales[l] = allocateZeroed(scaleBytes);
                 }
             }
         } catch (RuntimeException e) {
@@ -311,17 +311,6 @@ public final class GpuBackend extends Backend {
         }
         return new GpuKvStorage(
                 this, groupOfLayer, blocksOfGroup, blockSize, kvDim, type, keys, values, keyScales, valueScales);
-    }
-
-    private DeviceBuffer zeroed(long bytes) {
-        DeviceBuffer b = device.allocate(bytes);
-        try {
-            transfer.zero(b);
-            return b;
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
     }
 
     @Override
