@@ -52,6 +52,11 @@ public class CpuBackend extends Backend {
     /** Quantized activations of the product in progress; the engine loop runs one product at a time. */
     private final ActivationCache activations;
 
+    /** The expert products' inputs and outputs in expert order, kept for the next product. */
+    private float[] expertInputs;
+
+    private float[] expertOutputs;
+
     private final CachedAttention cached;
     private final EncoderAttention encoder;
 
@@ -515,6 +520,10 @@ public class CpuBackend extends Backend {
         for (int p = 0; p < pairs; p++) {
             order[next[expert[p]]++] = p;
         }
+        if (pairs > 0 && onNativeKernels(stacks)) {
+            multiplyPairsNative(w, order, count, xRow, outRow, pairs, in, o);
+            return;
+        }
         // each chosen expert once, over the rows of every pair that chose it
         for (int e = 0; e < w.experts(); e++) {
             int m = count[e + 1] - count[e];
@@ -553,6 +562,91 @@ public class CpuBackend extends Backend {
         }
     }
 
+    /**
+     * {@link #multiplyPairs} on the native kernels, whose rows come out the same bits for any batch:
+     * the pairs' inputs quantized once, in expert order, and every chosen expert's tiles in one job.
+     * A decode step's experts are short (a few hundred KB each), so a job per expert and stack cost
+     * more in hand-offs between threads and in their tails than the products themselves.
+     */
+    private void multiplyPairsNative(
+            CpuWeight w, int[] order, int[] count, int[] xRow, int[] outRow, int pairs, float[] in, float[] o) {
+        int k = w.cols();
+        int rows = (int) w.rows();
+        List<CpuTensor> stacks = w.parts();
+        float[] xs = expertInputs = grown(expertInputs, pairs * k);
+        for (int i = 0; i < pairs; i++) {
+            System.arraycopy(in, xRow[order[i]] * k, xs, i * k, k);
+        }
+        activations.reset();
+        NativeQ8[] prepared = new NativeQ8[stacks.size()];
+        // an expert's tiles, stack after stack; its rows of a stack land at columns [col[i], col[i + 1])
+        int[] firstTile = new int[stacks.size() + 1];
+        int[] col = new int[stacks.size() + 1];
+        for (int i = 0; i < stacks.size(); i++) {
+            CpuTensor stack = stacks.get(i);
+            prepared[i] = activations.prepare(stack, xs, pairs, parallel).nativeQ8();
+            int stackRows = (int) (stack.rows() / w.experts());
+            firstTile[i + 1] = firstTile[i] + (stackRows + TileGemm.ROWS - 1) / TileGemm.ROWS;
+            col[i + 1] = col[i] + stackRows;
+        }
+        int[] chosen = new int[w.experts()];
+        int experts = 0;
+        for (int e = 0; e < w.experts(); e++) {
+            if (count[e + 1] > count[e]) {
+                chosen[experts++] = e;
+            }
+        }
+        int perExpert = firstTile[stacks.size()];
+        float[] ys = expertOutputs = grown(expertOutputs, pairs * rows);
+        // as doMatmul's chunks: at least MATMUL_CHUNK_BYTES of weights per chunk and token
+        long tileBytes = (long) TileGemm.ROWS * stacks.getFirst().rowBytes * ((pairs + experts - 1) / experts);
+        int tiles = experts * perExpert;
+        int grain = (int) Math.max(1, Math.min(tiles, MATMUL_CHUNK_BYTES / tileBytes));
+        parallel.forEach(tiles, grain, MATMUL_CHUNKS_PER_THREAD, (from, to) -> {
+            for (int c = from / perExpert; c * perExpert < to; c++) {
+                int e = chosen[c];
+                int lo = Math.max(from - c * perExpert, 0);
+                int hi = Math.min(to - c * perExpert, perExpert);
+                for (int i = 0; i < stacks.size(); i++) {
+                    int a = Math.max(lo, firstTile[i]);
+                    int b = Math.min(hi, firstTile[i + 1]);
+                    if (a < b) {
+                        int stackRows = col[i + 1] - col[i];
+                        long first = (long) e * stackRows;
+                        stacks.get(i)
+                                .matmulNative(
+                                        prepared[i],
+                                        count[e],
+                                        count[e + 1] - count[e],
+                                        ys,
+                                        (int) (count[e] * rows + col[i] - first),
+                                        rows,
+                                        first + (long) (a - firstTile[i]) * TileGemm.ROWS,
+                                        first + Math.min(stackRows, (long) (b - firstTile[i]) * TileGemm.ROWS));
+                    }
+                }
+            }
+        });
+        for (int i = 0; i < pairs; i++) {
+            System.arraycopy(ys, i * rows, o, outRow[order[i]] * rows, rows);
+        }
+    }
+
+    /** Whether every part multiplies on the native kernels. */
+    private static boolean onNativeKernels(List<CpuTensor> parts) {
+        for (CpuTensor part : parts) {
+            if (part.nativeKernels() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code buffer}, or a larger one when it holds fewer than {@code n} floats. */
+    private static float[] grown(float[] buffer, int n) {
+        return buffer != null && buffer.length >= n ? buffer : new float[n];
+    }
+
     @Override
     protected void doCombineExperts(
             Step step, Activations y, Activations routing, int first, int tokens, Activations out) {
@@ -564,13 +658,19 @@ public class CpuBackend extends Backend {
         parallel.forEach(tokens, ROWS_PER_TASK, (from, to) -> {
             for (int t = from; t < to; t++) {
                 int w = t * 2 * used + used;
+                int row = (first + t) * d;
+                // each product rounded before it is added, as ggml weights the outputs, then sums them;
+                // slot by slot over the whole row, so that the loops vectorize
+                float firstWeight = r[w];
                 for (int c = 0; c < d; c++) {
-                    // each product rounded before it is added, as ggml weights the outputs, then sums them
-                    float sum = r[w] * src[t * used * d + c];
-                    for (int j = 1; j < used; j++) {
-                        sum = sum + r[w + j] * src[(t * used + j) * d + c];
+                    dst[row + c] = firstWeight * src[t * used * d + c];
+                }
+                for (int j = 1; j < used; j++) {
+                    float weight = r[w + j];
+                    int slot = (t * used + j) * d;
+                    for (int c = 0; c < d; c++) {
+                        dst[row + c] = dst[row + c] + weight * src[slot + c];
                     }
-                    dst[(first + t) * d + c] = sum;
                 }
             }
         });

@@ -234,6 +234,15 @@ public abstract sealed class CpuTensor
         matmulRows(in, tokens, y, yOffset, yStride, rowStart, rowEnd);
     }
 
+    /**
+     * The native kernels' product on tokens {@code [firstToken, firstToken + tokens)} of {@code x}
+     * (written from {@code y}'s token 0 on); only for a tensor whose {@link #nativeKernels()} are set.
+     */
+    void matmulNative(
+            NativeQ8 x, int firstToken, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        nativeRows.gemm(x, firstToken, tokens, y, yOffset, yStride, rowStart, rowEnd);
+    }
+
     /** One fused dot product per row and token; the packed kernel for groups of rows when there is one. */
     private void matmulRows(
             PreparedInput in, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {

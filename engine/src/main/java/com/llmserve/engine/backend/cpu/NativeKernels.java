@@ -312,8 +312,8 @@ final class NativeKernels {
     }
 
     /**
-     * {@code y[t*yStride + yOffset + r] = row r · x_t} for the rows of groups {@code [g0, g1)} of
-     * {@code w} (rows past {@code rows} are not written) and tokens {@code [0, tokens)}.
+     * {@code y[t*yStride + yOffset + r] = row r · x_(firstToken + t)} for the rows of groups
+     * {@code [g0, g1)} of {@code w} (rows past {@code rows} are not written) and tokens {@code [0, tokens)}.
      */
     void gemm(
             GgmlType type,
@@ -323,6 +323,7 @@ final class NativeKernels {
             long g0,
             long g1,
             NativeQ8 x,
+            int firstToken,
             int tokens,
             float[] y,
             int yOffset,
@@ -339,8 +340,12 @@ final class NativeKernels {
         if (h == null) {
             throw new IllegalArgumentException(type + " has no native kernels in " + this);
         }
+        long first = (long) firstToken * blocks * type.blockSize(); // the token's first element
+        int sumSize = x.format == ActivationFormat.Q8_K ? 16 : 32;
         // Q4_K takes its activations' sums split for its mins
-        MemorySegment sums = type == GgmlType.Q4_K ? MemorySegment.ofArray(x.split) : MemorySegment.ofArray(x.sums);
+        MemorySegment sums = type == GgmlType.Q4_K
+                ? MemorySegment.ofArray(x.split).asSlice(first / 256 * 16)
+                : MemorySegment.ofArray(x.sums).asSlice(4 * (first / sumSize));
         try {
             h.invokeExact(
                     w,
@@ -348,8 +353,8 @@ final class NativeKernels {
                     rows,
                     g0,
                     g1,
-                    MemorySegment.ofArray(x.values),
-                    MemorySegment.ofArray(x.scales),
+                    MemorySegment.ofArray(x.values).asSlice(first),
+                    MemorySegment.ofArray(x.scales).asSlice(4 * (first / x.format.blockSize())),
                     sums,
                     tokens,
                     MemorySegment.ofArray(y),

@@ -50,20 +50,29 @@ final class NativeRows {
      * ({@code rowStart} a multiple of {@link NativeKernels#GROUP}) and tokens {@code [0, tokens)}.
      */
     void gemm(NativeQ8 x, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
+        gemm(x, 0, tokens, y, yOffset, yStride, rowStart, rowEnd);
+    }
+
+    /**
+     * As {@link #gemm(NativeQ8, int, float[], int, int, long, long)} on tokens
+     * {@code [firstToken, firstToken + tokens)} of {@code x}.
+     */
+    void gemm(NativeQ8 x, int firstToken, int tokens, float[] y, int yOffset, int yStride, long rowStart, long rowEnd) {
         if (rowStart % NativeKernels.GROUP != 0 || rowStart < 0 || rowEnd > rows || rowStart >= rowEnd) {
             throw new IllegalArgumentException("rows [" + rowStart + ", " + rowEnd + ") of " + rows);
         }
         // the library checks nothing: every index it forms must be in bounds here
         if (tokens < 1
-                || (long) tokens * cols > x.capacity()
+                || firstToken < 0
+                || ((long) firstToken + tokens) * cols > x.capacity()
                 || yOffset + rowStart < 0
                 || (long) (tokens - 1) * yStride + yOffset + rowEnd > y.length) {
-            throw new IndexOutOfBoundsException(tokens + " tokens of " + cols + " into y[" + y.length + "] at "
-                    + yOffset + " stride " + yStride + ", rows to " + rowEnd);
+            throw new IndexOutOfBoundsException(tokens + " tokens of " + cols + " from token " + firstToken + " into y["
+                    + y.length + "] at " + yOffset + " stride " + yStride + ", rows to " + rowEnd);
         }
         long g0 = rowStart / NativeKernels.GROUP;
         long g1 = (rowEnd + NativeKernels.GROUP - 1) / NativeKernels.GROUP;
         // a last group past rowEnd (within rows) would write rows another task owns: stop at rowEnd
-        kernels.gemm(type, address, blocks, Math.min(rows, rowEnd), g0, g1, x, tokens, y, yOffset, yStride);
+        kernels.gemm(type, address, blocks, Math.min(rows, rowEnd), g0, g1, x, firstToken, tokens, y, yOffset, yStride);
     }
 }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The activation-side operations of the CPU backend against plain formulas. */
 class CpuBackendTests {
@@ -412,18 +414,21 @@ class CpuBackendTests {
         return Float.float16ToFloat(Float.floatToFloat16(v));
     }
 
-    @Test
-    void expertMatmulMultipliesEachPairByItsExpertsRowsOfEveryStack() {
-        // 3 experts; stack a (packed Q8_0) has 32 rows per expert, stack b 2: expert e's matrix is
+    @ParameterizedTest
+    @CsvSource({"F32, 2", "Q8_0, 64"})
+    void expertMatmulMultipliesEachPairByItsExpertsRowsOfEveryStack(GgmlType bType, int bRows) {
+        // 3 experts; stack a (packed Q8_0) has 32 rows per expert, stack b bRows: expert e's matrix is
         // a's rows of e, then b's. 4 tokens x 2 slots: expert 1 has 4 pairs (the tiled product), the
-        // others 1 or 2, and pair 7 names no expert (3 of 3): it is skipped.
+        // others 1 or 2, and pair 7 names no expert (3 of 3): it is skipped. An F32 stack keeps the
+        // weight on the Java kernels; with Q8_0 stacks every expert's tiles run in one native job.
+        int width = 32 + bRows;
         Random r = new Random(9);
         int k = 64;
         GgufTensor a = stack("a", GgmlType.Q8_0, k, 32, 3, r);
-        GgufTensor b = stack("b", GgmlType.F32, k, 2, 3, r);
+        GgufTensor b = stack("b", bType, k, bRows, 3, r);
         Weight w = backend.uploadExperts("experts", List.of(a, b));
         assertThat(w.experts()).isEqualTo(3);
-        assertThat(w.rows()).isEqualTo(34);
+        assertThat(w.rows()).isEqualTo(width);
         float[] x = gaussian(5 * k, r);
         int[] expert = {2, 1, 0, 1, 1, 2, 1, 3};
         int tokens = 4;
@@ -432,13 +437,13 @@ class CpuBackendTests {
             ids[(p / 2) * 4 + p % 2] = expert[p];
         }
         Activations routing = activations(ids, tokens, 4);
-        float[] untouched = new float[8 * 34];
+        float[] untouched = new float[8 * width];
         Arrays.fill(untouched, 7f);
         for (boolean perPair : new boolean[] {false, true}) {
             // tokens read rows 1..4; pairs read their own row p
             Activations in = perPair ? activations(gaussian(8 * k, r), 8, k) : activations(x, 5, k);
             float[] xs = read(in, in.rows());
-            Activations out = activations(untouched, 8, 34);
+            Activations out = activations(untouched, 8, width);
             backend.expertMatmul(w, routing, tokens, 1, perPair, in, out);
             float[] y = read(out, 8);
             for (int e = 0; e < 3; e++) {
@@ -455,23 +460,23 @@ class CpuBackendTests {
                     System.arraycopy(xs, row * k, xe, i * k, k);
                 }
                 float[] ya = product(backend.uploadMatrix(rows(a, e * 32, 32)), xe, mine.size(), k, 32);
-                float[] yb = product(backend.uploadMatrix(rows(b, e * 2, 2)), xe, mine.size(), k, 2);
+                float[] yb = product(backend.uploadMatrix(rows(b, e * bRows, bRows)), xe, mine.size(), k, bRows);
                 for (int i = 0; i < mine.size(); i++) {
                     int p = mine.get(i);
                     for (int j = 0; j < 32; j++) {
-                        assertThat(y[p * 34 + j]).as("pair %d row %d", p, j).isEqualTo(ya[i * 32 + j]);
+                        assertThat(y[p * width + j]).as("pair %d row %d", p, j).isEqualTo(ya[i * 32 + j]);
                     }
-                    for (int j = 0; j < 2; j++) {
-                        assertThat(y[p * 34 + 32 + j])
+                    for (int j = 0; j < bRows; j++) {
+                        assertThat(y[p * width + 32 + j])
                                 .as("pair %d row %d", p, 32 + j)
-                                .isEqualTo(yb[i * 2 + j]);
+                                .isEqualTo(yb[i * bRows + j]);
                     }
                 }
             }
-            assertThat(Arrays.copyOfRange(y, 7 * 34, 8 * 34)).containsOnly(7f);
+            assertThat(Arrays.copyOfRange(y, 7 * width, 8 * width)).containsOnly(7f);
         }
         assertThatThrownBy(() -> backend.expertMatmul(
-                        w, routing, tokens, 2, false, activations(x, 5, k), backend.allocate(8, 34)))
+                        w, routing, tokens, 2, false, activations(x, 5, k), backend.allocate(8, width)))
                 .isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessageContaining("rows 2..6 of 5");
     }

@@ -256,6 +256,11 @@ class NativeKernelsTests {
                     assertThat(Arrays.copyOfRange(y, 5, 5 + rows))
                             .as("%s token %d alone", k, t)
                             .containsExactly(Arrays.copyOfRange(all, t * rows, (t + 1) * rows));
+                    float[] fromBatch = new float[rows];
+                    packed.gemm(q, t, 1, fromBatch, 0, rows, 0, rows);
+                    assertThat(fromBatch)
+                            .as("%s token %d taken from the batch", k, t)
+                            .containsExactly(Arrays.copyOfRange(all, t * rows, (t + 1) * rows));
                 }
                 // and close to the exact product of the dequantized weights and quantized activations
                 float[] restored = new float[q.values.length];
@@ -320,6 +325,10 @@ class NativeKernelsTests {
                     .isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> packed.gemm(q, 1, new float[rows], 0, rows, 8, rows))
                     .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> packed.gemm(q, 1, 2, new float[2 * rows], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> packed.gemm(q, -1, 1, new float[rows], 0, rows, 0, rows))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> k.quantize(new float[64], 0, 96, q)).isInstanceOf(IndexOutOfBoundsException.class);
             assertThatThrownBy(() -> k.quantize(new float[256], 0, 256, q))
                     .isInstanceOf(IndexOutOfBoundsException.class);
