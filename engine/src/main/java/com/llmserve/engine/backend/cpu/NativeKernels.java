@@ -366,11 +366,6 @@ final class NativeKernels {
     }
 
     /**
-     * Widens {@code count} rows of {@code hd} halves of {@code halves}, row {@code i} at half
-     * {@code offsets[i]}, into {@code out[i*hd ..]}: what {@link FloatMath#widenHalves} does row by
-     * row, in one call (NaN payloads aside).
-     */
-    /**
      * Dequantizes {@code count} rows of {@code hd} values (a multiple of 32) of a Q8_0 KV cache
      * ({@link Q8Kv}), row {@code i}'s bytes at {@code offsets[i]} of {@code quants} (a multiple of
      * 32) and its scales at half {@code offsets[i] / 32} of {@code scales}, into {@code out[i*hd ..]}:
@@ -403,6 +398,11 @@ final class NativeKernels {
         }
     }
 
+    /**
+     * Widens {@code count} rows of {@code hd} halves of {@code halves}, row {@code i} at half
+     * {@code offsets[i]}, into {@code out[i*hd ..]}: what {@link FloatMath#widenHalves} does row by
+     * row, in one call (NaN payloads aside).
+     */
     void widenHalves(MemorySegment halves, long[] offsets, int count, int hd, float[] out) {
         long limit = halves.byteSize() / 2 - hd;
         for (int i = 0; i < count; i++) {

@@ -19,6 +19,11 @@ import java.nio.file.Path;
  */
 record Experts(int count, int used, int feedForward, float scale, Gating gating) {
 
+    /** These experts under another gating. */
+    Experts withGating(Gating g) {
+        return new Experts(count, used, feedForward, scale, g);
+    }
+
     /**
      * The {@code <prefix>.expert_*} keys, or null when the file declares no experts.
      *
@@ -26,11 +31,6 @@ record Experts(int count, int used, int feedForward, float scale, Gating gating)
      *                         is {@code feed_forward_length / used} wide (qwen3moe) rather than
      *                         {@code feed_forward_length} (Mixtral under llama)
      */
-    /** These experts under another gating. */
-    Experts withGating(Gating g) {
-        return new Experts(count, used, feedForward, scale, g);
-    }
-
     static Experts read(Path file, GgufMetadata m, String prefix, boolean splitFeedForward) {
         int count = m.findInt(prefix + ".expert_count").orElse(0);
         if (count == 0) {
