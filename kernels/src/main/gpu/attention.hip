@@ -307,7 +307,7 @@ LS_DEVICE void ls_load_halves(const uint16_t* p, float (&out)[N]) {
 // (d[index / 32]); a value is q * d, exact in float, as the CPU backend and ggml's
 // dequantize_row_q8_0 compute it. `load` reads N consecutive values from an index that is a
 // multiple of N; `half` and `halves8` give the tiled kernels' shared-memory halves (a Q8_0 value
-// rounded to half there).
+// rounded to half there); `prefetch` brings the lines of N values from index i into L2.
 struct LsKvF16 {
   const uint16_t* h;
   template <int N>

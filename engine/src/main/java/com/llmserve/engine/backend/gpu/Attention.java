@@ -57,8 +57,7 @@ record Attention(
      * Q8_0 kernel), for head sizes that are whole Q8_0 blocks.
      */
     static boolean readsQ8(int heads, int kvHeads, int headDim) {
-        return heads / kvHeads <= LS_DEC_MAX_GROUP
-                && (headDim == 32 || headDim == 64 || headDim == 96 || headDim == 128 || headDim == 256);
+        return heads / kvHeads <= LS_DEC_MAX_GROUP && q8Kernels(headDim) != null;
     }
 
     /**
@@ -105,14 +104,7 @@ record Attention(
             return null;
         }
         if (q8) {
-            return switch (s.headDim()) {
-                case 32 -> new Kernel[] {Kernel.ATTENTION_Q8_D32, Kernel.ATTENTION_SPLIT_Q8_D32};
-                case 64 -> new Kernel[] {Kernel.ATTENTION_Q8_D64, Kernel.ATTENTION_SPLIT_Q8_D64};
-                case 96 -> new Kernel[] {Kernel.ATTENTION_Q8_D96, Kernel.ATTENTION_SPLIT_Q8_D96};
-                case 128 -> new Kernel[] {Kernel.ATTENTION_Q8_D128, Kernel.ATTENTION_SPLIT_Q8_D128};
-                case 256 -> new Kernel[] {Kernel.ATTENTION_Q8_D256, Kernel.ATTENTION_SPLIT_Q8_D256};
-                default -> null;
-            };
+            return q8Kernels(s.headDim());
         }
         return switch (s.headDim()) {
             case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_SPLIT_D8};
@@ -122,6 +114,17 @@ record Attention(
             case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_SPLIT_D96};
             case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_SPLIT_D128};
             case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_SPLIT_D256};
+            default -> null;
+        };
+    }
+
+    private static Kernel[] q8Kernels(int headDim) {
+        return switch (headDim) {
+            case 32 -> new Kernel[] {Kernel.ATTENTION_Q8_D32, Kernel.ATTENTION_SPLIT_Q8_D32};
+            case 64 -> new Kernel[] {Kernel.ATTENTION_Q8_D64, Kernel.ATTENTION_SPLIT_Q8_D64};
+            case 96 -> new Kernel[] {Kernel.ATTENTION_Q8_D96, Kernel.ATTENTION_SPLIT_Q8_D96};
+            case 128 -> new Kernel[] {Kernel.ATTENTION_Q8_D128, Kernel.ATTENTION_SPLIT_Q8_D128};
+            case 256 -> new Kernel[] {Kernel.ATTENTION_Q8_D256, Kernel.ATTENTION_SPLIT_Q8_D256};
             default -> null;
         };
     }
