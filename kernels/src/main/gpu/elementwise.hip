@@ -84,15 +84,6 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // Mixtures of experts on the device. A routing row (one per token, 2 * used floats) holds the
 // token's chosen experts' ids, then their weights; pair p = t * used + j is slot j of token t.
 
-// The routing of tokens [0, tokens): row first + t of `logits` (the router's, `experts` wide) goes
-// through a softmax (maximum subtracted), the `used` most likely experts are chosen (the lower id
-// first among equals), and their probabilities are divided by their sum (at least 6.1e-5, a half's
-// smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating. A row whose
-// logits are not numbers gets ids of -1, which the products skip. One block per token.
-// top_k_softmax 0: the softmax over every expert, the most likely chosen, their probabilities
-// renormalized and scaled (llama.cpp's SOFTMAX with normalized weights). 1: the experts of the
-// largest logits chosen, their weights the softmax over the chosen logits, scaled (SOFTMAX_WEIGHT,
-// gpt-oss).
 // Of two candidates (value, id) the better: the larger value, the lower id among equals; an id of
 // -1 (none) loses to any other. The same on every lane whatever the order, so a butterfly agrees.
 LS_DEVICE void ls_route_better(float& v, int& i, float ov, int oi) {
@@ -102,36 +93,39 @@ LS_DEVICE void ls_route_better(float& v, int& i, float ov, int oi) {
   }
 }
 
-LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
-                                    float scale, int top_k_softmax) {
-  ls_grid_wait();
-  static_assert(LS_ROUTE_THREADS == 32, "one group of 32 lanes per token: reductions by shuffles, no block barrier");
-  // lane l keeps experts l, l + 32, ... here; no other lane reads them
-  LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
-  const int lane = (int)ls_thread_x();
-  const float* z = logits + (long)(first + (int)ls_block_x()) * experts;
-  float* row = routing + (long)ls_block_x() * 2 * used;
+// The routing row of logits z (`experts` wide) into row (2 * used floats: ids, then weights), by
+// one group of 32 lanes (`lane` 0 to 31, all active); prob is scratch of `experts` floats in shared
+// memory, where lane l keeps experts l, l + 32, ... (no other lane reads them). Lane 0 writes the
+// row and reads it back: the caller syncs before other threads read it.
+// top_k_softmax 0: the softmax over every expert (maximum subtracted), the `used` most likely
+// chosen (the lower id first among equals), their probabilities divided by their sum (at least
+// 6.1e-5, a half's smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating.
+// 1: the experts of the largest logits chosen, their weights the softmax over the chosen logits,
+// scaled (SOFTMAX_WEIGHT, gpt-oss). Logits that are not numbers leave ids of -1, which the products
+// skip.
+LS_DEVICE void ls_route_row(const float* z, float* prob, float* row, int lane, int experts, int used, float scale,
+                            int top_k_softmax) {
   // the candidates: probabilities (never negative, -1 leaves the running), or the logits (-inf leaves it)
   const float out_of_running = top_k_softmax ? -__builtin_huge_valf() : -1.0f;
   if (top_k_softmax) {
-    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) prob[e] = z[e];
+    for (int e = lane; e < experts; e += 32) prob[e] = z[e];
   } else {
     float m = -__builtin_huge_valf();
-    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) m = __builtin_fmaxf(m, z[e]);
+    for (int e = lane; e < experts; e += 32) m = __builtin_fmaxf(m, z[e]);
     m = ls_group32_max(m);
     float sum = 0.0f;
-    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) {
+    for (int e = lane; e < experts; e += 32) {
       prob[e] = ls_exp(z[e] - m);
       sum += prob[e];
     }
     const float inv = 1.0f / ls_group32_sum(sum);
-    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) prob[e] *= inv;
+    for (int e = lane; e < experts; e += 32) prob[e] *= inv;
   }
   float chosen = 0.0f;
   for (int j = 0; j < used; ++j) {
     float bv = out_of_running;
     int bi = -1;
-    for (int e = lane; e < experts; e += LS_ROUTE_THREADS) {
+    for (int e = lane; e < experts; e += 32) {
       if (prob[e] > bv) {  // ascending e: the first of equals stays
         bv = prob[e];
         bi = e;
@@ -140,7 +134,7 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
     for (unsigned o = 16; o > 0; o >>= 1) {
       ls_route_better(bv, bi, ls_shfl_xor(bv, o), ls_shfl_xor_int(bi, o));
     }
-    if (bi >= 0 && bi % LS_ROUTE_THREADS == lane) prob[bi] = out_of_running;
+    if (bi >= 0 && bi % 32 == lane) prob[bi] = out_of_running;
     if (lane == 0) {
       row[j] = (float)bi;
       row[used + j] = bv;
@@ -162,6 +156,26 @@ LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int fir
     const float divisor = __builtin_fmaxf(chosen, 6.103515625e-5f);
     for (int j = 0; j < used; ++j) row[used + j] = row[used + j] / divisor * scale;
   }
+}
+
+// The routing of tokens [0, tokens): row first + t of `logits` (the router's, `experts` wide) into
+// routing row t as ls_route_row says. One block of one group of 32 lanes per token; the
+// row is made in shared memory (lane 0 reads it back as it goes) and then copied out, unless it is
+// longer than LS_ROUTE_MAX_USED experts.
+LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
+                                    float scale, int top_k_softmax) {
+  ls_grid_wait();
+  static_assert(LS_ROUTE_THREADS == 32, "one group of 32 lanes per token: reductions by shuffles");
+  LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED float row_s[2 * LS_ROUTE_MAX_USED];
+  const int lane = (int)ls_thread_x();
+  float* row = routing + (long)ls_block_x() * 2 * used;
+  const bool staged = used <= LS_ROUTE_MAX_USED;
+  ls_route_row(logits + (long)(first + (int)ls_block_x()) * experts, prob, staged ? row_s : row, lane, experts, used,
+               scale, top_k_softmax);
+  if (!staged) return;
+  ls_sync_block();
+  for (int i = lane; i < 2 * used; i += LS_ROUTE_THREADS) row[i] = row_s[i];
 }
 
 // The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex and ls_mmq_ex

@@ -123,6 +123,10 @@
 // value per expert in shared memory.
 #define LS_ROUTE_MAX_EXPERTS 512
 
+// Most experts a token uses for which ls_route_experts_f32 makes the routing row in shared memory
+// and then copies it out (a longer one it writes in place, reading it back from global memory).
+#define LS_ROUTE_MAX_USED 32
+
 // Most GPUs ls_allreduce_f32 sums over (its receive-area parameters, one per rank).
 #define LS_AR_MAX_RANKS 8
 

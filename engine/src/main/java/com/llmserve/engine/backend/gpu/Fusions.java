@@ -4,10 +4,11 @@ import java.util.List;
 
 /**
  * Merges an operation into the one recorded just before it, where one kernel can do both: each
- * rule looks at the last recorded operation and the next one, and nothing else, so every rule is
- * testable alone and a step's fusions never depend on what the model called earlier. A fused
- * operation is appended in turn, so it may merge with the one before it. The results are exactly
- * those of the operations run apart.
+ * rule looks at the last recorded operation and the next one, and nothing else (but one, which
+ * looks through a mixture's router product and routing), so every rule is testable alone and a
+ * step's fusions never depend on what the model called earlier. A fused operation is appended in
+ * turn, so it may merge with the one before it. The results are exactly those of the operations
+ * run apart.
  */
 final class Fusions {
 
@@ -27,6 +28,11 @@ final class Fusions {
             when last != null && m.takesQ8() && quantizes(last, m) != null -> {
                 ops.set(ops.size() - 1, quantizes(last, m));
                 ops.add(m.afterQuantizingProducer());
+            }
+            case ExpertMatmul e
+            when e.takesQ8() && !e.prequantized() && quantizesPastRouting(ops, e) != null -> {
+                ops.set(ops.size() - 3, quantizesPastRouting(ops, e));
+                ops.add(e.afterQuantizingProducer());
             }
             case ExpertMatmul e
             when last instanceof SwiGlu g && e.takesQ8() && g.out() == e.x() && g.n() == e.xRows() && !g.quantize() -> {
@@ -104,6 +110,32 @@ final class Fusions {
             case CombineAddRmsNorm c
             when c.norm().out() == m.x() && c.n() == m.n() && !c.norm().quantize() -> c.quantizing();
             case SwiGlu g when g.out() == m.x() && g.n() == m.n() && !g.quantize() -> g.quantizing();
+            default -> null;
+        };
+    }
+
+    /**
+     * A mixture's input norm when the router's product and the routing follow it and then the first
+     * expert product of the norm's rows: the norm's variant that also writes the Q8_0 form the
+     * expert product reads (which saves the product's own quantization launch); null otherwise. The
+     * one rule that looks past the last operation, through two that touch neither the norm's output
+     * nor the int8 scratch: a mixture always records these in this order.
+     */
+    private static DeviceOp quantizesPastRouting(List<DeviceOp> ops, ExpertMatmul e) {
+        int size = ops.size();
+        if (size < 3
+                || !(ops.get(size - 1) instanceof RouteExperts route)
+                || route.routing() != e.routing()
+                || !(ops.get(size - 2) instanceof Matmul router)
+                || router.x() != e.x()
+                || !router.keepsQ8Scratch()) {
+            return null;
+        }
+        return switch (ops.get(size - 3)) {
+            case RmsNorm r when r.out() == e.x() && r.n() == e.xRows() -> r.quantize() ? r : r.quantizing();
+            case AddRmsNorm r when r.out() == e.x() && r.n() == e.xRows() -> r.quantize() ? r : r.quantizing();
+            case CombineAddRmsNorm c
+            when c.norm().out() == e.x() && c.n() == e.xRows() -> c.norm().quantize() ? c : c.quantizing();
             default -> null;
         };
     }

@@ -87,6 +87,18 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 && weight.everyBand(b -> b.format().integerGemv());
     }
 
+    /**
+     * Whether the launch leaves the int8 activation scratch (Q8_0 values, scales, sums) as it found
+     * it: every band multiplies the floats themselves, or reads the int8 form its producer wrote.
+     */
+    boolean keepsQ8Scratch() {
+        return path != Path.BLAS
+                && weight.everyBand(b -> {
+                    Prepared p = gemvRounding(b);
+                    return p == Prepared.NONE || (prequantized && p == Prepared.Q8_0_INT);
+                });
+    }
+
     Matmul afterQuantizingProducer() {
         return new Matmul(weight, x, n, out, path, true);
     }

@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Weight;
@@ -112,11 +113,51 @@ class FusionsTests {
                 .containsExactly(combine, new AddRmsNorm(x, xb, this.norm, 1e-5f, 8, out, false));
     }
 
+    @Test
+    void aMixturesInputNormWritesTheQ8FormOfItsFirstExpertProductPastTheRouterAndTheRouting() {
+        GpuActivations logits = activations(8);
+        GpuActivations routing = new GpuActivations(OWNER, 8, 4, null);
+        AddRmsNorm norm = new AddRmsNorm(x, out, this.norm, 1e-5f, 8, xb, false);
+        Matmul router = new Matmul(matrix(WeightFormat.F32), xb, 8, logits, Matmul.Path.GEMV, false);
+        RouteExperts route = new RouteExperts(logits, 0, 8, 1f, Gating.SOFTMAX, routing);
+        ExpertMatmul first =
+                new ExpertMatmul(experts(WeightFormat.Q4_0), routing, 8, 0, false, xb, 8, qkv, false, false);
+        assertThat(record(norm, router, route, first))
+                .containsExactly(norm.quantizing(), router, route, first.afterQuantizingProducer());
+
+        Matmul blasRouter = new Matmul(matrix(WeightFormat.F32), xb, 8, logits, Matmul.Path.BLAS, false);
+        assertThat(record(norm, blasRouter, route, first))
+                .as("a router product through the BLAS")
+                .containsExactly(norm, blasRouter, route, first);
+        Matmul int8Router = new Matmul(matrix(WeightFormat.Q8_0), xb, 8, logits, Matmul.Path.GEMV, false);
+        assertThat(record(norm, int8Router, route, first))
+                .as("an int8 router: the norm already writes the Q8_0 form for it")
+                .containsExactly(
+                        norm.quantizing(),
+                        int8Router.afterQuantizingProducer(),
+                        route,
+                        first.afterQuantizingProducer());
+        ExpertMatmul fewerRows =
+                new ExpertMatmul(experts(WeightFormat.Q4_0), routing, 4, 0, false, xb, 4, qkv, false, false);
+        assertThat(record(norm, router, route, fewerRows))
+                .as("a first pass over fewer rows than the norm's")
+                .containsExactly(norm, router, route, fewerRows);
+        ExpertMatmul floats =
+                new ExpertMatmul(experts(WeightFormat.Q5_K), routing, 8, 0, false, xb, 8, qkv, false, false);
+        assertThat(record(norm, router, route, floats))
+                .as("K-quant experts read floats")
+                .containsExactly(norm, router, route, floats);
+    }
+
+    /** Two experts of 2 x D rows over D values each. */
+    private static GpuWeight experts(WeightFormat format) {
+        GpuWeight.Band band = new GpuWeight.Band(format, format.activation(), 0, 4 * D, null, 0, null);
+        return GpuWeight.experts(OWNER, "experts", format.type(), D, 2, new int[] {2 * D}, List.of(band));
+    }
+
     /** Two experts of 2 x D rows (pairs of 2 tokens x 2 used) reading all 8 rows of xb per pair. */
     private ExpertMatmul expertProduct(WeightFormat format, GpuActivations routing) {
-        GpuWeight.Band band = new GpuWeight.Band(format, format.activation(), 0, 4 * D, null, 0, null);
-        GpuWeight experts = GpuWeight.experts(OWNER, "down", format.type(), D, 2, new int[] {2 * D}, List.of(band));
-        return new ExpertMatmul(experts, routing, 2, 0, true, xb, 8, qkv, false, false);
+        return new ExpertMatmul(experts(format), routing, 2, 0, true, xb, 8, qkv, false, false);
     }
 
     @Test

@@ -217,6 +217,9 @@ class SimulatedGpuBackendTests {
             // them to the residual stream and normalizes the next layer's input
             assertThat(frequency(step, "ls_combine_add_rms_norm_v4")).isEqualTo(layers - 1);
             assertThat(frequency(step, "ls_combine_experts_f32")).isEqualTo(1);
+            // the int8 inputs come from their producers (the norm before the router for the first
+            // expert product, the SwiGLU for the second) but the attention's output
+            assertThat(frequency(step, "ls_quantize_q8_0")).isEqualTo(layers);
         }
     }
 
