@@ -421,6 +421,85 @@ LS_DEVICE void ls_mmvq_parts(const uint8_t* w, const uint16_t* wd, const int8_t*
   ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, 0, map, ncols);
 }
 
+// One column of a mixture's Q4_0 / Q8_0 expert GEMV (ls_mmvq_ex_*_1_w32). ls_mmvq_parts gives each
+// thread a slice of one block of eight rows and sums the rows through shared memory: on the short
+// rows of an expert (qwen3-30b-a3b: 64 and 24 blocks) that is 4 or 8 bytes a load and a block-wide
+// reduction per eight rows. Here a group of 32 lanes takes LS_MMV_W32_GROUP_ROWS rows, each lane
+// whole blocks of every one of them (16-byte loads, all issued before any is used; two blocks of
+// each row at a time for Q4_0), and each row ends in one 32-lane sum: no shared memory, no sync.
+// Per block and column the arithmetic is ls_mmvq's; the blocks of a row are summed in another order.
+template <bool Q4>
+LS_DEVICE void ls_mmvq_w32(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
+                           float* y, int rows, int k, int ystride, long row_base, const int* map) {
+  constexpr int R = LS_MMV_W32_GROUP_ROWS;
+  constexpr int U = Q4 ? 2 : 1;  // blocks of each row a lane loads at once
+  static_assert(LS_MMV_W32_ROWS == R * (LS_MMV_THREADS / 32), "a block is its groups' rows");
+  const int nb = k / LS_QK;
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % 32;
+  const int row0 = (int)ls_block_x() * LS_MMV_W32_ROWS + tid / 32 * R;
+  if (row0 >= rows) return;
+  const long xr = map[0];
+  float acc[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) acc[r] = 0.0f;
+  for (int b0 = lane; b0 < nb; b0 += 32 * U) {
+    ls_u32x4 wq[U][R][Q4 ? 1 : 2];
+    float dw[U][R];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int b = b0 + 32 * u < nb ? b0 + 32 * u : b0;  // past the row: a duplicate, not added
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const int row = row0 + r < rows ? row0 + r : rows - 1;  // a clamped duplicate; never stored
+        const long blk = (row_base + row) * nb + b;
+        dw[u][r] = ls_half_to_float(wd[blk]);
+        if (Q4) {
+          wq[u][r][0] = ls_load16(w + blk * 16);
+        } else {
+          wq[u][r][0] = ls_load16(w + blk * 32);
+          wq[u][r][Q4 ? 0 : 1] = ls_load16(w + blk * 32 + 16);
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int b = b0 + 32 * u;
+      if (b >= nb) break;
+      const int8_t* xb = xq + xr * k + (long)b * LS_QK;
+      const ls_u32x4 x0 = ls_load16(xb);
+      const ls_u32x4 x1 = ls_load16(xb + 16);
+      const float dx = xd[xr * nb + b];
+      const int offset = Q4 ? 8 * xs[xr * nb + b] : 0;
+      const int xi[8] = {(int)x0.x, (int)x0.y, (int)x0.z, (int)x0.w, (int)x1.x, (int)x1.y, (int)x1.z, (int)x1.w};
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        int sumi = 0;
+        if (Q4) {
+          const int wi[4] = {(int)wq[u][r][0].x, (int)wq[u][r][0].y, (int)wq[u][r][0].z, (int)wq[u][r][0].w};
+#pragma unroll
+          for (int j = 0; j < 4; ++j) {
+            sumi = ls_dp4a(wi[j] & 0x0F0F0F0F, xi[j], sumi);
+            sumi = ls_dp4a((wi[j] >> 4) & 0x0F0F0F0F, xi[4 + j], sumi);
+          }
+        } else {
+          const int wi[8] = {(int)wq[u][r][0].x, (int)wq[u][r][0].y, (int)wq[u][r][0].z, (int)wq[u][r][0].w,
+                             (int)wq[u][r][Q4 ? 0 : 1].x, (int)wq[u][r][Q4 ? 0 : 1].y,
+                             (int)wq[u][r][Q4 ? 0 : 1].z, (int)wq[u][r][Q4 ? 0 : 1].w};
+#pragma unroll
+          for (int j = 0; j < 8; ++j) sumi = ls_dp4a(wi[j], xi[j], sumi);
+        }
+        acc[r] += dw[u][r] * dx * (float)(sumi - offset);
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const float sum = ls_group32_sum(acc[r]);
+    if (lane == 0 && row0 + r < rows) y[(long)map[1] * ystride + row0 + r] = sum;
+  }
+}
+
 // The integer GEMV of the 32-blocks kept in GGML's layout, against the same Q8_0 activations:
 // Q4_1 (20 bytes: d, m, 16 quant bytes), Q5_0 (22: d, qh, 16 bytes; only 2-byte aligned, so its
 // ints load as two halves) and Q5_1 (24: d, m, qh, 16 bytes), as llama.cpp's vec_dot_q4_1_q8_1 and
@@ -544,6 +623,15 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVQ_EX_ENTRY(name, q4, n) \
   LS_MMVQ_EX_ENTRY_S(name, q4, n, 1) LS_MMVQ_EX_ENTRY_S(name, q4, n, 2) LS_MMVQ_EX_ENTRY_S(name, q4, n, 4)
 
+// ..._1_w32: one column's groups, LS_MMV_W32_ROWS rows a block (see ls_mmvq_w32).
+#define LS_MMVQ_EX_W32_ENTRY(name, q4)                                                                             \
+  LS_KERNEL void ls_mmvq_ex_##name##_1_w32(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
+                                           const int* xs, float* y, const int* groups, long long row_base, int rows, \
+                                           int k, int ystride, int stride, const float* routing, int used,         \
+                                           int x_first, int x_per_pair) {                                          \
+    LS_MMV_GROUPS(1, (ls_mmvq_w32<q4>(w, wd, xq, xd, xs, y, rows, k, ystride, base, g + 2)))                      \
+  }
+
 #define LS_MMVQ_GGML_EX_ENTRY_S(name, fmt, n, s)                                                              \
   LS_KERNEL void ls_mmvq_ex_##name##_##n##_s##s(const uint8_t* w, const uint16_t* wd, const int8_t* xq,          \
                                                 const float* xd, const int* xs, float* y, const int* groups,    \
@@ -568,8 +656,10 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 // Experts' groups of one column and of up to LS_MMV_MAX_COLS.
 #define LS_FOR_GROUPS(m, a, b) m(a, b, 1) m(a, b, 8)
 
-LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q4_0, true)
-LS_FOR_GROUPS(LS_MMVQ_EX_ENTRY, q8_0, false)
+LS_MMVQ_EX_W32_ENTRY(q4_0, true)
+LS_MMVQ_EX_W32_ENTRY(q8_0, false)
+LS_MMVQ_EX_ENTRY(q4_0, true, 8)
+LS_MMVQ_EX_ENTRY(q8_0, false, 8)
 LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q4_1, LS_IQ_Q4_1)
 LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q5_0, LS_IQ_Q5_0)
 LS_FOR_GROUPS(LS_MMVQ_GGML_EX_ENTRY, q5_1, LS_IQ_Q5_1)

@@ -49,6 +49,12 @@
 // small to keep the memory busy (a one-token step: 6,144 and 8,192 blocks of 2.3 and 0.9 KB).
 #define LS_MMV_EX_ROWS 8
 
+// Weight rows per group of 32 lanes of one column's Q4_0 / Q8_0 expert GEMV (ls_mmvq_ex_*_1_w32).
+#define LS_MMV_W32_GROUP_ROWS 4
+
+// Weight rows per block of ls_mmvq_ex_*_1_w32: its LS_MMV_THREADS / 32 groups' rows.
+#define LS_MMV_W32_ROWS 16
+
 // Threads per block of the batched quantized products ls_mmq_* (four waves of 32 on NVIDIA).
 #define LS_MMQ_THREADS 128
 

@@ -4,7 +4,6 @@ import static com.llmserve.kernels.KernelConstants.LS_GROUP_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_COLS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_THREADS;
-import static com.llmserve.kernels.KernelConstants.LS_MMV_EX_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_QK;
@@ -199,7 +198,7 @@ record ExpertMatmul(
         GpuWeight.Band band = s.band();
         int k = weight.cols();
         int rows = s.rowsPerExpert();
-        int blockRows = LS_MMV_EX_ROWS;
+        int blockRows = band.format().expertGemvRows(columns);
         int gridRows = Math.min(slots, MAX_GRID_ROWS);
         LaunchConfig grid = new LaunchConfig((rows + blockRows - 1) / blockRows, gridRows, 1, LS_MMV_THREADS, 1, 1, 0);
         KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());

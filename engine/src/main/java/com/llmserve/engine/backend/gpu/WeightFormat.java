@@ -314,8 +314,9 @@ enum WeightFormat {
     /**
      * The grouped GEMV over a mixture's experts for groups of one column, or of up to
      * {@code LS_MMV_MAX_COLS} ({@code ls_mmvq_ex_*} / {@code ls_mmvf_ex_*} in gemv.hip), for rows of
-     * {@code k} values: the integer ones split each weight block among 2 or 4 threads when a row has
-     * too few blocks to give every thread of a block one.
+     * {@code k} values: a repacked format's single columns take a group of 32 lanes per few rows
+     * ({@code _1_w32}); the other integer ones split each weight block among 2 or 4 threads when a
+     * row has too few blocks to give every thread of a block one.
      */
     Kernel expertGemvKernel(int columns, int k) {
         String group = "_" + (columns == 1 ? 1 : 8);
@@ -323,9 +324,21 @@ enum WeightFormat {
             // (MMVF_EX_Q*_K: the K-quant experts' float products)
             return Kernel.valueOf("MMVF_EX_" + name() + group);
         }
+        if (lanesPerRow(columns)) {
+            return Kernel.valueOf("MMVQ_EX_" + name() + "_1_W32");
+        }
         int blocks = k / KernelConstants.LS_QK;
         int split = blocks >= KernelConstants.LS_MMV_THREADS ? 1 : 2 * blocks >= KernelConstants.LS_MMV_THREADS ? 2 : 4;
         return Kernel.valueOf("MMVQ_EX_" + name() + group + "_S" + split);
+    }
+
+    /** Weight rows per block of {@link #expertGemvKernel}. */
+    int expertGemvRows(int columns) {
+        return lanesPerRow(columns) ? KernelConstants.LS_MMV_W32_ROWS : KernelConstants.LS_MMV_EX_ROWS;
+    }
+
+    private boolean lanesPerRow(int columns) {
+        return columns == 1 && repacked();
     }
 
     /** The GEMV kernels take int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1: Q8_0 ones) rather than floats. */
