@@ -1010,3 +1010,233 @@ TAVX2 EXPORT void ls_dequant_q8_rows(const int8_t *quants, const uint16_t *scale
         }
     }
 }
+
+/* Attention scores straight from the F16 cache, for `group` query heads of one row:
+ * scores[g * s_stride + i] = scale * dot(q + g * hd, key i) for i < count, key i's hd halves at
+ * keys + offsets[start + i] (hd a multiple of 8). Eight positions at a time; a position's products
+ * are summed in its own lanes (an fma per 8 dims in dim order, then ((0+1)+(2+3))+((4+5)+(6+7)) of
+ * the eight lanes), so each score is the same bits whatever other positions the call covers. */
+TAVX2 EXPORT void ls_att_scores_f16(const uint16_t *keys, const int64_t *offsets, int32_t start, int32_t count,
+                                    int32_t hd, const float *q, int32_t q_at, int32_t group, float scale,
+                                    float *scores, int32_t s_at, int32_t s_stride) {
+    const __m256 vs = _mm256_set1_ps(scale);
+    for (int32_t i0 = 0; i0 < count; i0 += 8) {
+        const uint16_t *k[8];
+        for (int j = 0; j < 8; j++) k[j] = keys + offsets[start + (i0 + j < count ? i0 + j : i0)];
+        for (int32_t g = 0; g < group; g++) {
+            const float *qg = q + q_at + (int64_t) g * hd;
+            __m256 a[8];
+            for (int j = 0; j < 8; j++) a[j] = _mm256_setzero_ps();
+            for (int32_t d = 0; d < hd; d += 8) {
+                const __m256 qv = _mm256_loadu_ps(qg + d);
+                for (int j = 0; j < 8; j++) {
+                    a[j] = _mm256_fmadd_ps(qv, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (k[j] + d))), a[j]);
+                }
+            }
+            const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(a[0], a[1]), _mm256_hadd_ps(a[2], a[3]));
+            const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(a[4], a[5]), _mm256_hadd_ps(a[6], a[7]));
+            const __m256 s = _mm256_mul_ps(
+                _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31)), vs);
+            float *dst = scores + s_at + (int64_t) g * s_stride + i0;
+            if (i0 + 8 <= count) {
+                _mm256_storeu_ps(dst, s);
+            } else {
+                float tmp[8];
+                _mm256_storeu_ps(tmp, s);
+                for (int32_t j = 0; j < count - i0; j++) dst[j] = tmp[j];
+            }
+        }
+    }
+}
+
+/* The weighted values straight from the F16 cache, for `group` query heads of one row:
+ * out[o_at + g * hd + d] += w[w_at + g * w_stride + i] * value i [d] over i < count in order, value
+ * i's hd halves at values + offsets[start + i] (hd a multiple of 8): one fma per position and
+ * output, in position order, as FloatMath.weightedSum's vector lanes add them (the same bits). */
+TAVX2 EXPORT void ls_att_values_f16(const uint16_t *values, const int64_t *offsets, int32_t start, int32_t count,
+                                    int32_t hd, const float *w, int32_t w_at, int32_t w_stride, int32_t group,
+                                    float *out, int32_t o_at) {
+    for (int32_t g = 0; g < group; g++) {
+        const float *wg = w + w_at + (int64_t) g * w_stride;
+        float *og = out + o_at + (int64_t) g * hd;
+        for (int32_t d0 = 0; d0 < hd; d0 += 32) {
+            const int nc = hd - d0 >= 32 ? 4 : (hd - d0) / 8;
+            __m256 acc[4];
+            for (int c = 0; c < nc; c++) acc[c] = _mm256_loadu_ps(og + d0 + 8 * c);
+            if (nc == 4) {
+                for (int32_t i = 0; i < count; i++) {
+                    const __m256 wv = _mm256_set1_ps(wg[i]);
+                    const uint16_t *v = values + offsets[start + i] + d0;
+                    acc[0] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) v)), wv, acc[0]);
+                    acc[1] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (v + 8))), wv, acc[1]);
+                    acc[2] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (v + 16))), wv, acc[2]);
+                    acc[3] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (v + 24))), wv, acc[3]);
+                }
+            } else {
+                for (int32_t i = 0; i < count; i++) {
+                    const __m256 wv = _mm256_set1_ps(wg[i]);
+                    const uint16_t *v = values + offsets[start + i] + d0;
+                    for (int c = 0; c < nc; c++) {
+                        acc[c] = _mm256_fmadd_ps(_mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (v + 8 * c))), wv,
+                                                 acc[c]);
+                    }
+                }
+            }
+            for (int c = 0; c < nc; c++) _mm256_storeu_ps(og + d0 + 8 * c, acc[c]);
+        }
+    }
+}
+
+/* AVX-512 forms of the two (hd a multiple of 16). Scores: eight positions' keys widened once into
+ * a float buffer, then every query head's products from it, a position's lanes summed as
+ * (l + l+8) per 16-lane accumulator, then ((0+1)+(2+3))+((4+5)+(6+7)). Values: each position's
+ * row widened once for up to four query heads at a time, the fma order of the AVX2 form. */
+T512 EXPORT void ls_att_scores_f16_avx512(const uint16_t *keys, const int64_t *offsets, int32_t start,
+                                          int32_t count, int32_t hd, const float *q, int32_t q_at, int32_t group,
+                                          float scale, float *scores, int32_t s_at, int32_t s_stride) {
+    float kf[8 * 512] __attribute__((aligned(64)));
+    const __m256 vs = _mm256_set1_ps(scale);
+    for (int32_t i0 = 0; i0 < count; i0 += 8) {
+        for (int j = 0; j < 8; j++) {
+            const uint16_t *k = keys + offsets[start + (i0 + j < count ? i0 + j : i0)];
+            for (int32_t d = 0; d < hd; d += 16) {
+                _mm512_store_ps(kf + j * hd + d, _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) (k + d))));
+            }
+        }
+        for (int32_t g = 0; g < group; g++) {
+            const float *qg = q + q_at + (int64_t) g * hd;
+            __m512 a[8];
+            for (int j = 0; j < 8; j++) a[j] = _mm512_setzero_ps();
+            for (int32_t d = 0; d < hd; d += 16) {
+                const __m512 qv = _mm512_loadu_ps(qg + d);
+                for (int j = 0; j < 8; j++) a[j] = _mm512_fmadd_ps(qv, _mm512_load_ps(kf + j * hd + d), a[j]);
+            }
+            __m256 h[8];
+            for (int j = 0; j < 8; j++) {
+                h[j] = _mm256_add_ps(_mm512_castps512_ps256(a[j]), _mm512_extractf32x8_ps(a[j], 1));
+            }
+            const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(h[0], h[1]), _mm256_hadd_ps(h[2], h[3]));
+            const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(h[4], h[5]), _mm256_hadd_ps(h[6], h[7]));
+            const __m256 s = _mm256_mul_ps(
+                _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31)), vs);
+            float *dst = scores + s_at + (int64_t) g * s_stride + i0;
+            if (i0 + 8 <= count) {
+                _mm256_storeu_ps(dst, s);
+            } else {
+                float tmp[8];
+                _mm256_storeu_ps(tmp, s);
+                for (int32_t j = 0; j < count - i0; j++) dst[j] = tmp[j];
+            }
+        }
+    }
+}
+
+/* Query heads g0 .. g0+NG-1 and dims d0 .. d0+16*NC-1 of ls_att_values_f16_avx512, NG and NC
+ * constants at every call so that the accumulators stay in registers. */
+T512 INLINE void att_values_tile_512(const uint16_t *values, const int64_t *offsets, int32_t count, const float *w,
+                                int64_t w_stride, float *out, int32_t hd, int32_t d0, const int NG, const int NC) {
+    __m512 acc[4][4];
+    for (int g = 0; g < NG; g++)
+        for (int c = 0; c < NC; c++) acc[g][c] = _mm512_loadu_ps(out + (int64_t) g * hd + d0 + 16 * c);
+    for (int32_t i = 0; i < count; i++) {
+        const uint16_t *v = values + offsets[i] + d0;
+        __m512 x[4];
+        for (int c = 0; c < NC; c++) x[c] = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *) (v + 16 * c)));
+        for (int g = 0; g < NG; g++) {
+            const __m512 wv = _mm512_set1_ps(w[g * w_stride + i]);
+            for (int c = 0; c < NC; c++) acc[g][c] = _mm512_fmadd_ps(x[c], wv, acc[g][c]);
+        }
+    }
+    for (int g = 0; g < NG; g++)
+        for (int c = 0; c < NC; c++) _mm512_storeu_ps(out + (int64_t) g * hd + d0 + 16 * c, acc[g][c]);
+}
+
+#define ATT_TILE_NC(ng)                                                                                      \
+    switch (nc) {                                                                                            \
+    case 1: att_values_tile_512(values, offsets + start, count, wg, w_stride, og, hd, d0, ng, 1); break;    \
+    case 2: att_values_tile_512(values, offsets + start, count, wg, w_stride, og, hd, d0, ng, 2); break;    \
+    case 3: att_values_tile_512(values, offsets + start, count, wg, w_stride, og, hd, d0, ng, 3); break;    \
+    default: att_values_tile_512(values, offsets + start, count, wg, w_stride, og, hd, d0, ng, 4); break;   \
+    }
+
+T512 EXPORT void ls_att_values_f16_avx512(const uint16_t *values, const int64_t *offsets, int32_t start,
+                                          int32_t count, int32_t hd, const float *w, int32_t w_at, int32_t w_stride,
+                                          int32_t group, float *out, int32_t o_at) {
+    for (int32_t g0 = 0; g0 < group; g0 += 4) {
+        const int ng = group - g0 >= 4 ? 4 : group - g0;
+        const float *wg = w + w_at + (int64_t) g0 * w_stride;
+        float *og = out + o_at + (int64_t) g0 * hd;
+        for (int32_t d0 = 0; d0 < hd; d0 += 64) {
+            const int nc = hd - d0 >= 64 ? 4 : (hd - d0) / 16;
+            switch (ng) {
+            case 1: ATT_TILE_NC(1) break;
+            case 2: ATT_TILE_NC(2) break;
+            case 3: ATT_TILE_NC(3) break;
+            default: ATT_TILE_NC(4) break;
+            }
+        }
+    }
+}
+
+/* e^x per lane: Simd.exp's operations (Cephes' polynomial) in the same order, so the same bits. */
+TAVX2 INLINE __m256 exp_ps(__m256 x) {
+    x = _mm256_min_ps(_mm256_set1_ps(88.0f), _mm256_max_ps(_mm256_set1_ps(-87.33654f), x));
+    const __m256 round = _mm256_set1_ps(12582912.0f);
+    const __m256 n = _mm256_sub_ps(_mm256_fmadd_ps(x, _mm256_set1_ps(1.44269504f), round), round);
+    const __m256 r = _mm256_fmadd_ps(n, _mm256_set1_ps(2.12194440e-4f),
+                                     _mm256_fmadd_ps(n, _mm256_set1_ps(-0.693359375f), x));
+    __m256 p = _mm256_fmadd_ps(r, _mm256_set1_ps(1.9875691500e-4f), _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+    const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+}
+
+/* The softmax of `group` query heads' scores, row g at s + at + g * stride, count of them, written
+ * back as weights rounded to half (llama.cpp's F16 path): w = half(exp(x - max) / sum), a head's
+ * sink (sinks[g], when sinks is not null) joining the max and the denominator only. The sum is
+ * eight lanes' running sums, then ((0+4)+(2+6))+((1+5)+(3+7)), then the tail in order. */
+TAVX2 EXPORT void ls_att_softmax(float *s, int32_t at, int32_t stride, int32_t count, int32_t group,
+                                 const float *sinks) {
+    for (int32_t g = 0; g < group; g++) {
+        float *x = s + at + (int64_t) g * stride;
+        float max = -__builtin_inff();
+        for (int32_t i = 0; i < count; i++) max = x[i] > max ? x[i] : max;
+        if (sinks) max = sinks[g] > max ? sinks[g] : max;
+        const __m256 vmax = _mm256_set1_ps(max);
+        __m256 acc = _mm256_setzero_ps();
+        int32_t i = 0;
+        for (; i + 8 <= count; i += 8) {
+            const __m256 e = exp_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vmax));
+            _mm256_storeu_ps(x + i, e);
+            acc = _mm256_add_ps(acc, e);
+        }
+        __m128 h = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+        h = _mm_add_ps(h, _mm_movehl_ps(h, h));
+        float sum = _mm_cvtss_f32(_mm_add_ss(h, _mm_movehdup_ps(h)));
+        if (i < count) {
+            float tmp[8];
+            for (int32_t j = 0; j < 8; j++) tmp[j] = i + j < count ? x[i + j] : max;
+            _mm256_storeu_ps(tmp, exp_ps(_mm256_sub_ps(_mm256_loadu_ps(tmp), vmax)));
+            for (int32_t j = 0; i + j < count; j++) {
+                x[i + j] = tmp[j];
+                sum += tmp[j];
+            }
+        }
+        if (sinks) {
+            float tmp[8];
+            _mm256_storeu_ps(tmp, exp_ps(_mm256_set1_ps(sinks[g] - max)));
+            sum += tmp[0];
+        }
+        const __m256 inv = _mm256_set1_ps(1.0f / sum);
+        i = 0;
+        for (; i + 8 <= count; i += 8) {
+            const __m256 w = _mm256_mul_ps(_mm256_loadu_ps(x + i), inv);
+            _mm256_storeu_ps(x + i, _mm256_cvtph_ps(_mm256_cvtps_ph(w, _MM_FROUND_TO_NEAREST_INT)));
+        }
+        for (; i < count; i++) x[i] = _cvtsh_ss(_cvtss_sh(x[i] * (1.0f / sum), _MM_FROUND_TO_NEAREST_INT));
+    }
+}

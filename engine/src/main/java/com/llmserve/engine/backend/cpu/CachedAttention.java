@@ -18,9 +18,12 @@ import java.util.Arrays;
  * is the same.
  *
  * <p>A work item is a run of up to {@link #RUN_ROWS} consecutive rows of one sequence and one kv
- * head. The run widens its cached keys and values to floats a block of positions at a time, once
- * for all its rows and query heads. Each row's arithmetic is what it would be alone, so a row's
- * result does not depend on the batch it ran in.
+ * head. With the native kernels and an F16 cache, each row's scores and weighted values are
+ * computed straight from the cached halves ({@link NativeKernels#attentionScores},
+ * {@link NativeKernels#attentionValues}); otherwise the run widens its cached keys and values to
+ * floats a block of positions at a time, once for all its rows and query heads. Either way each
+ * row's arithmetic is what it would be alone, so a row's result does not depend on the batch it
+ * ran in.
  */
 final class CachedAttention {
 
@@ -172,7 +175,36 @@ final class CachedAttention {
         }
         sc.ensureScores(scoreCount);
         int kvOff = kvh * hd;
-        for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
+        boolean direct = kernels != null && valueScales == null && kernels.attends(hd);
+        if (direct) {
+            sc.ensurePositions(hi - lo + 1);
+            for (int p = lo; p <= hi; ) {
+                // a block's positions are consecutive slots
+                long slot = batch.slot(kvGroup, seq, p);
+                int end = Math.min(hi + 1, (p / batch.blockSize() + 1) * batch.blockSize());
+                for (; p < end; p++, slot++) {
+                    sc.positions[p - lo] = slot * kvDim + kvOff;
+                }
+            }
+            NativeKernels.checkRows(keys, sc.positions, hi - lo + 1, hd);
+            NativeKernels.checkRows(values, sc.positions, hi - lo + 1, hd);
+            for (int r = 0; r < rows; r++) {
+                kernels.attentionScores(
+                        keys,
+                        sc.positions,
+                        sc.first[r] - lo,
+                        sc.count[r],
+                        hd,
+                        sc.query,
+                        r * group * hd,
+                        group,
+                        shape.cappedScale(),
+                        sc.scores,
+                        sc.scoreAt[r],
+                        sc.count[r]);
+            }
+        }
+        for (int pb = lo; pb <= hi && !direct; pb += POSITION_BLOCK) {
             int pe = widen(keys, keyScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
@@ -200,6 +232,12 @@ final class CachedAttention {
         }
         for (int r = 0; r < rows; r++) {
             int count = sc.count[r];
+            int outBase = (t0 + r) * o.cols() + kvh * group * hd;
+            Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
+            if (direct) {
+                kernels.attentionSoftmax(sc.scores, sc.scoreAt[r], count, count, group, shape.sinks(), kvh * group);
+                continue;
+            }
             for (int g = 0; g < group; g++) {
                 int at0 = sc.scoreAt[r] + g * count;
                 float max = FloatMath.max(sc.scores, at0, count);
@@ -217,8 +255,23 @@ final class CachedAttention {
                     sc.scores[at0 + p] = Float.float16ToFloat(Float.floatToFloat16(sc.scores[at0 + p] * inv));
                 }
             }
-            int outBase = (t0 + r) * o.cols() + kvh * group * hd;
-            Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
+        }
+        if (direct) {
+            for (int r = 0; r < rows; r++) {
+                kernels.attentionValues(
+                        values,
+                        sc.positions,
+                        sc.first[r] - lo,
+                        sc.count[r],
+                        hd,
+                        sc.scores,
+                        sc.scoreAt[r],
+                        sc.count[r],
+                        group,
+                        o.data,
+                        (t0 + r) * o.cols() + kvh * group * hd);
+            }
+            return;
         }
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
             int pe = widen(values, valueScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
@@ -304,6 +357,8 @@ final class CachedAttention {
         float[] rows = new float[0];
         /** Where each position of a block starts in the cache, in halves. */
         final long[] offsets = new long[POSITION_BLOCK];
+        /** Where each position of a run starts in the cache, in halves (the native path). */
+        long[] positions = new long[0];
 
         float[] scores = new float[0];
         /** Per row of the run: first position, number of positions, where its scores start. */
@@ -323,6 +378,12 @@ final class CachedAttention {
             }
             if (rows.length < rowFloats) {
                 rows = new float[rowFloats];
+            }
+        }
+
+        void ensurePositions(int n) {
+            if (positions.length < n) {
+                positions = new long[Math.max(n, 2 * positions.length)];
             }
         }
 

@@ -68,6 +68,7 @@ final class NativeKernels {
     private static final Linker.Option CRITICAL = Linker.Option.critical(true);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT;
     private static final java.lang.foreign.AddressLayout ADDRESS = ValueLayout.ADDRESS;
 
     /** The library, or why it cannot be used here; loaded once per process. */
@@ -184,6 +185,9 @@ final class NativeKernels {
     private final MethodHandle splitSums;
     private final MethodHandle widenHalves;
     private final MethodHandle dequantQ8Rows;
+    private final MethodHandle attentionScores;
+    private final MethodHandle attentionValues;
+    private final MethodHandle attentionSoftmax;
     private final MethodHandle gemmQ4_0;
     private final MethodHandle gemmQ8_0;
     private final MethodHandle gemmQ4_K;
@@ -206,6 +210,16 @@ final class NativeKernels {
         widenHalves = bind("ls_widen_halves", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, INT, INT, ADDRESS));
         dequantQ8Rows =
                 bind("ls_dequant_q8_rows", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, INT, INT, ADDRESS));
+        // the AVX-512 forms want heads of a multiple of 16 (of at most 512 for the scores)
+        String attention = isa == Isa.AVX512_VNNI ? "_avx512" : "";
+        attentionScores = bind(
+                "ls_att_scores_f16" + attention,
+                FunctionDescriptor.ofVoid(
+                        ADDRESS, ADDRESS, INT, INT, INT, ADDRESS, INT, INT, FLOAT, ADDRESS, INT, INT));
+        attentionValues = bind(
+                "ls_att_values_f16" + attention,
+                FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, INT, INT, INT, ADDRESS, INT, INT, INT, ADDRESS, INT));
+        attentionSoftmax = bind("ls_att_softmax", FunctionDescriptor.ofVoid(ADDRESS, INT, INT, INT, INT, ADDRESS));
         FunctionDescriptor gemm = FunctionDescriptor.ofVoid(
                 ADDRESS, INT, LONG, LONG, LONG, ADDRESS, ADDRESS, ADDRESS, INT, ADDRESS, LONG, LONG);
         gemmQ4_0 = bind("ls_q4_0_gemm_" + isa.suffix, gemm);
@@ -424,6 +438,147 @@ final class NativeKernels {
                     MemorySegment.ofArray(out));
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /**
+     * Scores of {@code group} query heads ({@code q[qAt + g * hd ..]}, heads that {@link #attends})
+     * against the keys of {@code count} cached positions, position {@code i}'s halves at half
+     * {@code offsets[start + i]} of {@code keys}: {@code scores[sAt + g * sStride + i] = scale * q . k}.
+     * Each score is the same bits whatever other positions a call covers. Offsets are the caller's
+     * checked ones ({@link #checkRows}).
+     */
+    void attentionScores(
+            MemorySegment keys,
+            long[] offsets,
+            int start,
+            int count,
+            int hd,
+            float[] q,
+            int qAt,
+            int group,
+            float scale,
+            float[] scores,
+            int sAt,
+            int sStride) {
+        checkRun(offsets, start, count, hd, group);
+        if (qAt < 0 || qAt + (long) group * hd > q.length) {
+            throw new IndexOutOfBoundsException(group + " queries of " + hd + " at " + qAt + " of " + q.length);
+        }
+        checkSpan(scores, sAt, group, sStride, count);
+        try {
+            attentionScores.invokeExact(
+                    MemorySegment.ofAddress(keys.address()),
+                    MemorySegment.ofArray(offsets),
+                    start,
+                    count,
+                    hd,
+                    MemorySegment.ofArray(q),
+                    qAt,
+                    group,
+                    scale,
+                    MemorySegment.ofArray(scores),
+                    sAt,
+                    sStride);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Adds to {@code out[oAt + g * hd + d]}, for {@code group} query heads, the values of
+     * {@code count} cached positions (as in {@link #attentionScores}) weighted by
+     * {@code w[wAt + g * wStride + i]}: one fma per position in position order, the bits of
+     * {@link FloatMath#weightedSum}'s vector lanes.
+     */
+    void attentionValues(
+            MemorySegment values,
+            long[] offsets,
+            int start,
+            int count,
+            int hd,
+            float[] w,
+            int wAt,
+            int wStride,
+            int group,
+            float[] out,
+            int oAt) {
+        checkRun(offsets, start, count, hd, group);
+        checkSpan(w, wAt, group, wStride, count);
+        checkSpan(out, oAt, group, hd, hd);
+        try {
+            attentionValues.invokeExact(
+                    MemorySegment.ofAddress(values.address()),
+                    MemorySegment.ofArray(offsets),
+                    start,
+                    count,
+                    hd,
+                    MemorySegment.ofArray(w),
+                    wAt,
+                    wStride,
+                    group,
+                    MemorySegment.ofArray(out),
+                    oAt);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * The softmax of {@code group} query heads' {@code count} scores ({@code s[at + g * stride ..]}),
+     * written back as weights rounded to half: {@code half(exp(x - max) / sum)}, with
+     * {@link Simd#exp}'s arithmetic; head {@code g}'s sink ({@code sinks[sinkAt + g]}, when
+     * {@code sinks} is not null) joins the maximum and the denominator only.
+     */
+    void attentionSoftmax(float[] s, int at, int stride, int count, int group, float[] sinks, int sinkAt) {
+        if (group <= 0 || count <= 0) {
+            throw new IllegalArgumentException(group + " heads of " + count + " scores");
+        }
+        checkSpan(s, at, group, stride, count);
+        if (sinks != null && (sinkAt < 0 || sinkAt + group > sinks.length)) {
+            throw new IndexOutOfBoundsException(group + " sinks from " + sinkAt + " of " + sinks.length);
+        }
+        MemorySegment sinkRow = sinks == null
+                ? MemorySegment.NULL
+                : MemorySegment.ofArray(sinks).asSlice((long) sinkAt * Float.BYTES);
+        try {
+            attentionSoftmax.invokeExact(MemorySegment.ofArray(s), at, stride, count, group, sinkRow);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Checks that rows of {@code hd} halves at {@code offsets} lie inside {@code halves} (each
+     * run's positions are checked once here, not per call).
+     */
+    static void checkRows(MemorySegment halves, long[] offsets, int count, int hd) {
+        long limit = halves.byteSize() / 2 - hd;
+        for (int i = 0; i < count; i++) {
+            if (offsets[i] < 0 || offsets[i] > limit) {
+                throw new IndexOutOfBoundsException("row at half " + offsets[i] + " of " + halves.byteSize() / 2);
+            }
+        }
+    }
+
+    /** Whether {@link #attentionScores} and {@link #attentionValues} take heads of {@code hd} values. */
+    boolean attends(int hd) {
+        return hd > 0 && hd <= 512 && hd % (isa == Isa.AVX512_VNNI ? 16 : 8) == 0;
+    }
+
+    private void checkRun(long[] offsets, int start, int count, int hd, int group) {
+        if (!attends(hd) || group <= 0 || count < 0) {
+            throw new IllegalArgumentException(group + " heads of " + hd + " over " + count + " positions");
+        }
+        if (start < 0 || start + (long) count > offsets.length) {
+            throw new IndexOutOfBoundsException(count + " positions from " + start + " of " + offsets.length);
+        }
+    }
+
+    private static void checkSpan(float[] a, int at, int group, int stride, int width) {
+        if (at < 0 || stride < width || at + (long) (group - 1) * stride + width > a.length) {
+            throw new IndexOutOfBoundsException(
+                    group + " spans of " + width + " every " + stride + " from " + at + " of " + a.length);
         }
     }
 

@@ -3,6 +3,7 @@ package com.llmserve.engine.backend.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
@@ -399,6 +400,59 @@ class CpuBackendTests {
             }
         }
         assertThat(maxChange).as("the sinks change the output").isGreaterThan(0.05);
+    }
+
+    @ParameterizedTest(name = "{0}/{1} heads of {2}, window {3}, soft-cap {4}, sinks {5}")
+    @CsvSource({"8, 2, 64, 0, 0, false", "16, 4, 128, 24, 0, true", "4, 4, 64, 0, 30, false", "8, 1, 256, 0, 0, false"})
+    void cachedAttentionOnTheNativeKernelsGivesARowTheSameBitsInAnyRunAndMatchesTheJavaPath(
+            int heads, int kvHeads, int hd, int window, float softcap, boolean sinks) {
+        assumeTrue(NativeKernels.best().isPresent(), () -> "no native kernels here: " + NativeKernels.unavailable());
+        step.close();
+        AttentionShape shape = new AttentionShape(heads, kvHeads, hd, 0.2f, true, window, softcap);
+        if (sinks) {
+            shape = shape.withSinks(gaussian(heads, new Random(5)));
+        }
+        int n = 40;
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        float[] qkv = gaussian(n * width, new Random(hd + heads));
+        try (CpuBackend nat = new CpuBackend(2, true, false, CpuKernels.NATIVE);
+                CpuBackend java = new CpuBackend(2, true, false, CpuKernels.JAVA)) {
+            float[] together = attendPrompt(nat, shape, qkv, n, false);
+            float[] oneByOne = attendPrompt(nat, shape, qkv, n, true);
+            assertThat(oneByOne).as("rows alone and in runs of 16").containsExactly(together);
+            float[] portable = attendPrompt(java, shape, qkv, n, false);
+            double err = 0;
+            double norm = 0;
+            for (int i = 0; i < together.length; i++) {
+                err += (double) (together[i] - portable[i]) * (together[i] - portable[i]);
+                norm += (double) portable[i] * portable[i];
+            }
+            assertThat(Math.sqrt(err / norm)).as("against the Java path").isLessThan(1e-3);
+        }
+        step = backend.beginStep();
+    }
+
+    /** Attention over a prompt of {@code n} rows of {@code qkv}: in one step, or a step per row. */
+    private static float[] attendPrompt(CpuBackend b, AttentionShape shape, float[] qkv, int n, boolean rowByRow) {
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        int[] table = {3, 0, 2, 1};
+        float[] out = new float[n * shape.queryDim()];
+        try (var kv = b.allocateKv(1, table.length, 16, shape.kvDim())) {
+            for (int t0 = 0; t0 < n; t0 += rowByRow ? 1 : n) {
+                int rows = rowByRow ? 1 : n;
+                Batch batch = Batch.builder(16)
+                        .add(table, t0, new int[rows], Batch.Logits.LAST)
+                        .build();
+                try (Step s = b.beginStep(batch)) {
+                    Activations in = b.allocate(rows, width);
+                    b.write(qkv, t0 * width, rows, in);
+                    Activations o = b.allocate(rows, shape.queryDim());
+                    b.attention(in, kv, 0, rows, shape, o);
+                    b.read(o, rows, out, t0 * shape.queryDim());
+                }
+            }
+        }
+        return out;
     }
 
     @Test

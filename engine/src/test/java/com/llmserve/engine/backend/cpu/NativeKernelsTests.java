@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.llmserve.engine.gguf.GgmlType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -308,6 +309,158 @@ class NativeKernelsTests {
             assertThatThrownBy(() -> k.widenHalves(cache, outside, 1, hd, new float[hd]))
                     .isInstanceOf(IndexOutOfBoundsException.class);
         }
+    }
+
+    /** A cache of {@code slots} rows of {@code kvDim} random halves (no NaNs or infinities). */
+    private static MemorySegment randomHalves(int slots, int kvDim, Random r) {
+        MemorySegment cache = Arena.ofAuto().allocate(2L * slots * kvDim, 64);
+        for (long i = 0; i < (long) slots * kvDim; i++) {
+            cache.setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16((float) r.nextGaussian()));
+        }
+        return cache;
+    }
+
+    @Test
+    void attentionScoresAreDotProductsWhateverPositionsACallCovers() {
+        for (NativeKernels k : variants()) {
+            for (int hd : new int[] {64, 80, 128}) {
+                Random r = new Random(hd);
+                int kvDim = 3 * hd;
+                int count = 37;
+                int group = 3;
+                MemorySegment cache = randomHalves(64, kvDim, r);
+                long[] offsets = new long[count];
+                for (int i = 0; i < count; i++) {
+                    offsets[i] = (long) ((i * 11) % 64) * kvDim + hd;
+                }
+                float[] q = gaussian(group * hd + 5, r);
+                float[] all = new float[group * count];
+                k.attentionScores(cache, offsets, 0, count, hd, q, 5, group, 0.125f, all, 0, count);
+                float[] widened = new float[hd];
+                for (int g = 0; g < group; g++) {
+                    for (int i = 0; i < count; i++) {
+                        FloatMath.widenHalves(cache, offsets[i], widened, 0, hd);
+                        double dot = 0;
+                        double size = 0;
+                        for (int d = 0; d < hd; d++) {
+                            dot += (double) q[5 + g * hd + d] * widened[d];
+                            size += Math.abs((double) q[5 + g * hd + d] * widened[d]);
+                        }
+                        assertThat((double) all[g * count + i])
+                                .as("%s hd %d head %d position %d", k, hd, g, i)
+                                .isCloseTo(0.125 * dot, within(1e-6 * size));
+                    }
+                }
+                // positions 5..24 alone, into a wider score row: each score the same bits
+                float[] part = new float[group * 30];
+                k.attentionScores(cache, offsets, 5, 20, hd, q, 5, group, 0.125f, part, 0, 30);
+                for (int g = 0; g < group; g++) {
+                    for (int i = 0; i < 20; i++) {
+                        assertThat(part[g * 30 + i]).isEqualTo(all[g * count + 5 + i]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void attentionValuesAddAsFloatMathsWeightedSum() {
+        for (NativeKernels k : variants()) {
+            for (int hd : new int[] {64, 128, 256}) {
+                Random r = new Random(hd + 1);
+                int kvDim = 2 * hd;
+                int count = 29;
+                int group = 5;
+                MemorySegment cache = randomHalves(40, kvDim, r);
+                long[] offsets = new long[count + 3];
+                for (int i = 0; i < offsets.length; i++) {
+                    offsets[i] = (long) ((i * 7) % 40) * kvDim;
+                }
+                float[] w = gaussian(group * count, r);
+                float[] actual = gaussian(group * hd + 2, r);
+                float[] expected = actual.clone();
+                k.attentionValues(cache, offsets, 3, count, hd, w, 0, count, group, actual, 2);
+                float[] rows = new float[count * hd];
+                for (int i = 0; i < count; i++) {
+                    FloatMath.widenHalves(cache, offsets[3 + i], rows, i * hd, hd);
+                }
+                for (int g = 0; g < group; g++) {
+                    FloatMath.weightedSum(w, g * count, count, rows, 0, hd, expected, 2 + g * hd, hd);
+                }
+                assertThat(actual).as("%s hd %d", k, hd).containsExactly(expected);
+            }
+        }
+    }
+
+    @Test
+    void attentionSoftmaxRoundsTheJavaPathsWeights() {
+        for (NativeKernels k : variants()) {
+            Random r = new Random(9);
+            int count = 45;
+            int group = 4;
+            float[] sinks = {0.5f, -2f, 9f, 0f, 1f};
+            for (float[] heads : new float[][] {null, sinks}) {
+                float[] scores = gaussian(group * 50, r);
+                for (int i = 0; i < scores.length; i++) {
+                    scores[i] *= 3;
+                }
+                float[] expected = scores.clone();
+                k.attentionSoftmax(scores, 2, 50, count, group, heads, 1);
+                for (int g = 0; g < group; g++) {
+                    int at = 2 + g * 50;
+                    float max = FloatMath.max(expected, at, count);
+                    if (heads != null) {
+                        max = Math.max(max, heads[1 + g]);
+                    }
+                    float sum = FloatMath.expMinusMax(expected, at, count, max);
+                    if (heads != null) {
+                        sum += Simd.exp(heads[1 + g] - max);
+                    }
+                    double total = 0;
+                    for (int i = 0; i < count; i++) {
+                        float w = Float.float16ToFloat(Float.floatToFloat16(expected[at + i] / sum));
+                        // the sums' orders differ: a weight may round to the neighbouring half
+                        assertThat(scores[at + i]).isCloseTo(w, within(halfUlp(w)));
+                        total += scores[at + i];
+                    }
+                    assertThat(total).isLessThanOrEqualTo(1.01);
+                    if (heads == null) {
+                        assertThat(total).isGreaterThan(0.99);
+                    }
+                }
+                assertThat(scores[0]).isEqualTo(expected[0]);
+                assertThat(scores[2 + count]).isEqualTo(expected[2 + count]);
+            }
+        }
+    }
+
+    /** The spacing of halves at {@code w} (subnormal halves: 2^-24). */
+    private static float halfUlp(float w) {
+        return Math.max(Math.scalb(1f, Math.getExponent(w) - 10), Math.scalb(1f, -24));
+    }
+
+    @Test
+    void attentionOutsideItsArraysIsRefused() {
+        NativeKernels k = variants().getFirst();
+        MemorySegment cache = randomHalves(4, 64, new Random(2));
+        long[] offsets = {0, 64, 128, 4 * 64 - 63};
+        assertThatThrownBy(() -> NativeKernels.checkRows(cache, offsets, 4, 64))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        long[] inside = {0, 64, 128, 192};
+        float[] q = new float[64];
+        assertThatThrownBy(() -> k.attentionScores(cache, inside, 1, 4, 64, q, 0, 1, 1f, new float[4], 0, 4))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> k.attentionScores(cache, inside, 0, 4, 64, q, 1, 1, 1f, new float[4], 0, 4))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> k.attentionScores(cache, inside, 0, 4, 64, q, 0, 1, 1f, new float[3], 0, 4))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> k.attentionValues(cache, inside, 0, 4, 64, new float[8], 0, 4, 2, new float[127], 0))
+                .isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(
+                        () -> k.attentionScores(cache, inside, 0, 4, 60, new float[60], 0, 1, 1f, new float[4], 0, 4))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> k.attentionSoftmax(new float[8], 0, 4, 4, 2, new float[1], 0))
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
