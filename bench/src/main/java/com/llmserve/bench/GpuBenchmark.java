@@ -83,6 +83,9 @@ public final class GpuBenchmark {
               --profile             then run a few steps of each phase once more with device events
                                     around every operation and print where the device time goes
                                     (those steps run without graphs)
+              --ablate              then time the batch-1 graph with each kind of operation left out
+                                    in turn: what each costs inside the captured step (the
+                                    dependent launches' overlap included), which events cannot say
             """;
 
     private static final int BLOCK = 16;
@@ -122,6 +125,7 @@ public final class GpuBenchmark {
             GpuOptions gpu,
             int topK,
             boolean profile,
+            boolean ablate,
             int tensorParallel,
             int warmUpSteps,
             KvCacheType kvCacheType) {
@@ -136,6 +140,7 @@ public final class GpuBenchmark {
             GpuOptions gpu = GpuOptions.defaults();
             int topK = 1;
             boolean profile = false;
+            boolean ablate = false;
             int tensorParallel = 1;
             int warmUp = DEFAULT_WARM_UP_STEPS;
             KvCacheType kvCacheType = KvCacheType.F16;
@@ -152,6 +157,7 @@ public final class GpuBenchmark {
                     case "--generate" -> generate = a.positive(option);
                     case "--no-graphs" -> gpu = gpu.withGraphs(false);
                     case "--profile" -> profile = true;
+                    case "--ablate" -> ablate = true;
                     case "--host-argmax" -> topK = 0;
                     case "--kv-cache-type" -> kvCacheType = KvCacheType.parse(a.value(option));
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
@@ -183,6 +189,7 @@ public final class GpuBenchmark {
                     gpu,
                     topK,
                     profile,
+                    ablate,
                     tensorParallel,
                     warmUp,
                     kvCacheType);
@@ -306,6 +313,9 @@ public final class GpuBenchmark {
                     if (o.profile()) {
                         profile(t.label(), gpu, model, kv, pool, o, out);
                     }
+                    if (o.ablate()) {
+                        ablate(t.label(), gpu, model, kv, pool, o, out);
+                    }
                 }
             }
         }
@@ -371,6 +381,71 @@ public final class GpuBenchmark {
             gpu.setProfiling(false);
             tables.forEach(BlockTable::release);
         }
+    }
+
+    /**
+     * What each kind of operation (a profile key) costs inside a captured batch-1 step: the graph's
+     * device time with every operation, then with each kind left out in turn
+     * ({@link GpuBackend#omitFromLaunches}). Events around each launch time a kernel alone; this
+     * times what removing it saves, overlap with its neighbours included. The tokens are fixed (the
+     * outputs are meaningless while anything is left out); the routing a mixture left in place
+     * keeps its last experts.
+     */
+    private static void ablate(
+            String label,
+            GpuBackend gpu,
+            LanguageModel model,
+            KvStorage kv,
+            BlockPool pool,
+            Options o,
+            PrintStream out) {
+        int steps = Math.max(64, o.decodeSteps());
+        BlockTable table = new BlockTable(pool);
+        require(table.ensureCapacity(16 + steps));
+        model.forward(
+                Batch.builder(BLOCK)
+                        .add(table.blocks(), 0, prompt(16, 5), Batch.Logits.LAST)
+                        .build(),
+                kv);
+        gpu.setProfiling(true);
+        model.forward(one(table, 16, 100), kv, o.topK());
+        List<GpuBackend.ProfileEntry> kinds = gpu.takeProfile();
+        gpu.setProfiling(false);
+        double all = graphMillis(gpu, model, kv, table, steps, o.topK());
+        out.printf(
+                Locale.ROOT,
+                "ablation %s: batch-1 graph %.3f ms a step at positions 16-%d with every operation; without each kind:%n",
+                label,
+                all,
+                16 + steps - 1);
+        for (GpuBackend.ProfileEntry kind : kinds) {
+            gpu.omitFromLaunches(kind.key()::equals);
+            double without = graphMillis(gpu, model, kv, table, steps, o.topK());
+            out.printf(
+                    Locale.ROOT,
+                    "  %-62s %5.0f a step  without %.3f ms  saves %.3f ms (%.1f%%, %.2f us each)%n",
+                    kind.key(),
+                    (double) kind.calls(),
+                    without,
+                    all - without,
+                    100 * (all - without) / all,
+                    1e3 * (all - without) / kind.calls());
+        }
+        gpu.omitFromLaunches(null);
+        table.release();
+    }
+
+    /** The graph's device time per batch-1 step over {@code steps} steps (after one that captures it). */
+    private static double graphMillis(
+            GpuBackend gpu, LanguageModel model, KvStorage kv, BlockTable table, int steps, int topK) {
+        model.forward(one(table, 16, 100), kv, topK);
+        GpuBackend.Stats before = gpu.stats();
+        for (int s = 0; s < steps; s++) {
+            model.forward(one(table, 16 + s, 100 + s % 400), kv, topK);
+        }
+        GpuBackend.Stats after = gpu.stats();
+        long replays = after.graphReplays() - before.graphReplays();
+        return replays > 0 ? (after.graphMillis() - before.graphMillis()) / replays : Double.NaN;
     }
 
     static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {

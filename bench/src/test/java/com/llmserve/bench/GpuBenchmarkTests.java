@@ -76,6 +76,12 @@ class GpuBenchmarkTests {
     }
 
     @Test
+    void ablatesOnlyWhenAsked() {
+        assertThat(parse().ablate()).isFalse();
+        assertThat(parse("--ablate").ablate()).isTrue();
+    }
+
+    @Test
     void rejectsACommandLineWithoutModel() {
         assertThatThrownBy(() -> GpuBenchmark.Options.parse(new String[] {"--profile"}))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The compute backend on one GPU (CUDA or HIP, through {@code gpu-runtime}; kernels from
@@ -219,6 +220,17 @@ public final class GpuBackend extends Backend {
     public void setProfiling(boolean on) {
         runPending();
         executor.setProfiling(on);
+    }
+
+    /**
+     * A measuring instrument, never for serving: every later step leaves out the operations whose
+     * {@link ProfileEntry#key() profile key} {@code keys} accepts (null: none), so that a captured
+     * step's device time without them says what they cost inside it. The results are wrong while
+     * any operation is left out. Cached graphs are dropped.
+     */
+    public void omitFromLaunches(Predicate<String> keys) {
+        runPending();
+        executor.setOmitted(keys == null ? key -> false : keys);
     }
 
     /** The profile gathered since the last call, the most expensive kinds first; clears it. */

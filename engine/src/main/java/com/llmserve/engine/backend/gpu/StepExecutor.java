@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Runs what a step recorded, at its sync points, on one leased stream: the batch data goes to the
@@ -36,6 +37,9 @@ final class StepExecutor implements AutoCloseable {
     private Event graphStart;
     private Event graphEnd;
     private boolean profiling;
+    /** Operations left out of every launch (a measuring instrument: see GpuBackend#omitFromLaunches). */
+    private Predicate<String> omitted = key -> false;
+
     private final List<Event> profileEvents = new ArrayList<>();
     private final Map<String, GpuBackend.ProfileEntry> profile = new LinkedHashMap<>();
 
@@ -58,7 +62,7 @@ final class StepExecutor implements AutoCloseable {
                     Graph g = cachedGraph(r);
                     if (g == null) {
                         beginCapture(r);
-                        r.ops().forEach(op -> op.launch(r.launch));
+                        launchAll(r, r.ops());
                         g = endCapture(r);
                     }
                     launchGraph(r, g);
@@ -176,8 +180,16 @@ final class StepExecutor implements AutoCloseable {
 
     /** Launches {@code ops} one by one on {@code r}'s stream. */
     void launchEagerly(Run r, List<DeviceOp> ops) {
-        ops.forEach(op -> op.launch(r.launch));
+        launchAll(r, ops);
         eagerRuns++;
+    }
+
+    private void launchAll(Run r, List<DeviceOp> ops) {
+        for (DeviceOp op : ops) {
+            if (!omitted.test(op.profileKey())) {
+                op.launch(r.launch);
+            }
+        }
     }
 
     /** Counts a run whose operations someone else launched one by one (a shard group's). */
@@ -242,6 +254,12 @@ final class StepExecutor implements AutoCloseable {
 
     void setProfiling(boolean on) {
         profiling = on;
+    }
+
+    /** Leaves the operations whose profile key {@code keys} accepts out of every later launch. */
+    void setOmitted(Predicate<String> keys) {
+        omitted = keys;
+        graphs.close(); // graphs captured with other omissions
     }
 
     /** The profile gathered since the last call, the most expensive kinds first; clears it. */

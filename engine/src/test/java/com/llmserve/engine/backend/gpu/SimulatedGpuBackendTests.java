@@ -224,6 +224,33 @@ class SimulatedGpuBackendTests {
     }
 
     @Test
+    void operationsLeftOutOfLaunchesAreMissingFromTheCapturedStepUntilPutBack() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] table = IntStream.range(0, 64).toArray();
+            model.forward(prompt(table, 40), kv, 1);
+            model.forward(decode(table, 40), kv, 1);
+            be.omitFromLaunches(key -> key.startsWith("routeExperts"));
+            gpu.clearLaunches();
+            model.forward(decode(table, 41), kv, 1);
+            List<String> without =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            be.omitFromLaunches(null);
+            gpu.clearLaunches();
+            model.forward(decode(table, 42), kv, 1);
+            List<String> with =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(frequency(without, "ls_route_experts_f32")).isZero();
+            assertThat(frequency(with, "ls_route_experts_f32")).isPositive();
+            assertThat(without).hasSize(with.size() - frequency(with, "ls_route_experts_f32"));
+            // each change drops the cached graphs: the step is captured again
+            assertThat(be.stats().graphCaptures()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
         try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
                 GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
