@@ -1,5 +1,6 @@
 // Decode attention of the kernels' sources (ls_attention_f16_d128 for one split,
-// ls_attention_split_d128 for several) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order),
+// ls_attention_split_d128 for several) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order;
+// KVH=4 for qwen3-30b-a3b's 32/4, PARTS=n for n blocks per kv head in the split kernel),
 // a graph of 32 layers with their own caches per case (rows x context x the grid's split count):
 // us per layer and GB/s of KV read. Each case's output goes to OUT_DIR/att_<TAG>_<rows>_<ctx>_<splits>.bin;
 // SWEEP=1: split counts 1-32 against contexts 16-8192 instead of the fixed cases.
@@ -24,14 +25,16 @@ __global__ void fillh(uint16_t* p, long n, uint32_t seed) {
 }
 int main(int argc, char** argv) {
   const char* outdir = argc > 1 ? argv[1] : ".";
-  const int heads = 32, kvh = 8, D = 128, bs = 16, layers = 32;
+  // KVH=4: qwen3-30b-a3b's 32/4 heads; PARTS: the split kernel's blocks per kv head (head_parts)
+  const int kvh = getenv("KVH") ? atoi(getenv("KVH")) : 8, parts = getenv("PARTS") ? atoi(getenv("PARTS")) : 1;
+  const int heads = 32, D = 128, bs = 16, layers = 32;
   const int kv_dim = kvh * D, stride = (heads + 2 * kvh) * D;
   const int maxrows = 64, maxsplits = 32;
   float *qkv, *out, *partial;
   unsigned* arrivals;
   int *positions, *slots, *toff, *seqlast, *tables;
   CK(cudaMalloc(&qkv, (long)maxrows * stride * 4)); CK(cudaMalloc(&out, (long)maxrows * heads * D * 4));
-  CK(cudaMalloc(&partial, (long)maxrows * heads * maxsplits * (D + 2) * 4)); CK(cudaMalloc(&arrivals, maxrows * kvh * 4)); CK(cudaMemset(arrivals, 0, maxrows * kvh * 4));
+  CK(cudaMalloc(&partial, (long)maxrows * heads * maxsplits * (D + 2) * 4)); CK(cudaMalloc(&arrivals, maxrows * kvh * parts * 4)); CK(cudaMemset(arrivals, 0, maxrows * kvh * parts * 4));
   CK(cudaMalloc(&positions, maxrows * 4)); CK(cudaMalloc(&slots, maxrows * 4)); CK(cudaMalloc(&toff, maxrows * 4)); CK(cudaMalloc(&seqlast, maxrows * 4));
   { std::vector<float> q((long)maxrows * stride); for (auto& v : q) v = (rand() % 2000 - 1000) / 1000.0f;
     CK(cudaMemcpy(qkv, q.data(), q.size() * 4, cudaMemcpyHostToDevice)); }
@@ -69,9 +72,9 @@ int main(int argc, char** argv) {
       auto layer = [&](int l) {
         dim3 grid(kvh, c.rows, splits);
         if (splits > 1)
-          ls_attention_split_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast,
-                                                                   tables, out, heads * D, partial, arrivals, heads, kvh, bs,
-                                                                   scale, 0.0f, nullptr, 1, 0, splits);
+          ls_attention_split_d128<<<dim3(kvh * parts, c.rows, splits), LS_ATT_THREADS, 0, st>>>(
+              qkv, stride, keys[l], values[l], positions, slots, toff, seqlast, tables, out, heads * D, partial, arrivals,
+              heads, kvh, bs, scale, 0.0f, nullptr, 1, 0, splits, parts);
         else
           ls_attention_f16_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast,
                                                                  tables, out, heads * D, heads, kvh, bs, scale, 0.0f, nullptr, 1, 0);

@@ -246,7 +246,9 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
 //                          in `arrivals`, left at zero for the next launch) merges them. A row uses
 //                          one split per LS_DEC_SPLIT_MIN positions up to the grid's split count (a
 //                          graph keeps its grid as the context grows); with one it writes its output
-//                          directly.
+//                          directly. Grid (kv_heads x head_parts, rows, splits): a kv head's query
+//                          heads may be split into parts of LS_DEC_PART_HEADS, a block each (the
+//                          same arithmetic per head, so the same bits).
 //
 // LS_ATT_THREADS threads in groups of 32 lanes (two per wave on wave64 hardware). A block's
 // positions go in chunks of LS_DEC_CHUNK through shared memory:
@@ -401,10 +403,11 @@ LS_DEVICE long ls_dec_slot(const LsDecRow& r, int p, int block_size) {
   return (long)r.table[p / block_size] * block_size + p % block_size;
 }
 
-// The group's query heads, rounded to half as llama.cpp's F16 cache path does, into qs[g * D + d].
+// Query heads head0 .. head0 + group - 1, rounded to half as llama.cpp's F16 cache path does, into
+// qs[g * D + d].
 template <int D>
-LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int kvh, int group, float* qs) {
-  const float* qrow = qkv + (long)t * stride + (long)kvh * group * D;
+LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int head0, int group, float* qs) {
+  const float* qrow = qkv + (long)t * stride + (long)head0 * D;
   for (int i = (int)ls_thread_x(); i < group * D; i += LS_ATT_THREADS) {
     qs[i] = ls_half_to_float(ls_float_to_half(qrow[i]));
   }
@@ -581,7 +584,7 @@ LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, con
   const LsDecRow r = ls_dec_row(t, 0, 1, positions, slots, table_offsets, seq_last, tables, causal, window);
   ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
   ls_grid_wait();
-  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
+  ls_dec_load_q<D>(qkv, stride, t, head0, group, qs);
   if (tid < LS_DEC_MAX_GROUP) {
     run_m[tid] = LS_ATT_NEG;
     run_l[tid] = 0.0f;
@@ -631,7 +634,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
                                   const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
                                   const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
                                   int heads, int kv_heads, int block_size, float scale, float softcap,
-                                  const float* sinks, int causal, int window, int splits) {
+                                  const float* sinks, int causal, int window, int splits, int head_parts) {
   using S = LsDec<D>;
   LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
   LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
@@ -641,22 +644,24 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
   LS_SHARED float run_l[LS_DEC_MAX_GROUP];
   LS_SHARED float rescale[LS_DEC_MAX_GROUP];
   LS_SHARED int merges;
-  const int kvh = (int)ls_block_x();
+  // block x: part part_of_kv of kv head kvh's query heads (head_parts parts of `group` heads each)
+  const int kvh = (int)ls_block_x() / head_parts;
+  const int part_of_kv = (int)ls_block_x() % head_parts;
   const int t = (int)ls_block_y();
   const int split = (int)ls_block_z();
   const int tid = (int)ls_thread_x();
   const int lane = tid % LS_DEC_LANES;
   const int grp = tid / LS_DEC_LANES;
-  const int group = heads / kv_heads;
+  const int group = heads / kv_heads / head_parts;
   const int kv_dim = kv_heads * D;
-  const int head0 = kvh * group;
+  const int head0 = (kvh * head_parts + part_of_kv) * group;
   // the batch metadata is the host's (copied before the step's first kernel), so the split's range
   // and its keys' and values' lines can be found while the kernel before this one still runs
   const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
   if (split >= r.used) return;
   ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
   ls_grid_wait();
-  ls_dec_load_q<D>(qkv, stride, t, kvh, group, qs);
+  ls_dec_load_q<D>(qkv, stride, t, head0, group, qs);
   if (tid < LS_DEC_MAX_GROUP) {
     run_m[tid] = LS_ATT_NEG;
     run_l[tid] = 0.0f;
@@ -712,7 +717,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
   ls_fence_device();
   ls_sync_block();
   if (tid == 0) {
-    unsigned* counter = arrivals + (long)t * kv_heads + kvh;
+    unsigned* counter = arrivals + (long)t * kv_heads * head_parts + (int)ls_block_x();
     merges = ls_atomic_add(counter, 1u) == (unsigned)(r.used - 1);
     if (merges) *counter = 0u;
   }
@@ -755,10 +760,10 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
                                          const int* seq_last, const int* tables, float* out, int out_stride,      \
                                          float* partial, unsigned* arrivals, int heads, int kv_heads,             \
                                          int block_size, float scale, float softcap, const float* sinks,          \
-                                         int causal, int window, int splits) {                                    \
+                                         int causal, int window, int splits, int head_parts) {                    \
     ls_attention_split<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last, \
                           tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, scale,         \
-                          softcap, sinks, causal, window, splits);                                                \
+                          softcap, sinks, causal, window, splits, head_parts);                                    \
   }
 
 // The same kernels over a Q8_0 cache (head sizes that are whole blocks of 32).
@@ -779,10 +784,11 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
                                             const int* table_offsets, const int* seq_last, const int* tables,     \
                                             float* out, int out_stride, float* partial, unsigned* arrivals,       \
                                             int heads, int kv_heads, int block_size, float scale, float softcap,  \
-                                            const float* sinks, int causal, int window, int splits) {             \
+                                            const float* sinks, int causal, int window, int splits,               \
+                                            int head_parts) {                                                     \
     ls_attention_split<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,  \
                           table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads,   \
-                          block_size, scale, softcap, sinks, causal, window, splits);                             \
+                          block_size, scale, softcap, sinks, causal, window, splits, head_parts);                 \
   }
 
 LS_ATTENTION_DEC(8)

@@ -92,6 +92,11 @@
 // ls_attention_split_d* (and the tiled ls_attention_tile_d*).
 #define LS_DEC_MAX_GROUP 8
 
+// Most query heads one block of ls_attention_split_d* takes: a kv head of more (qwen3-30b-a3b's 8)
+// is split into parts of this many, a block each, so that a block's chain of scores, statistics,
+// values and gather is as short as a 4-head group's.
+#define LS_DEC_PART_HEADS 4
+
 // Query vectors (rows times the query heads of one kv head) per block of the tiled prompt kernels
 // ls_attention_tile_d*: a tile is at most LS_TILE_Q / (query heads per kv head) rows of one sequence.
 #define LS_TILE_Q 64

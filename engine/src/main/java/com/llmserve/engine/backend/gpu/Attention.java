@@ -4,6 +4,7 @@ import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_SPLITS;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_SPLIT_STATS;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
+import static com.llmserve.kernels.KernelConstants.LS_DEC_PART_HEADS;
 
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
@@ -47,6 +48,16 @@ record Attention(
     static int splits(int multiprocessors, int kvHeads, int rows) {
         int splits = (2 * multiprocessors + kvHeads * rows - 1) / (kvHeads * rows);
         return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
+    }
+
+    /**
+     * Blocks per kv head of the split kernel ({@code head_parts}): a group of more than
+     * {@code LS_DEC_PART_HEADS} query heads (qwen3-30b-a3b's 8) in parts of that many, so that
+     * each block's chain is as short as a 4-head group's; one part otherwise.
+     */
+    static int headParts(AttentionShape s) {
+        int group = s.heads() / s.kvHeads();
+        return group > LS_DEC_PART_HEADS && group % LS_DEC_PART_HEADS == 0 ? group / LS_DEC_PART_HEADS : 1;
     }
 
     /** The head sizes whose kernels read a Q8_0 cache (whole blocks of 32), for messages. */
@@ -139,7 +150,10 @@ record Attention(
             w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + LS_ATT_SPLIT_STATS) * Float.BYTES);
             w.reserve(
                     Slot.ATTENTION_ARRIVALS,
-                    (long) Math.max(n, w.options().maxGraphRows()) * shape.kvHeads() * Integer.BYTES);
+                    (long) Math.max(n, w.options().maxGraphRows())
+                            * shape.kvHeads()
+                            * headParts(shape)
+                            * Integer.BYTES);
         }
     }
 
@@ -226,7 +240,9 @@ record Attention(
                 .f32(s.softcap());
         pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
         if (splits > 1) {
-            l.kernel(kernels[1], grid, args.i32(splits));
+            int parts = headParts(s);
+            LaunchConfig perPart = new LaunchConfig(s.kvHeads() * parts, n, splits, LS_ATT_THREADS, 1, 1, 0);
+            l.kernel(kernels[1], perPart, args.i32(splits).i32(parts));
         } else {
             l.kernel(kernels[0], grid, args);
         }

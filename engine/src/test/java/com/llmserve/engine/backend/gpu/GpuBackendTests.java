@@ -710,6 +710,8 @@ class GpuBackendTests {
         return Stream.of(
                 Arguments.of(8, 2, 64, true, 0, 0f, false),
                 Arguments.of(32, 8, 128, true, 0, 0f, false),
+                Arguments.of(32, 4, 128, true, 0, 0f, false), // 8 query heads per kv head: split kernel in two parts
+                Arguments.of(32, 4, 64, true, 24, 0f, true), // the same with a window and sinks
                 Arguments.of(4, 4, 8, true, 0, 0f, false), // stories260K-like tiny heads
                 Arguments.of(8, 2, 64, true, 40, 0f, false), // sliding window
                 Arguments.of(6, 2, 32, false, 0, 0f, false), // bidirectional (BERT)
