@@ -1011,6 +1011,23 @@ TAVX2 EXPORT void ls_dequant_q8_rows(const int8_t *quants, const uint16_t *scale
     }
 }
 
+/* Eight positions' scores, scale times the sum of each one's eight lanes a[j] as
+ * ((0+1)+(2+3))+((4+5)+(6+7)), into dst[0 .. min(8, valid)). */
+TAVX2 INLINE void att_store_scores8(const __m256 a[8], float scale, float *dst, int32_t valid) {
+    const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(a[0], a[1]), _mm256_hadd_ps(a[2], a[3]));
+    const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(a[4], a[5]), _mm256_hadd_ps(a[6], a[7]));
+    const __m256 s = _mm256_mul_ps(
+        _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31)),
+        _mm256_set1_ps(scale));
+    if (valid >= 8) {
+        _mm256_storeu_ps(dst, s);
+    } else {
+        float tmp[8];
+        _mm256_storeu_ps(tmp, s);
+        for (int32_t j = 0; j < valid; j++) dst[j] = tmp[j];
+    }
+}
+
 /* Attention scores straight from the F16 cache, for `group` query heads of one row:
  * scores[g * s_stride + i] = scale * dot(q + g * hd, key i) for i < count, key i's hd halves at
  * keys + offsets[start + i] (hd a multiple of 8). Eight positions at a time; a position's products
@@ -1019,7 +1036,6 @@ TAVX2 EXPORT void ls_dequant_q8_rows(const int8_t *quants, const uint16_t *scale
 TAVX2 EXPORT void ls_att_scores_f16(const uint16_t *keys, const int64_t *offsets, int32_t start, int32_t count,
                                     int32_t hd, const float *q, int32_t q_at, int32_t group, float scale,
                                     float *scores, int32_t s_at, int32_t s_stride) {
-    const __m256 vs = _mm256_set1_ps(scale);
     for (int32_t i0 = 0; i0 < count; i0 += 8) {
         const uint16_t *k[8];
         for (int j = 0; j < 8; j++) k[j] = keys + offsets[start + (i0 + j < count ? i0 + j : i0)];
@@ -1033,18 +1049,7 @@ TAVX2 EXPORT void ls_att_scores_f16(const uint16_t *keys, const int64_t *offsets
                     a[j] = _mm256_fmadd_ps(qv, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *) (k[j] + d))), a[j]);
                 }
             }
-            const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(a[0], a[1]), _mm256_hadd_ps(a[2], a[3]));
-            const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(a[4], a[5]), _mm256_hadd_ps(a[6], a[7]));
-            const __m256 s = _mm256_mul_ps(
-                _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31)), vs);
-            float *dst = scores + s_at + (int64_t) g * s_stride + i0;
-            if (i0 + 8 <= count) {
-                _mm256_storeu_ps(dst, s);
-            } else {
-                float tmp[8];
-                _mm256_storeu_ps(tmp, s);
-                for (int32_t j = 0; j < count - i0; j++) dst[j] = tmp[j];
-            }
+            att_store_scores8(a, scale, scores + s_at + (int64_t) g * s_stride + i0, count - i0);
         }
     }
 }
@@ -1095,7 +1100,6 @@ T512 EXPORT void ls_att_scores_f16_avx512(const uint16_t *keys, const int64_t *o
                                           int32_t count, int32_t hd, const float *q, int32_t q_at, int32_t group,
                                           float scale, float *scores, int32_t s_at, int32_t s_stride) {
     float kf[8 * 512] __attribute__((aligned(64)));
-    const __m256 vs = _mm256_set1_ps(scale);
     for (int32_t i0 = 0; i0 < count; i0 += 8) {
         for (int j = 0; j < 8; j++) {
             const uint16_t *k = keys + offsets[start + (i0 + j < count ? i0 + j : i0)];
@@ -1115,18 +1119,7 @@ T512 EXPORT void ls_att_scores_f16_avx512(const uint16_t *keys, const int64_t *o
             for (int j = 0; j < 8; j++) {
                 h[j] = _mm256_add_ps(_mm512_castps512_ps256(a[j]), _mm512_extractf32x8_ps(a[j], 1));
             }
-            const __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(h[0], h[1]), _mm256_hadd_ps(h[2], h[3]));
-            const __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(h[4], h[5]), _mm256_hadd_ps(h[6], h[7]));
-            const __m256 s = _mm256_mul_ps(
-                _mm256_add_ps(_mm256_permute2f128_ps(u0, u1, 0x20), _mm256_permute2f128_ps(u0, u1, 0x31)), vs);
-            float *dst = scores + s_at + (int64_t) g * s_stride + i0;
-            if (i0 + 8 <= count) {
-                _mm256_storeu_ps(dst, s);
-            } else {
-                float tmp[8];
-                _mm256_storeu_ps(tmp, s);
-                for (int32_t j = 0; j < count - i0; j++) dst[j] = tmp[j];
-            }
+            att_store_scores8(h, scale, scores + s_at + (int64_t) g * s_stride + i0, count - i0);
         }
     }
 }

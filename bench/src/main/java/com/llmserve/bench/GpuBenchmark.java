@@ -332,26 +332,16 @@ public final class GpuBenchmark {
             Options o,
             PrintStream out) {
         int steps = 8;
-        BlockTable one = new BlockTable(pool);
-        require(one.ensureCapacity(16 + steps));
-        model.forward(
-                Batch.builder(BLOCK)
-                        .add(one.blocks(), 0, prompt(16, 7), Batch.Logits.LAST)
-                        .build(),
-                kv);
+        BlockTable one = sequence(pool, 16 + steps);
+        prefillPrompt(model, kv, one, 16, 7);
         gpu.setProfiling(true);
         for (int s = 0; s < steps; s++) {
             model.forward(one(one, 16 + s, 100 + s), kv);
         }
         printProfile(label + " decode, 1 sequence at position 16", steps, gpu.takeProfile(), out);
         one.release();
-        BlockTable p = new BlockTable(pool);
-        require(p.ensureCapacity(o.prefill()));
-        model.forward(
-                Batch.builder(BLOCK)
-                        .add(p.blocks(), 0, prompt(o.prefill(), 3), Batch.Logits.LAST)
-                        .build(),
-                kv);
+        BlockTable p = sequence(pool, o.prefill());
+        prefillPrompt(model, kv, p, o.prefill(), 3);
         printProfile(label + " prefill of " + o.prefill(), 1, gpu.takeProfile(), out);
         p.release();
         gpu.setProfiling(false);
@@ -400,13 +390,8 @@ public final class GpuBenchmark {
             Options o,
             PrintStream out) {
         int steps = Math.max(64, o.decodeSteps());
-        BlockTable table = new BlockTable(pool);
-        require(table.ensureCapacity(16 + steps));
-        model.forward(
-                Batch.builder(BLOCK)
-                        .add(table.blocks(), 0, prompt(16, 5), Batch.Logits.LAST)
-                        .build(),
-                kv);
+        BlockTable table = sequence(pool, 16 + steps);
+        prefillPrompt(model, kv, table, 16, 5);
         gpu.setProfiling(true);
         model.forward(one(table, 16, 100), kv, o.topK());
         List<GpuBackend.ProfileEntry> kinds = gpu.takeProfile();
@@ -510,13 +495,8 @@ public final class GpuBenchmark {
         int steps = o.decodeSteps();
         int topK = o.topK();
         warmUp(model, kv, pool, 16 + 8 + steps, topK, o.warmUpSteps());
-        BlockTable table = new BlockTable(pool);
-        require(table.ensureCapacity(16 + 8 + steps));
-        Logits l = model.forward(
-                Batch.builder(BLOCK)
-                        .add(table.blocks(), 0, prompt(16, 0), Batch.Logits.LAST)
-                        .build(),
-                kv);
+        BlockTable table = sequence(pool, 16 + 8 + steps);
+        Logits l = prefillPrompt(model, kv, table, 16, 0);
         int pos = 16;
         int token = l.best(0);
         for (int s = 0; s < 8; s++) {
@@ -543,14 +523,8 @@ public final class GpuBenchmark {
         int done = 0;
         long end = System.nanoTime() + WARM_UP_NANOS;
         while (done < total && System.nanoTime() < end) {
-            BlockTable table = new BlockTable(pool);
-            require(table.ensureCapacity(capacity));
-            int token = model.forward(
-                            Batch.builder(BLOCK)
-                                    .add(table.blocks(), 0, prompt(16, 1), Batch.Logits.LAST)
-                                    .build(),
-                            kv)
-                    .best(0);
+            BlockTable table = sequence(pool, capacity);
+            int token = prefillPrompt(model, kv, table, 16, 1).best(0);
             for (int pos = 16; pos < capacity && done < total; pos++, done++) {
                 token = model.forward(one(table, pos, token), kv, topK).best(0);
             }
@@ -650,6 +624,22 @@ public final class GpuBenchmark {
             (double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
             (double) sequences * (promptLength + generate) / ((end - start) / 1e9)
         };
+    }
+
+    /** A new sequence's block table with room for {@code capacity} positions. */
+    private static BlockTable sequence(BlockPool pool, int capacity) {
+        BlockTable table = new BlockTable(pool);
+        require(table.ensureCapacity(capacity));
+        return table;
+    }
+
+    /** Prefills {@code table}'s sequence with a synthetic prompt of {@code length} tokens; its last logits. */
+    private static Logits prefillPrompt(LanguageModel model, KvStorage kv, BlockTable table, int length, int seed) {
+        return model.forward(
+                Batch.builder(BLOCK)
+                        .add(table.blocks(), 0, prompt(length, seed), Batch.Logits.LAST)
+                        .build(),
+                kv);
     }
 
     private static Batch one(BlockTable table, int position, int token) {
