@@ -43,7 +43,10 @@ class KernelDeclarationsTests {
                 .extracting(KernelParam::name)
                 .containsExactly("w", "wd", "xq", "xd", "xs", "y", "rows", "k", "ystride", "accumulate");
         assertThat(Kernel.EMBED_Q4_K.symbol()).isEqualTo("ls_embed_q4_k");
-        assertThat(Kernel.ATTENTION_SPLIT_D256.params()).hasSize(22).last().isEqualTo(new KernelParam("splits", I32));
+        assertThat(Kernel.ATTENTION_SPLIT_D256.params())
+                .hasSize(23)
+                .last()
+                .isEqualTo(new KernelParam("head_parts", I32));
     }
 
     @Test
