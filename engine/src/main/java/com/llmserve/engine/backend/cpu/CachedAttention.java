@@ -175,36 +175,11 @@ final class CachedAttention {
         }
         sc.ensureScores(scoreCount);
         int kvOff = kvh * hd;
-        boolean direct = kernels != null && valueScales == null && kernels.attends(hd);
-        if (direct) {
-            sc.ensurePositions(hi - lo + 1);
-            for (int p = lo; p <= hi; ) {
-                // a block's positions are consecutive slots
-                long slot = batch.slot(kvGroup, seq, p);
-                int end = Math.min(hi + 1, (p / batch.blockSize() + 1) * batch.blockSize());
-                for (; p < end; p++, slot++) {
-                    sc.positions[p - lo] = slot * kvDim + kvOff;
-                }
-            }
-            NativeKernels.checkRows(keys, sc.positions, hi - lo + 1, hd);
-            NativeKernels.checkRows(values, sc.positions, hi - lo + 1, hd);
-            for (int r = 0; r < rows; r++) {
-                kernels.attentionScores(
-                        keys,
-                        sc.positions,
-                        sc.first[r] - lo,
-                        sc.count[r],
-                        hd,
-                        sc.query,
-                        r * group * hd,
-                        group,
-                        shape.cappedScale(),
-                        sc.scores,
-                        sc.scoreAt[r],
-                        sc.count[r]);
-            }
+        if (kernels != null && valueScales == null && kernels.attends(hd)) {
+            attendOnHalves(o, keys, values, batch, kvGroup, seq, t0, rows, kvh, shape, lo, hi, scoreCount, sc);
+            return;
         }
-        for (int pb = lo; pb <= hi && !direct; pb += POSITION_BLOCK) {
+        for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
             int pe = widen(keys, keyScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
             for (int r = 0; r < rows; r++) {
                 int from = Math.max(pb, sc.first[r]);
@@ -224,20 +199,11 @@ final class CachedAttention {
                 }
             }
         }
-        if (shape.softcap() > 0) {
-            float cap = shape.softcap();
-            for (int i = 0; i < scoreCount; i++) {
-                sc.scores[i] = cap * (float) Math.tanh(sc.scores[i]);
-            }
-        }
+        softcap(sc.scores, scoreCount, shape);
         for (int r = 0; r < rows; r++) {
             int count = sc.count[r];
             int outBase = (t0 + r) * o.cols() + kvh * group * hd;
             Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
-            if (direct) {
-                kernels.attentionSoftmax(sc.scores, sc.scoreAt[r], count, count, group, shape.sinks(), kvh * group);
-                continue;
-            }
             for (int g = 0; g < group; g++) {
                 int at0 = sc.scoreAt[r] + g * count;
                 float max = FloatMath.max(sc.scores, at0, count);
@@ -255,23 +221,6 @@ final class CachedAttention {
                     sc.scores[at0 + p] = Float.float16ToFloat(Float.floatToFloat16(sc.scores[at0 + p] * inv));
                 }
             }
-        }
-        if (direct) {
-            for (int r = 0; r < rows; r++) {
-                kernels.attentionValues(
-                        values,
-                        sc.positions,
-                        sc.first[r] - lo,
-                        sc.count[r],
-                        hd,
-                        sc.scores,
-                        sc.scoreAt[r],
-                        sc.count[r],
-                        group,
-                        o.data,
-                        (t0 + r) * o.cols() + kvh * group * hd);
-            }
-            return;
         }
         for (int pb = lo; pb <= hi; pb += POSITION_BLOCK) {
             int pe = widen(values, valueScales, batch, kvGroup, seq, kvDim, kvOff, hd, pb, hi, sc);
@@ -291,6 +240,85 @@ final class CachedAttention {
                             outBase + g * hd,
                             hd);
                 }
+            }
+        }
+    }
+
+    /**
+     * {@link #attendRun}'s rows on the native kernels, straight from the cached halves (F16 cache):
+     * per row its scores, soft-cap, softmax (weights rounded to half) and weighted values. The
+     * positions' cache offsets are found once for the run, a block of consecutive slots at a time.
+     */
+    private void attendOnHalves(
+            CpuActivations o,
+            MemorySegment keys,
+            MemorySegment values,
+            Batch batch,
+            int kvGroup,
+            int seq,
+            int t0,
+            int rows,
+            int kvh,
+            AttentionShape shape,
+            int lo,
+            int hi,
+            int scoreCount,
+            Scratch sc) {
+        int hd = shape.headDim();
+        int group = shape.heads() / shape.kvHeads();
+        long kvDim = shape.kvDim();
+        sc.ensurePositions(hi - lo + 1);
+        for (int p = lo; p <= hi; ) {
+            long slot = batch.slot(kvGroup, seq, p);
+            int end = Math.min(hi + 1, (p / batch.blockSize() + 1) * batch.blockSize());
+            for (; p < end; p++, slot++) {
+                sc.positions[p - lo] = slot * kvDim + (long) kvh * hd;
+            }
+        }
+        NativeKernels.checkRows(keys, sc.positions, hi - lo + 1, hd);
+        NativeKernels.checkRows(values, sc.positions, hi - lo + 1, hd);
+        for (int r = 0; r < rows; r++) {
+            kernels.attentionScores(
+                    keys,
+                    sc.positions,
+                    sc.first[r] - lo,
+                    sc.count[r],
+                    hd,
+                    sc.query,
+                    r * group * hd,
+                    group,
+                    shape.cappedScale(),
+                    sc.scores,
+                    sc.scoreAt[r],
+                    sc.count[r]);
+        }
+        softcap(sc.scores, scoreCount, shape);
+        for (int r = 0; r < rows; r++) {
+            int count = sc.count[r];
+            int outBase = (t0 + r) * o.cols() + kvh * group * hd;
+            Arrays.fill(o.data, outBase, outBase + group * hd, 0f);
+            kernels.attentionSoftmax(sc.scores, sc.scoreAt[r], count, count, group, shape.sinks(), kvh * group);
+            kernels.attentionValues(
+                    values,
+                    sc.positions,
+                    sc.first[r] - lo,
+                    count,
+                    hd,
+                    sc.scores,
+                    sc.scoreAt[r],
+                    count,
+                    group,
+                    o.data,
+                    outBase);
+        }
+    }
+
+    /** {@code cap * tanh(s)} of the first {@code n} scores when the shape soft-caps them. */
+    private static void softcap(float[] scores, int n, AttentionShape shape) {
+        if (shape.softcap() > 0) {
+            float cap = shape.softcap();
+            for (int i = 0; i < n; i++) {
+                scores[i] = cap * (float) Math.tanh(scores[i]);
             }
         }
     }

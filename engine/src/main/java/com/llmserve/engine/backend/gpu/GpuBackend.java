@@ -230,7 +230,7 @@ public final class GpuBackend extends Backend {
      */
     public void omitFromLaunches(Predicate<String> keys) {
         runPending();
-        executor.setOmitted(keys == null ? key -> false : keys);
+        executor.setOmitted(keys);
     }
 
     /** The profile gathered since the last call, the most expensive kinds first; clears it. */

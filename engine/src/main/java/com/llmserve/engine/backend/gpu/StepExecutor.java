@@ -37,8 +37,11 @@ final class StepExecutor implements AutoCloseable {
     private Event graphStart;
     private Event graphEnd;
     private boolean profiling;
-    /** Operations left out of every launch (a measuring instrument: see GpuBackend#omitFromLaunches). */
-    private Predicate<String> omitted = key -> false;
+    /**
+     * Profile keys left out of every launch, or null for none (a measuring instrument: see
+     * GpuBackend#omitFromLaunches); null keeps serving launches free of building those keys.
+     */
+    private Predicate<String> omitted;
 
     private final List<Event> profileEvents = new ArrayList<>();
     private final Map<String, GpuBackend.ProfileEntry> profile = new LinkedHashMap<>();
@@ -186,7 +189,7 @@ final class StepExecutor implements AutoCloseable {
 
     private void launchAll(Run r, List<DeviceOp> ops) {
         for (DeviceOp op : ops) {
-            if (!omitted.test(op.profileKey())) {
+            if (omitted == null || !omitted.test(op.profileKey())) {
                 op.launch(r.launch);
             }
         }
@@ -256,7 +259,7 @@ final class StepExecutor implements AutoCloseable {
         profiling = on;
     }
 
-    /** Leaves the operations whose profile key {@code keys} accepts out of every later launch. */
+    /** Leaves the operations whose profile key {@code keys} accepts (null: none) out of every later launch. */
     void setOmitted(Predicate<String> keys) {
         omitted = keys;
         graphs.close(); // graphs captured with other omissions
