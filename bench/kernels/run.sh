@@ -2,10 +2,10 @@
 # Kernel labs: each .cu here includes the kernels' sources (kernels/src/main/gpu, or KERNELS) and times
 # them on the GPU of the host it runs on (nvcc and a CUDA device needed; no Java). Reports on stdout.
 #
-# usage: bash bench/kernels/run.sh gemv|attention|mmq|kquant|launch|pdl|allreduce
+# usage: bash bench/kernels/run.sh gemv|attention|route|mmq|kquant|launch|pdl|allreduce
 #   KERNELS=dir   the kernel sources to build against (default: this tree's)
-#   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to)
-#   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
+#   TAG=name      attention, route: the label of this build's outputs ("old" for the one others compare to)
+#   OUT_DIR=dir   attention, route: where outputs are kept for that comparison (default /tmp/llmserve-labs)
 #   SWEEP=1       attention: every split count from 1 to 32 at contexts 16 to 8192 instead of the fixed cases
 #   ARCH=sm_90    nvcc's -arch
 #   allreduce needs 2 GPUs and NCCL: LLMSERVE_NCCL_LIBRARY, else found as the device scripts find it
@@ -13,7 +13,7 @@
 #      bash run.sh attention
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-lab=${1:?usage: run.sh gemv|attention|mmq|kquant|launch|pdl|allreduce}
+lab=${1:?usage: run.sh gemv|attention|route|mmq|kquant|launch|pdl|allreduce}
 kernels=${KERNELS:-$here/../../kernels/src/main/gpu}
 out=${OUT_DIR:-/tmp/llmserve-labs}
 tag=${TAG:-new}

@@ -84,98 +84,100 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // Mixtures of experts on the device. A routing row (one per token, 2 * used floats) holds the
 // token's chosen experts' ids, then their weights; pair p = t * used + j is slot j of token t.
 
-// Of two candidates (value, id) the better: the larger value, the lower id among equals; an id of
-// -1 (none) loses to any other. The same on every lane whatever the order, so a butterfly agrees.
-LS_DEVICE void ls_route_better(float& v, int& i, float ov, int oi) {
-  if (oi >= 0 && (i < 0 || ov > v || (ov == v && oi < i))) {
-    v = ov;
-    i = oi;
-  }
-}
-
-// The routing row of logits z (`experts` wide) into row (2 * used floats: ids, then weights), by
-// one group of 32 lanes (`lane` 0 to 31, all active); prob is scratch of `experts` floats in shared
-// memory, where lane l keeps experts l, l + 32, ... (no other lane reads them). Lane 0 writes the
-// row and reads it back: the caller syncs before other threads read it.
+// One token's routing: logits z (the router's, `experts` wide) into its routing row, by a block of
+// LS_ROUTE_THREADS threads, thread i holding experts i, i + LS_ROUTE_THREADS, ... in registers.
 // top_k_softmax 0: the softmax over every expert (maximum subtracted), the `used` most likely
 // chosen (the lower id first among equals), their probabilities divided by their sum (at least
 // 6.1e-5, a half's smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating.
 // 1: the experts of the largest logits chosen, their weights the softmax over the chosen logits,
 // scaled (SOFTMAX_WEIGHT, gpt-oss). Logits that are not numbers leave ids of -1, which the products
 // skip.
-LS_DEVICE void ls_route_row(const float* z, float* prob, float* row, int lane, int experts, int used, float scale,
-                            int top_k_softmax) {
+// Each candidate finds its own rank (how many candidates beat it) against the others' values in
+// shared memory, and the `used` best write their slots: no sequential rounds of reductions, which
+// made one token's routing the longest small kernel of a mixture's layer. The weights' sums run in
+// slot order, on every thread that writes one, so each gets the same bits.
+LS_DEVICE void ls_route_token(const float* z, float* row, int experts, int used, float scale, int top_k_softmax) {
+  static_assert(LS_ROUTE_MAX_EXPERTS % LS_ROUTE_THREADS == 0 && LS_ROUTE_MAX_USED <= LS_ROUTE_THREADS,
+                "whole experts per thread, a slot per thread");
+  constexpr int per = LS_ROUTE_MAX_EXPERTS / LS_ROUTE_THREADS;
+  LS_SHARED float key[LS_ROUTE_MAX_EXPERTS];
+  LS_SHARED float slot_value[LS_ROUTE_MAX_USED];
+  LS_SHARED int slot_id[LS_ROUTE_MAX_USED];
+  LS_SHARED float scratch[LS_ROUTE_THREADS / 32];
+  const int tid = (int)ls_thread_x();
   // the candidates: probabilities (never negative, -1 leaves the running), or the logits (-inf leaves it)
   const float out_of_running = top_k_softmax ? -__builtin_huge_valf() : -1.0f;
+  if (tid < used) {
+    slot_value[tid] = out_of_running;
+    slot_id[tid] = -1;
+  }
+  float v[per];
+#pragma unroll
+  for (int k = 0; k < per; ++k) {
+    const int e = tid + k * LS_ROUTE_THREADS;
+    v[k] = e < experts ? z[e] : -__builtin_huge_valf();
+  }
+  if (!top_k_softmax) {
+    float m = v[0];
+#pragma unroll
+    for (int k = 1; k < per; ++k) m = __builtin_fmaxf(m, v[k]);
+    m = ls_block_max(m, scratch);
+    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < per; ++k) {
+      v[k] = tid + k * LS_ROUTE_THREADS < experts ? ls_exp(v[k] - m) : out_of_running;
+      sum += tid + k * LS_ROUTE_THREADS < experts ? v[k] : 0.0f;
+    }
+    const float inv = 1.0f / ls_block_sum(sum, scratch);
+#pragma unroll
+    for (int k = 0; k < per; ++k) v[k] = tid + k * LS_ROUTE_THREADS < experts ? v[k] * inv : out_of_running;
+  }
+#pragma unroll
+  for (int k = 0; k < per; ++k) {
+    const int e = tid + k * LS_ROUTE_THREADS;
+    if (e < experts) key[e] = v[k];
+  }
+  ls_sync_block();
+#pragma unroll
+  for (int k = 0; k < per; ++k) {
+    const int e = tid + k * LS_ROUTE_THREADS;
+    if (e >= experts || !(v[k] > out_of_running)) continue;  // not a number, or out of the running
+    int rank = 0;
+#pragma unroll 8
+    for (int f = 0; f < experts; ++f) {
+      const float o = key[f];
+      rank += o > v[k] || (o == v[k] && f < e);
+    }
+    if (rank < used) {
+      slot_value[rank] = v[k];
+      slot_id[rank] = e;
+    }
+  }
+  ls_sync_block();
+  if (tid >= used) return;
+  float w;
   if (top_k_softmax) {
-    for (int e = lane; e < experts; e += 32) prob[e] = z[e];
+    float m = -__builtin_huge_valf();
+    for (int j = 0; j < used; ++j) m = __builtin_fmaxf(m, slot_value[j]);
+    float sum = 0.0f;
+    for (int j = 0; j < used; ++j) sum += slot_value[j] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[j] - m);
+    const float mine = slot_value[tid] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[tid] - m);
+    w = mine * (sum > 0.0f ? 1.0f / sum : 0.0f) * scale;
   } else {
-    float m = -__builtin_huge_valf();
-    for (int e = lane; e < experts; e += 32) m = __builtin_fmaxf(m, z[e]);
-    m = ls_group32_max(m);
-    float sum = 0.0f;
-    for (int e = lane; e < experts; e += 32) {
-      prob[e] = ls_exp(z[e] - m);
-      sum += prob[e];
-    }
-    const float inv = 1.0f / ls_group32_sum(sum);
-    for (int e = lane; e < experts; e += 32) prob[e] *= inv;
+    float chosen = 0.0f;
+    for (int j = 0; j < used; ++j) chosen += slot_id[j] >= 0 ? slot_value[j] : 0.0f;
+    w = slot_value[tid] / __builtin_fmaxf(chosen, 6.103515625e-5f) * scale;
   }
-  float chosen = 0.0f;
-  for (int j = 0; j < used; ++j) {
-    float bv = out_of_running;
-    int bi = -1;
-    for (int e = lane; e < experts; e += 32) {
-      if (prob[e] > bv) {  // ascending e: the first of equals stays
-        bv = prob[e];
-        bi = e;
-      }
-    }
-    for (unsigned o = 16; o > 0; o >>= 1) {
-      ls_route_better(bv, bi, ls_shfl_xor(bv, o), ls_shfl_xor_int(bi, o));
-    }
-    if (bi >= 0 && bi % 32 == lane) prob[bi] = out_of_running;
-    if (lane == 0) {
-      row[j] = (float)bi;
-      row[used + j] = bv;
-      chosen += bi >= 0 ? bv : 0.0f;
-    }
-  }
-  if (lane == 0 && top_k_softmax) {
-    float m = -__builtin_huge_valf();
-    for (int j = 0; j < used; ++j) m = __builtin_fmaxf(m, row[used + j]);
-    float sum = 0.0f;
-    for (int j = 0; j < used; ++j) {
-      const float v = row[used + j];
-      row[used + j] = v == -__builtin_huge_valf() ? 0.0f : ls_exp(v - m);
-      sum += row[used + j];
-    }
-    const float inv = sum > 0.0f ? 1.0f / sum : 0.0f;
-    for (int j = 0; j < used; ++j) row[used + j] = row[used + j] * inv * scale;
-  } else if (lane == 0) {
-    const float divisor = __builtin_fmaxf(chosen, 6.103515625e-5f);
-    for (int j = 0; j < used; ++j) row[used + j] = row[used + j] / divisor * scale;
-  }
+  row[tid] = (float)slot_id[tid];
+  row[used + tid] = w;
 }
 
-// The routing of tokens [0, tokens): row first + t of `logits` (the router's, `experts` wide) into
-// routing row t as ls_route_row says. One block of one group of 32 lanes per token; the
-// row is made in shared memory (lane 0 reads it back as it goes) and then copied out, unless it is
-// longer than LS_ROUTE_MAX_USED experts.
+// The routing of tokens [0, tokens): row first + t of `logits` into routing row t, a block per token.
 LS_KERNEL void ls_route_experts_f32(const float* logits, float* routing, int first, int experts, int used,
                                     float scale, int top_k_softmax) {
   ls_grid_wait();
-  static_assert(LS_ROUTE_THREADS == 32, "one group of 32 lanes per token: reductions by shuffles");
-  LS_SHARED float prob[LS_ROUTE_MAX_EXPERTS];
-  LS_SHARED float row_s[2 * LS_ROUTE_MAX_USED];
-  const int lane = (int)ls_thread_x();
-  float* row = routing + (long)ls_block_x() * 2 * used;
-  const bool staged = used <= LS_ROUTE_MAX_USED;
-  ls_route_row(logits + (long)(first + (int)ls_block_x()) * experts, prob, staged ? row_s : row, lane, experts, used,
-               scale, top_k_softmax);
-  if (!staged) return;
-  ls_sync_block();
-  for (int i = lane; i < 2 * used; i += LS_ROUTE_THREADS) row[i] = row_s[i];
+  ls_route_token(logits + (long)(first + (int)ls_block_x()) * experts, routing + (long)ls_block_x() * 2 * used, experts,
+                 used, scale, top_k_softmax);
 }
 
 // The groups of the (token, expert) pairs of `tokens` routing rows for the ls_mmv*_ex and ls_mmq_ex

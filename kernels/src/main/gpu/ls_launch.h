@@ -124,8 +124,9 @@
 // ls_pool_f32's mode argument: each sequence's last row.
 #define LS_POOL_LAST 3
 
-// Threads per block of ls_route_experts_f32 (one block per token): one group of 32 lanes.
-#define LS_ROUTE_THREADS 32
+// Threads per block of ls_route_experts_f32 (one block per token): one expert each of a mixture of
+// 128 (qwen3moe's), so that ranking the candidates is one pass over the others.
+#define LS_ROUTE_THREADS 128
 
 // Threads per block of ls_group_experts (one block, a thread per expert and slice of the pairs).
 #define LS_GROUP_THREADS 1024
@@ -134,8 +135,7 @@
 // value per expert in shared memory.
 #define LS_ROUTE_MAX_EXPERTS 512
 
-// Most experts a token uses for which ls_route_experts_f32 makes the routing row in shared memory
-// and then copies it out (a longer one it writes in place, reading it back from global memory).
+// Most experts a token uses on the device (ls_route_experts_f32 keeps the chosen in shared memory).
 #define LS_ROUTE_MAX_USED 32
 
 // Most GPUs ls_allreduce_f32 sums over (its receive-area parameters, one per rank).

@@ -51,13 +51,22 @@ record Attention(
     }
 
     /**
-     * Blocks per kv head of the split kernel ({@code head_parts}): a group of more than
-     * {@code LS_DEC_PART_HEADS} query heads (qwen3-30b-a3b's 8) in parts of that many, so that
-     * each block's chain is as short as a 4-head group's; one part otherwise.
+     * Query heads per block of the split kernel when a step has one row: two, whose chains are
+     * shorter than four heads' (measured on an H200 in bench/kernels' attention lab: 1.3 us a layer
+     * at 128 positions), where at 16 rows and more the extra blocks cost more than they save.
      */
-    static int headParts(AttentionShape s) {
+    static final int ONE_ROW_PART_HEADS = 2;
+
+    /**
+     * Blocks per kv head of the split kernel ({@code head_parts}) for {@code rows} rows: a group of
+     * more query heads than a part takes ({@code LS_DEC_PART_HEADS}, or {@link #ONE_ROW_PART_HEADS}
+     * at one row) in parts of that many, so that each block's chain is shorter; one part otherwise.
+     * A head's arithmetic is the same in any part, so the parts never change a result.
+     */
+    static int headParts(AttentionShape s, int rows) {
         int group = s.heads() / s.kvHeads();
-        return group > LS_DEC_PART_HEADS && group % LS_DEC_PART_HEADS == 0 ? group / LS_DEC_PART_HEADS : 1;
+        int perPart = rows == 1 ? ONE_ROW_PART_HEADS : LS_DEC_PART_HEADS;
+        return group > perPart && group % perPart == 0 ? group / perPart : 1;
     }
 
     /** The head sizes whose kernels read a Q8_0 cache (whole blocks of 32), for messages. */
@@ -152,7 +161,7 @@ record Attention(
                     Slot.ATTENTION_ARRIVALS,
                     (long) Math.max(n, w.options().maxGraphRows())
                             * shape.kvHeads()
-                            * headParts(shape)
+                            * headParts(shape, 1)
                             * Integer.BYTES);
         }
     }
@@ -240,7 +249,7 @@ record Attention(
                 .f32(s.softcap());
         pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
         if (splits > 1) {
-            int parts = headParts(s);
+            int parts = headParts(s, n);
             LaunchConfig perPart = new LaunchConfig(s.kvHeads() * parts, n, splits, LS_ATT_THREADS, 1, 1, 0);
             l.kernel(kernels[1], perPart, args.i32(splits).i32(parts));
         } else {

@@ -5,6 +5,7 @@ import static com.llmserve.kernels.KernelConstants.LS_ATT_MAX_QDIM;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_ENC_MAX_DIM;
 import static com.llmserve.kernels.KernelConstants.LS_QK;
+import static com.llmserve.kernels.KernelConstants.LS_ROUTE_MAX_USED;
 import static com.llmserve.kernels.KernelConstants.LS_TILE_Q;
 
 import com.llmserve.engine.backend.Activations;
@@ -450,6 +451,12 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doRouteExperts(
             Step step, Activations logits, int first, int tokens, float scale, Gating gating, Activations routing) {
+        // (the experts are at most Backend.MAX_ROUTED_EXPERTS, LS_ROUTE_MAX_EXPERTS, on every backend)
+        int used = routing.cols() / 2;
+        if (used > LS_ROUTE_MAX_USED) {
+            throw new GpuBackendException("routing to " + used + " experts a token exceeds the device's "
+                    + LS_ROUTE_MAX_USED + " (the CPU backend has no such limit)");
+        }
         int p = recorder.padded(tokens, Math.min(routing.rows(), logits.rows() - first));
         recorder.record(new RouteExperts(act(logits), first, p, scale, gating, act(routing)), tokens);
     }

@@ -334,11 +334,20 @@ class GpuBackendTests {
     @Test
     void routeExpertsMatchesTheCpuBackend() {
         Random r = new Random(33);
-        for (int[] shape : new int[][] {{1, 8, 128}, {6, 8, 128}, {40, 2, 8}, {3, 4, 300}}) {
+        // the last two: the device's most experts and most used; then logits on a grid of halves,
+        // so that ties among the chosen (the lower id first) are the rule, not the exception
+        for (int[] shape :
+                new int[][] {{1, 8, 128}, {6, 8, 128}, {40, 2, 8}, {3, 4, 300}, {2, 8, 512}, {2, 32, 256}, {5, 8, 64, 1}
+                }) {
             int tokens = shape[0];
             int used = shape[1];
             int experts = shape[2];
             float[] logits = RandomTensors.gaussian((tokens + 2) * experts, r);
+            if (shape.length > 3) {
+                for (int i = 0; i < logits.length; i++) {
+                    logits[i] = Math.round(logits[i] * 2) / 2f;
+                }
+            }
             // the ids must agree exactly; the weights within float rounding of the sums
             for (Gating gating : Gating.values()) {
                 compare("routeExperts " + gating + " " + tokens + " x top " + used + " of " + experts, 1e-6, be -> {

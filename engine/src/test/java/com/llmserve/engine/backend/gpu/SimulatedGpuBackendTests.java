@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.llmserve.engine.TestData;
+import com.llmserve.engine.backend.Activations;
 import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Backend;
 import com.llmserve.engine.backend.Batch;
+import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.EmbeddingModel;
@@ -18,6 +22,7 @@ import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.SimulatedGpu;
 import com.llmserve.gpu.StreamLease;
 import com.llmserve.kernels.Kernel;
+import com.llmserve.kernels.KernelConstants;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -186,6 +191,22 @@ class SimulatedGpuBackendTests {
             model.forward(prompt(table, 40), kv, 1);
             return gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
         }
+    }
+
+    @Test
+    void aRoutingToMoreExpertsATokenThanTheDeviceKernelTakesIsRefusedNamingItsLimit() {
+        int used = KernelConstants.LS_ROUTE_MAX_USED + 1;
+        try (GpuBackend be = GpuBackend.open(device, GpuOptions.defaults());
+                Activations logits = be.allocate(1, 128);
+                Activations routing = be.allocate(1, 2 * used);
+                Step step = be.beginStep()) {
+            assertThatThrownBy(() -> be.routeExperts(logits, 0, 1, 1f, Gating.SOFTMAX, routing))
+                    .isInstanceOf(GpuBackendException.class)
+                    .hasMessageContaining("routing to " + used + " experts a token exceeds the device's "
+                            + KernelConstants.LS_ROUTE_MAX_USED);
+        }
+        // the most experts the device routes are the engine's own limit, on every backend
+        assertThat(KernelConstants.LS_ROUTE_MAX_EXPERTS).isEqualTo(Backend.MAX_ROUTED_EXPERTS);
     }
 
     @Test
