@@ -2,15 +2,16 @@
 // layer's chain: a graph of 48 layers (qwen3-30b-a3b's), dependent launches as the engine makes
 // them, of the router's F32 GEMV (128 x 2048, ls_mmvf_f32_1) alone, then followed by the routing;
 // the difference is what the routing adds to a step (with a tree whose routing is a block-wide device
-// function, also the GEMV's last block routing in the same launch). Then routing rows of several shapes (tokens x
-// experts x used x gating) go to OUT_DIR/route_<TAG>_<case>.bin; a build with TAG other than "old"
-// compares its rows with the "old" build's: ids that differ, and the weights' largest relative
-// difference (run.sh route: TAG=old KERNELS=<other tree>, then this tree).
+// function, also the GEMV's last block routing in the same launch). Then routing rows of several
+// shapes (tokens x experts x used x gating) against a reference computed here: ids that differ (none
+// should), and the weights' largest relative difference. Two trees: TAG=old KERNELS=<other tree>
+// bash run.sh route, then bash run.sh route.
 #include "elementwise.hip"
 #include "gemv.hip"
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
@@ -38,8 +39,7 @@ __global__ void __launch_bounds__(LS_MMV_THREADS) router_and_routing(const float
 }
 #endif
 
-int main(int argc, char** argv) {
-  const char* outdir = argc > 1 ? argv[1] : ".";
+int main() {
   const int layers = 48, experts = 128, used = 8, hidden = 2048;
   cudaStream_t st; CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   cudaLaunchAttribute attr[1];
@@ -102,50 +102,60 @@ int main(int argc, char** argv) {
     printf("%s routing's share of a layer in one launch: %.2f us\n", TAG, fused - r);
 #endif
   }
-  // rows of several shapes: random logits with ties (values on a grid of 1/8), one token's row all
-  // equal, one with a value that is not a number
+  // rows of several shapes against a reference on the host: random logits with ties (values on a
+  // grid of 1/8), one token's row all equal, one with a value that is not a number; the ids must be
+  // the reference's, the weights within float rounding of its sums
   struct Case { int tokens, experts, used, softmaxOfTopK; };
   const std::vector<Case> cases = {{1, 128, 8, 0}, {64, 128, 8, 0}, {512, 128, 8, 0}, {16, 32, 4, 1},
                                    {16, 8, 2, 0}, {16, 60, 4, 0}, {16, 512, 8, 0}, {16, 256, 32, 0}};
+  CK(cudaDeviceSynchronize());
   for (const Case& c : cases) {
     std::vector<float> z((long)c.tokens * c.experts);
-    for (auto& v : z) v = (rand() % 49 - 24) / 8.0f;
+    for (auto& v : z) v = (float)(rand() % 49 - 24) / 8.0f;
     if (c.tokens > 2) {
       for (int e = 0; e < c.experts; ++e) z[(long)1 * c.experts + e] = 0.5f;
       z[(long)2 * c.experts + 3] = NAN;
     }
-    // on the routing's own stream (a blocking copy does not order a non-blocking stream), and the
-    // rows cleared first, so that rows the launch did not write cannot pass for its output
-    CK(cudaMemcpyAsync(logits, z.data(), z.size() * 4, cudaMemcpyHostToDevice, st));
-    CK(cudaMemsetAsync(routing, 0xff, (long)c.tokens * 2 * c.used * 4, st));
-    route(c.tokens, c.experts, c.used, c.softmaxOfTopK);
-    CK(cudaStreamSynchronize(st));
-    std::vector<float> rows((long)c.tokens * 2 * c.used);
+    CK(cudaMemcpy(logits, z.data(), z.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaMemset(routing, 0xff, (long)c.tokens * 2 * c.used * 4));
+    CK(cudaDeviceSynchronize());
+    ls_route_experts_f32<<<c.tokens, LS_ROUTE_THREADS>>>(logits, routing, 0, c.experts, c.used, 1.0f, c.softmaxOfTopK);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    std::vector<float> rows((long)c.tokens * 2 * c.used), back(z.size());
     CK(cudaMemcpy(rows.data(), routing, rows.size() * 4, cudaMemcpyDeviceToHost));
-    char path[512];
-    snprintf(path, sizeof path, "%s/route_%s_%d_%d_%d_%d.bin", outdir, TAG, c.tokens, c.experts, c.used, c.softmaxOfTopK);
-    FILE* f = fopen(path, "wb"); fwrite(rows.data(), 4, rows.size(), f); fclose(f);
-    snprintf(path, sizeof path, "%s/route_old_%d_%d_%d_%d.bin", outdir, c.tokens, c.experts, c.used, c.softmaxOfTopK);
-    std::string verdict = "-";
-    if (std::string(TAG) != "old" && (f = fopen(path, "rb"))) {
-      std::vector<float> o(rows.size());
-      if (fread(o.data(), 4, o.size(), f) == o.size()) {
-        int ids = 0; double worst = 0;
-        for (int t = 0; t < c.tokens; ++t)
-          for (int j = 0; j < c.used; ++j) {
-            const long i = (long)t * 2 * c.used;
-            ids += rows[i + j] != o[i + j];
-            const float w = rows[i + c.used + j], ow = o[i + c.used + j];
-            if (w != ow) worst = fmax(worst, fabs((double)w - ow) / fmax(fabs((double)ow), 1e-30));
-          }
-        char buf[128]; snprintf(buf, sizeof buf, "%d ids differ, weights' largest relative difference %.3g", ids, worst);
-        verdict = buf;
+    CK(cudaMemcpy(back.data(), logits, back.size() * 4, cudaMemcpyDeviceToHost));
+    int ids = 0;
+    double worst = 0;
+    for (int t = 0; t < c.tokens; ++t) {
+      // the reference: probabilities (or the logits), the best first, the lower id among equals
+      const float* zt = z.data() + (long)t * c.experts;
+      std::vector<float> p(zt, zt + c.experts);
+      if (!c.softmaxOfTopK) {
+        float m = -INFINITY, sum = 0;
+        for (float v : p) m = fmaxf(m, v);
+        for (float& v : p) { v = expf(v - m); sum += v; }
+        for (float& v : p) v /= sum;
       }
-      fclose(f);
+      std::vector<int> order;
+      for (int e = 0; e < c.experts; ++e) if (p[e] == p[e]) order.push_back(e);
+      std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return p[i] > p[j]; });
+      double chosen = 0, m = -INFINITY, esum = 0;
+      for (int j = 0; j < c.used && j < (int)order.size(); ++j) { chosen += p[order[j]]; m = fmax(m, p[order[j]]); }
+      for (int j = 0; j < c.used && j < (int)order.size(); ++j) esum += exp(p[order[j]] - m);
+      const float* row = rows.data() + (long)t * 2 * c.used;
+      for (int j = 0; j < c.used; ++j) {
+        const int id = j < (int)order.size() ? order[j] : -1;
+        ids += (int)row[j] != id;
+        if (id < 0) continue;
+        const double w = c.softmaxOfTopK ? exp(p[id] - m) / esum : p[id] / fmax(chosen, 6.103515625e-5);
+        worst = fmax(worst, fabs(row[c.used + j] - w) / fabs(w));
+      }
     }
-    printf("%s %3d tokens x %3d experts, top %2d%s: %s (token 0: experts %g, %g, ... weights %g, %g, ...)\n", TAG, c.tokens,
-           c.experts, c.used, c.softmaxOfTopK ? " (softmax of top k)" : "", verdict.c_str(), rows[0], rows[1], rows[c.used],
-           rows[c.used + 1]);
+    printf("%s %3d tokens x %3d experts, top %2d%s: %d ids differ from the host's, weights within %.2g "
+           "(token 0: experts %g, %g, ... weights %g, %g, ...; logit 0 read back %g of %g)\n", TAG, c.tokens, c.experts,
+           c.used, c.softmaxOfTopK ? " (softmax of top k)" : "", ids, worst, rows[0], rows[1], rows[c.used],
+           rows[c.used + 1], back[0], z[0]);
   }
   return 0;
 }

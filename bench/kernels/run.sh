@@ -4,8 +4,8 @@
 #
 # usage: bash bench/kernels/run.sh gemv|attention|route|mmq|kquant|launch|pdl|allreduce
 #   KERNELS=dir   the kernel sources to build against (default: this tree's)
-#   TAG=name      attention, route: the label of this build's outputs ("old" for the one others compare to)
-#   OUT_DIR=dir   attention, route: where outputs are kept for that comparison (default /tmp/llmserve-labs)
+#   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to); route: of its lines
+#   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
 #   SWEEP=1       attention: every split count from 1 to 32 at contexts 16 to 8192 instead of the fixed cases
 #   ARCH=sm_90    nvcc's -arch
 #   allreduce needs 2 GPUs and NCCL: LLMSERVE_NCCL_LIBRARY, else found as the device scripts find it
