@@ -84,25 +84,23 @@ LS_KERNEL void ls_scale_f32(float* x, float factor, int total) {
 // Mixtures of experts on the device. A routing row (one per token, 2 * used floats) holds the
 // token's chosen experts' ids, then their weights; pair p = t * used + j is slot j of token t.
 
-// One token's routing: logits z (the router's, `experts` wide) into its routing row, by a block of
-// LS_ROUTE_THREADS threads, thread i holding experts i, i + LS_ROUTE_THREADS, ... in registers.
+// One token's choice of experts: logits z (the router's, `experts` wide) into slots [0, used) of
+// slot_id and slot_value (shared memory, LS_ROUTE_MAX_USED each), by a block of LS_ROUTE_THREADS
+// threads, thread i holding experts i, i + LS_ROUTE_THREADS, ... in registers; every thread sees
+// the slots when it returns.
 // top_k_softmax 0: the softmax over every expert (maximum subtracted), the `used` most likely
-// chosen (the lower id first among equals), their probabilities divided by their sum (at least
-// 6.1e-5, a half's smallest normal) and scaled, as llama.cpp's build_moe_ffn with softmax gating.
-// 1: the experts of the largest logits chosen, their weights the softmax over the chosen logits,
-// scaled (SOFTMAX_WEIGHT, gpt-oss). Logits that are not numbers leave ids of -1, which the products
-// skip.
+// chosen (the lower id first among equals): slot values are their probabilities. 1: the experts of
+// the largest logits (SOFTMAX_WEIGHT, gpt-oss): slot values are those logits. Logits that are not
+// numbers leave ids of -1, which the products skip.
 // Each candidate finds its own rank (how many candidates beat it) against the others' values in
 // shared memory, and the `used` best write their slots: no sequential rounds of reductions, which
-// made one token's routing the longest small kernel of a mixture's layer. The weights' sums run in
-// slot order, on every thread that writes one, so each gets the same bits.
-LS_DEVICE void ls_route_token(const float* z, float* row, int experts, int used, float scale, int top_k_softmax) {
+// made one token's routing the longest small kernel of a mixture's layer.
+LS_DEVICE void ls_route_choose(const float* z, int experts, int used, int top_k_softmax, int* slot_id,
+                               float* slot_value) {
   static_assert(LS_ROUTE_MAX_EXPERTS % LS_ROUTE_THREADS == 0 && LS_ROUTE_MAX_USED <= LS_ROUTE_THREADS,
                 "whole experts per thread, a slot per thread");
   constexpr int per = LS_ROUTE_MAX_EXPERTS / LS_ROUTE_THREADS;
   LS_SHARED float key[LS_ROUTE_MAX_EXPERTS];
-  LS_SHARED float slot_value[LS_ROUTE_MAX_USED];
-  LS_SHARED int slot_id[LS_ROUTE_MAX_USED];
   LS_SHARED float scratch[LS_ROUTE_THREADS / 32];
   const int tid = (int)ls_thread_x();
   // the candidates: probabilities (never negative, -1 leaves the running), or the logits (-inf leaves it)
@@ -154,22 +152,38 @@ LS_DEVICE void ls_route_token(const float* z, float* row, int experts, int used,
     }
   }
   ls_sync_block();
-  if (tid >= used) return;
-  float w;
+}
+
+// Slot j's weight from ls_route_choose's slots: top_k_softmax 0, its probability divided by the
+// chosen ones' sum (at least 6.1e-5, a half's smallest normal), as llama.cpp's build_moe_ffn with
+// softmax gating; 1, the softmax over the chosen logits; either scaled. The sums run in slot order,
+// so every thread that computes a slot's weight gets the same bits.
+LS_DEVICE float ls_route_weight(const int* slot_id, const float* slot_value, int j, int used, float scale,
+                                int top_k_softmax) {
   if (top_k_softmax) {
     float m = -__builtin_huge_valf();
-    for (int j = 0; j < used; ++j) m = __builtin_fmaxf(m, slot_value[j]);
+    for (int i = 0; i < used; ++i) m = __builtin_fmaxf(m, slot_value[i]);
     float sum = 0.0f;
-    for (int j = 0; j < used; ++j) sum += slot_value[j] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[j] - m);
-    const float mine = slot_value[tid] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[tid] - m);
-    w = mine * (sum > 0.0f ? 1.0f / sum : 0.0f) * scale;
-  } else {
-    float chosen = 0.0f;
-    for (int j = 0; j < used; ++j) chosen += slot_id[j] >= 0 ? slot_value[j] : 0.0f;
-    w = slot_value[tid] / __builtin_fmaxf(chosen, 6.103515625e-5f) * scale;
+    for (int i = 0; i < used; ++i) sum += slot_value[i] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[i] - m);
+    const float mine = slot_value[j] == -__builtin_huge_valf() ? 0.0f : ls_exp(slot_value[j] - m);
+    return mine * (sum > 0.0f ? 1.0f / sum : 0.0f) * scale;
   }
-  row[tid] = (float)slot_id[tid];
-  row[used + tid] = w;
+  float chosen = 0.0f;
+  for (int i = 0; i < used; ++i) chosen += slot_id[i] >= 0 ? slot_value[i] : 0.0f;
+  return slot_value[j] / __builtin_fmaxf(chosen, 6.103515625e-5f) * scale;
+}
+
+// One token's routing row (its experts' ids, then their weights) from its logits z, by a block of
+// LS_ROUTE_THREADS threads (see ls_route_choose).
+LS_DEVICE void ls_route_token(const float* z, float* row, int experts, int used, float scale, int top_k_softmax) {
+  LS_SHARED float slot_value[LS_ROUTE_MAX_USED];
+  LS_SHARED int slot_id[LS_ROUTE_MAX_USED];
+  ls_route_choose(z, experts, used, top_k_softmax, slot_id, slot_value);
+  const int tid = (int)ls_thread_x();
+  if (tid < used) {
+    row[tid] = (float)slot_id[tid];
+    row[used + tid] = ls_route_weight(slot_id, slot_value, tid, used, scale, top_k_softmax);
+  }
 }
 
 // The routing of tokens [0, tokens): row first + t of `logits` into routing row t, a block per token.
