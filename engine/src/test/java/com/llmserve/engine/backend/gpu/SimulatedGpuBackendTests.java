@@ -209,14 +209,32 @@ class SimulatedGpuBackendTests {
         assertThat(KernelConstants.LS_ROUTE_MAX_EXPERTS).isEqualTo(Backend.MAX_ROUTED_EXPERTS);
     }
 
-    @Test
-    void aMixtureOfExpertsRoutesOnTheDeviceSoEachDecodeStepIsOneGraph() throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+    private static final GpuOptions NO_HALVES = GpuOptions.defaults().withHalfWeights(false);
+
+    /** What a test does with a model on the simulated device once its 40-token prompt is computed. */
+    @FunctionalInterface
+    private interface AfterPrompt {
+        void run(GpuBackend be, LanguageModel model, KvStorage kv, int[] table) throws IOException;
+    }
+
+    /**
+     * Loads {@code file} on the simulated device with {@code options}, computes a 40-token prompt,
+     * then runs {@code test}.
+     */
+    private static void afterPrompt(String file, GpuOptions options, AfterPrompt test) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model(file));
+                GpuBackend be = GpuBackend.open(device, options);
                 LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
             int[] table = IntStream.range(0, 64).toArray();
             model.forward(prompt(table, 40), kv, 1);
+            test.run(be, model, kv, table);
+        }
+    }
+
+    @Test
+    void aMixtureOfExpertsRoutesOnTheDeviceSoEachDecodeStepIsOneGraph() throws IOException {
+        afterPrompt("tiny-qwen3moe-Q8_0.gguf", NO_HALVES, (be, model, kv, table) -> {
             gpu.clearLaunches();
             for (int step = 0; step < 4; step++) {
                 model.forward(decode(table, 40 + step), kv, 1);
@@ -241,17 +259,12 @@ class SimulatedGpuBackendTests {
             // the int8 inputs come from their producers (the norm before the router for the first
             // expert product, the SwiGLU for the second) but the attention's output
             assertThat(frequency(step, "ls_quantize_q8_0")).isEqualTo(layers);
-        }
+        });
     }
 
     @Test
     void operationsLeftOutOfLaunchesAreMissingFromTheCapturedStepUntilPutBack() throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
-                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            int[] table = IntStream.range(0, 64).toArray();
-            model.forward(prompt(table, 40), kv, 1);
+        afterPrompt("tiny-qwen3moe-Q8_0.gguf", NO_HALVES, (be, model, kv, table) -> {
             model.forward(decode(table, 40), kv, 1);
             be.omitFromLaunches(key -> key.startsWith("routeExperts"));
             gpu.clearLaunches();
@@ -268,17 +281,12 @@ class SimulatedGpuBackendTests {
             assertThat(without).hasSize(with.size() - frequency(with, "ls_route_experts_f32"));
             // each change drops the cached graphs: the step is captured again
             assertThat(be.stats().graphCaptures()).isEqualTo(3);
-        }
+        });
     }
 
     @Test
     void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
-                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            int[] table = IntStream.range(0, 64).toArray();
-            model.forward(prompt(table, 40), kv, 1);
+        afterPrompt("tiny-Q4_0.gguf", NO_HALVES, (be, model, kv, table) -> {
             assertThat(gpu.gemms())
                     .as("a 40-row prompt multiplies through the BLAS")
                     .isNotEmpty();
@@ -307,7 +315,7 @@ class SimulatedGpuBackendTests {
             assertThat(step.stream().filter(k -> k.startsWith("ls_attention")))
                     .hasSize(layers)
                     .allMatch(k -> k.startsWith("ls_attention_split_d"));
-        }
+        });
     }
 
     /**
@@ -521,12 +529,7 @@ class SimulatedGpuBackendTests {
     @Test
     void aBatchInvariantBackendRunsEveryRowThroughTheKernelsOfARowAlone() throws IOException {
         GpuOptions invariant = GpuOptions.defaults().withHalfWeights(false).withBatchInvariant(true);
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-qwen3moe-Q8_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, invariant);
-                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            int[] table = IntStream.range(0, 64).toArray();
-            model.forward(prompt(table, 40), kv, 1);
+        afterPrompt("tiny-qwen3moe-Q8_0.gguf", invariant, (be, model, kv, table) -> {
             // 40 rows: no BLAS product, no prompt tiles, no GEMV pass over several rows
             assertThat(gpu.gemms()).isEmpty();
             List<String> prompt =
@@ -546,7 +549,7 @@ class SimulatedGpuBackendTests {
                     .filter(l -> l.symbol().matches("ls_attention_(f16|split)_d.*"))
                     .forEach(l -> splits.add(l.config().gridZ()));
             assertThat(splits).hasSize(1);
-        }
+        });
     }
 
     @Test
