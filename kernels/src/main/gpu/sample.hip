@@ -70,3 +70,15 @@ LS_KERNEL void ls_topk_f32(const float* x, int cols, int k, int* ids, float* val
     prev_i = bi;
   }
 }
+
+// A decode step issued before the step whose choices it reads has finished: rows[t] - 1 is the
+// row of the previous top-k (ids, k per row) whose best id becomes this step's token t (0: keep
+// the token the host wrote). Ids outside the vocabulary (a masked row with nothing allowed) become
+// 0, so the embedding never reads past its table.
+LS_KERNEL void ls_take_choices(int* tokens, const int* rows, const int* ids, int k, int vocab, int n) {
+  ls_grid_wait();
+  const int t = (int)(ls_block_x() * ls_block_dim_x() + ls_thread_x());
+  if (t >= n || rows[t] <= 0) return;
+  const int id = ids[(long)(rows[t] - 1) * k];
+  tokens[t] = id >= 0 && id < vocab ? id : 0;
+}

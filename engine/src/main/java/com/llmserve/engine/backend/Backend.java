@@ -771,6 +771,11 @@ public abstract class Backend implements AutoCloseable {
      */
     public final void topK(Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
         Step s = step();
+        checkTopK(x, n, k, ids, values, at, allowed);
+        doTopK(s, x, n, k, ids, values, at, allowed);
+    }
+
+    private void checkTopK(Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
         own(x);
         checkRows(n, x, "topK");
         if (k < 1 || k > Math.min(MAX_TOP_K, x.cols())) {
@@ -783,7 +788,54 @@ public abstract class Backend implements AutoCloseable {
         if (allowed != null && allowed.length < (long) n * maskWords(x.cols())) {
             throw new IllegalArgumentException("masks of " + n + " rows need " + n * maskWords(x.cols()) + " words");
         }
-        doTopK(s, x, n, k, ids, values, at, allowed);
+    }
+
+    /**
+     * {@link #topK(Activations, int, int, int[], float[], int, int[])} that may return before the
+     * choices are made: they are in {@code ids} and {@code values} once the returned
+     * {@link Pending} has been awaited, and a later step's {@link #embedChoices} may take them
+     * before that. Touch neither array until then. Backends that run synchronously choose at once
+     * ({@link #choosesAhead()} says which).
+     */
+    public final Pending topKLater(Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
+        Step s = step();
+        checkTopK(x, n, k, ids, values, at, allowed);
+        return doTopKLater(s, x, n, k, ids, values, at, allowed);
+    }
+
+    /**
+     * Whether {@link #topKLater} returns before its choices are made and {@link #embedChoices}
+     * reads them where they were made, so a decode step can be issued while the one before it runs.
+     */
+    public boolean choosesAhead() {
+        return false;
+    }
+
+    /**
+     * {@link #embed} of rows some of which take the best token of a row of the last
+     * {@link #topKLater} ({@code choices[t]}: that row, or -1 for row t's own {@code ids[t]}).
+     * Only where {@link #choosesAhead()}.
+     */
+    public final void embedChoices(Weight table, int[] ids, int[] choices, int n, Activations out) {
+        Step s = step();
+        if (!choosesAhead()) {
+            throw new UnsupportedOperationException(name + " makes its choices at once: embed them");
+        }
+        own(table, Weight.Kind.TABLE, "embed");
+        own(out);
+        checkCols(out, table.cols(), "embed");
+        checkRows(n, out, "embed");
+        if (n > ids.length || n > choices.length) {
+            throw new IllegalArgumentException(
+                    "embed: " + n + " rows but " + ids.length + " ids and " + choices.length + " choices");
+        }
+        for (int t = 0; t < n; t++) {
+            if (choices[t] < 0 && (ids[t] < 0 || ids[t] >= table.rows())) {
+                throw new IllegalArgumentException("token id " + ids[t] + " is outside the vocabulary of "
+                        + table.rows() + " (" + table.name() + ")");
+            }
+        }
+        doEmbedChoices(s, table, ids, choices, n, out);
     }
 
     /** 32-bit mask words per row of {@code cols} columns. */
@@ -934,6 +986,18 @@ public abstract class Backend implements AutoCloseable {
 
     protected abstract void doTopK(
             Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed);
+
+    /** Chooses at once; a backend that {@link #choosesAhead()} returns before the device has. */
+    protected Pending doTopKLater(
+            Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
+        doTopK(step, x, n, k, ids, values, at, allowed);
+        return Pending.DONE;
+    }
+
+    /** Only backends that {@link #choosesAhead()} are asked. */
+    protected void doEmbedChoices(Step step, Weight table, int[] ids, int[] choices, int n, Activations out) {
+        throw new UnsupportedOperationException(name + " makes its choices at once");
+    }
 
     /** Frees what the backend holds; the open step, if any, has ended. */
     protected abstract void doClose();

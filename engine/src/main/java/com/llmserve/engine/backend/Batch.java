@@ -14,6 +14,10 @@ import java.util.List;
  * windowed and global layers keep their blocks apart gives each group its own table, so the
  * windowed layers' blocks that left every window can go back to the pool. Every sequence of a
  * batch has the same number of groups; group 0 is what the one-group accessors read.
+ *
+ * <p>A row may take its token from the pass before ({@link Builder#addChoice}): the best token of
+ * one of that pass's logit rows, not known on the host when this batch is built, so a decode step
+ * can be issued while the one before it still runs ({@code LanguageModel#submit}).
  */
 public final class Batch {
 
@@ -32,15 +36,24 @@ public final class Batch {
     private final int[][][] blockTables;
 
     private final int[] logitRows;
+    /** Per row, 1 + the previous pass's logit row whose best token this row takes, or 0; null when none. */
+    private final int[] choices;
 
     private Batch(
-            int blockSize, int[] tokens, int[] positions, int[] sequenceOfRow, int[][][] blockTables, int[] logitRows) {
+            int blockSize,
+            int[] tokens,
+            int[] positions,
+            int[] sequenceOfRow,
+            int[][][] blockTables,
+            int[] logitRows,
+            int[] choices) {
         this.blockSize = blockSize;
         this.tokens = tokens;
         this.positions = positions;
         this.sequenceOfRow = sequenceOfRow;
         this.blockTables = blockTables;
         this.logitRows = logitRows;
+        this.choices = choices;
     }
 
     public static Builder builder(int blockSize) {
@@ -55,12 +68,40 @@ public final class Batch {
         return blockSize;
     }
 
+    /** Row {@code row}'s token; a placeholder (0) for a row that {@link #takesChoice takes a choice}. */
     public int token(int row) {
         return tokens[row];
     }
 
     public int[] tokens() {
         return tokens.clone();
+    }
+
+    /** Whether some row's token is a choice of the pass before ({@link Builder#addChoice}). */
+    public boolean takesChoices() {
+        return choices != null;
+    }
+
+    /** The previous pass's logit row whose best token row {@code row} takes, or -1 for a row with its own token. */
+    public int choiceOf(int row) {
+        return choices == null ? -1 : choices[row] - 1;
+    }
+
+    /**
+     * This batch with every row that takes a choice given it: {@code best[r]} is the best token of
+     * the previous pass's logit row r.
+     */
+    public Batch withChoices(int[] best) {
+        if (choices == null) {
+            return this;
+        }
+        int[] t = tokens.clone();
+        for (int row = 0; row < t.length; row++) {
+            if (choices[row] > 0) {
+                t[row] = best[choices[row] - 1];
+            }
+        }
+        return new Batch(blockSize, t, positions, sequenceOfRow, blockTables, logitRows, null);
     }
 
     public int position(int row) {
@@ -151,7 +192,8 @@ public final class Batch {
                 Arrays.copyOfRange(positions, from, to),
                 Arrays.copyOfRange(sequenceOfRow, from, to),
                 blockTables,
-                rows);
+                rows,
+                choices == null ? null : Arrays.copyOfRange(choices, from, to));
     }
 
     @Override
@@ -167,6 +209,7 @@ public final class Batch {
         private int[] positions = new int[16];
         private int[] sequenceOfRow = new int[16];
         private int[] logitRows = new int[4];
+        private int[] choices;
         private int rows;
         private int logits;
 
@@ -242,6 +285,27 @@ public final class Batch {
             return add(blockTable, startPosition, sequenceTokens, 0, sequenceTokens.length, wanted);
         }
 
+        /**
+         * Adds one token of a sequence at {@code position}: the best token of logit row
+         * {@code previousRow} of the forward pass submitted just before this batch's.
+         */
+        public Builder addChoice(int[] blockTable, int position, int previousRow, Logits wanted) {
+            return addChoice(new int[][] {blockTable}, position, previousRow, wanted);
+        }
+
+        /** {@link #addChoice(int[], int, int, Logits)} for a sequence with a block table per KV group. */
+        public Builder addChoice(int[][] groupTables, int position, int previousRow, Logits wanted) {
+            if (previousRow < 0) {
+                throw new IllegalArgumentException("negative logit row " + previousRow);
+            }
+            add(groupTables, position, new int[1], 0, 1, wanted);
+            if (choices == null) {
+                choices = new int[tokens.length];
+            }
+            choices[rows - 1] = previousRow + 1;
+            return this;
+        }
+
         public int size() {
             return rows;
         }
@@ -263,7 +327,8 @@ public final class Batch {
                     Arrays.copyOf(positions, rows),
                     Arrays.copyOf(sequenceOfRow, rows),
                     byGroup,
-                    Arrays.copyOf(logitRows, logits));
+                    Arrays.copyOf(logitRows, logits),
+                    choices == null ? null : Arrays.copyOf(choices, rows));
         }
 
         private void addLogitRow(int row) {
@@ -279,6 +344,9 @@ public final class Batch {
                 tokens = Arrays.copyOf(tokens, n);
                 positions = Arrays.copyOf(positions, n);
                 sequenceOfRow = Arrays.copyOf(sequenceOfRow, n);
+                if (choices != null) {
+                    choices = Arrays.copyOf(choices, n);
+                }
             }
         }
     }

@@ -53,7 +53,7 @@ public interface LanguageModel extends AutoCloseable {
     /**
      * Runs the batch, writing its keys and values into {@code kv} at the slots its block tables
      * give, and returns the logits of {@link Batch#logitRows()} in that order. The returned
-     * object is reused by the next call.
+     * object is reused by the second pass after this one.
      */
     default Logits forward(Batch batch, KvStorage kv) {
         return forward(batch, kv, 0);
@@ -76,6 +76,27 @@ public interface LanguageModel extends AutoCloseable {
      * ({@code topK == 0}) come unmasked.
      */
     Logits forward(Batch batch, KvStorage kv, int topK, long[][] allowed);
+
+    /**
+     * {@link #forward(Batch, KvStorage, int, long[][])} that may return before the pass has run
+     * (where {@link #submitsAhead()}): the host can build and submit the next step while the device
+     * runs this one. Rows of {@code batch} may take the best token of a logit row of the pass
+     * submitted just before ({@link Batch.Builder#addChoice}), which needs no wait for that pass
+     * where the model submits ahead. Await a pass before submitting the second one after it: its
+     * logits object is reused then.
+     *
+     * @throws IllegalStateException when the batch takes choices and no pass came before
+     */
+    PendingLogits submit(Batch batch, KvStorage kv, int topK, long[][] allowed);
+
+    /**
+     * Whether {@link #submit} returns before a pass that keeps only each row's best tokens
+     * ({@code topK > 0}) has run, and a batch takes that pass's choices where they were made (a
+     * model on one GPU); otherwise submitting waits, as {@code forward} does.
+     */
+    default boolean submitsAhead() {
+        return false;
+    }
 
     /** Installs a probe that sees named intermediate activations (parity debugging); {@link ForwardProbe#NONE} by default. */
     void setProbe(ForwardProbe probe);

@@ -7,6 +7,7 @@ import com.llmserve.engine.kv.KvLayout;
 import com.llmserve.engine.kv.KvPools;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
+import com.llmserve.engine.model.PendingLogits;
 import com.llmserve.engine.sampling.TokenLogprobs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,15 @@ import org.slf4j.LoggerFactory;
  * runs one forward pass over every scheduled sequence, samples those that reached their end and
  * reports tokens to their listeners. Cancellations and timeouts take effect at the next iteration,
  * and every block a sequence held is back in the pool when its listener hears it finished.
+ *
+ * <p>Steps overlap where the model {@link LanguageModel#submitsAhead() submits ahead}: when every
+ * sequence of a step decodes greedily (no grammar, no log-probs) and nobody waits to be admitted,
+ * the next step is issued before this one's tokens are read, each row taking its sequence's token
+ * where the device chose it ({@link Batch.Builder#addChoice}); the host reads, samples and reports
+ * step n while the device runs step n+1, so the device does not wait for the host between steps.
+ * A sequence that ends at step n (a stop token, a cancellation) has its row of step n+1 computed
+ * for nothing; one that reaches its token limit at step n is left out of step n+1. The system
+ * property {@value #OVERLAP_STEPS}{@code =false} turns overlapping off.
  *
  * <p>{@link #submit} is safe from any thread; everything else happens on the loop thread.
  */
@@ -53,10 +63,20 @@ public final class InferenceEngine implements AutoCloseable {
     private long promptTokens;
     private long generatedTokens;
     private long steps;
+    /** Whether a greedy step's successor is issued before the step is read. */
+    private final boolean overlap;
+    /** The step issued and not read yet (the one a successor was issued after), or null. */
+    private Issued issued;
 
     private InferenceEngine(
-            String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
+            String name,
+            LanguageModel model,
+            EngineOptions options,
+            EngineObserver observer,
+            boolean freeWindowed,
+            boolean overlap) {
         this.name = name;
+        this.overlap = overlap;
         this.model = model;
         this.options = options;
         this.observer = observer;
@@ -78,14 +98,34 @@ public final class InferenceEngine implements AutoCloseable {
     public static InferenceEngine start(
             String name, LanguageModel model, EngineOptions options, EngineObserver observer) {
         return start(
-                name, model, options, observer, Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")));
+                name,
+                model,
+                options,
+                observer,
+                Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")),
+                model.submitsAhead() && Boolean.parseBoolean(System.getProperty(OVERLAP_STEPS, "true")));
     }
 
     /** {@link #start(String, LanguageModel, EngineOptions, EngineObserver)}, freeing windowed layers' blocks or not. */
     static InferenceEngine start(
             String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
+        return start(name, model, options, observer, freeWindowed, model.submitsAhead());
+    }
+
+    /**
+     * {@link #start(String, LanguageModel, EngineOptions, EngineObserver)} with windowed blocks
+     * freed or not, and greedy steps overlapped or not (also where the model waits on each
+     * submission: the same steps then, one after the other).
+     */
+    static InferenceEngine start(
+            String name,
+            LanguageModel model,
+            EngineOptions options,
+            EngineObserver observer,
+            boolean freeWindowed,
+            boolean overlap) {
         InferenceEngine e = new InferenceEngine(
-                name, model, options, observer == null ? EngineObserver.NONE : observer, freeWindowed);
+                name, model, options, observer == null ? EngineObserver.NONE : observer, freeWindowed, overlap);
         e.thread.start();
         return e;
     }
@@ -112,6 +152,9 @@ public final class InferenceEngine implements AutoCloseable {
                 options.maxBatchTokens(),
                 freeWindowed);
     }
+
+    /** System property: {@code false} reads every step before the next is issued (see the class comment). */
+    public static final String OVERLAP_STEPS = "llmserve.engine.overlap-steps";
 
     /** System property: {@code false} keeps windowed layers' blocks as global layers' (one KV group). */
     public static final String FREE_WINDOW_BLOCKS = "llmserve.engine.free-window-blocks";
@@ -203,6 +246,7 @@ public final class InferenceEngine implements AutoCloseable {
                 iterate();
             } catch (RuntimeException | Error e) {
                 // a failed step must not kill the replica: fail what was running and go on
+                issued = null;
                 LOG.error("engine {} step failed; failing its running requests", name, e);
                 failRunning(e);
             }
@@ -226,11 +270,33 @@ public final class InferenceEngine implements AutoCloseable {
             }
         }
         expireAndCancel();
-        StepPlan plan = scheduler.schedule();
-        if (plan.isEmpty()) {
-            LockSupport.parkNanos(IDLE_PARK_NANOS);
-            return;
+        Issued current = issued;
+        issued = null;
+        if (current == null) {
+            StepPlan plan = scheduler.schedule();
+            if (plan.isEmpty()) {
+                LockSupport.parkNanos(IDLE_PARK_NANOS);
+                return;
+            }
+            current = issue(plan);
         }
+        Issued next = overlap ? follow(current) : null;
+        read(current);
+        if (next != null) {
+            // its rows' tokens are the ones just read: now the prefix cache can key what it computes
+            scheduler.completed(stillRunning(next.plan()));
+            issued = next;
+        }
+    }
+
+    /**
+     * A step issued, not read yet: its plan, which chunks score their prompt, its logits to come,
+     * whether only each row's best token comes back, and when it was issued.
+     */
+    private record Issued(StepPlan plan, boolean[] scoring, PendingLogits logits, boolean onlyBest, long start) {}
+
+    /** Submits a scheduled step; what it computes counts as computed at once. */
+    private Issued issue(StepPlan plan) {
         long start = System.nanoTime();
         for (StepPlan.Chunk c : plan.chunks()) {
             Request r = c.sequence().request;
@@ -247,17 +313,80 @@ public final class InferenceEngine implements AutoCloseable {
             anyScoring |= scoring[i];
         }
         long[][] masks = grammarMasks(plan, scoring);
-        Logits logits =
-                model.forward(batchOf(plan, scoring), kv, !anyScoring && onlyLargestLogits(plan) ? 1 : 0, masks);
+        boolean onlyBest = !anyScoring && onlyLargestLogits(plan);
+        PendingLogits logits = model.submit(batchOf(plan, scoring), kv, onlyBest ? 1 : 0, masks);
         scheduler.completed(plan);
+        return new Issued(plan, scoring, logits, onlyBest, start);
+    }
+
+    /**
+     * The step after {@code current}, issued before {@code current} is read: each of its greedy
+     * sequences one more token, the one {@code current} chooses for it; null when that step is not
+     * certain to be the next one (a sequence samples otherwise, a prompt is not done, someone
+     * waits to be admitted) or needs a block the pool does not have.
+     */
+    private Issued follow(Issued current) {
+        if (!current.onlyBest()
+                || !incoming.isEmpty()
+                || endRequested
+                || (scheduler.waitingSequences() > 0 && scheduler.runningSequences() < options.maxRunning())) {
+            return null;
+        }
+        List<StepPlan.Chunk> chunks = new ArrayList<>();
+        Batch.Builder b = Batch.builder(pools.blockSize());
+        int row = 0;
+        for (StepPlan.Chunk c : current.plan().chunks()) {
+            Sequence s = c.sequence();
+            if (!c.sample() || s.constraint != null) {
+                return null;
+            }
+            int previousRow = row++;
+            if (s.state != Sequence.State.RUNNING || s.generated + 1 >= s.request.maxTokens) {
+                continue; // it ends at the current step at the latest
+            }
+            s.table.slide(s.computed);
+            if (!s.table.ensureCapacity(s.computed + 1L)) {
+                return null; // the scheduler preempts, next step
+            }
+            chunks.add(new StepPlan.Chunk(s, 1, true));
+            b.addChoice(s.table.blocks(), s.computed, previousRow, Batch.Logits.LAST);
+        }
+        if (chunks.isEmpty()) {
+            return null;
+        }
+        StepPlan plan = new StepPlan(chunks, chunks.size());
+        PendingLogits logits = model.submit(b.build(), kv, 1, null);
+        return new Issued(plan, new boolean[chunks.size()], logits, true, System.nanoTime());
+    }
+
+    /** The chunks of {@code plan} whose sequences still run (others ended while it was out). */
+    private static StepPlan stillRunning(StepPlan plan) {
+        List<StepPlan.Chunk> chunks = new ArrayList<>(plan.chunks().size());
+        for (StepPlan.Chunk c : plan.chunks()) {
+            if (c.sequence().state == Sequence.State.RUNNING) {
+                chunks.add(c);
+            }
+        }
+        return chunks.size() == plan.chunks().size() ? plan : new StepPlan(chunks, chunks.size());
+    }
+
+    /** Waits for an issued step's logits and scores, samples and reports what it computed. */
+    private void read(Issued step) {
+        StepPlan plan = step.plan();
+        boolean[] scoring = step.scoring();
+        Logits logits = step.logits().await();
         int row = 0;
         for (int i = 0; i < scoring.length; i++) {
             StepPlan.Chunk c = plan.chunks().get(i);
             Sequence s = c.sequence();
-            int from = s.computed - c.count();
-            promptTokens += Math.max(0, Math.min(s.computed, s.promptLength) - from); // recomputed output is not prompt
             // a scored chunk has a row per token, the last of which is sampled when the chunk ends the sequence
             int rows = scoring[i] ? c.count() : c.sample() ? 1 : 0;
+            if (s.state == Sequence.State.FINISHED) {
+                row += rows; // it ended while the step was out
+                continue;
+            }
+            int from = s.computed - c.count();
+            promptTokens += Math.max(0, Math.min(s.computed, s.promptLength) - from); // recomputed output is not prompt
             if (scoring[i]) {
                 scorePrompt(s, logits, row, from, c.count());
             }
@@ -267,7 +396,7 @@ public final class InferenceEngine implements AutoCloseable {
             row += rows;
         }
         steps++;
-        observer.onStep(plan.chunks().size(), plan.tokens(), Duration.ofNanos(System.nanoTime() - start));
+        observer.onStep(plan.chunks().size(), plan.tokens(), Duration.ofNanos(System.nanoTime() - step.start()));
     }
 
     private Batch batchOf(StepPlan plan, boolean[] scoring) {

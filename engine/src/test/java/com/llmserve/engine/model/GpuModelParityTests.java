@@ -100,6 +100,69 @@ class GpuModelParityTests {
         }
     }
 
+    /**
+     * Greedy steps each issued before the one before it is read, taking its token where the device
+     * chose it, give the tokens and best logits of steps read one by one, bit for bit.
+     */
+    @ParameterizedTest
+    @MethodSource("com.llmserve.engine.TestData#decoderModels")
+    void overlappedGreedyStepsGiveTheTokensOfStepsReadOneByOne(String modelFile) throws IOException {
+        int[] prompt = {1, 403, 407, 261, 378, 300, 301};
+        try (GgufFile file = GgufFile.open(TestData.model(modelFile));
+                GpuBackend gpu = GpuBackend.open(pool.device(0), GpuOptions.defaults());
+                LanguageModel model = Architectures.loadLanguageModel(file, gpu, ModelOptions.DEFAULT)) {
+            assertThat(model.submitsAhead()).isTrue();
+            BlockPool blocks = new BlockPool(32, 16);
+            try (KvStorage kv = model.newKvStorage(blocks.capacity(), blocks.blockSize())) {
+                float[][] oneByOne = new float[2][STEPS];
+                int[][] tokens = new int[2][STEPS];
+                for (int run = 0; run < 2; run++) {
+                    BlockTable table = new BlockTable(blocks);
+                    assertThat(table.ensureCapacity(prompt.length + STEPS)).isTrue();
+                    Batch first = Batch.builder(16)
+                            .add(table.blocks(), 0, prompt, Batch.Logits.LAST)
+                            .build();
+                    PendingLogits pending = model.submit(first, kv, 1, null);
+                    for (int s = 0; s < STEPS; s++) {
+                        PendingLogits next = null;
+                        if (run == 1 && s + 1 < STEPS) { // issued before step s is read
+                            next = model.submit(
+                                    Batch.builder(16)
+                                            .addChoice(table.blocks(), prompt.length + s, 0, Batch.Logits.LAST)
+                                            .build(),
+                                    kv,
+                                    1,
+                                    null);
+                        }
+                        Logits l = pending.await();
+                        tokens[run][s] = l.best(0);
+                        oneByOne[run][s] = l.topValues()[0];
+                        if (run == 0 && s + 1 < STEPS) {
+                            next = model.submit(
+                                    Batch.builder(16)
+                                            .add(
+                                                    table.blocks(),
+                                                    prompt.length + s,
+                                                    new int[] {tokens[run][s]},
+                                                    Batch.Logits.LAST)
+                                            .build(),
+                                    kv,
+                                    1,
+                                    null);
+                        }
+                        pending = next;
+                    }
+                    table.release();
+                }
+                System.out.printf(
+                        "[gpu-report] overlapped steps %-26s %d tokens, identical to steps read one by one: %s%n",
+                        modelFile, STEPS, java.util.Arrays.equals(tokens[0], tokens[1]));
+                assertThat(tokens[1]).containsExactly(tokens[0]);
+                assertThat(oneByOne[1]).containsExactly(oneByOne[0]);
+            }
+        }
+    }
+
     @Test
     void graphReplayGivesTheLogitsOfPlainLaunches() throws IOException {
         int[] prompt = {1, 403, 407, 261, 378};

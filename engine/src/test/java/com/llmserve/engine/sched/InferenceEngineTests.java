@@ -102,11 +102,8 @@ class InferenceEngineTests {
     void thirtyTwoConcurrentGreedyStreamsOnABatchInvariantBackendAreExactlyTheirSoloRuns() throws Exception {
         int streams = 32;
         try (CpuLanguageModel q8 = CpuLanguageModel.loadBatchInvariant("stories260K-q8_0.gguf");
-                InferenceEngine engine = InferenceEngine.start(
-                        "stories-q8",
-                        q8.model(),
-                        EngineOptions.defaults().withMaxBatchTokens(64),
-                        EngineObserver.NONE)) {
+                InferenceEngine engine =
+                        start(q8.model(), EngineOptions.defaults().withMaxBatchTokens(64))) {
             List<InferenceRequest> requests = new ArrayList<>();
             for (int i = 0; i < streams; i++) {
                 requests.add(InferenceRequest.greedy(q8.tokenizer().encode(streamPrompt(i), true, false), 30));
@@ -137,11 +134,8 @@ class InferenceEngineTests {
         int streams = 32;
         try (CpuLanguageModel m = CpuLanguageModel.loadBatchInvariant(
                         file, ModelOptions.DEFAULT.withKvCacheType(KvCacheType.Q8_0));
-                InferenceEngine engine = InferenceEngine.start(
-                        "tiny-kv-q8",
-                        m.model(),
-                        EngineOptions.defaults().withMaxBatchTokens(64),
-                        EngineObserver.NONE)) {
+                InferenceEngine engine =
+                        start(m.model(), EngineOptions.defaults().withMaxBatchTokens(64))) {
             assertThat(m.model().kvCacheType()).isEqualTo(KvCacheType.Q8_0);
             List<InferenceRequest> requests = new ArrayList<>();
             for (int i = 0; i < streams; i++) {
@@ -174,8 +168,8 @@ class InferenceEngineTests {
         assumeTrue(CpuBackend.nativeKernelsAvailable(), "no native CPU kernels here");
         int streams = 32;
         try (CpuLanguageModel m = CpuLanguageModel.load(file, CpuKernels.NATIVE);
-                InferenceEngine engine = InferenceEngine.start(
-                        "tiny", m.model(), EngineOptions.defaults().withMaxBatchTokens(64), EngineObserver.NONE)) {
+                InferenceEngine engine =
+                        start(m.model(), EngineOptions.defaults().withMaxBatchTokens(64))) {
             assertThat(m.backend().batchInvariant()).isFalse();
             int[][] prompts = new int[streams][];
             int[][] solo = new int[streams][];
@@ -506,8 +500,17 @@ class InferenceEngineTests {
         return best;
     }
 
-    private static InferenceEngine start(EngineOptions options) {
-        return InferenceEngine.start("stories", model, options, EngineObserver.NONE);
+    static LanguageModel model() {
+        return model;
+    }
+
+    private InferenceEngine start(EngineOptions options) {
+        return start(model, options);
+    }
+
+    /** An engine for {@code m} as these tests run it (a subclass overlaps its greedy steps). */
+    InferenceEngine start(LanguageModel m, EngineOptions options) {
+        return InferenceEngine.start("test", m, options, EngineObserver.NONE);
     }
 
     /** Stream {@code i}'s prompt text: the prompts in turn, varied past their count. */
@@ -544,11 +547,11 @@ class InferenceEngineTests {
         return tokens;
     }
 
-    private static int[] encode(String text) {
+    static int[] encode(String text) {
         return tokenizer.encode(text, true, false);
     }
 
-    private static int[] alone(int[] prompt, int n) {
+    static int[] alone(int[] prompt, int n) {
         try (Generator g = new Generator(model, new BlockPool(64, 16))) {
             Generation out = g.generate(new GenerationRequest(prompt, n, SamplingParams.GREEDY, Set.of()), t -> {});
             return out.tokens();
@@ -629,7 +632,7 @@ class InferenceEngineTests {
 
     private static final float NEAR_TIE = 1e-3f;
 
-    private static void awaitIdle(InferenceEngine engine) {
+    static void awaitIdle(InferenceEngine engine) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (engine.stats().runningSequences() > 0 || engine.stats().kvBlocksUsed() > 0) {
             if (System.nanoTime() > until) {

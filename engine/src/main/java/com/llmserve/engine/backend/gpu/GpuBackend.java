@@ -16,6 +16,7 @@ import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Pending;
 import com.llmserve.engine.backend.Pooling;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
@@ -77,6 +78,20 @@ public final class GpuBackend extends Backend {
 
     private final int rank;
 
+    /**
+     * Where each {@link #topKLater} leaves its ids on the device for the next step's
+     * {@link #embedChoices} (a buffer that never moves, unlike the top-k scratch a step may grow);
+     * allocated on the first such call.
+     */
+    private DeviceBuffer choiceIds;
+    /** The last {@link #topKLater}'s rows and k, with whether its ids are in {@link #choiceIds}; null after a topK. */
+    private Choices choices;
+
+    private record Choices(int rows, int k, boolean onDevice, Pending pending, int[] ids, int at) {}
+
+    /** The most ids (rows x k) a {@link #topKLater} leaves on the device for the next step. */
+    static final int CHOICE_CAPACITY = 1 << 14;
+
     private GpuBackend(Device device, GpuOptions options, ShardGroup group, int rank) {
         super((device.info().vendor() == Vendor.NVIDIA ? "cuda:" : "hip:")
                 + device.info().ordinal());
@@ -109,6 +124,7 @@ public final class GpuBackend extends Backend {
 
     /** Device memory of {@code bytes}, zeroed (the peer all-reduce's flags, the KV cache). */
     DeviceBuffer allocateZeroed(long bytes) {
+        executor.awaitAll(); // copies on another stream than the runs still out
         DeviceBuffer b = device.allocate(bytes);
         try {
             transfer.zero(b);
@@ -181,6 +197,10 @@ public final class GpuBackend extends Backend {
      *                        runs and copies back was issued
      * @param waitMillis      host time waiting for runs to finish; what a step spends outside these
      *                        two is the model recording its operations
+     * @param copyMillis      device time of the copies around the graphs of runs issued without
+     *                        waiting (the metadata in before, the choices out after), as events on
+     *                        their stream saw it: with steps issued back to back, the device's pause
+     *                        between two graphs
      */
     public record Stats(
             long weightBytes,
@@ -191,7 +211,8 @@ public final class GpuBackend extends Backend {
             int graphsCached,
             double graphMillis,
             double launchMillis,
-            double waitMillis) {}
+            double waitMillis,
+            double copyMillis) {}
 
     public Stats stats() {
         return new Stats(
@@ -203,7 +224,8 @@ public final class GpuBackend extends Backend {
                 executor.graphsCached(),
                 executor.graphMillis(),
                 executor.launchMillis(),
-                executor.waitMillis());
+                executor.waitMillis(),
+                executor.copyMillis());
     }
 
     /**
@@ -243,11 +265,13 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected Weight doUploadMatrix(String name, List<GgufTensor> parts, int cols) {
+        executor.awaitAll();
         return uploader.matrix(name, Weight.Kind.MATRIX, parts, cols);
     }
 
     @Override
     protected Weight doUploadExperts(String name, List<GgufTensor> stacks, int experts, int rows, int cols) {
+        executor.awaitAll();
         if (cols % LS_QK != 0) {
             // the grouped GEMV reads activations in blocks of 32 (and has no BLAS fallback)
             throw new GpuBackendException(
@@ -258,17 +282,20 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected Weight doUploadTable(GgufTensor tensor) {
+        executor.awaitAll();
         // rows not a multiple of 8 long are F32, gathered element by element
         return uploader.matrix(tensor.name(), Weight.Kind.TABLE, List.of(tensor), (int) tensor.rowLength());
     }
 
     @Override
     protected Weight doUploadVector(String name, float[] values) {
+        executor.awaitAll();
         return uploader.vector(name, values);
     }
 
     @Override
     protected Activations doAllocate(int rows, int cols) {
+        executor.awaitAll();
         DeviceBuffer b = device.allocate((long) rows * cols * Float.BYTES);
         try {
             transfer.zero(b);
@@ -329,6 +356,7 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doWrite(float[] src, int srcOffset, int n, Activations x) {
         runPending();
+        executor.awaitAll(); // the copy goes on another stream than the runs still out
         long bytes = (long) n * x.cols() * Float.BYTES;
         transfer.toDevice(MemorySegment.ofArray(src).asSlice((long) srcOffset * Float.BYTES, bytes), act(x).buffer, 0);
     }
@@ -353,8 +381,13 @@ public final class GpuBackend extends Backend {
     @Override
     protected void beforeRelease() {
         runPending();
+        executor.awaitAll(); // memory freed now may be handed out again at once
     }
 
+    /**
+     * Runs what is recorded (after every run still out) and waits for it; with nothing recorded, a
+     * step's end, it leaves the runs still out alone.
+     */
     private void runPending() {
         if (group != null) {
             // a shard's all-reduces wait for the others' parts: every shard's recording runs at once
@@ -611,6 +644,7 @@ public final class GpuBackend extends Backend {
 
     @Override
     protected void doTopK(Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
+        choices = null;
         // a mask travels in the step's int region, like token ids: a captured graph reads the current one
         int maskAt = allowed == null ? TopK.NO_MASK : recorder.addInts(allowed, allowed.length, allowed.length);
         recorder.record(new TopK(act(x), n, k, maskAt), n);
@@ -624,11 +658,93 @@ public final class GpuBackend extends Backend {
         MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, bytes, values, at, n * k);
     }
 
+    /** On one device (not a shard of a group, whose steps run together): runs go out without waiting. */
+    @Override
+    public boolean choosesAhead() {
+        return group == null;
+    }
+
+    @Override
+    protected Pending doTopKLater(
+            Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
+        if (!choosesAhead()) {
+            doTopK(step, x, n, k, ids, values, at, allowed);
+            return Pending.DONE;
+        }
+        int maskAt = allowed == null ? TopK.NO_MASK : recorder.addInts(allowed, allowed.length, allowed.length);
+        long bytes = (long) n * k * Integer.BYTES;
+        boolean onDevice = (long) n * k <= CHOICE_CAPACITY;
+        if (onDevice && choiceIds == null) {
+            choiceIds = device.allocate(2L * CHOICE_CAPACITY * Integer.BYTES); // ids, then their values
+        }
+        DeviceBuffer kept = onDevice ? choiceIds : null;
+        recorder.record(new TopK(act(x), n, k, maskAt, kept), n);
+        // one copy back when the choices stay on the device (ids and values side by side): between
+        // two steps issued back to back, each copy is a pause of the device's stream
+        Pending p = executor.runLater(
+                recorder,
+                2 * bytes,
+                (s, staging) -> {
+                    if (kept != null) {
+                        s.copyToHost(kept, 0, staging);
+                    } else {
+                        s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_IDS), 0, staging.asSlice(0, bytes));
+                        s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_VALUES), 0, staging.asSlice(bytes, bytes));
+                    }
+                },
+                staging -> {
+                    MemorySegment.copy(staging, ValueLayout.JAVA_INT, 0, ids, at, n * k);
+                    MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, bytes, values, at, n * k);
+                });
+        choices = new Choices(n, k, onDevice, p, ids, at);
+        return p;
+    }
+
+    @Override
+    protected void doEmbedChoices(Step step, Weight table, int[] ids, int[] rows, int n, Activations out) {
+        Choices c = choices;
+        if (c == null) {
+            throw new IllegalStateException(name() + ": no topKLater since the last topK to take choices from");
+        }
+        for (int t = 0; t < n; t++) {
+            if (rows[t] >= c.rows()) {
+                throw new IllegalArgumentException(
+                        "row " + t + " takes the choice of row " + rows[t] + " of " + c.rows());
+            }
+        }
+        if (!c.onDevice()) {
+            c.pending().await();
+            int[] resolved = java.util.Arrays.copyOf(ids, n);
+            for (int t = 0; t < n; t++) {
+                if (rows[t] >= 0) {
+                    int id = c.ids()[c.at() + rows[t] * c.k()];
+                    resolved[t] = id >= 0 && id < table.rows() ? id : 0; // as ls_take_choices
+                }
+            }
+            doEmbed(step, table, resolved, n, out);
+            return;
+        }
+        int p = recorder.padded(n, out.rows());
+        int tokensAt = recorder.addInts(ids, n, p);
+        int[] plusOne = new int[n];
+        for (int t = 0; t < n; t++) {
+            plusOne[t] = rows[t] + 1; // 0, as the padding, for a row with its own token
+        }
+        int rowsAt = recorder.addInts(plusOne, n, p);
+        recorder.record(new TakeChoices(tokensAt, rowsAt, choiceIds, c.k(), (int) table.rows(), p), n);
+        recorder.record(new Embed((GpuWeight) table, tokensAt, p, act(out)), n);
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     @Override
     protected void doClose() {
         recorder.end();
+        Cleanup.all(executor::awaitAll, () -> {
+            if (choiceIds != null) {
+                choiceIds.close();
+            }
+        });
         LOG.log(System.Logger.Level.DEBUG, "{0} closing: {1}", name(), stats());
         Cleanup.all(executor::close, workspace::close, transfer::close, () -> {
             if (group != null && rank == 0) {

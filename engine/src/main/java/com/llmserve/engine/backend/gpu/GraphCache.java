@@ -29,10 +29,15 @@ final class GraphCache implements AutoCloseable {
         this.capacity = capacity;
     }
 
+    /** Whether a lookup at {@code generation} drops the graphs kept (they were captured at another). */
+    boolean stale(long generation) {
+        return generation != this.generation && !graphs.isEmpty();
+    }
+
     /** The graph of {@code ops} at {@code generation}, or null. */
     Graph get(long generation, List<DeviceOp> ops) {
         if (generation != this.generation) {
-            close(); // none of them is running: every step waits for its stream
+            close(); // none of them is running: the executor waits for runs still out first (stale)
             this.generation = generation;
         }
         if (last != null && lastOps.equals(ops)) {

@@ -7,6 +7,7 @@ import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Cleanup;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Pending;
 import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.backend.Unary;
@@ -14,6 +15,7 @@ import com.llmserve.engine.model.ForwardProbe;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.Logits;
 import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.model.PendingLogits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,7 +52,14 @@ final class DecoderModel implements LanguageModel {
     private final int maxRows;
     private final KvCacheType kvCacheType;
     private final Rope[] rope;
-    private final Logits logits;
+    /** Consecutive passes alternate between these, so a pass can be submitted before the last is read. */
+    private final Logits[] logitsPair;
+
+    private final Submitted[] submittedWith = new Submitted[2];
+    private int nextLogits;
+    /** The pass submitted last, whose choices the next batch may take. */
+    private Submitted previous;
+
     private final Shard[] shards;
     private ForwardProbe probe = ForwardProbe.NONE;
 
@@ -142,7 +151,7 @@ final class DecoderModel implements LanguageModel {
         for (int l = 0; l < cfg.layers(); l++) {
             rope[l] = cfg.rope(l, factors);
         }
-        this.logits = new Logits(vocabSize);
+        this.logitsPair = new Logits[] {new Logits(vocabSize), new Logits(vocabSize)};
         this.shards = new Shard[backends.size()];
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new Shard(backends.get(i), shardCfg, parts.get(i), maxRows);
@@ -234,6 +243,25 @@ final class DecoderModel implements LanguageModel {
 
     @Override
     public Logits forward(Batch batch, KvStorage kv, int topK, long[][] allowed) {
+        return submit(batch, kv, topK, allowed).await();
+    }
+
+    /** A submitted pass: its logits, what it waits on, and whether its choices stayed on the device. */
+    private record Submitted(Logits logits, Pending pending, boolean choicesOnDevice) implements PendingLogits {
+        @Override
+        public Logits await() {
+            pending.await();
+            return logits;
+        }
+    }
+
+    @Override
+    public boolean submitsAhead() {
+        return shards.length == 1 && shards[0].be.choosesAhead();
+    }
+
+    @Override
+    public PendingLogits submit(Batch batch, KvStorage kv, int topK, long[][] allowed) {
         if (kv.layers() != cfg.layers() || kv.kvDim() != cfg.kvDim() || kv.blockSize() != batch.blockSize()) {
             throw new IllegalArgumentException("KV storage (" + kv.layers() + " layers, " + kv.kvDim()
                     + " dims, blocks of " + kv.blockSize() + ") does not fit this model and batch");
@@ -245,17 +273,63 @@ final class DecoderModel implements LanguageModel {
             throw new IllegalArgumentException(
                     "topK must be in [0, " + Math.min(Backend.MAX_TOP_K, vocabSize) + "]: " + topK);
         }
+        Submitted before = previous;
+        previous = null; // a pass that fails leaves no choices to take
+        boolean oneStep = batch.size() <= maxRows && batch.logitRowCount() <= last.rows();
+        boolean takeOnDevice = false;
+        if (batch.takesChoices()) {
+            if (before == null) {
+                throw new IllegalStateException(
+                        "the batch takes the choices of the pass before it, and none came before");
+            }
+            takeOnDevice = before.choicesOnDevice() && oneStep;
+            if (!takeOnDevice) {
+                batch = batch.withChoices(bestOf(before.await()));
+            }
+        }
+        int slot = nextLogits;
+        nextLogits ^= 1;
+        if (submittedWith[slot] != null) {
+            submittedWith[slot].pending().await(); // its arrays are refilled next
+            submittedWith[slot] = null;
+        }
+        Logits logits = logitsPair[slot];
         if (topK > 0) {
             logits.resetTop(batch.logitRowCount(), topK);
         } else {
             logits.reset(batch.logitRowCount());
         }
-        int logitRow = 0;
-        for (int from = 0; from < batch.size(); from += maxRows) {
-            Batch chunk = batch.slice(from, Math.min(batch.size(), from + maxRows));
-            logitRow = forwardChunk(chunk, kv, logitRow, topK, allowed);
+        Submitted done;
+        if (topK > 0 && oneStep && submitsAhead()) {
+            Pending p = forwardLater(batch, kv, logits, topK, allowed, takeOnDevice);
+            done = new Submitted(logits, p, true);
+        } else {
+            int logitRow = 0;
+            for (int from = 0; from < batch.size(); from += maxRows) {
+                Batch chunk = batch.slice(from, Math.min(batch.size(), from + maxRows));
+                logitRow = forwardChunk(chunk, kv, logits, logitRow, topK, allowed, false, null);
+            }
+            done = new Submitted(logits, Pending.DONE, false);
         }
-        return logits;
+        submittedWith[slot] = done;
+        previous = done;
+        return done;
+    }
+
+    /** The batch in one step whose choices are made on the device, the pass not waited for. */
+    private Pending forwardLater(
+            Batch batch, KvStorage kv, Logits logits, int topK, long[][] allowed, boolean takeOnDevice) {
+        Pending[] pending = new Pending[1];
+        forwardChunk(batch, kv, logits, 0, topK, allowed, takeOnDevice, pending);
+        return pending[0];
+    }
+
+    private static int[] bestOf(Logits l) {
+        int[] best = new int[l.rows()];
+        for (int r = 0; r < best.length; r++) {
+            best[r] = l.best(r);
+        }
+        return best;
     }
 
     private static KvStorage kvOf(KvStorage kv, int shard) {
@@ -267,7 +341,15 @@ final class DecoderModel implements LanguageModel {
      * rows on shard 0. Every shard's step is open while the layers are recorded: the first sync
      * runs them all.
      */
-    private int forwardChunk(Batch b, KvStorage kv, int logitRow, int topK, long[][] allowed) {
+    private int forwardChunk(
+            Batch b,
+            KvStorage kv,
+            Logits logits,
+            int logitRow,
+            int topK,
+            long[][] allowed,
+            boolean takeOnDevice,
+            Pending[] later) {
         int n = b.size();
         Step[] steps = new Step[shards.length];
         try {
@@ -275,7 +357,11 @@ final class DecoderModel implements LanguageModel {
                 steps[i] = shards[i].be.beginStep(b);
             }
             for (Shard s : shards) {
-                s.be.embed(s.w.tokenEmbedding, b.tokens(), n, s.x);
+                if (takeOnDevice) {
+                    s.be.embedChoices(s.w.tokenEmbedding, b.tokens(), choiceRows(b), n, s.x);
+                } else {
+                    s.be.embed(s.w.tokenEmbedding, b.tokens(), n, s.x);
+                }
                 if (cfg.variant().embeddingScale() != 1f) {
                     s.be.scale(s.x, cfg.variant().embeddingScale(), n); // gemma
                 }
@@ -296,7 +382,7 @@ final class DecoderModel implements LanguageModel {
                 }
                 probe.tap("l_out", l, shards[0].x, n);
             }
-            logitRow = logits(shards[0], b, logitRow, topK, allowed);
+            logitRow = logits(shards[0], b, logits, logitRow, topK, allowed, later);
         } finally {
             Cleanup.each(Arrays.stream(steps).filter(Objects::nonNull).toList(), Step::close);
         }
@@ -372,8 +458,19 @@ final class DecoderModel implements LanguageModel {
         s.be.add(s.x, s.xb, n);
     }
 
-    /** Only the rows whose logits were asked for go through the output projection. */
-    private int logits(Shard s, Batch b, int logitRow, int topK, long[][] allowed) {
+    private static int[] choiceRows(Batch b) {
+        int[] rows = new int[b.size()];
+        for (int r = 0; r < rows.length; r++) {
+            rows[r] = b.choiceOf(r);
+        }
+        return rows;
+    }
+
+    /**
+     * Only the rows whose logits were asked for go through the output projection; with
+     * {@code later}, in one part whose choices the backend makes without waiting (its pending there).
+     */
+    private int logits(Shard s, Batch b, Logits logits, int logitRow, int topK, long[][] allowed, Pending[] later) {
         // spotless:off (the probe column)
         Backend be = s.be;
         int[] rows = b.logitRows();
@@ -389,7 +486,10 @@ final class DecoderModel implements LanguageModel {
                 be.scale(logitRows, cap, part.length);
             }
             probe.tap("result_output", -1, logitRows, part.length);
-            if (topK > 0) {
+            if (later != null) {
+                later[0] = be.topKLater(logitRows, part.length, topK, logits.topIds(), logits.topValues(),
+                        logitRow * topK, Backend.packMasks(allowed, logitRow, part.length, vocabSize));
+            } else if (topK > 0) {
                 be.topK(logitRows, part.length, topK, logits.topIds(), logits.topValues(), logitRow * topK,
                         Backend.packMasks(allowed, logitRow, part.length, vocabSize));
             } else {

@@ -17,6 +17,7 @@ import com.llmserve.engine.model.Architectures;
 import com.llmserve.engine.model.EmbeddingModel;
 import com.llmserve.engine.model.LanguageModel;
 import com.llmserve.engine.model.ModelOptions;
+import com.llmserve.engine.model.PendingLogits;
 import com.llmserve.gpu.Device;
 import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.SimulatedGpu;
@@ -230,6 +231,49 @@ class SimulatedGpuBackendTests {
             model.forward(prompt(table, 40), kv, 1);
             test.run(be, model, kv, table);
         }
+    }
+
+    /**
+     * Greedy steps issued before the one before them is read: each takes its token where that one
+     * chose it (a launch before the embedding's, inside the step's graph); after a pass whose whole
+     * rows were read, the host makes the choice.
+     */
+    @Test
+    void aStepTakingTheChoiceOfTheStepBeforeTakesItOnTheDeviceInsideItsGraph() throws IOException {
+        afterPrompt("tiny-Q4_0.gguf", NO_HALVES, (be, model, kv, table) -> {
+            assertThat(model.submitsAhead()).isTrue();
+            PendingLogits pending = model.submit(decode(table, 40), kv, 1, null);
+            gpu.clearLaunches();
+            long captures = be.stats().graphCaptures();
+            long replays = be.stats().graphReplays();
+            for (int step = 0; step < 4; step++) {
+                Batch next = Batch.builder(BLOCK)
+                        .addChoice(table, 41 + step, 0, Batch.Logits.LAST)
+                        .build();
+                PendingLogits after = model.submit(next, kv, 1, null);
+                assertThat(be.executor().anyInFlight())
+                        .as("the step is out, not waited for")
+                        .isTrue();
+                assertThat(pending.await().rows()).isEqualTo(1);
+                pending = after;
+            }
+            pending.await();
+            assertThat(be.stats().graphCaptures() - captures)
+                    .as("one graph for the steps taking choices")
+                    .isOne();
+            assertThat(be.stats().graphReplays() - replays).isEqualTo(4);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(step.subList(0, 2)).containsExactly("ls_take_choices", "ls_embed_q4_0");
+            // after a pass read whole rows, the choice is made on the host and embedded as a token
+            model.forward(decode(table, 45), kv, 0);
+            gpu.clearLaunches();
+            Batch next = Batch.builder(BLOCK)
+                    .addChoice(table, 46, 0, Batch.Logits.LAST)
+                    .build();
+            model.submit(next, kv, 1, null).await();
+            assertThat(gpu.launches()).extracting(SimulatedGpu.Launch::symbol).doesNotContain("ls_take_choices");
+        });
     }
 
     @Test
