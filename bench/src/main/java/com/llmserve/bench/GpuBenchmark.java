@@ -59,7 +59,7 @@ public final class GpuBenchmark {
               --prefill N           prompt tokens of the prefill measurement (default 512)
               --sequences LIST      sequences decoded together, one column each (default 4,16,64)
               --prompt N            prompt tokens per sequence of the aggregate runs (default 128)
-              --generate N          tokens generated per sequence of those, at least 2 (default 128)
+              --generate N          tokens generated per sequence of those, at least 3 (default 128)
               --no-graphs           launch every operation instead of replaying captured graphs
               --gemm-min-rows N     products of at least N rows run through the vendor BLAS
                                     (default: the backend's)
@@ -176,9 +176,9 @@ public final class GpuBenchmark {
             if (models.isEmpty()) {
                 throw new IllegalArgumentException("no --model given");
             }
-            // the first decode step of each width captures its graph and is left out of the timing
-            if (generate < 2) {
-                throw new IllegalArgumentException("--generate must be at least 2");
+            // the first decode steps of each width capture their graphs and are left out of the timing
+            if (generate < 3) {
+                throw new IllegalArgumentException("--generate must be at least 3");
             }
             return new Options(
                     models,
@@ -273,12 +273,13 @@ public final class GpuBenchmark {
                         total = r[1];
                         out.printf(
                                 Locale.ROOT,
-                                "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s, with prefill %.0f tok/s%n",
+                                "%s: %d sequences x (%d prompt + %d generated): decode %.0f tok/s%s, with prefill %.0f tok/s%n",
                                 t.label(),
                                 o.sequences()[i],
                                 o.prompt(),
                                 o.generate(),
                                 r[0],
+                                o.topK() > 0 && model.submitsAhead() ? " (steps overlapped)" : "",
                                 r[1]);
                     }
                     double gbs = stepBytes * decode / 1e9;
@@ -659,25 +660,45 @@ public final class GpuBenchmark {
         for (int s = 0; s < sequences; s++) {
             tokens[s] = l.best(s);
         }
-        // the first decode step of a width captures its graph: timed decode starts after it
+        // as the engine runs greedy steps where it can: each issued before the one before it is
+        // read, its tokens taken on the device; the first decode step of a width captures its
+        // graph (and, overlapped, the second that of a step taking choices): timed after them
+        boolean ahead = topK > 0 && model.submitsAhead();
+        int timedFrom = ahead ? 2 : 1;
         long decodeStart = 0;
+        PendingLogits pending = null;
         for (int step = 0; step < generate; step++) {
-            if (step == 1) {
+            if (step == timedFrom) {
                 decodeStart = System.nanoTime();
             }
             Batch.Builder b = Batch.builder(BLOCK);
             for (int s = 0; s < sequences; s++) {
-                b.add(tables.get(s).blocks(), promptLength + step, new int[] {tokens[s]}, Batch.Logits.LAST);
+                if (ahead && step > 0) {
+                    b.addChoice(tables.get(s).blocks(), promptLength + step, s, Batch.Logits.LAST);
+                } else {
+                    b.add(tables.get(s).blocks(), promptLength + step, new int[] {tokens[s]}, Batch.Logits.LAST);
+                }
             }
-            l = model.forward(b.build(), kv, topK);
-            for (int s = 0; s < sequences; s++) {
-                tokens[s] = l.best(s);
+            PendingLogits next = model.submit(b.build(), kv, topK, null);
+            if (ahead) {
+                if (pending != null) {
+                    pending.await();
+                }
+                pending = next;
+            } else {
+                l = next.await();
+                for (int s = 0; s < sequences; s++) {
+                    tokens[s] = l.best(s);
+                }
             }
+        }
+        if (pending != null) {
+            pending.await();
         }
         long end = System.nanoTime();
         tables.forEach(BlockTable::release);
         return new double[] {
-            (double) sequences * (generate - 1) / ((end - decodeStart) / 1e9),
+            (double) sequences * (generate - timedFrom) / ((end - decodeStart) / 1e9),
             (double) sequences * (promptLength + generate) / ((end - start) / 1e9)
         };
     }

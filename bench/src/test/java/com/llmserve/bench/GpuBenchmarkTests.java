@@ -99,9 +99,9 @@ class GpuBenchmarkTests {
         assertThatThrownBy(() -> parse("--decode-steps", "0"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--decode-steps must be positive, not 0");
-        assertThatThrownBy(() -> parse("--generate", "1"))
+        assertThatThrownBy(() -> parse("--generate", "2"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("--generate must be at least 2");
+                .hasMessage("--generate must be at least 3");
         assertThatThrownBy(() -> parse("--prefill"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--prefill needs a value");
