@@ -300,7 +300,7 @@ final class DecoderModel implements LanguageModel {
             logits.reset(batch.logitRowCount());
         }
         Submitted done;
-        if (topK > 0 && oneStep && submitsAhead()) {
+        if (topK > 0 && oneStep && batch.logitRowCount() > 0 && submitsAhead()) {
             Pending p = forwardLater(batch, kv, logits, topK, allowed, takeOnDevice);
             done = new Submitted(logits, p, true);
         } else {

@@ -265,11 +265,16 @@ class SimulatedGpuBackendTests {
             List<String> step =
                     gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
             assertThat(step.subList(0, 2)).containsExactly("ls_take_choices", "ls_embed_q4_0");
+            // a pass without logit rows (a prompt's chunk) asked for the best tokens has nothing to wait for
+            Batch chunk = Batch.builder(BLOCK)
+                    .add(table, 45, new int[] {3, 4}, 0, 2, Batch.Logits.NONE)
+                    .build();
+            assertThat(model.submit(chunk, kv, 1, null).await().rows()).isZero();
             // after a pass read whole rows, the choice is made on the host and embedded as a token
-            model.forward(decode(table, 45), kv, 0);
+            model.forward(decode(table, 47), kv, 0);
             gpu.clearLaunches();
             Batch next = Batch.builder(BLOCK)
-                    .addChoice(table, 46, 0, Batch.Logits.LAST)
+                    .addChoice(table, 48, 0, Batch.Logits.LAST)
                     .build();
             model.submit(next, kv, 1, null).await();
             assertThat(gpu.launches()).extracting(SimulatedGpu.Launch::symbol).doesNotContain("ls_take_choices");
