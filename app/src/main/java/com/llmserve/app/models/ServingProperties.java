@@ -233,6 +233,9 @@ public record ServingProperties(
      *                       (blocks of 32 values with an f16 scale, 0.53x the memory; CPU models
      *                       only, with heads of a multiple of 32 values: a GPU model, or one with
      *                       other heads, is refused at load)
+     * @param overlapSteps   GPU models: issue a greedy step's successor (no grammar, no log-probs,
+     *                       nobody waiting for admission) before reading it, its tokens taken on the
+     *                       device, so the device does not wait for the host between steps
      */
     public record Engine(
             @DefaultValue("0") int kvBlocks,
@@ -258,7 +261,10 @@ public record ServingProperties(
 
             @DefaultValue("auto") String cpuKernels,
 
-            @DefaultValue("f16") String kvCacheType) {
+            @DefaultValue("f16") String kvCacheType,
+
+            @DefaultValue("" + EngineOptions.DEFAULT_OVERLAP_STEPS)
+            boolean overlapSteps) {
 
         /** Most of what is free: activations, graphs and the BLAS workspace keep the rest. */
         public static final double DEFAULT_GPU_KV_SHARE = 0.8;
@@ -304,7 +310,14 @@ public record ServingProperties(
          */
         public EngineOptions options(int kvBlocks, Duration defaultTimeout) {
             return new EngineOptions(
-                    kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
+                    kvBlocks,
+                    blockSize,
+                    maxBatchTokens,
+                    maxRunning,
+                    maxWaiting,
+                    prefixCaching,
+                    defaultTimeout,
+                    overlapSteps);
         }
 
         /**

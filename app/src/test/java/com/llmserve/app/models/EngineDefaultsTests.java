@@ -59,6 +59,16 @@ class EngineDefaultsTests {
     }
 
     @Test
+    void overlappingStepsCanBeTurnedOff() {
+        ServingProperties serving =
+                bind("llmserve", ServingProperties.class, Map.of("llmserve.engine.overlap-steps", "false"));
+
+        assertThat(EngineOptions.defaults().overlapSteps()).isTrue();
+        assertThat(serving.engine().options(64, EngineOptions.DEFAULT_TIMEOUT))
+                .isEqualTo(EngineOptions.defaults().withKvBlocks(64).withOverlapSteps(false));
+    }
+
+    @Test
     void everyGpuOptionIsReachable() {
         GpuProperties gpu = bind(
                 "llmserve.gpu",

@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param maxWaiting     the most requests waiting for admission; more are refused
  * @param prefixCaching  reuse the KV blocks of earlier sequences with the same prefix
  * @param defaultTimeout the limit for requests that set none
+ * @param overlapSteps   issue a greedy step's successor before reading it, where the model submits
+ *                       ahead (a model on one GPU; see {@link InferenceEngine})
  */
 public record EngineOptions(
         int kvBlocks,
@@ -23,7 +25,8 @@ public record EngineOptions(
         int maxRunning,
         int maxWaiting,
         boolean prefixCaching,
-        Duration defaultTimeout) {
+        Duration defaultTimeout,
+        boolean overlapSteps) {
 
     /** The reserved null block and at least one to hold tokens. */
     public static final int MIN_KV_BLOCKS = 2;
@@ -37,6 +40,7 @@ public record EngineOptions(
     public static final int DEFAULT_MAX_WAITING = 256;
     public static final boolean DEFAULT_PREFIX_CACHING = true;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+    public static final boolean DEFAULT_OVERLAP_STEPS = true;
 
     public EngineOptions {
         if (kvBlocks < MIN_KV_BLOCKS || blockSize < 1 || maxBatchTokens < 1 || maxRunning < 1 || maxWaiting < 0) {
@@ -57,33 +61,42 @@ public record EngineOptions(
                 DEFAULT_MAX_RUNNING,
                 DEFAULT_MAX_WAITING,
                 DEFAULT_PREFIX_CACHING,
-                DEFAULT_TIMEOUT);
+                DEFAULT_TIMEOUT,
+                DEFAULT_OVERLAP_STEPS);
     }
 
     public EngineOptions withKvBlocks(int blocks) {
         return new EngineOptions(
-                blocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
+                blocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout, overlapSteps);
     }
 
     public EngineOptions withMaxBatchTokens(int tokens) {
-        return new EngineOptions(kvBlocks, blockSize, tokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout);
+        return new EngineOptions(
+                kvBlocks, blockSize, tokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout, overlapSteps);
     }
 
     public EngineOptions withMaxRunning(int running) {
         return new EngineOptions(
-                kvBlocks, blockSize, maxBatchTokens, running, maxWaiting, prefixCaching, defaultTimeout);
+                kvBlocks, blockSize, maxBatchTokens, running, maxWaiting, prefixCaching, defaultTimeout, overlapSteps);
     }
 
     public EngineOptions withMaxWaiting(int waiting) {
         return new EngineOptions(
-                kvBlocks, blockSize, maxBatchTokens, maxRunning, waiting, prefixCaching, defaultTimeout);
+                kvBlocks, blockSize, maxBatchTokens, maxRunning, waiting, prefixCaching, defaultTimeout, overlapSteps);
     }
 
     public EngineOptions withPrefixCaching(boolean on) {
-        return new EngineOptions(kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, on, defaultTimeout);
+        return new EngineOptions(
+                kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, on, defaultTimeout, overlapSteps);
     }
 
     public EngineOptions withDefaultTimeout(Duration timeout) {
-        return new EngineOptions(kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, timeout);
+        return new EngineOptions(
+                kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, timeout, overlapSteps);
+    }
+
+    public EngineOptions withOverlapSteps(boolean on) {
+        return new EngineOptions(
+                kvBlocks, blockSize, maxBatchTokens, maxRunning, maxWaiting, prefixCaching, defaultTimeout, on);
     }
 }

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * where the device chose it ({@link Batch.Builder#addChoice}); the host reads, samples and reports
  * step n while the device runs step n+1, so the device does not wait for the host between steps.
  * A sequence that ends at step n (a stop token, a cancellation) has its row of step n+1 computed
- * for nothing; one that reaches its token limit at step n is left out of step n+1. The system
- * property {@value #OVERLAP_STEPS}{@code =false} turns overlapping off.
+ * for nothing; one that reaches its token limit at step n is left out of step n+1.
+ * {@link EngineOptions#overlapSteps()} turns overlapping off.
  *
  * <p>{@link #submit} is safe from any thread; everything else happens on the loop thread.
  */
@@ -103,13 +103,13 @@ public final class InferenceEngine implements AutoCloseable {
                 options,
                 observer,
                 Boolean.parseBoolean(System.getProperty(FREE_WINDOW_BLOCKS, "true")),
-                model.submitsAhead() && Boolean.parseBoolean(System.getProperty(OVERLAP_STEPS, "true")));
+                model.submitsAhead() && options.overlapSteps());
     }
 
     /** {@link #start(String, LanguageModel, EngineOptions, EngineObserver)}, freeing windowed layers' blocks or not. */
     static InferenceEngine start(
             String name, LanguageModel model, EngineOptions options, EngineObserver observer, boolean freeWindowed) {
-        return start(name, model, options, observer, freeWindowed, model.submitsAhead());
+        return start(name, model, options, observer, freeWindowed, model.submitsAhead() && options.overlapSteps());
     }
 
     /**
@@ -152,9 +152,6 @@ public final class InferenceEngine implements AutoCloseable {
                 options.maxBatchTokens(),
                 freeWindowed);
     }
-
-    /** System property: {@code false} reads every step before the next is issued (see the class comment). */
-    public static final String OVERLAP_STEPS = "llmserve.engine.overlap-steps";
 
     /** System property: {@code false} keeps windowed layers' blocks as global layers' (one KV group). */
     public static final String FREE_WINDOW_BLOCKS = "llmserve.engine.free-window-blocks";

@@ -38,7 +38,7 @@ class SlidingWindowKvTests {
     }
 
     private static EngineOptions options(int kvBlocks, int blockSize, int stepTokens, int running) {
-        return new EngineOptions(kvBlocks, blockSize, stepTokens, running, 64, true, Duration.ofMinutes(5));
+        return new EngineOptions(kvBlocks, blockSize, stepTokens, running, 64, true, Duration.ofMinutes(5), true);
     }
 
     private static InferenceEngine start(EngineOptions options, boolean free) {
