@@ -104,6 +104,7 @@ public final class GpuBackend extends Backend {
         this.uploader = new WeightUploader(this, device, options, transfer);
         this.recorder = new StepRecorder(workspace);
         this.executor = new StepExecutor(device, workspace);
+        workspace.beforeMoving(executor::awaitAll);
         this.tensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
         // every code object now: a module must not load inside a graph capture
         for (KernelModuleId id : KernelModuleId.values()) {

@@ -47,6 +47,11 @@ final class RopeTable implements AutoCloseable {
      *
      * @return true when the device table moved (graphs that use it are stale)
      */
+    /** Whether {@link #ensure} would free the table for a longer one. */
+    boolean moves(int needed) {
+        return table != null && needed > positions;
+    }
+
     boolean ensure(int needed, HostTransfer transfer) {
         if (needed <= positions) {
             return false;

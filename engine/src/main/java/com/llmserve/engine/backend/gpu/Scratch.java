@@ -55,6 +55,12 @@ final class Scratch implements AutoCloseable {
         this.device = device;
     }
 
+    /** Whether {@link #ensure} would free {@code slot}'s buffer for a larger one. */
+    boolean moves(Slot slot, long bytes) {
+        DeviceBuffer b = buffers.get(slot);
+        return b != null && b.byteSize() < bytes;
+    }
+
     /**
      * Makes {@code slot} hold at least {@code bytes}.
      *
@@ -67,7 +73,7 @@ final class Scratch implements AutoCloseable {
         }
         long size = Math.max(bytes, b == null ? 0 : b.byteSize() + b.byteSize() / 2);
         if (b != null) {
-            b.close(); // the previous step has finished: every flush waits for its stream
+            b.close(); // no step that reads it still runs (Workspace#beforeMoving)
         }
         DeviceBuffer grown = device.allocate(Math.max(size, 256));
         buffers.put(slot, grown);

@@ -73,6 +73,11 @@ final class StepMeta implements AutoCloseable {
      *
      * @return true when the device buffer moved (graphs that read it are stale)
      */
+    /** Whether {@link #ensure} would free the buffers for larger ones. */
+    boolean moves(int rows, int ints, int tableEntries) {
+        return buffer != null && (rows > this.rows || ints > this.ints || tableEntries > this.tableEntries);
+    }
+
     boolean ensure(int rows, int ints, int tableEntries) {
         if (buffer != null && rows <= this.rows && ints <= this.ints && tableEntries <= this.tableEntries) {
             return false;

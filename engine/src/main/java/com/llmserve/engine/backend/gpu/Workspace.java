@@ -18,7 +18,8 @@ import java.util.Map;
  * captured graphs bake in, so every growth bumps {@link #generation()}, and the graph cache keys
  * graphs by it: a stale graph is never found again, with no invalidation call anywhere.
  *
- * <p>Sized while operations are recorded, never while kernels run.
+ * <p>Sized while operations are recorded. Steps may still run then (issued without waiting): a
+ * growth first waits for them ({@link #beforeMoving}), since it frees the buffer they read.
  */
 final class Workspace implements AutoCloseable {
 
@@ -45,6 +46,7 @@ final class Workspace implements AutoCloseable {
 
     private long generation;
     private final boolean dependentLaunches;
+    private Runnable awaitRuns = () -> {};
 
     Workspace(Device device, GpuOptions options, HostTransfer transfer) {
         this.device = device;
@@ -78,6 +80,11 @@ final class Workspace implements AutoCloseable {
         return options;
     }
 
+    /** Runs {@code awaitRuns} before a growth frees a buffer: the steps still out may read it. */
+    void beforeMoving(Runnable awaitRuns) {
+        this.awaitRuns = awaitRuns;
+    }
+
     /** Counts the growths of every buffer here: graphs captured at an older generation are stale. */
     long generation() {
         return generation;
@@ -85,6 +92,9 @@ final class Workspace implements AutoCloseable {
 
     /** Makes {@code slot} hold at least {@code bytes}. */
     void reserve(Slot slot, long bytes) {
+        if (scratch.moves(slot, bytes)) {
+            awaitRuns.run();
+        }
         if (scratch.ensure(slot, bytes)) {
             generation++;
         }
@@ -96,6 +106,9 @@ final class Workspace implements AutoCloseable {
 
     /** Makes the metadata regions hold at least this many rows, ints and block-table entries. */
     void reserveMeta(int rows, int ints, int tableEntries) {
+        if (meta.moves(rows, ints, tableEntries)) {
+            awaitRuns.run(); // the device's copy and a run's staging both go
+        }
         if (meta.ensure(rows, ints, tableEntries)) {
             generation++;
         }
@@ -108,6 +121,9 @@ final class Workspace implements AutoCloseable {
     /** The table of {@code rope}, covering positions {@code [0, positions)}. */
     RopeTable ropeTable(Rope rope, int positions) {
         RopeTable table = ropeTables.computeIfAbsent(RopeTable.Key.of(rope), key -> new RopeTable(rope));
+        if (table.moves(positions)) {
+            awaitRuns.run();
+        }
         if (table.ensure(positions, transfer)) {
             generation++;
         }

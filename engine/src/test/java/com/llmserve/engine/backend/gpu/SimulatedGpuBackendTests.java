@@ -11,6 +11,7 @@ import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.Gating;
 import com.llmserve.engine.backend.KvCacheType;
 import com.llmserve.engine.backend.KvStorage;
+import com.llmserve.engine.backend.Rope;
 import com.llmserve.engine.backend.Step;
 import com.llmserve.engine.gguf.GgufFile;
 import com.llmserve.engine.model.Architectures;
@@ -279,6 +280,35 @@ class SimulatedGpuBackendTests {
             model.submit(next, kv, 1, null).await();
             assertThat(gpu.launches()).extracting(SimulatedGpu.Launch::symbol).doesNotContain("ls_take_choices");
         });
+    }
+
+    /**
+     * A growth of a scratch slot, the step metadata or a rope table frees the buffer that steps
+     * still out read: it waits for them first (a first allocation frees nothing and does not).
+     */
+    @Test
+    void aWorkspaceGrowthWaitsForTheStepsStillOutBeforeFreeingWhatTheyRead() {
+        try (HostTransfer transfer = new HostTransfer(device, 1 << 20);
+                Workspace w = new Workspace(device, GpuOptions.defaults(), transfer)) {
+            List<String> waits = new ArrayList<>();
+            w.beforeMoving(() -> waits.add("waited"));
+            w.reserve(Scratch.Slot.XQ, 1024);
+            w.reserve(Scratch.Slot.XQ, 512);
+            w.reserveMeta(8, 16, 64);
+            Rope rope = new Rope(Rope.Style.NORMAL, 64, 10000f, 1f, null, null);
+            w.ropeTable(rope, 100);
+            assertThat(waits).as("first sizes and smaller asks").isEmpty();
+            w.reserve(Scratch.Slot.XQ, 1 << 16);
+            assertThat(waits).hasSize(1);
+            w.reserveMeta(4096, 16, 64);
+            assertThat(waits).hasSize(2);
+            w.ropeTable(rope, 100_000);
+            assertThat(waits).hasSize(3);
+            long generation = w.generation();
+            w.reserve(Scratch.Slot.XQ, 1 << 16);
+            assertThat(waits).hasSize(3);
+            assertThat(w.generation()).isEqualTo(generation);
+        }
     }
 
     @Test
