@@ -17,6 +17,7 @@ import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.RequiresGpu;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,7 +157,7 @@ class GpuModelParityTests {
                 }
                 System.out.printf(
                         "[gpu-report] overlapped steps %-26s %d tokens, identical to steps read one by one: %s%n",
-                        modelFile, STEPS, java.util.Arrays.equals(tokens[0], tokens[1]));
+                        modelFile, STEPS, Arrays.equals(tokens[0], tokens[1]));
                 assertThat(tokens[1]).containsExactly(tokens[0]);
                 assertThat(oneByOne[1]).containsExactly(oneByOne[0]);
             }

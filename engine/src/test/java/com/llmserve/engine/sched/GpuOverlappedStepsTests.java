@@ -14,6 +14,7 @@ import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.RequiresGpu;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,7 +73,7 @@ class GpuOverlappedStepsTests {
         int same = 0;
         for (int i = 0; i < runs[0].length; i++) {
             assertThat(runs[0][i]).as("stream %d", i).hasSize(6 + 3 * i);
-            same += java.util.Arrays.equals(runs[0][i], runs[1][i]) ? 1 : 0;
+            same += Arrays.equals(runs[0][i], runs[1][i]) ? 1 : 0;
         }
         System.out.printf(
                 "[gpu-report] overlapped engine %-24s %d of %d streams identical to steps read one by one"

@@ -31,6 +31,7 @@ import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
@@ -715,7 +716,7 @@ public final class GpuBackend extends Backend {
         }
         if (!c.onDevice()) {
             c.pending().await();
-            int[] resolved = java.util.Arrays.copyOf(ids, n);
+            int[] resolved = Arrays.copyOf(ids, n);
             for (int t = 0; t < n; t++) {
                 if (rows[t] >= 0) {
                     int id = c.ids()[c.at() + rows[t] * c.k()];
