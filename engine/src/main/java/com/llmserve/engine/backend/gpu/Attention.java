@@ -51,6 +51,17 @@ record Attention(
     }
 
     /**
+     * The most rows a step split into several parts can have: {@link #splits} is 1 beyond them. The
+     * arrival counters are sized for as many once, so their size does not depend on which steps the
+     * schedule happened to form (a rare step of 65 rows grew them after a device's idle memory was
+     * taken; GpuFaultTests). The batch-invariant mode splits every row as a row alone, so there they
+     * still grow with the rows.
+     */
+    static int splitRows(int multiprocessors, int kvHeads) {
+        return Math.max(1, (2 * multiprocessors - 1) / kvHeads);
+    }
+
+    /**
      * Query heads per block of the split kernel when a step has one row: two, whose chains are
      * shorter than four heads' (measured on an H200 in bench/kernels' attention lab: 1.3 us a layer
      * at 128 positions), where at 16 rows and more the extra blocks cost more than they save.
@@ -159,7 +170,11 @@ record Attention(
             w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + LS_ATT_SPLIT_STATS) * Float.BYTES);
             w.reserve(
                     Slot.ATTENTION_ARRIVALS,
-                    (long) Math.max(n, w.options().maxGraphRows())
+                    (long) Math.max(
+                                    n,
+                                    Math.max(
+                                            w.options().maxGraphRows(),
+                                            splitRows(w.device().info().multiprocessors(), shape.kvHeads())))
                             * shape.kvHeads()
                             * headParts(shape, 1)
                             * Integer.BYTES);

@@ -32,4 +32,15 @@ class AttentionTests {
         // the arrival counters are sized for one row's parts: never fewer than a batch's
         assertThat(Attention.headParts(shape, 1)).isGreaterThanOrEqualTo(parts);
     }
+
+    @ParameterizedTest(name = "{0} multiprocessors, {1} kv heads")
+    @CsvSource({"132, 1", "132, 4", "132, 8", "108, 8", "304, 8", "60, 3", "1, 1"})
+    void everyStepSplitIntoPartsHasAtMostTheRowsTheArrivalCountersAreSizedFor(int multiprocessors, int kvHeads) {
+        int bound = Attention.splitRows(multiprocessors, kvHeads);
+        for (int rows = 1; rows <= 4096; rows++) {
+            if (Attention.splits(multiprocessors, kvHeads, rows) > 1) {
+                assertThat(rows).as("rows of a split step").isLessThanOrEqualTo(bound);
+            }
+        }
+    }
 }
