@@ -97,6 +97,10 @@ public final class Batch {
         }
         int[] t = tokens.clone();
         for (int row = 0; row < t.length; row++) {
+            if (choices[row] > best.length) {
+                throw new IllegalArgumentException("row " + row + " takes the choice of logit row " + (choices[row] - 1)
+                        + " of a pass with " + best.length);
+            }
             if (choices[row] > 0) {
                 t[row] = best[choices[row] - 1];
             }
