@@ -31,7 +31,6 @@ import com.llmserve.gpu.Vendor;
 import com.llmserve.kernels.KernelModuleId;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
@@ -85,12 +84,15 @@ public final class GpuBackend extends Backend {
      * allocated on the first such call.
      */
     private DeviceBuffer choiceIds;
-    /** The last {@link #topKLater}'s rows and k, with whether its ids are in {@link #choiceIds}; null after a topK. */
+    /** The rows and k of the last {@link #topKLater}, whose ids are in {@link #choiceIds}; null after a topK. */
     private Choices choices;
 
-    private record Choices(int rows, int k, boolean onDevice, Pending pending, int[] ids, int at) {}
+    private record Choices(int rows, int k) {}
 
-    /** The most ids (rows x k) a {@link #topKLater} leaves on the device for the next step. */
+    /**
+     * The most ids (rows x k) a {@link #topKLater} leaves on the device for the next step; more are
+     * chosen at once, as by a topK (a model asks for at most 32 rows x 64).
+     */
     static final int CHOICE_CAPACITY = 1 << 14;
 
     private GpuBackend(Device device, GpuOptions options, ShardGroup group, int rank) {
@@ -669,36 +671,24 @@ public final class GpuBackend extends Backend {
     @Override
     protected Pending doTopKLater(
             Step step, Activations x, int n, int k, int[] ids, float[] values, int at, int[] allowed) {
-        if (!choosesAhead()) {
+        if (!choosesAhead() || (long) n * k > CHOICE_CAPACITY) {
             doTopK(step, x, n, k, ids, values, at, allowed);
             return Pending.DONE;
         }
         int maskAt = allowed == null ? TopK.NO_MASK : recorder.addInts(allowed, allowed.length, allowed.length);
         long bytes = (long) n * k * Integer.BYTES;
-        boolean onDevice = (long) n * k <= CHOICE_CAPACITY;
-        if (onDevice && choiceIds == null) {
+        if (choiceIds == null) {
             choiceIds = device.allocate(2L * CHOICE_CAPACITY * Integer.BYTES); // ids, then their values
         }
-        DeviceBuffer kept = onDevice ? choiceIds : null;
-        recorder.record(new TopK(act(x), n, k, maskAt, kept), n);
-        // one copy back when the choices stay on the device (ids and values side by side): between
-        // two steps issued back to back, each copy is a pause of the device's stream
-        Pending p = executor.runLater(
-                recorder,
-                2 * bytes,
-                (s, staging) -> {
-                    if (kept != null) {
-                        s.copyToHost(kept, 0, staging);
-                    } else {
-                        s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_IDS), 0, staging.asSlice(0, bytes));
-                        s.copyToHost(workspace.scratch(Scratch.Slot.TOPK_VALUES), 0, staging.asSlice(bytes, bytes));
-                    }
-                },
-                staging -> {
+        recorder.record(new TopK(act(x), n, k, maskAt, choiceIds), n);
+        // ids and values side by side, one copy back: between two steps issued back to back, each
+        // copy is a pause of the device's stream
+        Pending p =
+                executor.runLater(recorder, 2 * bytes, (s, staging) -> s.copyToHost(choiceIds, 0, staging), staging -> {
                     MemorySegment.copy(staging, ValueLayout.JAVA_INT, 0, ids, at, n * k);
                     MemorySegment.copy(staging, ValueLayout.JAVA_FLOAT, bytes, values, at, n * k);
                 });
-        choices = new Choices(n, k, onDevice, p, ids, at);
+        choices = new Choices(n, k);
         return p;
     }
 
@@ -706,25 +696,14 @@ public final class GpuBackend extends Backend {
     protected void doEmbedChoices(Step step, Weight table, int[] ids, int[] rows, int n, Activations out) {
         Choices c = choices;
         if (c == null) {
-            throw new IllegalStateException(name() + ": no topKLater since the last topK to take choices from");
+            throw new IllegalStateException(name() + ": no choices on the device to take (no topKLater since the last"
+                    + " topK, or more than " + CHOICE_CAPACITY + " ids chosen)");
         }
         for (int t = 0; t < n; t++) {
             if (rows[t] >= c.rows()) {
                 throw new IllegalArgumentException(
                         "row " + t + " takes the choice of row " + rows[t] + " of " + c.rows());
             }
-        }
-        if (!c.onDevice()) {
-            c.pending().await();
-            int[] resolved = Arrays.copyOf(ids, n);
-            for (int t = 0; t < n; t++) {
-                if (rows[t] >= 0) {
-                    int id = c.ids()[c.at() + rows[t] * c.k()];
-                    resolved[t] = id >= 0 && id < table.rows() ? id : 0; // as ls_take_choices
-                }
-            }
-            doEmbed(step, table, resolved, n, out);
-            return;
         }
         int p = recorder.padded(n, out.rows());
         int tokensAt = recorder.addInts(ids, n, p);
