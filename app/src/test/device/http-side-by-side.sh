@@ -11,9 +11,15 @@
 #        BACKEND=cpu LLAMA_DIR=<a CPU build> ... to try it on a machine without a GPU
 #        BUILD_ONLY=1 LLAMA_SRC=llama-src.tar.xz ...  a first call that only builds llama.cpp and writes
 #                    the models (the machine keeps them while warm); the next call measures
+#        LONG_PROMPT_WORDS=3500 ...  then, on each server, 8 requests one after the other with prompts of
+#                    that many words (~4k tokens) and 8 tokens generated: the time to the first token
+#                    of a long prompt (llama-server restarted with one slot of 8192 tokens for it: its
+#                    64 slots of 512 cannot hold such a prompt)
+#        LLAMA=0 SERVICE_ARGS="--llmserve.gpu.half-weights=off" TAG=-half-off ...  this service only,
+#                    with more arguments, its reports named with the tag
 # The service's bundle is in /tmp/llmserve-bench (bench-http.sh keep, plus app.jar); the models are
 # written by this checkout's bench/tools/synth_gguf.py (--arch).
-# Results in $OUT: http-<server>-<shape>-<type>.md, each the load's report.
+# Results in $OUT: http-<server>-<shape>-<type>[-long].md, each the load's report.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
@@ -58,7 +64,24 @@ wait_ready() {  # url pid log
 
 measure() {  # server shape type model-id port
   python3 "$keep/tools/openai_load.py" --url "http://127.0.0.1:$5" --model "$4" --concurrency "${CONCURRENCY:-1,64}" \
-    --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}' | tee "$out/http-$1-$2-$3.md"
+    --prompt-words 100 --max-tokens 128 --extra '{"ignore_eos": true}' | tee "$out/http-$1-$2-$3${TAG:-}.md"
+}
+
+measure_long() {  # server shape type model-id port
+  [ -n "${LONG_PROMPT_WORDS:-}" ] || return 0
+  echo "-- prompts of $LONG_PROMPT_WORDS words: $(prompt_tokens "$4" "$5") tokens (as the server counts them)"
+  python3 "$keep/tools/openai_load.py" --url "http://127.0.0.1:$5" --model "$4" --concurrency 1 --requests 8 \
+    --prompt-words "$LONG_PROMPT_WORDS" --max-tokens 8 --extra '{"ignore_eos": true}' | tee "$out/http-$1-$2-$3${TAG:-}-long.md"
+}
+
+prompt_tokens() {  # model-id port: a long prompt's tokens from the usage of a one-token completion
+  python3 - "$keep/tools" "$1" "$2" "$LONG_PROMPT_WORDS" <<'PY'
+import json, sys, urllib.request
+sys.path.insert(0, sys.argv[1]); import openai_load
+body = json.dumps({"model": sys.argv[2], "max_tokens": 1, "prompt": openai_load.prompt_text(int(sys.argv[4]), 99)}).encode()
+req = urllib.request.Request(f"http://127.0.0.1:{sys.argv[3]}/v1/completions", body, {"Content-Type": "application/json"})
+print(json.load(urllib.request.urlopen(req, timeout=120))["usage"]["prompt_tokens"])
+PY
 }
 
 for spec in "$@"; do
@@ -66,12 +89,21 @@ for spec in "$@"; do
   f="$models/$arch-$shape-$type.gguf"
   id=$arch-$shape-$type
 
-  echo "== llama-server: $shape $type $(date +%T)"
-  "$llama/build/bin/llama-server" -m "$f" -ngl 99 -fa on --port 8099 -np 64 -c 32768 --no-webui \
-    > "$log/llama-server-$shape.txt" 2>&1 &
-  server=$!
-  wait_ready http://127.0.0.1:8099/health $server "$log/llama-server-$shape.txt" && measure llama "$shape" "$type" "$id" 8099
-  kill $server; wait $server 2>/dev/null
+  if [ "${LLAMA:-1}" != 0 ]; then
+    echo "== llama-server: $shape $type $(date +%T)"
+    "$llama/build/bin/llama-server" -m "$f" -ngl 99 -fa on --port 8099 -np 64 -c 32768 --no-webui \
+      > "$log/llama-server-$shape.txt" 2>&1 &
+    server=$!
+    wait_ready http://127.0.0.1:8099/health $server "$log/llama-server-$shape.txt" && measure llama "$shape" "$type" "$id" 8099
+    kill $server; wait $server 2>/dev/null
+    if [ -n "${LONG_PROMPT_WORDS:-}" ]; then
+      "$llama/build/bin/llama-server" -m "$f" -ngl 99 -fa on --port 8099 -np 1 -c 8192 --no-webui \
+        > "$log/llama-server-$shape-long.txt" 2>&1 &
+      server=$!
+      wait_ready http://127.0.0.1:8099/health $server "$log/llama-server-$shape-long.txt" && measure_long llama "$shape" "$type" "$id" 8099
+      kill $server; wait $server 2>/dev/null
+    fi
+  fi
 
   echo "== this service: $shape $type $(date +%T)"
   served=$keep/side-by-side-models
@@ -79,9 +111,9 @@ for spec in "$@"; do
   "$jre/jre25/bin/java" --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx8g -jar "$keep/app.jar" \
     --server.port=18080 --llmserve.models-dir="$served" --llmserve.backend="${BACKEND:-gpu}" --llmserve.failover.cpu-fallback=never \
     --llmserve.engine.kv-blocks=4096 --llmserve.engine.max-running=128 --llmserve.engine.max-waiting=1024 \
-    > "$log/service-$shape.txt" 2>&1 &
+    ${SERVICE_ARGS:-} > "$log/service-$shape${TAG:-}.txt" 2>&1 &
   server=$!
-  wait_ready http://127.0.0.1:18080/actuator/health/readiness $server "$log/service-$shape.txt" \
-    && measure llmserve "$shape" "$type" "$id" 18080
+  wait_ready http://127.0.0.1:18080/actuator/health/readiness $server "$log/service-$shape${TAG:-}.txt" \
+    && measure llmserve "$shape" "$type" "$id" 18080 && measure_long llmserve "$shape" "$type" "$id" 18080
   kill $server; wait $server 2>/dev/null
 done
