@@ -3,8 +3,9 @@
 # KIND is POINTER (any T*), I32 (int, unsigned, int32_t, uint32_t), I64 (long, long long, int64_t,
 # uint64_t, size_t) or F32 (float); any other parameter type fails, naming kernel, parameter and type.
 #
-# An entry point is an `LS_KERNEL void <name>(<parameters>)` declaration, written out or produced by
-# a function-like macro of the source or of a header it includes with "...": those macros are
+# An entry point is an `LS_KERNEL [LS_<ATTRIBUTE>...] void <name>(<parameters>)` declaration (the
+# attribute macros are object-like, e.g. a launch bound), written out or produced by a function-like
+# macro of the source or of a header it includes with "...": those macros are
 # expanded here as the C preprocessor would (parameters, ## pasting, macros invoking macros), since
 # whole families of kernels are instantiated that way. Conditionals are not evaluated, so entry
 # points must not depend on #if; the build checks every code object against this list, which
@@ -213,12 +214,13 @@ function trim(s) {
 function list_kernels(s,   declaration, name, params, count_params, line, i) {
   while (match(s, /[^A-Za-z_0-9]LS_KERNEL[^A-Za-z_0-9]/)) {
     s = substr(s, RSTART + RLENGTH - 1)
-    if (!match(s, /^[ \t]*void[ \t]+[A-Za-z_][A-Za-z_0-9]*[ \t]*\([^)]*\)/)) {
+    # attribute macros (LS_<NAME>, e.g. a launch bound) may stand between LS_KERNEL and void
+    if (!match(s, /^([ \t]+LS_[A-Z0-9_]+)*[ \t]*void[ \t]+[A-Za-z_][A-Za-z_0-9]*[ \t]*\([^)]*\)/)) {
       fail("cannot read the declaration after LS_KERNEL (want 'void <name>(<parameters>)'): " substr(s, 1, 80))
     }
     declaration = substr(s, RSTART, RLENGTH)
     s = substr(s, RSTART + RLENGTH)
-    sub(/^[ \t]*void[ \t]+/, "", declaration)
+    sub(/^([ \t]+LS_[A-Z0-9_]+)*[ \t]*void[ \t]+/, "", declaration)
     name = declaration
     sub(/[ \t]*\(.*$/, "", name)
     if (name in kernels) fail("kernel " name " is declared twice")

@@ -10,8 +10,14 @@
 // mma.sync.m16n8k32 s8 per tile and weight block. Weights, activations and their scales come
 // through a ring of shared-memory stages of LS_MMQ_KBLOCKS blocks filled by cp.async (three stages
 // for Q4_0, two for Q8_0's larger blocks), so memory runs ahead of the products; fragments are read
-// with ldmatrix. AMD: a plain dp4a loop with the same sums per block (no MFMA/WMMA path yet; the
-// host launches these kernels on NVIDIA devices only).
+// with ldmatrix.
+//
+// AMD: the integer matrix instructions (ls_mmq_amd.h says which and how their operands lie): gfx90a
+// and gfx942 (MFMA, wave64) take a block as two waves of 32 rows x 64 tokens, gfx11 (WMMA, wave32)
+// as four waves of 32 rows x 32 tokens, 2 x 4 or 2 x 2 tiles of 16 x 16, one or two instructions per
+// tile and weight block. Each lane reads its operands' registers from global memory (no staging in
+// local memory yet: these paths compile for every AMD target but no AMD GPU has run them). Other AMD
+// targets: a plain dp4a loop with the same sums per block.
 //
 // Split K: with `splits` > 1 (grid z), block z takes a contiguous share of the weight blocks and
 // writes its sums to `partials`; the last of a tile's splits to finish (a counter per tile in
@@ -22,12 +28,72 @@
 // Grid: x = ceil(rows / LS_MMQ_ROWS), y = ceil(ncols / LS_MMQ_COLS), z = splits. y has row stride
 // `ystride` floats; with `accumulate` the result is added to y.
 #include "ls_formats.h"
+#include "ls_mmq_amd.h"
 
 static_assert(LS_MMQ_THREADS == 128, "four waves of 32: two row halves x two column halves");
 static_assert(LS_MMQ_ROWS == 64 && LS_MMQ_COLS == 64, "a wave's share is 32 rows x 32 tokens");
 
 // Sums per thread: a block's LS_MMQ_ROWS x LS_MMQ_COLS over its threads.
 #define LS_MMQ_ACC (LS_MMQ_ROWS * LS_MMQ_COLS / LS_MMQ_THREADS)
+
+#if LS_AMD && defined(__gfx90a__)
+#define LS_MMQ_AMD LS_MMQ_AMD_MFMA16
+#elif LS_AMD && defined(__gfx942__)
+#define LS_MMQ_AMD LS_MMQ_AMD_MFMA32
+#elif LS_AMD && defined(__GFX11__)
+#define LS_MMQ_AMD LS_MMQ_AMD_WMMA
+#endif
+
+#if LS_MMQ_AMD
+#define LS_MMQ_AMD_WAVE (LS_MMQ_AMD == LS_MMQ_AMD_WMMA ? 32 : 64)
+// 16 x 16 tiles per wave across its tokens (two down its 32 rows)
+#define LS_MMQ_AMD_COL_TILES (LS_MMQ_AMD == LS_MMQ_AMD_WMMA ? 2 : 4)
+#define LS_MMQ_AMD_TILE_ITEMS LS_MMQ_AMD_ITEMS(LS_MMQ_AMD)
+// one operand's registers of a 32-value block
+#define LS_MMQ_AMD_WORDS (LS_MMQ_AMD_STEPS(LS_MMQ_AMD) * LS_MMQ_AMD_LANE_K(LS_MMQ_AMD) / 4)
+static_assert(2 * LS_MMQ_AMD_COL_TILES * LS_MMQ_AMD_TILE_ITEMS == LS_MMQ_ACC, "a lane's sums are its tiles' items");
+static_assert(LS_MMQ_THREADS / LS_MMQ_AMD_WAVE * 32 * LS_MMQ_AMD_COL_TILES * 16 == LS_MMQ_ROWS * LS_MMQ_COLS,
+              "the waves cover the block's rows and tokens once");
+
+typedef int ls_mmq_v4i __attribute__((ext_vector_type(4)));
+typedef int ls_mmq_v8i __attribute__((ext_vector_type(8)));
+
+// The exact integer sums of one 16 x 16 tile over one 32-value block: a (weight rows) x b (tokens).
+LS_DEVICE void ls_mmq_amd_tile(int (&sums)[LS_MMQ_AMD_TILE_ITEMS], const int (&a)[LS_MMQ_AMD_WORDS],
+                               const int (&b)[LS_MMQ_AMD_WORDS]) {
+#if LS_MMQ_AMD == LS_MMQ_AMD_MFMA16
+  ls_mmq_v4i c = {0, 0, 0, 0};
+  c = __builtin_amdgcn_mfma_i32_16x16x16i8(a[0], b[0], c, 0, 0, 0);
+  c = __builtin_amdgcn_mfma_i32_16x16x16i8(a[1], b[1], c, 0, 0, 0);
+#elif LS_MMQ_AMD == LS_MMQ_AMD_MFMA32
+  ls_mmq_v4i c = {0, 0, 0, 0};
+  const long a64 = (long)(((unsigned long)(unsigned)a[1] << 32) | (unsigned)a[0]);
+  const long b64 = (long)(((unsigned long)(unsigned)b[1] << 32) | (unsigned)b[0]);
+  c = __builtin_amdgcn_mfma_i32_16x16x32_i8(a64, b64, c, 0, 0, 0);
+#else
+  ls_mmq_v8i c = {0, 0, 0, 0, 0, 0, 0, 0};
+  const ls_mmq_v4i a0 = {a[0], a[1], a[2], a[3]}, a1 = {a[4], a[5], a[6], a[7]};
+  const ls_mmq_v4i b0 = {b[0], b[1], b[2], b[3]}, b1 = {b[4], b[5], b[6], b[7]};
+  c = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(true, a0, true, b0, c, false);
+  c = __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(true, a1, true, b1, c, false);
+#endif
+#pragma unroll
+  for (int e = 0; e < LS_MMQ_AMD_TILE_ITEMS; ++e) sums[e] = c[e];
+}
+
+// This lane's registers of one operand: weight row `block` (Q4) or a token's activation block.
+template <bool Q4>
+LS_DEVICE void ls_mmq_amd_operand(int (&r)[LS_MMQ_AMD_WORDS], const uint8_t* block, int lane) {
+#pragma unroll
+  for (int s = 0; s < LS_MMQ_AMD_STEPS(LS_MMQ_AMD); ++s) {
+#pragma unroll
+    for (int q = 0; q < LS_MMQ_AMD_LANE_K(LS_MMQ_AMD) / 4; ++q) {
+      r[s * (LS_MMQ_AMD_LANE_K(LS_MMQ_AMD) / 4) + q] =
+          ls_mmq_amd_word<Q4>(block, ls_mmq_amd_first_value(LS_MMQ_AMD, lane, s) + 4 * q);
+    }
+  }
+}
+#endif
 
 #if LS_NVIDIA
 // The float 1.5 * 2^23 (LS_MMQ_MAGIC_F): adding an integer i with |i| < 2^22 to its bits gives the
@@ -98,6 +164,13 @@ LS_DEVICE int ls_q4_hi(unsigned v) {
 }
 #endif
 
+#if LS_AMD
+// blocks are always LS_MMQ_THREADS: a lane may have the registers a larger block could not give it
+#define LS_MMQ_BOUNDS __attribute__((amdgpu_flat_work_group_size(LS_MMQ_THREADS, LS_MMQ_THREADS)))
+#else
+#define LS_MMQ_BOUNDS
+#endif
+
 // Column c's activation row and output row: c itself, or a group's map (as in gemv.hip).
 LS_DEVICE int ls_mmq_xrow(const int* map, int c) {
   return map ? map[2 * c] : c;
@@ -115,6 +188,12 @@ LS_DEVICE void ls_mmq_element(int i, int* row, int* col) {
   const int rt = i >> 4, j = (i >> 2) & 3, e = i & 3;
   *row = (wave & 1) * 32 + rt * 16 + (lane >> 2) + (e >> 1) * 8;
   *col = (wave >> 1) * 32 + j * 8 + 2 * (lane & 3) + (e & 1);
+#elif LS_MMQ_AMD
+  const int lane = tid & (LS_MMQ_AMD_WAVE - 1), wave = tid / LS_MMQ_AMD_WAVE;
+  const int t = i / LS_MMQ_AMD_TILE_ITEMS, e = i % LS_MMQ_AMD_TILE_ITEMS;
+  const int rt = t / LS_MMQ_AMD_COL_TILES, j = t % LS_MMQ_AMD_COL_TILES;
+  *row = (wave & 1) * 32 + rt * 16 + ls_mmq_amd_sum_row(LS_MMQ_AMD, lane, e);
+  *col = (wave >> 1) * 32 + j * 16 + (lane & 15);
 #else
   *row = tid % LS_MMQ_ROWS;
   *col = (tid / LS_MMQ_ROWS) * LS_MMQ_ACC + i;
@@ -288,6 +367,55 @@ LS_DEVICE void ls_mmq_products(const uint8_t* w, const uint16_t* wd, const int8_
   }
   ls_cp_async_wait<0>();
   ls_sync_block();  // the staged memory serves the next group (ls_mmq_ex_*)
+#elif LS_MMQ_AMD
+  constexpr int WB = Q4 ? 16 : 32;  // quant bytes per weight block (repacked layout)
+  constexpr int CT = LS_MMQ_AMD_COL_TILES, ITEMS = LS_MMQ_AMD_TILE_ITEMS;
+  const int lane = tid & (LS_MMQ_AMD_WAVE - 1), wave = tid / LS_MMQ_AMD_WAVE;
+  const int wr = row_block + (wave & 1) * 32;  // this wave's first row
+  const int wc = col0 + (wave >> 1) * 32;      // and token
+  // rows and tokens past the end read the last ones: their sums are never stored
+  long wrow[2];
+#pragma unroll
+  for (int rt = 0; rt < 2; ++rt) {
+    const int r = wr + rt * 16 + (lane & 15);
+    wrow[rt] = (row_base + (r < rows ? r : rows - 1)) * nb;
+  }
+  long xrow[CT];
+#pragma unroll
+  for (int j = 0; j < CT; ++j) {
+    const int n = wc + j * 16 + (lane & 15);
+    xrow[j] = ls_mmq_xrow(map, n < ncols ? n : ncols - 1);
+  }
+  const int end = blk_end < nb ? blk_end : nb;
+  for (int b = blk_begin; b < end; ++b) {
+    int a[2][LS_MMQ_AMD_WORDS];
+    float da[2][ITEMS];
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+      ls_mmq_amd_operand<Q4>(a[rt], w + (wrow[rt] + b) * WB, lane);
+#pragma unroll
+      for (int e = 0; e < ITEMS; ++e) {
+        const int r = wr + rt * 16 + ls_mmq_amd_sum_row(LS_MMQ_AMD, lane, e);
+        da[rt][e] = ls_half_to_float(wd[(row_base + (r < rows ? r : rows - 1)) * nb + b]);
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < CT; ++j) {
+      if (wc + j * 16 < ncols) {  // the same for the whole wave: the instructions need every lane
+        int x[LS_MMQ_AMD_WORDS];
+        ls_mmq_amd_operand<false>(x, (const uint8_t*)(xq + xrow[j] * k + (long)b * LS_QK), lane);
+        const float dx = xd[xrow[j] * nb + b];
+#pragma unroll
+        for (int rt = 0; rt < 2; ++rt) {
+          int c[ITEMS];
+          ls_mmq_amd_tile(c, a[rt], x);
+          float* o = acc + (rt * CT + j) * ITEMS;
+#pragma unroll
+          for (int e = 0; e < ITEMS; ++e) o[e] += da[rt][e] * dx * (float)c[e];
+        }
+      }
+    }
+  }
 #else
   // thread: one row of the block's, half of its columns
   const int row = row_block + tid % LS_MMQ_ROWS;
@@ -381,15 +509,15 @@ LS_DEVICE void ls_mmq_dense(const uint8_t* w, const uint16_t* wd, const int8_t* 
                (long)ls_block_y() * ((rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS) + ls_block_x());
 }
 
-LS_KERNEL void ls_mmq_q4_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
-                           int k, int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals,
-                           int splits) {
+LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q4_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd,
+                                          float* y, int rows, int k, int ncols, int ystride, int accumulate,
+                                          float* partials, unsigned* arrivals, int splits) {
   ls_mmq_dense<true>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
-LS_KERNEL void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, int rows,
-                           int k, int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals,
-                           int splits) {
+LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd,
+                                          float* y, int rows, int k, int ncols, int ystride, int accumulate,
+                                          float* partials, unsigned* arrivals, int splits) {
   ls_mmq_dense<false>(w, wd, xq, xd, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
@@ -398,8 +526,9 @@ LS_KERNEL void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, const int8_t* x
 // activation row and output row of each column), as ls_group_experts writes them with max_cols
 // LS_MMQ_COLS. Grid: x over the rows' tiles, y strides over the groups (`stride`: the grid's height).
 #define LS_MMQ_EX_ENTRY(name, q4)                                                                                    \
-  LS_KERNEL void ls_mmq_ex_##name(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, float* y, \
-                                  const int* groups, long long row_base, int rows, int k, int ystride, int stride) { \
+  LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_ex_##name(const uint8_t* w, const uint16_t* wd, const int8_t* xq,            \
+                                                const float* xd, float* y, const int* groups, long long row_base,   \
+                                                int rows, int k, int ystride, int stride) {                          \
     for (int gi = (int)ls_block_y(); gi < groups[0]; gi += stride) {                                                 \
       const int* g = groups + 1 + (long)gi * (2 + 2 * LS_MMQ_COLS);                                                  \
       const int row_block = (int)ls_block_x() * LS_MMQ_ROWS;                                                         \

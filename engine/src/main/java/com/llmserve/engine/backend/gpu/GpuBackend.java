@@ -66,12 +66,14 @@ public final class GpuBackend extends Backend {
     private final WeightUploader uploader;
     private final StepRecorder recorder;
     private final StepExecutor executor;
+    /** Whether the ls_mmq_* products run on integer matrix instructions here ({@link #int8MatrixCores}). */
+    private final boolean int8TensorCores;
+
     /**
-     * Whether the device has the tensor-core instructions the kernels use (NVIDIA sm_80 on): the
-     * ls_mmq_* products' int8 path (their AMD body is a plain loop) and the prompt attention's half
-     * products (ls_attention_mma_d*, whose AMD body is empty).
+     * Whether the prompt attention's half-precision tensor-core kernels (ls_attention_mma_d*) run here:
+     * NVIDIA sm_80 on (their AMD body is empty).
      */
-    private final boolean tensorCores;
+    private final boolean halfTensorCores;
 
     /** The shards this backend is one of, or null for a model on one device. */
     private final ShardGroup group;
@@ -108,12 +110,27 @@ public final class GpuBackend extends Backend {
         this.recorder = new StepRecorder(workspace);
         this.executor = new StepExecutor(device, workspace);
         workspace.beforeMoving(executor::awaitAll);
-        this.tensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
+        this.int8TensorCores = int8MatrixCores(device.info().arch());
+        this.halfTensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
         // every code object now: a module must not load inside a graph capture
         for (KernelModuleId id : KernelModuleId.values()) {
             device.modules().module(id);
         }
         workspace.reserveMeta(64, 128, 1024);
+    }
+
+    /**
+     * Whether {@code arch} runs the ls_mmq_* products on integer matrix instructions: NVIDIA sm_80 on
+     * ({@code mma.sync} s8), and the AMD targets mmq.hip has a path for, gfx90a and gfx942 (MFMA) and
+     * gfx11 (WMMA). Elsewhere those kernels are a plain loop, slower than dequantizing for the BLAS.
+     * No AMD GPU has run the AMD paths (docs/amd.md); {@code mmq-max-rows=0} and
+     * {@code expert-tensor-cores=false} keep any device off them.
+     */
+    static boolean int8MatrixCores(DeviceArch arch) {
+        return switch (arch.vendor()) {
+            case NVIDIA -> arch.atLeast(DeviceArch.SM_80);
+            case AMD -> arch.equals(DeviceArch.GFX90A) || arch.equals(DeviceArch.GFX942) || arch.major() == 11;
+        };
     }
 
     /** A backend on {@code device}; whoever opened the device's pool closes it after the backend. */
@@ -435,7 +452,7 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doMatmul(Step step, Weight w, Activations x, int n, Activations out) {
         int p = recorder.padded(n, Math.min(x.rows(), out.rows()));
-        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, tensorCores), n);
+        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores), n);
     }
 
     @Override
@@ -542,7 +559,7 @@ public final class GpuBackend extends Backend {
                         xRows,
                         act(out),
                         options,
-                        tensorCores),
+                        int8TensorCores),
                 tokens * used);
     }
 
@@ -584,7 +601,7 @@ public final class GpuBackend extends Backend {
         if (!invariant
                 && p >= options.gemmMinRows()
                 && p >= 4 * batch.sequences()
-                && Attention.tiledKernel(shape, tensorCores, kv.type() == KvCacheType.Q8_0) != null) {
+                && Attention.tiledKernel(shape, halfTensorCores, kv.type() == KvCacheType.Q8_0) != null) {
             int[] t = StepMeta.tiles(batch, p, LS_TILE_Q / group);
             recorder.tiles(t);
             tiles = t.length / 2;
@@ -602,7 +619,7 @@ public final class GpuBackend extends Backend {
                         false,
                         tiles,
                         sinks,
-                        tensorCores),
+                        halfTensorCores),
                 n);
     }
 

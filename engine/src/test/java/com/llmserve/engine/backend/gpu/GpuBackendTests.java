@@ -133,7 +133,7 @@ class GpuBackendTests {
     }
 
     /**
-     * The int8 tensor-core products (sm_80 on) sum the same exact block dot products as the GEMV
+     * The int8 tensor-core products (sm_80 on; MFMA/WMMA on AMD) sum the same exact block dot products as the GEMV
      * kernels in another float order: against the CPU as close as the GEMV, against the GEMV closer
      * still; rows (200) and tokens not multiples of the 64 x 64 block tile.
      */
@@ -141,8 +141,8 @@ class GpuBackendTests {
     @MethodSource("int8TensorCoreBatches")
     void int8TensorCoreProductsMatchTheGemvAndTheCpuBackend(GgmlType type, int tokens) {
         assumeTrue(
-                gpu.device().info().arch().atLeast(com.llmserve.gpu.DeviceArch.SM_80),
-                "int8 tensor-core products run on NVIDIA sm_80 and later");
+                GpuBackend.int8MatrixCores(gpu.device().info().arch()),
+                "int8 tensor-core products run on NVIDIA sm_80 on, AMD gfx90a, gfx942 and gfx11");
         Random r = new Random(type.ordinal() * 17L + tokens);
         int rows = 200;
         int cols = 1024;

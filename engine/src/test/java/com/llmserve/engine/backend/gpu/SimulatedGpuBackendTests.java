@@ -514,6 +514,26 @@ class SimulatedGpuBackendTests {
         assertThat(Workspace.dependentLaunchesRun(DeviceArch.GFX942)).isFalse();
     }
 
+    @Test
+    void theInt8ProductsTakeMatrixInstructionsWhereMmqHasAPathForThem() {
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.SM_80)).isTrue();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.SM_90)).isTrue();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.ofComputeCapability(7, 5)))
+                .isFalse();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX90A))
+                .as("MFMA 16x16x16 i8")
+                .isTrue();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX942))
+                .as("MFMA 16x16x32 i8")
+                .isTrue();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX1100))
+                .as("WMMA iu8")
+                .isTrue();
+        assertThat(GpuBackend.int8MatrixCores(DeviceArch.ofGcnArchName("gfx1030")))
+                .as("RDNA2: no matrix instructions, the plain loop")
+                .isFalse();
+    }
+
     /**
      * qwen3's and gemma3's per-head q/k norms run inside the rope's launch, which also writes the
      * cache: a step launches one ls_rope_norm_f32 per layer and neither the norms' own kernel nor

@@ -1,0 +1,125 @@
+// Checks ls_mmq_amd.h, the operand and sum layouts mmq.hip gives AMD's integer matrix instructions,
+// on the host: for each instruction kind, the registers every lane of a wave would hold for one
+// 16 x 16 tile of Q4_0 or Q8_0 weight rows and Q8_0 tokens are built with the header's helpers, the
+// instruction is carried out as the ISA documents its register layouts (written here independently
+// of the helpers: MFMA: A[i][k] in lane i + 16 * (k / w), byte k % w, w = 4 or 8 values a lane and
+// step; WMMA: A[i][k] in lanes i and i + 16, byte k of the lane's 16; B likewise with tokens for
+// rows; sums: MFMA D[i][j] in lane j + 16 * (i / 4), item i % 4; WMMA in lane j + 16 * (i % 2), item
+// i / 2), and every lane's sums must be the plain integer dot products of the rows and tokens the
+// header says they belong to. No AMD GPU runs here: this checks the index arithmetic, not the silicon.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#define LS_DEVICE static inline
+#include "ls_mmq_amd.h"
+
+namespace {
+
+struct Kind {
+  int id;
+  const char* name;
+  int wave;
+  int k_per_step;  // values of k one instruction takes
+};
+
+const Kind KINDS[] = {{LS_MMQ_AMD_MFMA16, "mfma_i32_16x16x16i8 (gfx90a)", 64, 16},
+                      {LS_MMQ_AMD_MFMA32, "mfma_i32_16x16x32_i8 (gfx942)", 64, 32},
+                      {LS_MMQ_AMD_WMMA, "wmma_i32_16x16x16_iu8 (gfx11)", 32, 16}};
+
+constexpr int MAX_WORDS = 8;
+
+int byte_of(const int* words, int index) {  // int8 value `index` of packed registers
+  return (int8_t)(((unsigned)words[index / 4]) >> (8 * (index % 4)));
+}
+
+// Value v (0..31) of a block as the products see it: Q4_0 repacked (byte v % 16, low nibble for
+// v < 16, high for the rest, minus 8), Q8_0 the byte itself.
+int value(const uint8_t* block, bool q4, int v) {
+  if (!q4) return (int8_t)block[v];
+  const int byte = block[v % 16];
+  return (v < 16 ? byte & 15 : byte >> 4) - 8;
+}
+
+int check(const Kind& kind, bool q4, std::mt19937& rng) {
+  const int bytes = q4 ? 16 : 32;
+  alignas(16) uint8_t w[16][32];
+  alignas(16) uint8_t x[16][32];
+  for (auto& row : w) for (auto& b : row) b = (uint8_t)rng();
+  for (auto& row : x) for (auto& b : row) b = (uint8_t)rng();
+  // the sums the products need
+  long ref[16][16];
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      long s = 0;
+      for (int v = 0; v < 32; ++v) s += value(w[i], q4, v) * (long)(int8_t)x[j][v];
+      ref[i][j] = s;
+    }
+
+  // every lane's registers, from the header
+  const int steps = LS_MMQ_AMD_STEPS(kind.id), per = LS_MMQ_AMD_LANE_K(kind.id) / 4;
+  int a[64][MAX_WORDS], b[64][MAX_WORDS];
+  for (int l = 0; l < kind.wave; ++l)
+    for (int s = 0; s < steps; ++s)
+      for (int q = 0; q < per; ++q) {
+        const int v = ls_mmq_amd_first_value(kind.id, l, s) + 4 * q;
+        a[l][s * per + q] = q4 ? ls_mmq_amd_word<true>(w[l % 16], v) : ls_mmq_amd_word<false>(w[l % 16], v);
+        b[l][s * per + q] = ls_mmq_amd_word<false>(x[l % 16], v);
+      }
+  (void)bytes;
+
+  // the instruction(s), as the ISA lays out their registers
+  long d[16][16] = {};
+  for (int s = 0; s < steps; ++s)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j)
+        for (int kk = 0; kk < kind.k_per_step; ++kk) {
+          int av, bv;
+          if (kind.id == LS_MMQ_AMD_WMMA) {
+            av = byte_of(a[i] + s * per, kk);
+            bv = byte_of(b[j] + s * per, kk);
+            if (av != byte_of(a[i + 16] + s * per, kk) || bv != byte_of(b[j + 16] + s * per, kk)) {
+              std::printf("%s: lanes %d and %d hold different operands\n", kind.name, i, i + 16);
+              return 1;
+            }
+          } else {
+            const int wl = kind.k_per_step / 4;  // values a lane holds per step
+            av = byte_of(a[i + 16 * (kk / wl)] + s * per, kk % wl);
+            bv = byte_of(b[j + 16 * (kk / wl)] + s * per, kk % wl);
+          }
+          d[i][j] += (long)av * bv;
+        }
+
+  int bad = 0;
+  for (int l = 0; l < kind.wave; ++l)
+    for (int e = 0; e < LS_MMQ_AMD_ITEMS(kind.id); ++e) {
+      const int i = kind.id == LS_MMQ_AMD_WMMA ? 2 * e + l / 16 : 4 * (l / 16) + e;  // where the ISA puts item e
+      const int j = l % 16;
+      const int row = ls_mmq_amd_sum_row(kind.id, l, e);  // where the kernel stores it
+      if (d[i][j] != ref[row][j] && bad++ < 4) {
+        std::printf("%s %s: lane %d item %d holds %ld, row %d token %d needs %ld\n", kind.name, q4 ? "Q4_0" : "Q8_0",
+                    l, e, d[i][j], row, j, ref[row][j]);
+      }
+    }
+  return bad;
+}
+
+}  // namespace
+
+int main() {
+  std::mt19937 rng(42);
+  int bad = 0;
+  for (const Kind& kind : KINDS) {
+    for (int q4 = 0; q4 < 2; ++q4) {
+      for (int trial = 0; trial < 50; ++trial) bad += check(kind, q4 != 0, rng);
+      std::printf("%s %s: %s\n", kind.name, q4 ? "Q4_0" : "Q8_0", bad ? "MISMATCH" : "50 tiles agree");
+    }
+  }
+  if (bad) {
+    std::printf("%d sums differ\n", bad);
+    return 1;
+  }
+  std::printf("all layouts agree\n");
+  return 0;
+}
