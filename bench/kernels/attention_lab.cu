@@ -54,6 +54,11 @@ int main(int argc, char** argv) {
   struct Case { int rows, ctx; std::vector<int> splits; };
   std::vector<Case> cases = {{1, 16, {32}}, {1, 64, {32}}, {1, 128, {32}}, {1, 256, {32}}, {1, 512, {32}}, {1, 1024, {32}}, {1, 4096, {32}}, {1, 32768, {32}},
                              {16, 160, {3}}, {16, 1000, {3}}, {64, 160, {1}}, {64, 512, {1}}, {64, 1000, {1}}};
+  if (getenv("MANY_ROWS")) {  // split counts at the row counts of batched decode (one pass there today)
+    cases.clear();
+    for (int rows : {16, 32, 64})
+      for (int ctx : {160, 512, 1000}) cases.push_back({rows, ctx, {1, 2, 3, 4}});
+  }
   if (getenv("SWEEP")) {  // split counts against context: where one pass stops paying
     cases.clear();
     for (int ctx : {16, 64, 128, 256, 512, 1024, 2048, 4096, 8192}) cases.push_back({1, ctx, {1, 2, 4, 8, 16, 32}});

@@ -7,6 +7,7 @@
 #   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to); route: of its lines
 #   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
 #   SWEEP=1       attention: every split count from 1 to 32 at contexts 16 to 8192 instead of the fixed cases
+#   MANY_ROWS=1   attention: split counts 1 to 4 at 16, 32 and 64 rows (batched decode) instead of the fixed cases
 #   ARCH=sm_90    nvcc's -arch
 #   allreduce needs 2 GPUs and NCCL: LLMSERVE_NCCL_LIBRARY, else found as the device scripts find it
 # e.g. the attention of two trees: TAG=old KERNELS=/tmp/old-tree/kernels/src/main/gpu bash run.sh attention;
