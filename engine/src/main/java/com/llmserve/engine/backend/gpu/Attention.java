@@ -7,6 +7,7 @@ import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_PART_HEADS;
 
 import com.llmserve.engine.backend.AttentionShape;
+import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.engine.backend.gpu.StepMeta.Region;
 import com.llmserve.gpu.DeviceBuffer;
@@ -40,14 +41,41 @@ record Attention(
         implements DeviceOp {
 
     /**
+     * Attended positions from which a step whose blocks would each take a whole row's positions
+     * splits them in two ({@link #splits}), up to {@link #LONG_CONTEXT_ROWS} rows (as measured).
+     */
+    static final int LONG_CONTEXT = 320;
+
+    static final int LONG_CONTEXT_ROWS = 64;
+
+    /**
      * Position splits per row for the per-row kernels: enough for about two blocks per
      * multiprocessor whatever the batch (measured on an H200: one row decodes fastest with 16 to 32
-     * splits, 64 rows with one), independent of the context so that a bucket's graph stays valid
-     * as sequences grow.
+     * splits, 64 rows with one at 160 positions), except that where that leaves one block per row
+     * and kv head, and at most four blocks per multiprocessor, two splits from {@link
+     * #LONG_CONTEXT} positions on: each block reads its positions one after the other, and 64 rows
+     * of 8 kv heads took 134 / 242 us a layer in two splits against 201 / 383 in one at 512 / 1000
+     * positions (57 against 45 at 160; bench/kernels attention lab, {@code MANY_ROWS}). A bucket
+     * so has a graph for each of its split counts as its sequences grow.
+     *
+     * @param context the most positions a row of the step attends to
      */
-    static int splits(int multiprocessors, int kvHeads, int rows) {
-        int splits = (2 * multiprocessors + kvHeads * rows - 1) / (kvHeads * rows);
+    static int splits(int multiprocessors, int kvHeads, int rows, int context) {
+        int blocks = kvHeads * rows;
+        int splits = (2 * multiprocessors + blocks - 1) / blocks;
+        if (splits == 1 && context >= LONG_CONTEXT && rows <= LONG_CONTEXT_ROWS && blocks <= 4 * multiprocessors) {
+            return 2;
+        }
         return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
+    }
+
+    /** The most positions a row of {@code batch} attends to through a layer of {@code shape}. */
+    static int context(Batch batch, AttentionShape shape) {
+        int longest = 0;
+        for (int last : batch.lastPositions()) {
+            longest = Math.max(longest, last + 1);
+        }
+        return shape.slidingWindow() > 0 ? Math.min(longest, shape.slidingWindow()) : longest;
     }
 
     /**
@@ -58,7 +86,8 @@ record Attention(
      * still grow with the rows.
      */
     static int splitRows(int multiprocessors, int kvHeads) {
-        return Math.max(1, (2 * multiprocessors - 1) / kvHeads);
+        int longContextRows = Math.min(LONG_CONTEXT_ROWS, 4 * multiprocessors / kvHeads);
+        return Math.max(1, Math.max((2 * multiprocessors - 1) / kvHeads, longContextRows));
     }
 
     /**
@@ -163,7 +192,8 @@ record Attention(
     @Override
     public void reserve(Workspace w) {
         if (splits > 1) {
-            // rows x splits stays below 2 x multiprocessors + rows: sized once for every bucket
+            // rows x splits stays below 2 x multiprocessors + rows (two splits of at most
+            // LONG_CONTEXT_ROWS rows, too): sized once for every bucket
             long units = Math.max(
                     (long) n * splits,
                     2L * w.device().info().multiprocessors() + w.options().maxGraphRows());

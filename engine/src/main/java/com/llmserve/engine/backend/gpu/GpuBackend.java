@@ -595,9 +595,10 @@ public final class GpuBackend extends Backend {
         int p = recorder.padded(n, Math.min(qkv.rows(), out.rows()));
         // batch-invariant: every row splits its positions as a row alone does, and no prompt tiles
         boolean invariant = options.batchInvariant();
-        int splits = Attention.splits(device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p);
-        int tiles = 0;
         Batch batch = step.batch();
+        int splits = Attention.splits(
+                device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p, Attention.context(batch, shape));
+        int tiles = 0;
         if (!invariant
                 && p >= options.gemmMinRows()
                 && p >= 4 * batch.sequences()

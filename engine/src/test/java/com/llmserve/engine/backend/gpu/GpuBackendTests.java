@@ -828,6 +828,52 @@ class GpuBackendTests {
     }
 
     /**
+     * 64 decode rows of 64 sequences 400 positions long (their first 400 positions share blocks,
+     * each row writes its own): on 132 multiprocessors one block per row and kv head, so from
+     * {@link Attention#LONG_CONTEXT} positions on the rows split their positions in two.
+     */
+    @ParameterizedTest
+    @EnumSource(KvCacheType.class)
+    void manyDecodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type) {
+        Random r = new Random(78);
+        AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
+        int width = shape.queryDim() + 2 * shape.kvDim();
+        int blockSize = 16;
+        int shared = 400 / blockSize;
+        int rows = 64;
+        Batch first = Batch.builder(blockSize)
+                .add(IntStream.range(0, shared).toArray(), 0, tokens(400), Batch.Logits.NONE)
+                .build();
+        Batch.Builder decode = Batch.builder(blockSize);
+        for (int s = 0; s < rows; s++) {
+            int[] table = IntStream.rangeClosed(0, shared).toArray();
+            table[shared] = shared + s;
+            decode.add(table, 400, tokens(1), Batch.Logits.NONE);
+        }
+        Batch second = decode.build();
+        float[] q1 = RandomTensors.gaussian(first.size() * width, r);
+        float[] q2 = RandomTensors.gaussian(second.size() * width, r);
+        compareSteps("attention of 64 rows over 401 positions " + type + " " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(new int[1], new int[] {shared + rows}, blockSize, shape.kvDim(), type)) {
+                try (Step step = be.beginStep(first)) {
+                    be.attention(
+                            load(be, q1, first.size(), width),
+                            kv,
+                            0,
+                            first.size(),
+                            shape,
+                            alloc(be, first.size(), shape.queryDim()));
+                }
+                try (Step step = be.beginStep(second)) {
+                    Activations out = alloc(be, second.size(), shape.queryDim());
+                    be.attention(load(be, q2, second.size(), width), kv, 0, second.size(), shape, out);
+                    return read(be, out, second.size());
+                }
+            }
+        });
+    }
+
+    /**
      * Eight decode rows of one sequence 1,500 positions long: few enough rows to take the split
      * kernel, with few enough splits (five on 132 multiprocessors) that each split's range spans two
      * chunks of positions, so its running softmax rescales what it summed before.
