@@ -21,6 +21,8 @@ fi
 
 work=${LLMSERVE_ROOTFS_DIR:-/tmp/llmserve-rootfs}
 if ! docker image inspect local/debian:bookworm >/dev/null 2>&1; then
+  # a run stopped inside debootstrap leaves its chroot's /proc mounted: rm cannot remove it
+  awk -v w="$work/" 'index($2, w) == 1 { print $2 }' /proc/mounts | sort -r | while read -r m; do umount -l "$m"; done
   rm -rf "$work" && mkdir -p "$work"
   debootstrap --variant=minbase bookworm "$work/debian" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
     || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
