@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
   struct Case { int rows, ctx; std::vector<int> splits; };
   std::vector<Case> cases = {{1, 16, {32}}, {1, 64, {32}}, {1, 128, {32}}, {1, 256, {32}}, {1, 512, {32}}, {1, 1024, {32}}, {1, 4096, {32}}, {1, 32768, {32}},
                              {16, 160, {3}}, {16, 1000, {3}}, {64, 160, {1}}, {64, 512, {1}}, {64, 1000, {1}}};
-  if (getenv("MANY_ROWS")) {  // split counts at the row counts of batched decode (one pass there today)
+  if (getenv("MANY_ROWS")) {  // split counts at the row counts of batched decode (Attention.splits, LONG_CONTEXT)
     cases.clear();
     for (int rows : {16, 32, 64})
       for (int ctx : {160, 512, 1000}) cases.push_back({rows, ctx, {1, 2, 3, 4}});
