@@ -835,42 +835,18 @@ class GpuBackendTests {
     @ParameterizedTest
     @EnumSource(KvCacheType.class)
     void manyDecodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type) {
-        Random r = new Random(78);
-        AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
-        int width = shape.queryDim() + 2 * shape.kvDim();
-        int blockSize = 16;
-        int shared = 400 / blockSize;
+        int shared = 400 / 16;
         int rows = 64;
-        Batch first = Batch.builder(blockSize)
+        Batch first = Batch.builder(16)
                 .add(IntStream.range(0, shared).toArray(), 0, tokens(400), Batch.Logits.NONE)
                 .build();
-        Batch.Builder decode = Batch.builder(blockSize);
+        Batch.Builder decode = Batch.builder(16);
         for (int s = 0; s < rows; s++) {
             int[] table = IntStream.rangeClosed(0, shared).toArray();
             table[shared] = shared + s;
             decode.add(table, 400, tokens(1), Batch.Logits.NONE);
         }
-        Batch second = decode.build();
-        float[] q1 = RandomTensors.gaussian(first.size() * width, r);
-        float[] q2 = RandomTensors.gaussian(second.size() * width, r);
-        compareSteps("attention of 64 rows over 401 positions " + type + " " + shape, 2e-3, be -> {
-            try (KvStorage kv = be.allocateKv(new int[1], new int[] {shared + rows}, blockSize, shape.kvDim(), type)) {
-                try (Step step = be.beginStep(first)) {
-                    be.attention(
-                            load(be, q1, first.size(), width),
-                            kv,
-                            0,
-                            first.size(),
-                            shape,
-                            alloc(be, first.size(), shape.queryDim()));
-                }
-                try (Step step = be.beginStep(second)) {
-                    Activations out = alloc(be, second.size(), shape.queryDim());
-                    be.attention(load(be, q2, second.size(), width), kv, 0, second.size(), shape, out);
-                    return read(be, out, second.size());
-                }
-            }
-        });
+        decodeAfterPrefill("64 rows over 401 positions", type, first, decode.build(), shared + rows, new Random(78));
     }
 
     /**
@@ -881,21 +857,26 @@ class GpuBackendTests {
     @ParameterizedTest
     @EnumSource(KvCacheType.class)
     void decodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type) {
-        Random r = new Random(77);
+        int[] table = IntStream.range(0, 100).toArray();
+        Batch first =
+                Batch.builder(16).add(table, 0, tokens(1500), Batch.Logits.NONE).build();
+        Batch second =
+                Batch.builder(16).add(table, 1500, tokens(8), Batch.Logits.NONE).build();
+        decodeAfterPrefill("8 rows over 1,508 positions", type, first, second, 100, new Random(77));
+    }
+
+    /**
+     * A prompt step (its attention writes the cache), then the decode rows of {@code second}
+     * attending over it, 32/8 heads of 128, blocks of 16: the decode rows' outputs against the CPU.
+     */
+    private static void decodeAfterPrefill(
+            String what, KvCacheType type, Batch first, Batch second, int blocks, Random r) {
         AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
         int width = shape.queryDim() + 2 * shape.kvDim();
-        int blockSize = 16;
-        int[] table = IntStream.range(0, 100).toArray();
-        Batch first = Batch.builder(blockSize)
-                .add(table, 0, tokens(1500), Batch.Logits.NONE)
-                .build();
-        Batch second = Batch.builder(blockSize)
-                .add(table, 1500, tokens(8), Batch.Logits.NONE)
-                .build();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
-        compareSteps("attention of 8 rows over 1,508 positions " + type + " " + shape, 2e-3, be -> {
-            try (KvStorage kv = be.allocateKv(new int[1], new int[] {100}, blockSize, shape.kvDim(), type)) {
+        compareSteps("attention of " + what + " " + type + " " + shape, 2e-3, be -> {
+            try (KvStorage kv = be.allocateKv(new int[1], new int[] {blocks}, 16, shape.kvDim(), type)) {
                 try (Step step = be.beginStep(first)) {
                     be.attention(
                             load(be, q1, first.size(), width),
