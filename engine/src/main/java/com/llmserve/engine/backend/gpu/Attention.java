@@ -72,8 +72,8 @@ record Attention(
     /** The most positions a row of {@code batch} attends to through a layer of {@code shape}. */
     static int context(Batch batch, AttentionShape shape) {
         int longest = 0;
-        for (int last : batch.lastPositions()) {
-            longest = Math.max(longest, last + 1);
+        for (int row = 0; row < batch.size(); row++) {
+            longest = Math.max(longest, batch.position(row) + 1);
         }
         return shape.slidingWindow() > 0 ? Math.min(longest, shape.slidingWindow()) : longest;
     }
