@@ -1,9 +1,9 @@
-// Decode attention of the kernels' sources (ls_attention_f16_d128 for one split,
-// ls_attention_split_d128 for several) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order;
+// Decode attention of the kernels' sources (ls_attention_split_d128, or MMA=1 ls_attention_dmma_d128) on an 8B shape (32/8 heads x 128, 16-position cache blocks in a shuffled order;
 // KVH=4 for qwen3-30b-a3b's 32/4, PARTS=n for n blocks per kv head in the split kernel),
 // a graph of 32 layers with their own caches per case (rows x context x the grid's split count):
 // us per layer and GB/s of KV read. Each case's output goes to OUT_DIR/att_<TAG>_<rows>_<ctx>_<splits>.bin;
-// SWEEP=1: split counts 1-32 against contexts 16-8192 instead of the fixed cases.
+// SWEEP=1: split counts 1-32 against contexts 16-8192 instead of the fixed cases; MANY_ROWS=1: 4 to 64
+// rows; CASE=rows,ctx,splits: one case.
 // a build with TAG other than "old" prints its relative L2 distance to the "old" build's files, so two
 // source trees compare by building this against each (run.sh attention: TAG=old KERNELS=<other tree>).
 #include "attention.hip"
@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   const char* outdir = argc > 1 ? argv[1] : ".";
   // KVH=4: qwen3-30b-a3b's 32/4 heads; PARTS: the split kernel's blocks per kv head (head_parts)
   const int kvh = getenv("KVH") ? atoi(getenv("KVH")) : 8, parts = getenv("PARTS") ? atoi(getenv("PARTS")) : 1;
+  const bool mma = getenv("MMA") != nullptr;  // the tensor-core kernel, ls_attention_dmma_d128
   const int heads = 32, D = 128, bs = 16, layers = 32;
   const int kv_dim = kvh * D, stride = (heads + 2 * kvh) * D;
   const int maxrows = 64, maxsplits = 32;
@@ -54,10 +55,17 @@ int main(int argc, char** argv) {
   struct Case { int rows, ctx; std::vector<int> splits; };
   std::vector<Case> cases = {{1, 16, {32}}, {1, 64, {32}}, {1, 128, {32}}, {1, 256, {32}}, {1, 512, {32}}, {1, 1024, {32}}, {1, 4096, {32}}, {1, 32768, {32}},
                              {16, 160, {3}}, {16, 1000, {3}}, {64, 160, {1}}, {64, 512, {1}}, {64, 1000, {1}}};
-  if (getenv("MANY_ROWS")) {  // split counts at the row counts of batched decode (Attention.splits, LONG_CONTEXT)
+  if (getenv("MANY_ROWS")) {  // split counts at the row counts of batched decode (Attention.splits)
     cases.clear();
+    for (int rows : {4, 8})
+      for (int ctx : {160, 512, 1000}) cases.push_back({rows, ctx, {2, 4, 8, 16, 32}});
     for (int rows : {16, 32, 64})
       for (int ctx : {160, 512, 1000}) cases.push_back({rows, ctx, {1, 2, 3, 4}});
+  }
+  if (getenv("CASE")) {  // CASE=rows,ctx,splits: that case alone (e.g. under ncu)
+    int r = 0, x = 0, sp = 0;
+    if (sscanf(getenv("CASE"), "%d,%d,%d", &r, &x, &sp) != 3) { printf("CASE=rows,ctx,splits\n"); return 1; }
+    cases = {{r, x, {sp}}};
   }
   if (getenv("SWEEP")) {  // split counts against context: where one pass stops paying
     cases.clear();
@@ -75,14 +83,11 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(seqlast, pos.data(), c.rows * 4, cudaMemcpyHostToDevice)); CK(cudaMemcpy(toff, off.data(), c.rows * 4, cudaMemcpyHostToDevice));
     for (int splits : c.splits) {
       auto layer = [&](int l) {
-        dim3 grid(kvh, c.rows, splits);
-        if (splits > 1)
-          ls_attention_split_d128<<<dim3(kvh * parts, c.rows, splits), LS_ATT_THREADS, 0, st>>>(
-              qkv, stride, keys[l], values[l], positions, slots, toff, seqlast, tables, out, heads * D, partial, arrivals,
-              heads, kvh, bs, scale, 0.0f, nullptr, 1, 0, splits, parts);
-        else
-          ls_attention_f16_d128<<<grid, LS_ATT_THREADS, 0, st>>>(qkv, stride, keys[l], values[l], positions, slots, toff, seqlast,
-                                                                 tables, out, heads * D, heads, kvh, bs, scale, 0.0f, nullptr, 1, 0);
+        auto kernel = mma ? ls_attention_dmma_d128 : ls_attention_split_d128;
+        kernel<<<dim3(kvh * parts, c.rows, splits), LS_ATT_THREADS, 0, st>>>(
+            qkv, stride, keys[l], values[l], positions, slots, toff, seqlast, tables, out, heads * D,
+            splits > 1 ? partial : nullptr, splits > 1 ? arrivals : nullptr, heads, kvh, bs, scale, 0.0f, nullptr, 1, 0,
+            splits, parts);
       };
       layer(0); CK(cudaStreamSynchronize(st));
       std::vector<float> h((long)c.rows * heads * D); CK(cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost));

@@ -231,50 +231,63 @@ LS_KERNEL void ls_attention_combine(const float* partial, const int* slots, floa
   }
 }
 
-// Paged attention for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most
-// LS_DEC_MAX_GROUP query heads per kv head, a block per (kv head, row, split) with the group's query
-// heads together. Two kernels:
-//   ls_attention_f16_d*:   one block per row and kv head, with the CPU backend's (and llama.cpp's
-//                          CPU) rounding: softmax weights are normalized, then rounded to half,
-//                          then multiply the values. That takes the softmax maximum and sum before
-//                          any value is weighted: ranges longer than a chunk score every chunk twice.
-//                          For batches of many rows, which fill the GPU without splits.
-//   ls_attention_split_d*: flash-decoding in one launch, for the few rows that need splits to fill
-//                          the GPU: each split keeps an online softmax (running maximum, sum and
-//                          unnormalized values; weights in float, not rounded), writes them to
-//                          `partial`, and the last split of a row and kv head to finish (a counter
-//                          in `arrivals`, left at zero for the next launch) merges them. A row uses
-//                          one split per LS_DEC_SPLIT_MIN positions up to the grid's split count (a
-//                          graph keeps its grid as the context grows); with one it writes its output
-//                          directly. Grid (kv_heads x head_parts, rows, splits): a kv head's query
-//                          heads may be split into parts of LS_DEC_PART_HEADS, a block each (the
-//                          same arithmetic per head, so the same bits).
+// Paged attention of rows that each attend from one position (decode steps, and rows that fill the
+// GPU), for the common head sizes (8, 16, 32, 64, 96, 128, 256) and at most LS_DEC_MAX_GROUP query
+// heads per kv head: ls_attention_split_d* (F16 cache) and ls_attention_split_q8_d* (Q8_0 cache) on
+// CUDA cores or AMD's vector units, and for heads of 64 and 128 ls_attention_dmma_d* and
+// ls_attention_dmma_q8_d* on NVIDIA tensor cores (sm_80 on). Grid (kv_heads x head_parts, rows,
+// splits): a block takes one row, one part of a kv head's query heads (at most LS_DEC_PART_HEADS on
+// CUDA cores, LS_DMMA_HEADS on tensor cores; the host splits larger groups into equal parts, and a
+// head's arithmetic is the same in any part, so the same bits) and one split of the row's positions.
 //
-// LS_ATT_THREADS threads in groups of 32 lanes (two per wave on wave64 hardware). A block's
-// positions go in chunks of LS_DEC_CHUNK through shared memory:
-//   scores: each group scores several keys at once, LPK lanes per key each loading a contiguous
-//           slice of it (so a group has 32 / LPK keys, and twice that, in flight, not one);
-//   stats:  a group per query head reduces the chunk's scores to the running (max, sum);
-//   values: each group takes every fourth position, its lanes across the head dimension, several
-//           positions' values loaded before use.
+// Flash decoding in one launch. A row uses one split per LS_DEC_SPLIT_MIN positions up to the grid's
+// split count (a graph keeps its grid as the context grows). Inside a block, each 32-lane group walks
+// its own positions with an online softmax, loading each position's key and value together (nothing
+// waits for a softmax statistic before the values are read), and the four groups merge once through
+// shared memory (ls_dec_merge). On CUDA cores (ls_dec_range) LPK lanes take a position, each a
+// contiguous slice of its key and value, so a group holds 32 / LPK positions, twice over; the lanes
+// of a position share its score through shuffles, and a group's running maximum is shared by all its
+// lanes, so at the end its positions' sums add by shuffles without rescaling. On tensor cores
+// (ls_dec_range_mma) a group takes 16 positions a round as m16n8k16 products. Weights stay in float on
+// CUDA cores and are rounded to half for the tensor-core products (as llama.cpp's CUDA flash
+// attention does); the CPU backend rounds them to half after normalizing: about 2e-4 relative L2
+// apart either way. With one split used the block writes the row's normalized output; otherwise it
+// writes (unnormalized output, maximum, sum) to `partial`, and the last split of a row and part to
+// finish (a counter in `arrivals`, left at zero for the next launch) merges them (ls_dec_finish). The
+// query is rounded to half first, as llama.cpp's F16 cache path does.
 #define LS_DEC_LANES 32
 // Lane groups per block.
 #define LS_DEC_GROUPS (LS_ATT_THREADS / LS_DEC_LANES)
-// Positions per pass through shared memory.
-#define LS_DEC_CHUNK 256
-// Positions whose values a lane group loads before using them (registers: this times D / 32).
-#define LS_DEC_VALUE_UNROLL(d) ((d) >= 256 ? 4 : 8)
-// Fewest positions per split of ls_attention_split_d*: one round of the block's key and value
-// loads (LS_DEC_GROUPS groups x 8 keys, and x 8 values).
+// Positions of a block's range whose keys and values are prefetched into L2 before the wait.
+#define LS_DEC_PREFETCH 256
+// Fewest positions per split: about one round of a block's key and value loads.
 #define LS_DEC_SPLIT_MIN 32
+
+// Key and value dims per lane for heads of 128 and more, and sets of a lane group's positions
+// loaded before any is used. The attention lab builds other values to compare (H200, 8B shape):
+// 16 dims a lane take 188 registers (two blocks a multiprocessor) and 64 rows of 160 positions
+// took 61 us a layer against 36 with 8 (121 registers); 8 dims with four sets, 51.
+#ifndef LS_DEC_WIDE_DPL
+#define LS_DEC_WIDE_DPL 8
+#endif
+#ifndef LS_DEC_SETS
+#define LS_DEC_SETS 2
+#endif
+
+#if LS_AMD
+// blocks are always LS_ATT_THREADS: a lane may have the registers a larger block could not give it
+#define LS_DEC_BOUNDS __attribute__((amdgpu_flat_work_group_size(LS_ATT_THREADS, LS_ATT_THREADS)))
+#else
+#define LS_DEC_BOUNDS
+#endif
 
 template <int D>
 struct LsDec {
-  static constexpr int LPK = D >= 64 ? 8 : D / 8;                                   // lanes per key (scores)
-  static constexpr int KDPL = D / LPK;                                              // key dims per lane
-  static constexpr int KPG = LS_DEC_LANES / LPK;                                    // keys per group at once
-  static constexpr int VLANES = D >= LS_DEC_LANES ? LS_DEC_LANES : D;               // lanes holding value dims
-  static constexpr int VDPL = D >= LS_DEC_LANES ? D / LS_DEC_LANES : 1;             // value dims per lane
+  static constexpr int DPL = D >= 128 ? LS_DEC_WIDE_DPL : D == 96 ? 12 : 8;  // key and value dims per lane
+  static constexpr int LPK = D / DPL;                                       // lanes per position
+  static constexpr int KPG = LS_DEC_LANES / LPK;                            // positions per lane group at once
+  static constexpr int U = LS_DEC_SETS;
+  static constexpr int STEP = KPG * U;                                      // positions per lane group and round
 };
 
 // N consecutive halves at p as floats, in the widest loads their alignment allows (p is aligned to
@@ -413,148 +426,11 @@ LS_DEVICE void ls_dec_load_q(const float* qkv, int stride, int t, int head0, int
   }
 }
 
-// Scores of positions [c0, c1) into sc[g * LS_DEC_CHUNK + p - c0], soft-capped, scaled.
-template <int D, class KV>
-LS_DEVICE void ls_dec_scores(const KV keys, const LsDecRow& r, int c0, int c1, int block_size, int kv_dim,
-                             int kvh, int group, float scale, float softcap, const float* qs, float* sc, int* slot_s) {
-  using S = LsDec<D>;
-  const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  const int grp = tid / LS_DEC_LANES;
-  const int sub = lane % S::LPK;
-  const int kslot = lane / S::LPK;
-  const long head = (long)kvh * D + sub * S::KDPL;
-  constexpr int STEP = LS_DEC_GROUPS * S::KPG;
-  for (int p0 = c0 + grp * S::KPG; p0 < c1; p0 += 2 * STEP) {
-    float k[2][S::KDPL];
-    int p[2];
-#pragma unroll
-    for (int u = 0; u < 2; ++u) {
-      p[u] = p0 + u * STEP + kslot;
-      const int pp = p[u] < c1 ? p[u] : c0;  // a valid position's key, its score never stored
-      const long slot = ls_dec_slot(r, pp, block_size);
-      if (sub == 0 && p[u] < c1) slot_s[p[u] - c0] = (int)slot;  // for the values pass
-      keys.template load<S::KDPL>(slot * kv_dim + head, k[u]);
-    }
-#pragma unroll
-    for (int u = 0; u < 2; ++u) {
-#pragma unroll
-      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-        if (g < group) {
-          const float* q = qs + g * D + sub * S::KDPL;
-          float s = 0.0f;
-#pragma unroll
-          for (int i = 0; i < S::KDPL; ++i) s += q[i] * k[u][i];
-#pragma unroll
-          for (int m = S::LPK / 2; m > 0; m >>= 1) s += ls_shfl_xor(s, m);
-          if (sub == 0 && p[u] < c1) sc[g * LS_DEC_CHUNK + p[u] - c0] = ls_softcap(s * scale, softcap);
-        }
-      }
-    }
-  }
-}
-
-// Folds the n scores of sc into the running (max, sum) of each head, a lane group per head. With
-// `online`, the scores become float weights exp(s - max) against the new running maximum, and
-// rescale[g] the factor that brings what was summed against the old one to the new.
-LS_DEVICE void ls_dec_chunk_stats(float* sc, int n, int group, float* run_m, float* run_l, bool online,
-                                  float* rescale) {
-  const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  for (int g = tid / LS_DEC_LANES; g < group; g += LS_DEC_GROUPS) {
-    float m = LS_ATT_NEG;
-    for (int i = lane; i < n; i += LS_DEC_LANES) m = __builtin_fmaxf(m, sc[g * LS_DEC_CHUNK + i]);
-    m = __builtin_fmaxf(ls_group32_max(m), run_m[g]);
-    float l = 0.0f;
-    for (int i = lane; i < n; i += LS_DEC_LANES) {
-      const float e = ls_exp(sc[g * LS_DEC_CHUNK + i] - m);
-      if (online) sc[g * LS_DEC_CHUNK + i] = e;
-      l += e;
-    }
-    l = ls_group32_sum(l);
-    if (lane == 0) {
-      const float r = ls_exp(run_m[g] - m);
-      run_l[g] = run_l[g] * r + l;
-      run_m[g] = m;
-      if (online) rescale[g] = r;
-    }
-  }
-}
-
-// The n scores of sc become weights half(exp(s - max) / sum); run_l holds 1 / sum.
-LS_DEVICE void ls_dec_weights(float* sc, int n, int group, const float* run_m, const float* run_inv) {
-  for (int idx = (int)ls_thread_x(); idx < group * LS_DEC_CHUNK; idx += LS_ATT_THREADS) {
-    const int g = idx / LS_DEC_CHUNK;
-    const int i = idx % LS_DEC_CHUNK;
-    if (i < n) sc[idx] = ls_half_to_float(ls_float_to_half(ls_exp(sc[idx] - run_m[g]) * run_inv[g]));
-  }
-}
-
-// acc[g][j] += weight(g, i) * value(slot_s[i], dim lane * VDPL + j) over this group's positions of the
-// chunk's n (their cache slots kept by the scores pass).
-template <int D, class KV>
-LS_DEVICE void ls_dec_values(const KV values, const int* slot_s, int n, int kv_dim, int kvh, int group,
-                             const float* sc, float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL]) {
-  using S = LsDec<D>;
-  constexpr int U = LS_DEC_VALUE_UNROLL(D);
-  const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  const int grp = tid / LS_DEC_LANES;
-  const int dl = lane < S::VLANES ? lane : 0;  // lanes past a narrow head load lane 0's dims, add nothing
-  const long head = (long)kvh * D + dl * S::VDPL;
-  for (int i0 = grp; i0 < n; i0 += LS_DEC_GROUPS * U) {
-    float v[U][S::VDPL];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int i = i0 + u * LS_DEC_GROUPS < n ? i0 + u * LS_DEC_GROUPS : i0;
-      values.template load<S::VDPL>((long)slot_s[i] * kv_dim + head, v[u]);
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const int i = i0 + u * LS_DEC_GROUPS;
-      if (i < n && lane < S::VLANES) {
-#pragma unroll
-        for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-          if (g < group) {
-            const float w = sc[g * LS_DEC_CHUNK + i];
-#pragma unroll
-            for (int j = 0; j < S::VDPL; ++j) acc[g][j] += w * v[u][j];
-          }
-        }
-      }
-    }
-  }
-}
-
-// The lane groups' sums of acc added in group order into oacc[g * D + d].
-template <int D>
-LS_DEVICE void ls_dec_gather(const float (&acc)[LS_DEC_MAX_GROUP][LsDec<D>::VDPL], int group, float* oacc) {
-  using S = LsDec<D>;
-  const int tid = (int)ls_thread_x();
-  const int lane = tid % LS_DEC_LANES;
-  const int grp = tid / LS_DEC_LANES;
-  for (int w = 0; w < LS_DEC_GROUPS; ++w) {
-    if (grp == w && lane < S::VLANES) {
-#pragma unroll
-      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
-        if (g < group) {
-#pragma unroll
-          for (int j = 0; j < S::VDPL; ++j) {
-            float* o = &oacc[g * D + lane * S::VDPL + j];
-            *o = w == 0 ? acc[g][j] : *o + acc[g][j];
-          }
-        }
-      }
-    }
-    ls_sync_block();
-  }
-}
-
-// The keys and values of the first LS_DEC_CHUNK positions of r's range into L2, a (position, keys
+// The keys and values of the first LS_DEC_PREFETCH positions of r's range into L2, a (position, keys
 // or values) pair per thread.
 template <int D, class KV>
 LS_DEVICE void ls_dec_prefetch(const KV keys, const KV values, const LsDecRow& r, int block_size, int kv_dim, int kvh) {
-  const int n = r.end - r.begin < LS_DEC_CHUNK ? r.end - r.begin : LS_DEC_CHUNK;
+  const int n = r.end - r.begin < LS_DEC_PREFETCH ? r.end - r.begin : LS_DEC_PREFETCH;
   for (int i = (int)ls_thread_x(); i < 2 * n; i += LS_ATT_THREADS) {
     const long at = ls_dec_slot(r, r.begin + i / 2, block_size) * kv_dim + (long)kvh * D;
     if (i % 2 == 0) keys.template prefetch<D>(at);
@@ -562,146 +438,358 @@ LS_DEVICE void ls_dec_prefetch(const KV keys, const KV values, const LsDecRow& r
   }
 }
 
-template <int D, class KV>
-LS_DEVICE void ls_attention_dec(const float* qkv, int stride, const KV keys, const KV values,
-                                const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
-                                const int* tables, float* out, int out_stride, int heads, int kv_heads, int block_size,
-                                float scale, float softcap, const float* sinks, int causal, int window) {
+// The cache slots of a lane's U positions of the round at `base` (a valid position's slot where one
+// is past the range: loaded, never used).
+template <int D>
+LS_DEVICE void ls_dec_slots(const LsDecRow& r, int base, int kslot, int block_size, long (&slot)[LsDec<D>::U]) {
   using S = LsDec<D>;
-  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
-  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
-  LS_SHARED int slot_s[LS_DEC_CHUNK];
-  LS_SHARED float oacc[LS_DEC_MAX_GROUP * D];
-  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
-  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
-  const int kvh = (int)ls_block_x();
-  const int t = (int)ls_block_y();
-  const int tid = (int)ls_thread_x();
-  const int group = heads / kv_heads;
-  const int kv_dim = kv_heads * D;
-  const int head0 = kvh * group;
-  // as in ls_attention_split: the host's metadata and the first chunk's lines before the wait
-  const LsDecRow r = ls_dec_row(t, 0, 1, positions, slots, table_offsets, seq_last, tables, causal, window);
-  ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
-  ls_grid_wait();
-  ls_dec_load_q<D>(qkv, stride, t, head0, group, qs);
-  if (tid < LS_DEC_MAX_GROUP) {
-    run_m[tid] = LS_ATT_NEG;
-    run_l[tid] = 0.0f;
-  }
-  ls_sync_block();
-  // the (max, sum) of the whole range; a range of one chunk keeps its scores (and slots) for the values
-  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
-    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
-    ls_sync_block();
-    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, false, nullptr);
-    ls_sync_block();
-  }
-  const bool scored = r.end - r.begin <= LS_DEC_CHUNK;
-  if (tid < group) {
-    float m = run_m[tid];
-    float sum = run_l[tid];
-    ls_fold_sink(m, sum, sinks, head0 + tid);
-    run_m[tid] = m;
-    run_l[tid] = sum > 0.0f ? 1.0f / sum : 0.0f;
-  }
-  ls_sync_block();
-  float acc[LS_DEC_MAX_GROUP][S::VDPL];
 #pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
-#pragma unroll
-    for (int j = 0; j < S::VDPL; ++j) acc[g][j] = 0.0f;
-  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
-    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    if (!scored) {
-      ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
-      ls_sync_block();
-    }
-    ls_dec_weights(sc, c1 - c0, group, run_m, run_l);
-    ls_sync_block();
-    ls_dec_values<D, KV>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
-    ls_sync_block();  // before the next chunk's scores overwrite these weights
-  }
-  ls_dec_gather<D>(acc, group, oacc);
-  for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
-    out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx];
+  for (int u = 0; u < S::U; ++u) {
+    const int p = base + u * S::KPG + kslot;
+    slot[u] = ls_dec_slot(r, p < r.end ? p : base, block_size);
   }
 }
 
-template <int D, class KV>
-LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, const KV values,
-                                  const int* positions, const int* slots, const int* table_offsets, const int* seq_last,
-                                  const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,
-                                  int heads, int kv_heads, int block_size, float scale, float softcap,
-                                  const float* sinks, int causal, int window, int splits, int head_parts) {
+// The lane groups' shares of a block's range merged: group w left, for each of the block's `group`
+// heads h, its maximum and sum in wstat[(w * H + h) * 2 + {0, 1}] and its values (weighted against
+// its own maximum) in wacc[(w * H + h) * D + d]. Leaves oacc[h * D + d] (weighted against run_m[h],
+// not normalized), run_m[h] and run_l[h] (the weights' sum) in shared memory.
+template <int D, int H>
+LS_DEVICE void ls_dec_merge(int group, const float* wacc, const float* wstat, float* oacc, float* run_m, float* run_l) {
+  ls_sync_block();
+  for (int idx = (int)ls_thread_x(); idx < group * D; idx += LS_ATT_THREADS) {
+    const int h = idx / D;
+    float mx = LS_ATT_NEG;
+#pragma unroll
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) mx = __builtin_fmaxf(mx, wstat[(w * H + h) * 2]);
+    float o = 0.0f;
+    float sum = 0.0f;
+#pragma unroll
+    for (int w = 0; w < LS_DEC_GROUPS; ++w) {
+      const float f = ls_exp(wstat[(w * H + h) * 2] - mx);  // 1 x nothing for an empty range
+      o += f * wacc[(w * H + h) * D + idx % D];
+      sum += f * wstat[(w * H + h) * 2 + 1];
+    }
+    oacc[idx] = o;
+    if (idx % D == 0) {
+      run_m[h] = mx;
+      run_l[h] = sum;
+    }
+  }
+  ls_sync_block();
+}
+
+// Flash decoding of r's positions on the CUDA cores (or AMD's vector units) for the block's `group`
+// query heads (qs, at most LS_DEC_PART_HEADS), merged by ls_dec_merge. Lane group `grp` takes the
+// rounds at r.begin + grp * STEP, every LS_DEC_GROUPS-th. The first round's loads are issued before
+// the caller's query is in shared memory (`before_q` runs between them), so that they wait together.
+template <int D, class KV, class BeforeQ>
+LS_DEVICE void ls_dec_range(const KV keys, const KV values, const LsDecRow& r, int block_size, int kv_dim, int kvh,
+                            int group, float scale, float softcap, BeforeQ before_q, const float* qs, float* wacc,
+                            float* wstat, float* oacc, float* run_m, float* run_l) {
   using S = LsDec<D>;
-  LS_SHARED float qs[LS_DEC_MAX_GROUP * D];
-  LS_SHARED float sc[LS_DEC_MAX_GROUP * LS_DEC_CHUNK];
-  LS_SHARED int slot_s[LS_DEC_CHUNK];
-  LS_SHARED float oacc[LS_DEC_MAX_GROUP * D];
-  LS_SHARED float run_m[LS_DEC_MAX_GROUP];
-  LS_SHARED float run_l[LS_DEC_MAX_GROUP];
-  LS_SHARED float rescale[LS_DEC_MAX_GROUP];
-  LS_SHARED int merges;
-  // block x: part part_of_kv of kv head kvh's query heads (head_parts parts of `group` heads each)
-  const int kvh = (int)ls_block_x() / head_parts;
-  const int part_of_kv = (int)ls_block_x() % head_parts;
-  const int t = (int)ls_block_y();
-  const int split = (int)ls_block_z();
+  constexpr int H = LS_DEC_PART_HEADS;
   const int tid = (int)ls_thread_x();
   const int lane = tid % LS_DEC_LANES;
   const int grp = tid / LS_DEC_LANES;
-  const int group = heads / kv_heads / head_parts;
-  const int kv_dim = kv_heads * D;
-  const int head0 = (kvh * head_parts + part_of_kv) * group;
-  // the batch metadata is the host's (copied before the step's first kernel), so the split's range
-  // and its keys' and values' lines can be found while the kernel before this one still runs
-  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
-  if (split >= r.used) return;
-  ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
-  ls_grid_wait();
-  ls_dec_load_q<D>(qkv, stride, t, head0, group, qs);
-  if (tid < LS_DEC_MAX_GROUP) {
-    run_m[tid] = LS_ATT_NEG;
-    run_l[tid] = 0.0f;
+  const int sub = lane % S::LPK;
+  const int kslot = lane / S::LPK;
+  const long head = (long)kvh * D + sub * S::DPL;
+  float acc[H][S::DPL];
+  float m[H];
+  float l[H];
+#pragma unroll
+  for (int g = 0; g < H; ++g) {
+    m[g] = LS_ATT_NEG;
+    l[g] = 0.0f;
+#pragma unroll
+    for (int j = 0; j < S::DPL; ++j) acc[g][j] = 0.0f;
   }
-  float acc[LS_DEC_MAX_GROUP][S::VDPL];
+  const int first = r.begin + grp * S::STEP;
+  float k[S::U][S::DPL];
+  float v[S::U][S::DPL];
+  long slot[S::U];
+  if (first < r.end) {
+    ls_dec_slots<D>(r, first, kslot, block_size, slot);
 #pragma unroll
-  for (int g = 0; g < LS_DEC_MAX_GROUP; ++g)
+    for (int u = 0; u < S::U; ++u) {
+      keys.template load<S::DPL>(slot[u] * kv_dim + head, k[u]);
+      values.template load<S::DPL>(slot[u] * kv_dim + head, v[u]);
+    }
+  }
+  before_q();
+  for (int base = first; base < r.end; base += LS_DEC_GROUPS * S::STEP) {
+    if (base != first) {
 #pragma unroll
-    for (int j = 0; j < S::VDPL; ++j) acc[g][j] = 0.0f;
-  ls_sync_block();
-  for (int c0 = r.begin; c0 < r.end; c0 += LS_DEC_CHUNK) {
-    const int c1 = c0 + LS_DEC_CHUNK < r.end ? c0 + LS_DEC_CHUNK : r.end;
-    ls_dec_scores<D, KV>(keys, r, c0, c1, block_size, kv_dim, kvh, group, scale, softcap, qs, sc, slot_s);
-    ls_sync_block();
-    ls_dec_chunk_stats(sc, c1 - c0, group, run_m, run_l, true, rescale);
-    ls_sync_block();
-    if (c0 > r.begin) {
+      for (int u = 0; u < S::U; ++u) {
+        keys.template load<S::DPL>(slot[u] * kv_dim + head, k[u]);
+        values.template load<S::DPL>(slot[u] * kv_dim + head, v[u]);
+      }
+    }
+    // the next round's slots while these loads are out
+    const int next = base + LS_DEC_GROUPS * S::STEP;
+    if (next < r.end) ls_dec_slots<D>(r, next, kslot, block_size, slot);
+    float s[S::U][H];
 #pragma unroll
-      for (int g = 0; g < LS_DEC_MAX_GROUP; ++g) {
+    for (int u = 0; u < S::U; ++u) {
+      const bool in = base + u * S::KPG + kslot < r.end;
+#pragma unroll
+      for (int g = 0; g < H; ++g) {
         if (g < group) {
+          const float* q = qs + g * D + sub * S::DPL;
+          float d = 0.0f;
 #pragma unroll
-          for (int j = 0; j < S::VDPL; ++j) acc[g][j] *= rescale[g];
+          for (int i = 0; i < S::DPL; ++i) d += q[i] * k[u][i];
+#pragma unroll
+          for (int mk = S::LPK / 2; mk > 0; mk >>= 1) d += ls_shfl_xor(d, mk);
+          s[u][g] = in ? ls_softcap(d * scale, softcap) : LS_ATT_NEG;
         }
       }
     }
-    ls_dec_values<D, KV>(values, slot_s, c1 - c0, kv_dim, kvh, group, sc, acc);
-    ls_sync_block();  // before the next chunk's scores overwrite these weights
+#pragma unroll
+    for (int g = 0; g < H; ++g) {
+      if (g < group) {
+        float mx = s[0][g];
+#pragma unroll
+        for (int u = 1; u < S::U; ++u) mx = __builtin_fmaxf(mx, s[u][g]);
+#pragma unroll
+        for (int mk = S::LPK; mk < LS_DEC_LANES; mk <<= 1) mx = __builtin_fmaxf(mx, ls_shfl_xor(mx, mk));
+        const float mn = __builtin_fmaxf(m[g], mx);  // a real score: the round's first position is in range
+        const float alpha = ls_exp(m[g] - mn);
+        m[g] = mn;
+        l[g] *= alpha;
+#pragma unroll
+        for (int j = 0; j < S::DPL; ++j) acc[g][j] *= alpha;
+#pragma unroll
+        for (int u = 0; u < S::U; ++u) {
+          const float e = ls_exp(s[u][g] - mn);  // 0 past the range
+          l[g] += e;
+#pragma unroll
+          for (int j = 0; j < S::DPL; ++j) acc[g][j] += e * v[u][j];
+        }
+      }
+    }
   }
-  ls_dec_gather<D>(acc, group, oacc);
+  // the group's positions summed (one maximum for all its lanes), then the groups merged
+#pragma unroll
+  for (int g = 0; g < H; ++g) {
+    if (g < group) {
+#pragma unroll
+      for (int mk = S::LPK; mk < LS_DEC_LANES; mk <<= 1) {
+        l[g] += ls_shfl_xor(l[g], mk);
+#pragma unroll
+        for (int j = 0; j < S::DPL; ++j) acc[g][j] += ls_shfl_xor(acc[g][j], mk);
+      }
+      if (kslot == 0) {
+#pragma unroll
+        for (int j = 0; j < S::DPL; ++j) wacc[(grp * H + g) * D + sub * S::DPL + j] = acc[g][j];
+      }
+      if (lane == 0) {
+        wstat[(grp * H + g) * 2] = m[g];
+        wstat[(grp * H + g) * 2 + 1] = l[g];
+      }
+    }
+  }
+  ls_dec_merge<D, H>(group, wacc, wstat, oacc, run_m, run_l);
+}
+
+#if LS_NVIDIA
+// c (16x8, f32) += a (16x16, f16, row-major fragments) x b (16x8, f16, column-major fragments).
+LS_DEVICE void ls_mma_f16_16x8x16(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+LS_DEVICE unsigned ls_half2_bits(float lo, float hi) {
+  return (unsigned)ls_float_to_half(lo) | ((unsigned)ls_float_to_half(hi) << 16);
+}
+
+// The low halves of x and y (lo), or their high halves (hi), as one pair.
+LS_DEVICE unsigned ls_lo_halves(unsigned x, unsigned y) {
+  return __byte_perm(x, y, 0x5410);
+}
+LS_DEVICE unsigned ls_hi_halves(unsigned x, unsigned y) {
+  return __byte_perm(x, y, 0x7632);
+}
+#endif
+
+// ls_dec_range on tensor cores (NVIDIA sm_80 on, head sizes 64 and 128): each lane group takes 16
+// positions a round as two m16n8k16 products of scores, S = Q K^T (the block's heads as rows 0-7 of
+// A, half-rounded; keys as B), and one product per 16 dims of values, O^T += V^T P^T (values as A;
+// the weights, half-rounded, as B straight from the score tiles' registers), accumulated in float.
+// Nothing goes through shared memory: the sum over a head's dims is the same in any order, so lane
+// (g, t) takes dims t * D/4 .. of a score's query and key (one contiguous load of each key), and the
+// output's dims are laid out so that it reads dims g * D/8 .. of each of its four positions' values
+// (a 16-dim tile's rows g and g + 8 are dims g * D/8 + 2i and + 1). Each head's running maximum is
+// shared by the four lanes of its score row; the output's columns (heads 2t, 2t + 1) take their
+// rescale factors from those lanes.
+template <int D, class KV>
+LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& r, int block_size, int kv_dim,
+                                int kvh, int group, float scale, float softcap, const float* qkv, int stride, int t_row,
+                                int head0, float* wacc, float* wstat, float* oacc, float* run_m, float* run_l) {
+#if LS_NVIDIA && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+  static_assert(D == 64 || D == 128, "head sizes 64 and 128");
+  constexpr int H = LS_DMMA_HEADS;
+  constexpr int KSTEPS = D / 16;  // k16 steps of a score tile
+  constexpr int KH = D / 4;       // key (and query) halves a lane holds
+  constexpr int VH = D / 8;       // value halves a lane holds per position
+  constexpr int MT = D / 16;      // m16 tiles of the output's dims
+  constexpr int ROUND = 16;       // positions of a lane group's round
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % 32;
+  const int grp = tid / 32;
+  const int g = lane >> 2;
+  const int t = lane & 3;
+  const long kat = (long)kvh * D + t * KH;  // this lane's key dims
+  const long vat = (long)kvh * D + g * VH;  // and value dims
+  // the query of head g (a zero row past the group), dims t * KH .., as A fragments' pairs
+  unsigned qa[KSTEPS][2];
+  {
+    const float* q = qkv + (long)t_row * stride + (long)(head0 + g) * D + t * KH;
+#pragma unroll
+    for (int ks = 0; ks < KSTEPS; ++ks) {
+      float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      if (g < group) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v[i] = q[4 * ks + i];
+      }
+      qa[ks][0] = ls_half2_bits(v[0], v[1]);
+      qa[ks][1] = ls_half2_bits(v[2], v[3]);
+    }
+  }
+  float o[MT][4];
+#pragma unroll
+  for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) o[mt][e] = 0.0f;
+  float m = LS_ATT_NEG;  // head g's
+  float l = 0.0f;
+  for (int base = r.begin + grp * ROUND; base < r.end; base += LS_DEC_GROUPS * ROUND) {
+    // lane i < 16 finds position base + i's slot; every lane takes the ones it loads
+    const int own = base + (lane & 15);
+    const long found = ls_dec_slot(r, own < r.end ? own : base, block_size);
+    const int lo = (int)found, hi = (int)(found >> 32);
+    long kslot[2], vslot[4];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+      const int src = nt * 8 + g;
+      kslot[nt] = (long)(unsigned)__shfl_sync(0xffffffffu, lo, src) |
+                  ((long)__shfl_sync(0xffffffffu, hi, src) << 32);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int src = (j >> 1) * 8 + 2 * t + (j & 1);
+      vslot[j] = (long)(unsigned)__shfl_sync(0xffffffffu, lo, src) |
+                 ((long)__shfl_sync(0xffffffffu, hi, src) << 32);
+    }
+    ls_u32x4 kw[2][KH / 8];
+    ls_u32x4 vw[4][VH / 8];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+      for (int i = 0; i < KH / 8; ++i) kw[nt][i] = keys.halves8(kslot[nt] * kv_dim + kat + 8 * i);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int i = 0; i < VH / 8; ++i) vw[j][i] = values.halves8(vslot[j] * kv_dim + vat + 8 * i);
+    // scores: element e of tile nt is head g (rows g + 8 are empty), position base + nt * 8 + 2t + e
+    float s[2][4];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) s[nt][e] = 0.0f;
+      const unsigned* kk = (const unsigned*)kw[nt];
+#pragma unroll
+      for (int ks = 0; ks < KSTEPS; ++ks) {
+        const unsigned a[4] = {qa[ks][0], 0u, qa[ks][1], 0u};
+        const unsigned b[2] = {kk[2 * ks], kk[2 * ks + 1]};
+        ls_mma_f16_16x8x16(s[nt], a, b);
+      }
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const bool in = base + nt * 8 + 2 * t + e < r.end;
+        s[nt][e] = in ? ls_softcap(s[nt][e] * scale, softcap) : LS_ATT_NEG;
+      }
+    }
+    float mx = __builtin_fmaxf(__builtin_fmaxf(s[0][0], s[0][1]), __builtin_fmaxf(s[1][0], s[1][1]));
+    mx = __builtin_fmaxf(mx, ls_shfl_xor(mx, 1));
+    mx = __builtin_fmaxf(mx, ls_shfl_xor(mx, 2));
+    const float mn = __builtin_fmaxf(m, mx);  // a real score: the round's first position is in range
+    const float alpha = ls_exp(m - mn);
+    m = mn;
+    float p[2][2];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) p[nt][e] = ls_exp(s[nt][e] - mn);  // 0 past the range
+    l = l * alpha + p[0][0] + p[0][1] + p[1][0] + p[1][1];
+    const unsigned pb[2] = {ls_half2_bits(p[0][0], p[0][1]), ls_half2_bits(p[1][0], p[1][1])};
+    // the output's columns are heads 2t and 2t + 1: their factors from those heads' score rows
+    const float a0 = __shfl_sync(0xffffffffu, alpha, 8 * t);
+    const float a1 = __shfl_sync(0xffffffffu, alpha, 8 * t + 4);
+#pragma unroll
+    for (int mt = 0; mt < MT; ++mt) {
+      o[mt][0] *= a0;
+      o[mt][1] *= a1;
+      o[mt][2] *= a0;
+      o[mt][3] *= a1;
+      // word mt of each position's value dims g * VH ..: dims g * VH + 2mt (row g) and + 1 (row g + 8)
+      const unsigned w0 = ((const unsigned*)vw[0])[mt], w1 = ((const unsigned*)vw[1])[mt];
+      const unsigned w2 = ((const unsigned*)vw[2])[mt], w3 = ((const unsigned*)vw[3])[mt];
+      const unsigned a[4] = {ls_lo_halves(w0, w1), ls_hi_halves(w0, w1), ls_lo_halves(w2, w3), ls_hi_halves(w2, w3)};
+      ls_mma_f16_16x8x16(o[mt], a, pb);
+    }
+  }
+  l += ls_shfl_xor(l, 1);
+  l += ls_shfl_xor(l, 2);
+  // o[mt][e]: head 2t + (e & 1), dim g * VH + 2mt + (e >> 1)
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    const int h = 2 * t + (e & 1);
+    if (h < group) {
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt) wacc[(grp * H + h) * D + g * VH + 2 * mt + (e >> 1)] = o[mt][e];
+    }
+  }
+  if (t == 0 && g < group) {
+    wstat[(grp * H + g) * 2] = m;
+    wstat[(grp * H + g) * 2 + 1] = l;
+  }
+  ls_dec_merge<D, H>(group, wacc, wstat, oacc, run_m, run_l);
+#else  // never launched here
+  (void)keys, (void)values, (void)r, (void)block_size, (void)kv_dim, (void)kvh, (void)group, (void)scale;
+  (void)softcap, (void)qkv, (void)stride, (void)t_row, (void)head0, (void)wacc, (void)wstat, (void)oacc;
+  (void)run_m, (void)run_l;
+#endif
+}
+
+// The block's output once its range is merged (oacc, run_m, run_l): normalized into `out` when the
+// row took one split; otherwise its share into `partial`, and the last split of the row and part to
+// arrive merges every split's.
+template <int D, int H>
+LS_DEVICE void ls_dec_finish(const LsDecRow& r, int t, int split, int splits, int heads, int kv_heads, int head_parts,
+                             int group, int head0, const float* sinks, const float* oacc, const float* run_m,
+                             const float* run_l, float* out, int out_stride, float* partial, unsigned* arrivals) {
+  LS_SHARED float factor[H];
+  LS_SHARED float weights[H * LS_ATT_MAX_SPLITS];
+  LS_SHARED int merges;
+  const int tid = (int)ls_thread_x();
+  const int lane = tid % LS_DEC_LANES;
+  const int grp = tid / LS_DEC_LANES;
   const int part = D + LS_ATT_SPLIT_STATS;
   if (r.used == 1) {  // the whole row in this block
     if (tid < group) {
       float m = run_m[tid];
       float sum = run_l[tid];
       const float f = ls_fold_sink(m, sum, sinks, head0 + tid);
-      rescale[tid] = sum > 0.0f ? f / sum : 0.0f;
+      factor[tid] = sum > 0.0f ? f / sum : 0.0f;
     }
     ls_sync_block();
     for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
-      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx] * rescale[idx / D];
+      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx] * factor[idx / D];
     }
     return;
   }
@@ -724,7 +812,7 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
   ls_sync_block();
   if (!merges) return;
   ls_fence_device();
-  // each head's splits a split per lane: their weights exp(m_s - max) * sink factor / sum into sc
+  // each head's splits a split per lane: their weights exp(m_s - max) * sink factor / sum
   for (int g = grp; g < group; g += LS_DEC_GROUPS) {
     const float* st = mine + (long)g * splits * part + D;
     const float ms = lane < r.used ? ls_load_coherent(st + (long)lane * part) : LS_ATT_NEG;
@@ -733,76 +821,104 @@ LS_DEVICE void ls_attention_split(const float* qkv, int stride, const KV keys, c
     const float e = lane < r.used ? ls_exp(ms - m) : 0.0f;
     float sum = ls_group32_sum(ls * e);
     const float f = ls_fold_sink(m, sum, sinks, head0 + g);
-    sc[g * LS_DEC_CHUNK + lane] = sum > 0.0f ? e * f / sum : 0.0f;
+    weights[g * LS_ATT_MAX_SPLITS + lane] = sum > 0.0f ? e * f / sum : 0.0f;
   }
   ls_sync_block();
   for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
     const int g = idx / D;
     const float* p = mine + (long)g * splits * part + idx % D;
     float o = 0.0f;
-    for (int s = 0; s < r.used; ++s) o += sc[g * LS_DEC_CHUNK + s] * ls_load_coherent(p + (long)s * part);
+    for (int s = 0; s < r.used; ++s) o += weights[g * LS_ATT_MAX_SPLITS + s] * ls_load_coherent(p + (long)s * part);
     out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
   }
 }
 
-#define LS_ATTENTION_DEC(d)                                                                                    \
-  LS_KERNEL void ls_attention_f16_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
-                                       const int* positions, const int* slots, const int* table_offsets,          \
-                                       const int* seq_last, const int* tables, float* out, int out_stride,        \
-                                       int heads, int kv_heads, int block_size, float scale, float softcap,       \
-                                       const float* sinks, int causal, int window) {                              \
-    ls_attention_dec<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last,   \
-                        tables, out, out_stride, heads, kv_heads, block_size, scale, softcap, sinks, causal,     \
-                        window);                                                                                 \
-  }                                                                                                              \
-  LS_KERNEL void ls_attention_split_d##d(const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, \
-                                         const int* positions, const int* slots, const int* table_offsets,        \
-                                         const int* seq_last, const int* tables, float* out, int out_stride,      \
-                                         float* partial, unsigned* arrivals, int heads, int kv_heads,             \
-                                         int block_size, float scale, float softcap, const float* sinks,          \
-                                         int causal, int window, int splits, int head_parts) {                    \
-    ls_attention_split<d>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, seq_last, \
-                          tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, scale,         \
-                          softcap, sinks, causal, window, splits, head_parts);                                    \
+// The decode kernels' body: `mma` picks the tensor-core range (ls_dec_range_mma) over ls_dec_range.
+template <int D, bool MMA, class KV>
+LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, const KV values,
+                                   const int* positions, const int* slots, const int* table_offsets,
+                                   const int* seq_last, const int* tables, float* out, int out_stride, float* partial,
+                                   unsigned* arrivals, int heads, int kv_heads, int block_size, float scale,
+                                   float softcap, const float* sinks, int causal, int window, int splits,
+                                   int head_parts) {
+  constexpr int H = MMA ? LS_DMMA_HEADS : LS_DEC_PART_HEADS;
+  LS_SHARED float wacc[LS_DEC_GROUPS * H * D];
+  LS_SHARED float wstat[LS_DEC_GROUPS * H * 2];
+  LS_SHARED float oacc[H * D];
+  LS_SHARED float run_m[H];
+  LS_SHARED float run_l[H];
+  // block x: part part_of_kv of kv head kvh's query heads (head_parts parts of `group` heads each)
+  const int kvh = (int)ls_block_x() / head_parts;
+  const int part_of_kv = (int)ls_block_x() % head_parts;
+  const int t = (int)ls_block_y();
+  const int split = (int)ls_block_z();
+  const int group = heads / kv_heads / head_parts;
+  const int kv_dim = kv_heads * D;
+  const int head0 = (kvh * head_parts + part_of_kv) * group;
+  // the batch metadata is the host's (copied before the step's first kernel), so the split's range
+  // and its keys' and values' lines can be found while the kernel before this one still runs
+  const LsDecRow r = ls_dec_row(t, split, splits, positions, slots, table_offsets, seq_last, tables, causal, window);
+  if (split >= r.used) return;
+  ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
+  ls_grid_wait();
+  if constexpr (MMA) {
+    ls_dec_range_mma<D, KV>(keys, values, r, block_size, kv_dim, kvh, group, scale, softcap, qkv, stride, t, head0,
+                            wacc, wstat, oacc, run_m, run_l);
+  } else {
+    LS_SHARED float qs[H * D];
+    ls_dec_range<D, KV>(keys, values, r, block_size, kv_dim, kvh, group, scale, softcap,
+                        [&] {
+                          ls_dec_load_q<D>(qkv, stride, t, head0, group, qs);
+                          ls_sync_block();
+                        },
+                        qs, wacc, wstat, oacc, run_m, run_l);
+  }
+  ls_dec_finish<D, H>(r, t, split, splits, heads, kv_heads, head_parts, group, head0, sinks, oacc, run_m, run_l, out,
+                      out_stride, partial, arrivals);
+}
+
+// ls_attention_split_d* (F16 cache) and ls_attention_split_q8_d* (Q8_0 cache, head sizes that are
+// whole blocks of 32) on CUDA cores or AMD's vector units; ls_attention_dmma_d* and
+// ls_attention_dmma_q8_d* (64 and 128) on NVIDIA tensor cores, the host's choice where it has them.
+#define LS_ATTENTION_DEC(name, mma, d)                                                                           \
+  LS_KERNEL LS_DEC_BOUNDS void ls_attention_##name##_d##d(                                                        \
+      const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, const int* positions,           \
+      const int* slots, const int* table_offsets, const int* seq_last, const int* tables, float* out,            \
+      int out_stride, float* partial, unsigned* arrivals, int heads, int kv_heads, int block_size, float scale,   \
+      float softcap, const float* sinks, int causal, int window, int splits, int head_parts) {                   \
+    ls_attention_decode<d, mma>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets,     \
+                                seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, \
+                                scale, softcap, sinks, causal, window, splits, head_parts);                      \
   }
 
-// The same kernels over a Q8_0 cache (head sizes that are whole blocks of 32).
-#define LS_ATTENTION_DEC_Q8(d)                                                                                 \
-  LS_KERNEL void ls_attention_q8_d##d(const float* qkv, int stride, const int8_t* keys, const uint16_t* key_scales, \
-                                      const int8_t* values, const uint16_t* value_scales, const int* positions,   \
-                                      const int* slots, const int* table_offsets, const int* seq_last,            \
-                                      const int* tables, float* out, int out_stride, int heads, int kv_heads,     \
-                                      int block_size, float scale, float softcap, const float* sinks, int causal, \
-                                      int window) {                                                               \
-    ls_attention_dec<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,    \
-                        table_offsets, seq_last, tables, out, out_stride, heads, kv_heads, block_size, scale,    \
-                        softcap, sinks, causal, window);                                                         \
-  }                                                                                                              \
-  LS_KERNEL void ls_attention_split_q8_d##d(const float* qkv, int stride, const int8_t* keys,                     \
-                                            const uint16_t* key_scales, const int8_t* values,                     \
-                                            const uint16_t* value_scales, const int* positions, const int* slots, \
-                                            const int* table_offsets, const int* seq_last, const int* tables,     \
-                                            float* out, int out_stride, float* partial, unsigned* arrivals,       \
-                                            int heads, int kv_heads, int block_size, float scale, float softcap,  \
-                                            const float* sinks, int causal, int window, int splits,               \
-                                            int head_parts) {                                                     \
-    ls_attention_split<d>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions, slots,  \
-                          table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads,   \
-                          block_size, scale, softcap, sinks, causal, window, splits, head_parts);                 \
+#define LS_ATTENTION_DEC_Q8(name, mma, d)                                                                        \
+  LS_KERNEL LS_DEC_BOUNDS void ls_attention_##name##_q8_d##d(                                                     \
+      const float* qkv, int stride, const int8_t* keys, const uint16_t* key_scales, const int8_t* values,         \
+      const uint16_t* value_scales, const int* positions, const int* slots, const int* table_offsets,             \
+      const int* seq_last, const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,     \
+      int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks, int causal,        \
+      int window, int splits, int head_parts) {                                                                  \
+    ls_attention_decode<d, mma>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions,   \
+                                slots, table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, \
+                                kv_heads, block_size, scale, softcap, sinks, causal, window, splits, head_parts); \
   }
 
-LS_ATTENTION_DEC(8)
-LS_ATTENTION_DEC(16)
-LS_ATTENTION_DEC(32)
-LS_ATTENTION_DEC(64)
-LS_ATTENTION_DEC(96)
-LS_ATTENTION_DEC(128)
-LS_ATTENTION_DEC(256)
-LS_ATTENTION_DEC_Q8(32)
-LS_ATTENTION_DEC_Q8(64)
-LS_ATTENTION_DEC_Q8(96)
-LS_ATTENTION_DEC_Q8(128)
-LS_ATTENTION_DEC_Q8(256)
+LS_ATTENTION_DEC(split, false, 8)
+LS_ATTENTION_DEC(split, false, 16)
+LS_ATTENTION_DEC(split, false, 32)
+LS_ATTENTION_DEC(split, false, 64)
+LS_ATTENTION_DEC(split, false, 96)
+LS_ATTENTION_DEC(split, false, 128)
+LS_ATTENTION_DEC(split, false, 256)
+LS_ATTENTION_DEC_Q8(split, false, 32)
+LS_ATTENTION_DEC_Q8(split, false, 64)
+LS_ATTENTION_DEC_Q8(split, false, 96)
+LS_ATTENTION_DEC_Q8(split, false, 128)
+LS_ATTENTION_DEC_Q8(split, false, 256)
+LS_ATTENTION_DEC(dmma, true, 64)
+LS_ATTENTION_DEC(dmma, true, 128)
+LS_ATTENTION_DEC_Q8(dmma, true, 64)
+LS_ATTENTION_DEC_Q8(dmma, true, 128)
 
 // Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
 // kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive
@@ -1035,21 +1151,6 @@ LS_ATTENTION_TILE_Q8(128)
 // turns the scores into half-rounded normalized weights, which are the next product's A fragments
 // straight from the score tiles' registers. Head sizes 64 and 128.
 #define LS_MMA_PAD 8  // halves of padding per shared row: the fragment loads hit 32 distinct banks
-
-#if LS_NVIDIA
-// c (16x8, f32) += a (16x16, f16, row-major fragments) x b (16x8, f16, column-major fragments).
-LS_DEVICE void ls_mma_f16_16x8x16(float (&c)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-LS_DEVICE unsigned ls_half2_bits(float lo, float hi) {
-  return (unsigned)ls_float_to_half(lo) | ((unsigned)ls_float_to_half(hi) << 16);
-}
-#endif
 
 template <int D, class KV>
 LS_DEVICE void ls_attention_mma(const float* qkv, int stride, const KV keys, const KV values,

@@ -69,7 +69,7 @@
 #define LS_MMQ_COLS 64
 
 // Threads per block of the attention kernels over the paged cache: ls_attention_f16,
-// ls_attention_f16_d*, ls_attention_split_d* and ls_attention_tile_d*.
+// ls_attention_split_d* and ls_attention_tile_d*.
 #define LS_ATT_THREADS 128
 
 // Most query heads per kv head of ls_attention_f16, the general attention kernel.
@@ -88,14 +88,18 @@
 // ls_attention_split_d* merges the splits a split per lane of a 32-lane group, so at most 32.
 #define LS_ATT_MAX_SPLITS 32
 
-// Most query heads per kv head of the per-head-size attention kernels, ls_attention_f16_d* and
-// ls_attention_split_d* (and the tiled ls_attention_tile_d*).
+// Most query heads per kv head of the per-head-size attention kernels, ls_attention_split_d* (in
+// parts of at most LS_DEC_PART_HEADS) and the tiled ls_attention_tile_d*.
 #define LS_DEC_MAX_GROUP 8
 
-// Most query heads one block of ls_attention_split_d* takes: a kv head of more (qwen3-30b-a3b's 8)
-// is split into parts of this many, a block each, so that a block's chain of scores, statistics,
-// values and gather is as short as a 4-head group's.
+// Most query heads one block of ls_attention_split_d* takes (each lane keeps a running sum for every
+// head of its block): a kv head of more (qwen3-30b-a3b's 8, or 6) is split into equal parts of at
+// most this many, a block each.
 #define LS_DEC_PART_HEADS 4
+
+// Most query heads per kv head of the decode kernels on tensor cores, ls_attention_dmma_d*: a block
+// takes them all, as the rows of its score tiles and the columns (an n8 tile) of its value products.
+#define LS_DMMA_HEADS 8
 
 // Query vectors (rows times the query heads of one kv head) per block of the tiled prompt kernels
 // ls_attention_tile_d*: a tile is at most LS_TILE_Q / (query heads per kv head) rows of one sequence.

@@ -5,9 +5,9 @@ import static com.llmserve.kernels.KernelConstants.LS_ATT_SPLIT_STATS;
 import static com.llmserve.kernels.KernelConstants.LS_ATT_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_PART_HEADS;
+import static com.llmserve.kernels.KernelConstants.LS_DMMA_HEADS;
 
 import com.llmserve.engine.backend.AttentionShape;
-import com.llmserve.engine.backend.Batch;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
 import com.llmserve.engine.backend.gpu.StepMeta.Region;
 import com.llmserve.gpu.DeviceBuffer;
@@ -24,7 +24,7 @@ import com.llmserve.kernels.Kernel;
  * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
  * @param sinks     the shape's attention sinks on the device (one float per query head), or null
  * @param tensorCores the device runs half-precision tensor-core products (NVIDIA sm_80 on): prompt
- *                  tiles of the head sizes that have it take the tensor-core kernel
+ *                  tiles and decode rows of the head sizes that have them take the tensor-core kernels
  */
 record Attention(
         GpuActivations qkv,
@@ -41,53 +41,47 @@ record Attention(
         implements DeviceOp {
 
     /**
-     * Attended positions from which a step whose blocks would each take a whole row's positions
-     * splits them in two ({@link #splits}), up to {@link #LONG_CONTEXT_ROWS} rows (as measured).
+     * Blocks per multiprocessor that {@link #splits} aims for on the CUDA-core kernel: as many as are
+     * resident at once (it takes 121 registers a lane on sm_90, four blocks of 128 lanes).
      */
-    static final int LONG_CONTEXT = 320;
-
-    static final int LONG_CONTEXT_ROWS = 64;
+    static final int BLOCKS_PER_MULTIPROCESSOR = 4;
 
     /**
-     * Position splits per row for the per-row kernels: enough for about two blocks per
-     * multiprocessor whatever the batch (measured on an H200: one row decodes fastest with 16 to 32
-     * splits, 64 rows with one at 160 positions), except that where that leaves one block per row
-     * and kv head, and at most four blocks per multiprocessor, two splits from {@link
-     * #LONG_CONTEXT} positions on: each block reads its positions one after the other, and 64 rows
-     * of 8 kv heads took 134 / 242 us a layer in two splits against 201 / 383 in one at 512 / 1000
-     * positions (57 against 45 at 160; bench/kernels attention lab, {@code MANY_ROWS}). A bucket
-     * so has a graph for each of its split counts as its sequences grow.
-     *
-     * @param context the most positions a row of the step attends to
+     * Splits of a row alone on tensor cores: at 8,192 positions 23.5 us a layer in 16 against 35.4 in
+     * 32, at 512 (where 16 splits of 32 positions are used) 9.7 against 10.6 (H200, 8B shape, two
+     * heads a block).
      */
-    static int splits(int multiprocessors, int kvHeads, int rows, int context) {
-        int blocks = kvHeads * rows;
-        int splits = (2 * multiprocessors + blocks - 1) / blocks;
-        if (splits == 1 && context >= LONG_CONTEXT && rows <= LONG_CONTEXT_ROWS && blocks <= 4 * multiprocessors) {
-            return 2;
-        }
+    static final int ONE_ROW_TENSOR_CORE_SPLITS = 16;
+
+    /**
+     * Position splits per row for the per-row kernels, at least one and at most {@code
+     * LS_ATT_MAX_SPLITS}. On CUDA cores the most that keep a step's blocks (rows x kv heads x splits)
+     * within one round of {@link #BLOCKS_PER_MULTIPROCESSOR} a multiprocessor; on tensor cores
+     * ({@code tensorCores}: the step takes ls_attention_dmma_d*), whose blocks are done with their
+     * positions sooner, about one block a multiprocessor, and {@link #ONE_ROW_TENSOR_CORE_SPLITS} for
+     * one row. Measured on an H200 (bench/kernels attention lab, 8 kv heads, us a layer at 160 / 512
+     * / 1000 positions): on CUDA cores 16 rows 16.1 / 33.0 / 56.2 in four splits against 18.4 / 37.4 / 62.7 in three, 32
+     * rows 24.5 / 57.3 / 97.2 in two against 28.2 / 76.8 / 143 in one, 64 rows 36.2 / 94.4 / 172 in
+     * one against 43.1 / 108 / 186 in two; on tensor cores 4 rows 9.0 / 11.5 / 15.3 in four splits
+     * against 11.3 / 13.6 / 16.2 in eight, 16 rows 10.2 / 18.8 / 30.6 in one against 19.8 / 29.6 /
+     * 41.2 in four, 32 rows 14.0 / 26.7 / 41.8 in one against 27.0 / 42.6 / 61.4 in two.
+     */
+    static int splits(int multiprocessors, int kvHeads, int rows, boolean tensorCores) {
+        int splits = rows == 1 && tensorCores
+                ? ONE_ROW_TENSOR_CORE_SPLITS
+                : (tensorCores ? 1 : BLOCKS_PER_MULTIPROCESSOR) * multiprocessors / (kvHeads * rows);
         return Math.max(1, Math.min(LS_ATT_MAX_SPLITS, splits));
     }
 
-    /** The most positions a row of {@code batch} attends to through a layer of {@code shape}. */
-    static int context(Batch batch, AttentionShape shape) {
-        int longest = 0;
-        for (int row = 0; row < batch.size(); row++) {
-            longest = Math.max(longest, batch.position(row) + 1);
-        }
-        return shape.slidingWindow() > 0 ? Math.min(longest, shape.slidingWindow()) : longest;
-    }
-
     /**
-     * The most rows a step split into several parts can have: {@link #splits} is 1 beyond them. The
-     * arrival counters are sized for as many once, so their size does not depend on which steps the
-     * schedule happened to form (a rare step of 65 rows grew them after a device's idle memory was
-     * taken; GpuFaultTests). The batch-invariant mode splits every row as a row alone, so there they
-     * still grow with the rows.
+     * The most rows a step split into several parts can have on either kernel: {@link #splits} is 1
+     * beyond them. The arrival counters are sized for as many once, so their size does not depend on
+     * which steps the schedule happened to form (a rare step of 65 rows grew them after a device's
+     * idle memory was taken; GpuFaultTests). The batch-invariant mode splits every row as a row alone,
+     * so there they still grow with the rows.
      */
     static int splitRows(int multiprocessors, int kvHeads) {
-        int longContextRows = Math.min(LONG_CONTEXT_ROWS, 4 * multiprocessors / kvHeads);
-        return Math.max(1, Math.max((2 * multiprocessors - 1) / kvHeads, longContextRows));
+        return Math.max(1, BLOCKS_PER_MULTIPROCESSOR * multiprocessors / (2 * kvHeads));
     }
 
     /**
@@ -98,15 +92,25 @@ record Attention(
     static final int ONE_ROW_PART_HEADS = 2;
 
     /**
-     * Blocks per kv head of the split kernel ({@code head_parts}) for {@code rows} rows: a group of
-     * more query heads than a part takes ({@code LS_DEC_PART_HEADS}, or {@link #ONE_ROW_PART_HEADS}
-     * at one row) in parts of that many, so that each block's chain is shorter; one part otherwise.
-     * A head's arithmetic is the same in any part, so the parts never change a result.
+     * Blocks per kv head of the per-head-size kernels ({@code head_parts}) for {@code rows} rows: the
+     * fewest equal parts of a kv head's query heads that each have at most {@code LS_DEC_PART_HEADS}
+     * (a block's registers hold that many heads' sums), or {@link #ONE_ROW_PART_HEADS} at one row,
+     * whose chains are then shorter (on either kernel: on tensor cores 6.6 us a layer at 128 positions
+     * in parts of two heads against 8.3 in one, H200); from two rows on, one on tensor cores, where
+     * the heads are rows of one product. A head's arithmetic is the same in any part, so the parts
+     * never change a result.
      */
-    static int headParts(AttentionShape s, int rows) {
+    static int headParts(AttentionShape s, int rows, boolean tensorCores) {
         int group = s.heads() / s.kvHeads();
+        if (rows > 1 && tensorCores && decodeOnTensorCores(s)) {
+            return 1; // every head of a group is a row of one score tile (LS_DMMA_HEADS)
+        }
         int perPart = rows == 1 ? ONE_ROW_PART_HEADS : LS_DEC_PART_HEADS;
-        return group > perPart && group % perPart == 0 ? group / perPart : 1;
+        int parts = 1;
+        while (group % parts != 0 || group / parts > perPart) {
+            parts++;
+        }
+        return parts;
     }
 
     /** The head sizes whose kernels read a Q8_0 cache (whole blocks of 32), for messages. */
@@ -117,7 +121,7 @@ record Attention(
      * Q8_0 kernel), for head sizes that are whole Q8_0 blocks.
      */
     static boolean readsQ8(int heads, int kvHeads, int headDim) {
-        return heads / kvHeads <= LS_DEC_MAX_GROUP && q8Kernels(headDim) != null;
+        return heads / kvHeads <= LS_DEC_MAX_GROUP && q8Kernel(headDim) != null;
     }
 
     /**
@@ -155,36 +159,50 @@ record Attention(
     }
 
     /**
-     * The per-head-size kernels ({one pass with the CPU backend's rounding, split}) for the head
-     * sizes they are built for and at most {@code LS_DEC_MAX_GROUP} query heads per kv head; null
-     * for the general kernel (which reads F16 only).
+     * Whether the decode kernels on tensor cores (ls_attention_dmma_d*) take this shape where the
+     * device has them: heads of 64 and 128, at most {@code LS_DMMA_HEADS} query heads per kv head.
      */
-    static Kernel[] headSizeKernels(AttentionShape s, boolean q8) {
+    static boolean decodeOnTensorCores(AttentionShape s) {
+        return (s.headDim() == 64 || s.headDim() == 128) && s.heads() / s.kvHeads() <= LS_DMMA_HEADS;
+    }
+
+    /**
+     * The per-head-size kernel for the head sizes it is built for and at most {@code
+     * LS_DEC_MAX_GROUP} query heads per kv head, on tensor cores where the device has them and the
+     * shape is one {@link #decodeOnTensorCores} takes; null for the general kernel (which reads F16
+     * only).
+     */
+    static Kernel headSizeKernel(AttentionShape s, boolean q8, boolean tensorCores) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
+        if (tensorCores && decodeOnTensorCores(s)) {
+            return s.headDim() == 64
+                    ? (q8 ? Kernel.ATTENTION_DMMA_Q8_D64 : Kernel.ATTENTION_DMMA_D64)
+                    : (q8 ? Kernel.ATTENTION_DMMA_Q8_D128 : Kernel.ATTENTION_DMMA_D128);
+        }
         if (q8) {
-            return q8Kernels(s.headDim());
+            return q8Kernel(s.headDim());
         }
         return switch (s.headDim()) {
-            case 8 -> new Kernel[] {Kernel.ATTENTION_F16_D8, Kernel.ATTENTION_SPLIT_D8};
-            case 16 -> new Kernel[] {Kernel.ATTENTION_F16_D16, Kernel.ATTENTION_SPLIT_D16};
-            case 32 -> new Kernel[] {Kernel.ATTENTION_F16_D32, Kernel.ATTENTION_SPLIT_D32};
-            case 64 -> new Kernel[] {Kernel.ATTENTION_F16_D64, Kernel.ATTENTION_SPLIT_D64};
-            case 96 -> new Kernel[] {Kernel.ATTENTION_F16_D96, Kernel.ATTENTION_SPLIT_D96};
-            case 128 -> new Kernel[] {Kernel.ATTENTION_F16_D128, Kernel.ATTENTION_SPLIT_D128};
-            case 256 -> new Kernel[] {Kernel.ATTENTION_F16_D256, Kernel.ATTENTION_SPLIT_D256};
+            case 8 -> Kernel.ATTENTION_SPLIT_D8;
+            case 16 -> Kernel.ATTENTION_SPLIT_D16;
+            case 32 -> Kernel.ATTENTION_SPLIT_D32;
+            case 64 -> Kernel.ATTENTION_SPLIT_D64;
+            case 96 -> Kernel.ATTENTION_SPLIT_D96;
+            case 128 -> Kernel.ATTENTION_SPLIT_D128;
+            case 256 -> Kernel.ATTENTION_SPLIT_D256;
             default -> null;
         };
     }
 
-    private static Kernel[] q8Kernels(int headDim) {
+    private static Kernel q8Kernel(int headDim) {
         return switch (headDim) {
-            case 32 -> new Kernel[] {Kernel.ATTENTION_Q8_D32, Kernel.ATTENTION_SPLIT_Q8_D32};
-            case 64 -> new Kernel[] {Kernel.ATTENTION_Q8_D64, Kernel.ATTENTION_SPLIT_Q8_D64};
-            case 96 -> new Kernel[] {Kernel.ATTENTION_Q8_D96, Kernel.ATTENTION_SPLIT_Q8_D96};
-            case 128 -> new Kernel[] {Kernel.ATTENTION_Q8_D128, Kernel.ATTENTION_SPLIT_Q8_D128};
-            case 256 -> new Kernel[] {Kernel.ATTENTION_Q8_D256, Kernel.ATTENTION_SPLIT_Q8_D256};
+            case 32 -> Kernel.ATTENTION_SPLIT_Q8_D32;
+            case 64 -> Kernel.ATTENTION_SPLIT_Q8_D64;
+            case 96 -> Kernel.ATTENTION_SPLIT_Q8_D96;
+            case 128 -> Kernel.ATTENTION_SPLIT_Q8_D128;
+            case 256 -> Kernel.ATTENTION_SPLIT_Q8_D256;
             default -> null;
         };
     }
@@ -192,11 +210,12 @@ record Attention(
     @Override
     public void reserve(Workspace w) {
         if (splits > 1) {
-            // rows x splits stays below 2 x multiprocessors + rows (two splits of at most
-            // LONG_CONTEXT_ROWS rows, too): sized once for every bucket
+            // rows x splits stays within BLOCKS_PER_MULTIPROCESSOR x multiprocessors / kv heads
+            // (rows alone where there is one split): sized once for every bucket
             long units = Math.max(
                     (long) n * splits,
-                    2L * w.device().info().multiprocessors() + w.options().maxGraphRows());
+                    (long) BLOCKS_PER_MULTIPROCESSOR * w.device().info().multiprocessors() / shape.kvHeads()
+                            + w.options().maxGraphRows());
             w.reserve(Slot.ATTENTION, units * shape.heads() * (shape.headDim() + LS_ATT_SPLIT_STATS) * Float.BYTES);
             w.reserve(
                     Slot.ATTENTION_ARRIVALS,
@@ -206,7 +225,7 @@ record Attention(
                                             w.options().maxGraphRows(),
                                             splitRows(w.device().info().multiprocessors(), shape.kvHeads())))
                             * shape.kvHeads()
-                            * headParts(shape, 1)
+                            * headParts(shape, 1, false)
                             * Integer.BYTES);
         }
     }
@@ -254,13 +273,13 @@ record Attention(
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
-        Kernel[] kernels = headSizeKernels(s, kv.q8());
-        if (kernels == null && kv.q8()) {
+        Kernel kernel = headSizeKernel(s, kv.q8(), tensorCores);
+        if (kernel == null && kv.q8()) {
             // refused at load (GpuBackend.checkKvCacheShape): only a caller past that check gets here
             throw new GpuBackendException("no q8_0 KV cache kernel for " + s.heads() + "/" + s.kvHeads() + " heads of "
                     + s.headDim() + " (heads of " + Q8_HEAD_SIZES + ")");
         }
-        if (kernels == null) {
+        if (kernel == null) {
             // the general kernel: online softmax, weights not rounded to half
             KernelArgs args = rowArgs(l).pointer(out.buffer).i32(out.cols());
             pointerOrNull(args, partials)
@@ -282,24 +301,22 @@ record Attention(
             }
             return;
         }
-        // several splits: one launch, the last split of each row and kv head to finish merges them
+        // one launch: with several splits the last split of each row and part to finish merges them
         KernelArgs args = rowArgs(l).pointer(out.buffer).i32(out.cols());
-        if (splits > 1) {
-            args.pointer(partials).pointer(l.scratch(Slot.ATTENTION_ARRIVALS));
-        }
+        pointerOrNull(args, partials);
+        pointerOrNull(args, splits > 1 ? l.scratch(Slot.ATTENTION_ARRIVALS) : null);
         args.i32(s.heads())
                 .i32(s.kvHeads())
                 .i32(kv.blockSize())
                 .f32(s.cappedScale())
                 .f32(s.softcap());
-        pointerOrNull(args, sinks).i32(s.causal() ? 1 : 0).i32(s.slidingWindow());
-        if (splits > 1) {
-            int parts = headParts(s, n);
-            LaunchConfig perPart = new LaunchConfig(s.kvHeads() * parts, n, splits, LS_ATT_THREADS, 1, 1, 0);
-            l.kernel(kernels[1], perPart, args.i32(splits).i32(parts));
-        } else {
-            l.kernel(kernels[0], grid, args);
-        }
+        int parts = headParts(s, n, tensorCores);
+        pointerOrNull(args, sinks)
+                .i32(s.causal() ? 1 : 0)
+                .i32(s.slidingWindow())
+                .i32(splits)
+                .i32(parts);
+        l.kernel(kernel, new LaunchConfig(s.kvHeads() * parts, n, splits, LS_ATT_THREADS, 1, 1, 0), args);
     }
 
     /** The cache's keys and values (F16), or keys, their scales, values and theirs (Q8_0). */

@@ -596,8 +596,9 @@ public final class GpuBackend extends Backend {
         // batch-invariant: every row splits its positions as a row alone does, and no prompt tiles
         boolean invariant = options.batchInvariant();
         Batch batch = step.batch();
+        boolean decodeTensorCores = halfTensorCores && Attention.decodeOnTensorCores(shape);
         int splits = Attention.splits(
-                device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p, Attention.context(batch, shape));
+                device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p, decodeTensorCores);
         int tiles = 0;
         if (!invariant
                 && p >= options.gemmMinRows()

@@ -829,8 +829,8 @@ class GpuBackendTests {
 
     /**
      * 64 decode rows of 64 sequences 400 positions long (their first 400 positions share blocks,
-     * each row writes its own): on 132 multiprocessors one block per row and kv head, so from
-     * {@link Attention#LONG_CONTEXT} positions on the rows split their positions in two.
+     * each row writes its own): on 132 multiprocessors one block per row and kv head, each taking
+     * its row's 401 positions in many rounds of its lane groups.
      */
     @ParameterizedTest
     @EnumSource(KvCacheType.class)
@@ -850,9 +850,9 @@ class GpuBackendTests {
     }
 
     /**
-     * Eight decode rows of one sequence 1,500 positions long: few enough rows to take the split
-     * kernel, with few enough splits (five on 132 multiprocessors) that each split's range spans two
-     * chunks of positions, so its running softmax rescales what it summed before.
+     * Eight decode rows of one sequence 1,500 positions long: few enough rows to split their
+     * positions (eight splits on 132 multiprocessors), each split's range long enough for several
+     * rounds of its lane groups, so their running softmax rescales what they summed before.
      */
     @ParameterizedTest
     @EnumSource(KvCacheType.class)
