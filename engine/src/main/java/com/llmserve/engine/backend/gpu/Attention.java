@@ -20,6 +20,7 @@ import com.llmserve.kernels.Kernel;
  * heads attend to its sequence's positions.
  *
  * @param splits    position splits per row (flash-decoding); 1 writes the output directly
+ * @param parts     blocks per kv head of the per-head-size kernels ({@link #headParts})
  * @param kvWritten the rope before it already wrote this step's keys and values
  * @param tiles     prompt tiles of the tiled kernel (listed in the step's metadata); 0 for the per-row kernels
  * @param sinks     the shape's attention sinks on the device (one float per query head), or null
@@ -32,6 +33,7 @@ record Attention(
         int layer,
         AttentionShape shape,
         int splits,
+        int parts,
         int n,
         GpuActivations out,
         boolean kvWritten,
@@ -237,7 +239,7 @@ record Attention(
 
     /** This attention without its own cache write: the rope before it writes keys and values. */
     Attention afterCacheWrite() {
-        return new Attention(qkv, kv, layer, shape, splits, n, out, true, tiles, sinks, tensorCores);
+        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, true, tiles, sinks, tensorCores);
     }
 
     @Override
@@ -310,7 +312,6 @@ record Attention(
                 .i32(kv.blockSize())
                 .f32(s.cappedScale())
                 .f32(s.softcap());
-        int parts = headParts(s, n, tensorCores);
         pointerOrNull(args, sinks)
                 .i32(s.causal() ? 1 : 0)
                 .i32(s.slidingWindow())

@@ -593,12 +593,13 @@ public final class GpuBackend extends Backend {
                     + " per kv head exceeds the kernel's " + LS_ATT_MAX_QDIM + " values");
         }
         int p = recorder.padded(n, Math.min(qkv.rows(), out.rows()));
-        // batch-invariant: every row splits its positions as a row alone does, and no prompt tiles
+        // batch-invariant: every row splits its positions and heads as a row alone does, and no prompt tiles
         boolean invariant = options.batchInvariant();
         Batch batch = step.batch();
         boolean decodeTensorCores = halfTensorCores && Attention.decodeOnTensorCores(shape);
         int splits = Attention.splits(
                 device.info().multiprocessors(), shape.kvHeads(), invariant ? 1 : p, decodeTensorCores);
+        int parts = Attention.headParts(shape, invariant ? 1 : p, decodeTensorCores);
         int tiles = 0;
         if (!invariant
                 && p >= options.gemmMinRows()
@@ -616,6 +617,7 @@ public final class GpuBackend extends Backend {
                         layer,
                         shape,
                         splits,
+                        parts,
                         p,
                         act(out),
                         false,

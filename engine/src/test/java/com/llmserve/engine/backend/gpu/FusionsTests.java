@@ -247,12 +247,12 @@ class FusionsTests {
     @Test
     void theRopeOfAnAttentionsKeysAlsoWritesTheCache() {
         RotaryEmbedding both = new RotaryEmbedding(qkv, 0, 8, 16, Rope.Style.NORMAL, table, 8);
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false);
         assertThat(record(both, attention))
                 .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
         RotaryEmbedding queriesOnly = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NORMAL, table, 8);
         assertThat(record(queriesOnly, attention)).as("keys not rotated here").containsExactly(queriesOnly, attention);
-        Attention q8 = new Attention(qkv, storage(KvCacheType.Q8_0), 1, shape, 4, 8, out, false, 0, null, false);
+        Attention q8 = new Attention(qkv, storage(KvCacheType.Q8_0), 1, shape, 4, 1, 8, out, false, 0, null, false);
         assertThat(record(both, q8))
                 .as("the rope writes halves: a Q8_0 cache is the attention's")
                 .containsExactly(both, q8);
@@ -269,7 +269,7 @@ class FusionsTests {
         HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
         RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
         RotaryEmbedding keys = new RotaryEmbedding(qkv, 64, 4, 16, Rope.Style.NEOX, table, 8);
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false);
         QkNorm norms = new QkNorm(queriesNorm, keysNorm);
 
         assertThat(record(queriesNorm, keysNorm)).containsExactly(norms);
@@ -329,7 +329,7 @@ class FusionsTests {
 
     @Test
     void aNormedRopeWritesTheCacheOnlyWhereItRotatesEveryNormedHead() {
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 8, out, false, 0, null, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false);
         HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
         // norms over the queries, the keys and the values: the kernel would copy values it normalizes
         HeadRmsNorm pastTheKeys = new HeadRmsNorm(qkv, 64, 8, 16, kNorm, 1e-6f, 8);
