@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
         kernel<<<dim3(kvh * parts, c.rows, splits), LS_ATT_THREADS, 0, st>>>(
             qkv, stride, keys[l], values[l], positions, slots, toff, seqlast, tables, out, heads * D,
             splits > 1 ? partial : nullptr, splits > 1 ? arrivals : nullptr, heads, kvh, bs, scale, 0.0f, nullptr, 1, 0,
-            splits, parts);
+            splits, parts, nullptr, nullptr, nullptr);
       };
       layer(0); CK(cudaStreamSynchronize(st));
       std::vector<float> h((long)c.rows * heads * D); CK(cudaMemcpy(h.data(), out, h.size() * 4, cudaMemcpyDeviceToHost));

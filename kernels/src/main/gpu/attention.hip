@@ -768,11 +768,14 @@ LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& 
 
 // The block's output once its range is merged (oacc, run_m, run_l): normalized into `out` when the
 // row took one split; otherwise its share into `partial`, and the last split of the row and part to
-// arrive merges every split's.
+// arrive merges every split's. With q8 (not null) the output's Q8_0 form too, for the product that
+// follows (as ls_quantize_q8_0 writes it: the block's heads are whole blocks of 32 values, and a
+// lane group holds 32 consecutive values of each pass over them).
 template <int D, int H>
 LS_DEVICE void ls_dec_finish(const LsDecRow& r, int t, int split, int splits, int heads, int kv_heads, int head_parts,
                              int group, int head0, const float* sinks, const float* oacc, const float* run_m,
-                             const float* run_l, float* out, int out_stride, float* partial, unsigned* arrivals) {
+                             const float* run_l, float* out, int out_stride, float* partial, unsigned* arrivals,
+                             int8_t* q8, float* q8_d, int* q8_sums) {
   LS_SHARED float factor[H];
   LS_SHARED float weights[H * LS_ATT_MAX_SPLITS];
   LS_SHARED int merges;
@@ -789,7 +792,10 @@ LS_DEVICE void ls_dec_finish(const LsDecRow& r, int t, int split, int splits, in
     }
     ls_sync_block();
     for (int idx = tid; idx < group * D; idx += LS_ATT_THREADS) {
-      out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : oacc[idx] * factor[idx / D];
+      const float v = r.padding ? 0.0f : oacc[idx] * factor[idx / D];
+      const long at = (long)t * out_stride + head0 * D + idx;
+      out[at] = v;
+      if (q8) ls_store_q8_0(v, at, q8, q8_d, q8_sums);
     }
     return;
   }
@@ -829,7 +835,10 @@ LS_DEVICE void ls_dec_finish(const LsDecRow& r, int t, int split, int splits, in
     const float* p = mine + (long)g * splits * part + idx % D;
     float o = 0.0f;
     for (int s = 0; s < r.used; ++s) o += weights[g * LS_ATT_MAX_SPLITS + s] * ls_load_coherent(p + (long)s * part);
-    out[(long)t * out_stride + head0 * D + idx] = r.padding ? 0.0f : o;
+    const float v = r.padding ? 0.0f : o;
+    const long at = (long)t * out_stride + head0 * D + idx;
+    out[at] = v;
+    if (q8) ls_store_q8_0(v, at, q8, q8_d, q8_sums);
   }
 }
 
@@ -840,7 +849,7 @@ LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, 
                                    const int* seq_last, const int* tables, float* out, int out_stride, float* partial,
                                    unsigned* arrivals, int heads, int kv_heads, int block_size, float scale,
                                    float softcap, const float* sinks, int causal, int window, int splits,
-                                   int head_parts) {
+                                   int head_parts, int8_t* q8, float* q8_d, int* q8_sums) {
   constexpr int H = MMA ? LS_DMMA_HEADS : LS_DEC_PART_HEADS;
   LS_SHARED float wacc[LS_DEC_GROUPS * H * D];
   LS_SHARED float wstat[LS_DEC_GROUPS * H * 2];
@@ -874,21 +883,23 @@ LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, 
                         qs, wacc, wstat, oacc, run_m, run_l);
   }
   ls_dec_finish<D, H>(r, t, split, splits, heads, kv_heads, head_parts, group, head0, sinks, oacc, run_m, run_l, out,
-                      out_stride, partial, arrivals);
+                      out_stride, partial, arrivals, q8, q8_d, q8_sums);
 }
 
 // ls_attention_split_d* (F16 cache) and ls_attention_split_q8_d* (Q8_0 cache, head sizes that are
 // whole blocks of 32) on CUDA cores or AMD's vector units; ls_attention_dmma_d* and
 // ls_attention_dmma_q8_d* (64 and 128) on NVIDIA tensor cores, the host's choice where it has them.
+// q8, q8_d, q8_sums: null, or where the output's Q8_0 form goes (ls_dec_finish).
 #define LS_ATTENTION_DEC(name, mma, d)                                                                           \
   LS_KERNEL LS_DEC_BOUNDS void ls_attention_##name##_d##d(                                                        \
       const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, const int* positions,           \
       const int* slots, const int* table_offsets, const int* seq_last, const int* tables, float* out,            \
       int out_stride, float* partial, unsigned* arrivals, int heads, int kv_heads, int block_size, float scale,   \
-      float softcap, const float* sinks, int causal, int window, int splits, int head_parts) {                   \
+      float softcap, const float* sinks, int causal, int window, int splits, int head_parts, int8_t* q8,         \
+      float* q8_d, int* q8_sums) {                                                                              \
     ls_attention_decode<d, mma>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets,     \
                                 seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, \
-                                scale, softcap, sinks, causal, window, splits, head_parts);                      \
+                                scale, softcap, sinks, causal, window, splits, head_parts, q8, q8_d, q8_sums);   \
   }
 
 #define LS_ATTENTION_DEC_Q8(name, mma, d)                                                                        \
@@ -897,10 +908,11 @@ LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, 
       const uint16_t* value_scales, const int* positions, const int* slots, const int* table_offsets,             \
       const int* seq_last, const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,     \
       int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks, int causal,        \
-      int window, int splits, int head_parts) {                                                                  \
+      int window, int splits, int head_parts, int8_t* q8, float* q8_d, int* q8_sums) {                           \
     ls_attention_decode<d, mma>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions,   \
                                 slots, table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, \
-                                kv_heads, block_size, scale, softcap, sinks, causal, window, splits, head_parts); \
+                                kv_heads, block_size, scale, softcap, sinks, causal, window, splits, head_parts,  \
+                                q8, q8_d, q8_sums);                                                              \
   }
 
 LS_ATTENTION_DEC(split, false, 8)

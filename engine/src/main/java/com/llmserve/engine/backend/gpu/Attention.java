@@ -6,6 +6,7 @@ import static com.llmserve.kernels.KernelConstants.LS_ATT_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_MAX_GROUP;
 import static com.llmserve.kernels.KernelConstants.LS_DEC_PART_HEADS;
 import static com.llmserve.kernels.KernelConstants.LS_DMMA_HEADS;
+import static com.llmserve.kernels.KernelConstants.LS_QK;
 
 import com.llmserve.engine.backend.AttentionShape;
 import com.llmserve.engine.backend.gpu.Scratch.Slot;
@@ -26,6 +27,7 @@ import com.llmserve.kernels.Kernel;
  * @param sinks     the shape's attention sinks on the device (one float per query head), or null
  * @param tensorCores the device runs half-precision tensor-core products (NVIDIA sm_80 on): prompt
  *                  tiles and decode rows of the head sizes that have them take the tensor-core kernels
+ * @param quantize  also write the Q8_0 form of {@code out} for the product that follows (fused)
  */
 record Attention(
         GpuActivations qkv,
@@ -39,7 +41,8 @@ record Attention(
         boolean kvWritten,
         int tiles,
         DeviceBuffer sinks,
-        boolean tensorCores)
+        boolean tensorCores,
+        boolean quantize)
         implements DeviceOp {
 
     /**
@@ -239,7 +242,24 @@ record Attention(
 
     /** This attention without its own cache write: the rope before it writes keys and values. */
     Attention afterCacheWrite() {
-        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, true, tiles, sinks, tensorCores);
+        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, true, tiles, sinks, tensorCores, quantize);
+    }
+
+    /**
+     * Whether this attention can also write its output's Q8_0 form: the per-head-size kernels of
+     * decode rows do, where each block's heads are whole blocks of 32 values ({@code ls_dec_finish}).
+     */
+    boolean canQuantize() {
+        int blockValues = shape.heads() / shape.kvHeads() / parts * shape.headDim();
+        return tiles == 0
+                && headSizeKernel(shape, kv.q8(), tensorCores) != null
+                && blockValues % LS_QK == 0
+                && out.cols() % LS_QK == 0;
+    }
+
+    /** This attention writing its output's Q8_0 form too, for the product that reads it. */
+    Attention quantizing() {
+        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, kvWritten, tiles, sinks, tensorCores, true);
     }
 
     @Override
@@ -317,6 +337,11 @@ record Attention(
                 .i32(s.slidingWindow())
                 .i32(splits)
                 .i32(parts);
+        if (quantize) {
+            l.q8(args, 0, out.cols());
+        } else {
+            args.nullPointer().nullPointer().nullPointer();
+        }
         l.kernel(kernel, new LaunchConfig(s.kvHeads() * parts, n, splits, LS_ATT_THREADS, 1, 1, 0), args);
     }
 
@@ -358,6 +383,6 @@ record Attention(
     @Override
     public String profileKey() {
         return "attention " + shape.heads() + "/" + shape.kvHeads() + "x" + shape.headDim() + " n=" + n
-                + (tiles > 0 ? " tiles=" + tiles : " splits=" + splits);
+                + (tiles > 0 ? " tiles=" + tiles : " splits=" + splits) + (quantize ? "+q8" : "");
     }
 }

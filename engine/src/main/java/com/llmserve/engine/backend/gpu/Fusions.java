@@ -99,7 +99,7 @@ final class Fusions {
     }
 
     /**
-     * The norm or SwiGLU that produced {@code m}'s input, switched to the variant that also writes
+     * The norm, SwiGLU or decode attention that produced {@code m}'s input, switched to the variant that also writes
      * its Q8_0 form (which saves the product's own quantization launch); null when {@code last} is
      * no such producer.
      */
@@ -110,6 +110,8 @@ final class Fusions {
             case CombineAddRmsNorm c
             when c.norm().out() == m.x() && c.n() == m.n() && !c.norm().quantize() -> c.quantizing();
             case SwiGlu g when g.out() == m.x() && g.n() == m.n() && !g.quantize() -> g.quantizing();
+            case Attention a
+            when a.out() == m.x() && a.n() == m.n() && !a.quantize() && a.canQuantize() -> a.quantizing();
             default -> null;
         };
     }

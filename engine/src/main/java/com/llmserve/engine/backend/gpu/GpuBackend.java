@@ -623,7 +623,8 @@ public final class GpuBackend extends Backend {
                         false,
                         tiles,
                         sinks,
-                        halfTensorCores),
+                        halfTensorCores,
+                        false),
                 n);
     }
 
