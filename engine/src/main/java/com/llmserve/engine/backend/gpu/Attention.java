@@ -47,7 +47,7 @@ record Attention(
 
     /**
      * Blocks per multiprocessor that {@link #splits} aims for on the CUDA-core kernel: as many as are
-     * resident at once (it takes 121 registers a lane on sm_90, four blocks of 128 lanes).
+     * resident at once (it takes 125 registers a lane on sm_90: four blocks of 128 lanes).
      */
     static final int BLOCKS_PER_MULTIPROCESSOR = 4;
 
