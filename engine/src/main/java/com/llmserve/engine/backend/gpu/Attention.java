@@ -65,11 +65,12 @@ record Attention(
      * ({@code tensorCores}: the step takes ls_attention_dmma_d*), whose blocks are done with their
      * positions sooner, about one block a multiprocessor, and {@link #ONE_ROW_TENSOR_CORE_SPLITS} for
      * one row. Measured on an H200 (bench/kernels attention lab, 8 kv heads, us a layer at 160 / 512
-     * / 1000 positions): on CUDA cores 16 rows 16.1 / 33.0 / 56.2 in four splits against 18.4 / 37.4 / 62.7 in three, 32
-     * rows 24.5 / 57.3 / 97.2 in two against 28.2 / 76.8 / 143 in one, 64 rows 36.2 / 94.4 / 172 in
-     * one against 43.1 / 108 / 186 in two; on tensor cores 4 rows 9.0 / 11.5 / 15.3 in four splits
-     * against 11.3 / 13.6 / 16.2 in eight, 16 rows 10.2 / 18.8 / 30.6 in one against 19.8 / 29.6 /
-     * 41.2 in four, 32 rows 14.0 / 26.7 / 41.8 in one against 27.0 / 42.6 / 61.4 in two.
+     * / 1000 positions): on CUDA cores 16 rows 16.1 / 33.0 / 56.2 in four splits against 18.4 / 37.4
+     * / 62.7 in three, 32 rows 24.5 / 57.3 / 97.2 in two against 28.2 / 76.8 / 143 in one, 64 rows
+     * 36.2 / 94.4 / 172 in one against 43.1 / 108 / 186 in two; on tensor cores 4 rows 9.0 / 11.5 /
+     * 15.3 in four splits against 11.3 / 13.6 / 16.2 in eight, 16 rows 10.2 / 18.8 / 30.6 in one
+     * against 19.8 / 29.6 / 41.2 in four, 32 rows 14.0 / 26.7 / 41.8 in one against 27.0 / 42.6 /
+     * 61.4 in two.
      */
     static int splits(int multiprocessors, int kvHeads, int rows, boolean tensorCores) {
         int splits = rows == 1 && tensorCores

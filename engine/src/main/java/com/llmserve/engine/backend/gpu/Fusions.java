@@ -99,9 +99,9 @@ final class Fusions {
     }
 
     /**
-     * The norm, SwiGLU or decode attention that produced {@code m}'s input, switched to the variant that also writes
-     * its Q8_0 form (which saves the product's own quantization launch); null when {@code last} is
-     * no such producer.
+     * The norm, SwiGLU or decode attention that produced {@code m}'s input, switched to the variant
+     * that also writes its Q8_0 form (which saves the product's own quantization launch); null when
+     * {@code last} is no such producer.
      */
     private static DeviceOp quantizes(DeviceOp last, Matmul m) {
         return switch (last) {
