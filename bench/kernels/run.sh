@@ -13,7 +13,8 @@
 #   FLAGS=...     more nvcc flags, e.g. attention: -DLS_DEC_WIDE_DPL=8 -DLS_DEC_SETS=4 (attention.hip's tuning knobs)
 #   allreduce needs 2 GPUs and NCCL: LLMSERVE_NCCL_LIBRARY, else found as the device scripts find it
 # e.g. the attention of two trees: TAG=old KERNELS=/tmp/old-tree/kernels/src/main/gpu bash run.sh attention;
-#      bash run.sh attention
+#      bash run.sh attention   (both trees' kernels must take this lab's arguments: for a tree before
+#      2026-11-29, run that tree's own bench/kernels/run.sh with TAG=old and the same OUT_DIR instead)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 lab=${1:?usage: run.sh gemv|attention|route|mmq|kquant|launch|pdl|allreduce}
