@@ -44,9 +44,15 @@ class KernelDeclarationsTests {
                 .containsExactly("w", "wd", "xq", "xd", "xs", "y", "rows", "k", "ystride", "accumulate");
         assertThat(Kernel.EMBED_Q4_K.symbol()).isEqualTo("ls_embed_q4_k");
         assertThat(Kernel.ATTENTION_SPLIT_D256.params())
-                .hasSize(23)
+                .hasSize(26)
                 .last()
-                .isEqualTo(new KernelParam("head_parts", I32));
+                .isEqualTo(new KernelParam("q8_sums", POINTER));
+        // a macro whose arguments name the kernel and pick its body (`name`, `mma`)
+        assertThat(Kernel.ATTENTION_DMMA_Q8_D128.symbol()).isEqualTo("ls_attention_dmma_q8_d128");
+        assertThat(Kernel.ATTENTION_DMMA_Q8_D128.params())
+                .extracting(KernelParam::name)
+                .startsWith("qkv", "stride", "keys", "key_scales", "values", "value_scales")
+                .endsWith("splits", "head_parts", "q8", "q8_d", "q8_sums");
     }
 
     @Test
