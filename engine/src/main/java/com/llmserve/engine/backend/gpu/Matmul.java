@@ -60,7 +60,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             // the GEMV kernels whatever the batch
             return Path.GEMV;
         }
-        if (n < options.gemmMinRows()) {
+        if (n < options.gemmMinRows() && (n < HALF_COPY_MIN_ROWS || !w.everyBand(b -> b.half() != null))) {
             return Path.GEMV;
         }
         // where BLAS would dequantize the weights each step, the int8 tensor cores read them as they are
@@ -68,6 +68,15 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 x.cols() % LS_QK == 0 && w.everyBand(b -> b.format().tensorCoreKernel() != null && b.half() == null);
         return int8TensorCores && tensorCoreFormats && n <= options.mmqMaxRows() ? Path.MMQ : Path.BLAS;
     }
+
+    /**
+     * Rows from which a weight with half copies of every band takes the BLAS below {@code
+     * gemmMinRows}: the GEMV reads the quantized weight once per {@code LS_MMV_MAX_COLS} rows, the
+     * BLAS its half copy once (a step of 9 to 11 rows runs as a graph bucket of 12). llama-8b Q4_0 on
+     * an H200, decode tok/s at 8 / 12 / 16 / 24 sequences: 2010 / 2104 / 2254 / 2309 through the GEMV
+     * passes, 2014 / 2358 / 3082 / 4521 with the BLAS from 9 rows (gemm-min-rows 9).
+     */
+    static final int HALF_COPY_MIN_ROWS = 12;
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
     static int gemvRows(int columns) {

@@ -363,6 +363,41 @@ class SimulatedGpuBackendTests {
         });
     }
 
+    /**
+     * A decode step of more rows than one GEMV pass takes (and fewer than gemm-min-rows) multiplies
+     * through the BLAS where every band has a half copy, which it reads once, and through GEMV
+     * passes, which read the quantized weight once per 8 rows, where none has.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void twelveDecodeRowsTakeTheBlasOverHalfCopiesAndTheGemvWithout(boolean halves) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+                GpuBackend be = GpuBackend.open(
+                        device, GpuOptions.defaults().withHalfWeights(halves).withMmqMaxRows(0));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            Batch.Builder rows = Batch.builder(BLOCK);
+            for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
+                rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
+            }
+            gpu.clearLaunches();
+            int gemmsBefore = gpu.gemms().size(); // the simulation keeps every test's
+            model.forward(rows.build(), kv, 1);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            int gemms = gpu.gemms().size() - gemmsBefore;
+            if (halves) {
+                assertThat(gemms).isPositive();
+                assertThat(step).noneMatch(k -> k.startsWith("ls_mmvq_"));
+            } else {
+                assertThat(gemms)
+                        .as("BLAS products: the head's F32 weight only")
+                        .isLessThanOrEqualTo(1);
+                assertThat(step).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
+            }
+        }
+    }
+
     @Test
     void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
         afterPrompt("tiny-Q4_0.gguf", NO_HALVES, (be, model, kv, table) -> {
