@@ -13,6 +13,9 @@ packages=(
   docker.io debootstrap
   # helm: promtool checks and unit-tests the chart's alerting rules
   prometheus
+  # engine tests: bench/tools/synth_gguf.py writes the test models made from a recipe
+  # (engine/src/test/resources/llama-cpp/synthesized-models.tsv)
+  python3-numpy
 )
 missing=()
 for p in "${packages[@]}"; do

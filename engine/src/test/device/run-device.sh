@@ -75,6 +75,18 @@ if [ "$what" != bench ]; then
   repo=${LLMSERVE_REPO:-$(cd "$here/../.." && pwd)}
   own=$repo/engine/src/test/resources/llama-cpp/models
   [ ! -d "$own" ] || cp --update=none "$own/"*.gguf "$here/shared/models/"
+  # and the ones made from a recipe (synthesized-models.tsv), checked against their sha256
+  recipes=$repo/engine/src/test/resources/llama-cpp/synthesized-models.tsv
+  if [ -f "$recipes" ] && [ -s "$here/shared/models/stories260K.gguf" ]; then
+    grep -v '^#' "$recipes" | while IFS=$'\t' read -r file sha args; do
+      [ -s "$here/shared/models/$file" ] && continue
+      # shellcheck disable=SC2086  # the recipe's arguments, split as written
+      python3 "$repo/bench/tools/synth_gguf.py" --tokenizer-from "$here/shared/models/stories260K.gguf" \
+        --out "$here/shared/models/$file" $args > "$out/synth-$file.txt" 2>&1
+      echo "$sha  $here/shared/models/$file" | sha256sum -c - >> "$out/synth-$file.txt" 2>&1 \
+        || { echo "$file differs from its recipe's sha256"; rm -f "$here/shared/models/$file"; }
+    done
+  fi
   tiny="$here/shared/models/tiny-F16.gguf"
   [ -s "$tiny" ] || [ ! -s "$here/shared/models/stories260K.gguf" ] || python3 "$here/tools/synth_gguf.py" --tokenizer-from "$here/shared/models/stories260K.gguf" \
       --shape tiny --type f16 --seed 0 --out "$tiny" > "$out/synth-tiny.txt" 2>&1

@@ -6,6 +6,11 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -25,12 +30,91 @@ public final class TestData {
         return p.toAbsolutePath().normalize();
     }
 
-    /** A model of {@code ../shared/models}, or of this module's own {@code llama-cpp/models} test resources. */
+    /**
+     * A model of {@code ../shared/models}, of this module's own {@code llama-cpp/models} test
+     * resources, or one of {@code llama-cpp/synthesized-models.tsv}, written from its recipe on first
+     * use.
+     */
     public static Path model(String fileName) {
         Path own = own("models");
-        return own != null && Files.exists(own.resolve(fileName))
-                ? own.resolve(fileName)
-                : shared().resolve("models").resolve(fileName);
+        if (own != null && Files.exists(own.resolve(fileName))) {
+            return own.resolve(fileName);
+        }
+        Path made = synthesized(fileName);
+        return made != null ? made : shared().resolve("models").resolve(fileName);
+    }
+
+    /**
+     * The model {@code fileName} of {@code synthesized-models.tsv} in {@code target/synthesized-models},
+     * written by {@code bench/tools/synth_gguf.py} (with numpy) and checked against the recipe's
+     * sha256; null when the recipes are not plain files (test classes in a jar) or name no such file.
+     */
+    private static synchronized Path synthesized(String fileName) {
+        Path recipes = own("synthesized-models.tsv");
+        if (recipes == null) {
+            return null;
+        }
+        try {
+            for (String line : Files.readAllLines(recipes)) {
+                String[] f = line.split("\t");
+                if (!line.startsWith("#") && f.length == 3 && f[0].equals(fileName)) {
+                    return synthesize(recipes, f[0], f[1], f[2]);
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path synthesize(Path recipes, String fileName, String sha256, String arguments) throws IOException {
+        // recipes: <module>/target/test-classes/llama-cpp/synthesized-models.tsv
+        Path target = recipes.getParent().getParent().getParent();
+        Path made = target.resolve("synthesized-models").resolve(fileName);
+        if (Files.exists(made) && sha256(made).equals(sha256)) {
+            return made;
+        }
+        Files.createDirectories(made.getParent());
+        Path script = target.getParent().getParent().resolve("bench/tools/synth_gguf.py");
+        Path partial = made.resolveSibling(fileName + ".part");
+        String failures = "";
+        for (String python : List.of("python3", "/usr/bin/python3")) {
+            List<String> command = new ArrayList<>(List.of(
+                    python,
+                    script.toString(),
+                    "--tokenizer-from",
+                    shared().resolve("models/stories260K.gguf").toString(),
+                    "--out",
+                    partial.toString()));
+            command.addAll(List.of(arguments.split(" ")));
+            try {
+                Process p =
+                        new ProcessBuilder(command).redirectErrorStream(true).start();
+                String output = new String(p.getInputStream().readAllBytes());
+                if (p.waitFor() == 0 && sha256(partial).equals(sha256)) {
+                    return Files.move(partial, made, StandardCopyOption.REPLACE_EXISTING);
+                }
+                failures += "\n" + python + ": exit " + p.exitValue() + "\n" + output;
+            } catch (IOException e) {
+                failures += "\n" + python + ": " + e.getMessage();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("cannot write " + fileName + " with sha256 " + sha256 + " from " + script
+                + " (it needs python3 with numpy: scripts/install-deps.sh installs python3-numpy):" + failures);
+    }
+
+    private static String sha256(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
