@@ -68,6 +68,19 @@
 // Tokens per block of ls_mmq_*: eight tiles of 8.
 #define LS_MMQ_COLS 64
 
+// Threads per block of the half tensor-core products over quantized weights ls_mmh_* (four waves of 32).
+#define LS_MMH_THREADS 128
+
+// Weight rows per block of ls_mmh_*: 32 a wave (two 16-row tiles of the half tensor cores).
+#define LS_MMH_ROWS 128
+
+// Tokens per block of ls_mmh_*: eight tiles of 8, each wave all of them.
+#define LS_MMH_COLS 64
+
+// Weight blocks (of LS_QK values) per row that a ls_mmh_* block takes at a time: one per lane of the
+// four sharing a row.
+#define LS_MMH_KBLOCKS 4
+
 // Threads per block of the attention kernels over the paged cache: ls_attention_f16,
 // ls_attention_split_d* and ls_attention_tile_d*.
 #define LS_ATT_THREADS 128

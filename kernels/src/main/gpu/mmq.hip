@@ -451,18 +451,20 @@ LS_DEVICE void ls_mmq_products(const uint8_t* w, const uint16_t* wd, const int8_
 #endif
 }
 
-// Stores a block's sums (this thread's share, acc) into y; with splits > 1 through the partials:
-// the tile's last split to finish adds them in split order and stores.
-LS_DEVICE void ls_mmq_store(float (&acc)[LS_MMQ_ACC], float* y, const int* map, int rows, int ncols, int ystride,
-                            int accumulate, int row_block, int col0, float* partials, unsigned* arrivals, int splits,
-                            int split, long tile) {
+// Stores a block's sums (this thread's ACC of them; element(i, &row, &col) says where sum i belongs in
+// the block's tile) into y; with splits > 1 through the partials: the tile's last split to finish
+// adds them in split order and stores.
+template <int ACC, int THREADS, typename Element>
+LS_DEVICE void ls_tile_store(float (&acc)[ACC], Element element, float* y, const int* map, int rows, int ncols,
+                             int ystride, int accumulate, int row_block, int col0, float* partials,
+                             unsigned* arrivals, int splits, int split, long tile) {
   const int tid = (int)ls_thread_x();
   if (splits > 1) {
     LS_SHARED int last;
-    constexpr long PART = (long)LS_MMQ_ACC * LS_MMQ_THREADS;
+    constexpr long PART = (long)ACC * THREADS;
     float* all = partials + tile * splits * PART;
 #pragma unroll
-    for (int i = 0; i < LS_MMQ_ACC; ++i) all[split * PART + (long)i * LS_MMQ_THREADS + tid] = acc[i];
+    for (int i = 0; i < ACC; ++i) all[split * PART + (long)i * THREADS + tid] = acc[i];
     ls_fence_device();
     ls_sync_block();
     if (tid == 0) {
@@ -473,23 +475,33 @@ LS_DEVICE void ls_mmq_store(float (&acc)[LS_MMQ_ACC], float* y, const int* map, 
     ls_sync_block();
     if (!last) return;
     ls_fence_device();
+    // split by split, each split's ACC loads in flight together (the loads of one sum after another
+    // would wait out the L2's latency ACC x splits times); each sum still adds the splits in order
 #pragma unroll
-    for (int i = 0; i < LS_MMQ_ACC; ++i) {
-      float s = 0.0f;
-      for (int p = 0; p < splits; ++p) s += ls_load_coherent(all + p * PART + (long)i * LS_MMQ_THREADS + tid);
-      acc[i] = s;
+    for (int i = 0; i < ACC; ++i) acc[i] = 0.0f;
+    for (int p = 0; p < splits; ++p) {
+#pragma unroll
+      for (int i = 0; i < ACC; ++i) acc[i] += ls_load_coherent(all + p * PART + (long)i * THREADS + tid);
     }
   }
 #pragma unroll
-  for (int i = 0; i < LS_MMQ_ACC; ++i) {
+  for (int i = 0; i < ACC; ++i) {
     int r, c;
-    ls_mmq_element(i, &r, &c);
+    element(i, &r, &c);
     const int row = row_block + r, n = col0 + c;
     if (row < rows && n < ncols) {
       float* out = y + (long)ls_mmq_yrow(map, n) * ystride + row;
       *out = accumulate ? *out + acc[i] : acc[i];
     }
   }
+}
+
+LS_DEVICE void ls_mmq_store(float (&acc)[LS_MMQ_ACC], float* y, const int* map, int rows, int ncols, int ystride,
+                            int accumulate, int row_block, int col0, float* partials, unsigned* arrivals, int splits,
+                            int split, long tile) {
+  auto element = [](int i, int* r, int* c) { ls_mmq_element(i, r, c); };
+  ls_tile_store<LS_MMQ_ACC, LS_MMQ_THREADS>(acc, element, y, map, rows, ncols, ystride, accumulate, row_block, col0,
+                                            partials, arrivals, splits, split, tile);
 }
 
 // A dense product: block z of `splits` takes an equal share of the weight's stages of LS_MMQ_KBLOCKS blocks.
@@ -541,3 +553,267 @@ LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, c
 
 LS_MMQ_EX_ENTRY(q4_0, true)
 LS_MMQ_EX_ENTRY(q8_0, false)
+
+// Batched products on half tensor cores over Q4_0 and Q8_0 weights (ls_mmh_*): each weight turned
+// into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d)), times the
+// half activations the BLAS path reads (xh: ncols rows of k halves, the Q8_0 rounding of the floats),
+// float sums (mma.sync.m16n8k16). What the BLAS computes from a half copy, without the copy, and
+// without the int8 kernels' scaling of every block's sums, which bounds those by instructions.
+//
+// NVIDIA (sm_80 on): a block computes LS_MMH_ROWS (128) rows x LS_MMH_COLS (64) tokens, each wave 32
+// rows x every token as 2 x 8 tiles of 16 x 8, tiles of no live token skipped. Weights, their scales
+// and the activations come through a ring of shared-memory stages of LS_MMH_KBLOCKS blocks filled by
+// cp.async. Inside a block of 32 values the products take the values in another order, the same
+// for weights and activations: the lane of a row's four that holds k pairs 2t and 2t + 8 of a tile
+// takes values 8t..8t+7 over the block's two tiles of 16, so its weights are one 8-byte read of the
+// staged quants and its activations one 16-byte read. Float sums in another order than the BLAS's:
+// results agree to float rounding.
+//
+// Elsewhere (no host launches it there): one thread a row, every token, the same halves in float.
+//
+// Split K, grid and arguments as ls_mmq_* (tiles of LS_MMH_ROWS x LS_MMH_COLS, shares of whole stages).
+static_assert(LS_MMH_THREADS == 128 && LS_MMH_ROWS == 128 && LS_MMH_COLS == 64, "four waves of 32 rows x 64 tokens");
+static_assert(LS_MMH_KBLOCKS == 4, "a group: one weight block for each lane of a row's four");
+
+// Sums per thread: a block's LS_MMH_ROWS x LS_MMH_COLS over its threads.
+#define LS_MMH_ACC (LS_MMH_ROWS * LS_MMH_COLS / LS_MMH_THREADS)
+
+#if LS_NVIDIA
+// two blocks a multiprocessor: the registers a lane holds two groups of weights in
+#define LS_MMH_BOUNDS __launch_bounds__(LS_MMH_THREADS, 2)
+#else
+#define LS_MMH_BOUNDS LS_MMQ_BOUNDS
+#endif
+
+#if LS_NVIDIA
+// c (16x8, float) += a (16x16, half, row-major fragments) x b (16x8, half, column-major fragments).
+LS_DEVICE void ls_mma_f16_16x8x16(float* c, const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// Two halves each: x - y and x * y, rounded to nearest (subnormals kept).
+LS_DEVICE unsigned ls_hsub2(unsigned x, unsigned y) {
+  unsigned r;
+  asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
+LS_DEVICE unsigned ls_hmul2(unsigned x, unsigned y) {
+  unsigned r;
+  asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+  return r;
+}
+
+// The four values in the bytes of q (each 0..255 less `bias`) times d2 (a half scale twice), as two
+// half pairs: bytes 0-1 in lo, 2-3 in hi. Byte u under the half 0x6400 (1024) is the half 1024 + u
+// exactly, so one subtraction leaves u - bias exactly and one multiplication rounds (u - bias) * d as
+// the half copies do.
+template <unsigned BIAS2>
+LS_DEVICE void ls_mmh_halves(unsigned q, unsigned d2, unsigned& lo, unsigned& hi) {
+  lo = ls_hmul2(ls_hsub2(__byte_perm(q, 0x64646464u, 0x4140), BIAS2), d2);
+  hi = ls_hmul2(ls_hsub2(__byte_perm(q, 0x64646464u, 0x4342), BIAS2), d2);
+}
+#endif
+
+// Which row and column of the block this thread's sum i belongs to.
+LS_DEVICE void ls_mmh_element(int i, int* row, int* col) {
+  const int tid = (int)ls_thread_x();
+#if LS_NVIDIA
+  const int lane = tid & 31, wave = tid >> 5;
+  const int rt = i >> 5, j = (i >> 2) & 7, e = i & 3;
+  *row = wave * 32 + rt * 16 + (lane >> 2) + (e >> 1) * 8;
+  *col = j * 8 + 2 * (lane & 3) + (e & 1);
+#else
+  *row = tid;
+  *col = i;
+#endif
+}
+
+// acc = rows [row_block, row_block + LS_MMH_ROWS) of the weight times tokens [col0, col0 +
+// LS_MMH_COLS) of xh over weight blocks [blk_begin, blk_end), this thread's share as ls_mmh_element
+// lays it out.
+template <bool Q4>
+LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, int rows, int k, int ncols,
+                               int row_block, int col0, int blk_begin, int blk_end, float (&acc)[LS_MMH_ACC]) {
+  const int nb = k / LS_QK;
+  const int tid = (int)ls_thread_x();
+#pragma unroll
+  for (int i = 0; i < LS_MMH_ACC; ++i) acc[i] = 0.0f;
+#if LS_NVIDIA
+  constexpr int G = LS_MMH_KBLOCKS;            // a group: one weight block per lane of a row's four
+  constexpr int WV = Q4 ? 1 : 2;               // 16-byte words of a weight block
+  constexpr int XROW = G * LS_QK * 2;          // a token's staged halves of a group: 16 chunks of 16 bytes
+  constexpr int X_STAGE = LS_MMH_COLS * XROW;
+  constexpr int X_CHUNKS = X_STAGE / 16;
+  static_assert(X_CHUNKS % LS_MMH_THREADS == 0 && XROW == 256, "chunks per thread; 16 a token");
+  __shared__ __align__(16) uint8_t xs[2 * X_STAGE];
+
+  const int lane = tid & 31, wave = tid >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wr = row_block + wave * 32;  // this wave's first row
+  const int left = ncols - col0;
+  const int tiles = left <= 0 ? 0 : (left + 7) / 8 < 8 ? (left + 7) / 8 : 8;
+  const int groups = (blk_end - blk_begin + G - 1) / G;
+
+  // Where chunk p (halves 8p..8p+7) of block t of token n lies in a stage: the token's 16 chunks
+  // permuted so that the eight lanes of a 16-byte read phase (two tokens, four blocks, one p) hit
+  // eight different bank groups.
+  auto chunk = [](int n, int bt, int p) { return n * XROW + 16 * ((4 * bt + (p ^ (2 * (bt >> 1)))) ^ (n & 1)); };
+
+  // Stages the activations of group `grp` (tokens of no live tile are not staged; tokens past the
+  // last and blocks past the share's end read as zeros).
+  auto load_x = [&](int grp) {
+    uint8_t* stage = xs + (grp & 1) * X_STAGE;
+#pragma unroll
+    for (int i = 0; i < X_CHUNKS / LS_MMH_THREADS; ++i) {
+      const int c = tid + i * LS_MMH_THREADS;
+      const int n = c / 16, bt = (c / 4) & 3, p = c & 3;
+      if (n < tiles * 8) {
+        const int b = blk_begin + grp * G + bt;
+        const bool ok = col0 + n < ncols && b < blk_end;
+        const long src = ok ? (long)(col0 + n) * k + (long)b * LS_QK + p * 8 : 0;
+        ls_cp_async<16>(stage + chunk(n, bt, p), xh + src, ok);
+      }
+    }
+  };
+
+  // This lane's weight block of group `grp` (block blk_begin + 4 grp + t) of its four rows (g and
+  // g + 8 of each 16-row tile), straight into registers: a row's four lanes read 64 contiguous bytes.
+  auto load_w = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
+    const int b = blk_begin + grp * G + t;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = wr + rt * 16 + g + 8 * h;
+        const bool ok = grp < groups && row < rows && b < blk_end;
+        const long blk = ok ? (long)row * nb + b : 0;
+#pragma unroll
+        for (int v = 0; v < WV; ++v) q[rt][h][v] = ok ? *(const uint4*)(w + blk * (16 * WV) + 16 * v) : make_uint4(0, 0, 0, 0);
+        const unsigned dh = ok ? wd[blk] : 0u;
+        d[rt][h] = dh | (dh << 16);
+      }
+    }
+  };
+
+  // Sixteen-value steps s = 0..7 of a group: lane t takes values 4s..4s+3 of its block (Q4_0: word
+  // s & 3 of its 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of its 32 bytes), of
+  // its weight rows and of each token, so weights and activations meet in the same order.
+  auto compute = [&](int grp, const uint4 (&q)[2][2][WV], const unsigned (&d)[2][2]) {
+    const uint8_t* stage = xs + (grp & 1) * X_STAGE;
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {
+      unsigned a[2][2][4];  // [step 2p + e][rt]: rows g (a0, a2) and g + 8 (a1, a3)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const int s = 2 * p + e;
+#pragma unroll
+        for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            unsigned v;
+            if (Q4) {
+              const uint4 x = q[rt][h][0];
+              const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
+              v = (s < 4 ? word : word >> 4) & 0x0F0F0F0Fu;
+              ls_mmh_halves<0x64086408u>(v, d[rt][h], a[e][rt][h], a[e][rt][2 + h]);
+            } else {
+              const uint4 x = q[rt][h][s >> 2];
+              const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
+              ls_mmh_halves<0x64806480u>(word ^ 0x80808080u, d[rt][h], a[e][rt][h], a[e][rt][2 + h]);
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 8; ++j) {
+        if (j < tiles) {
+          const uint4 x = *(const uint4*)(stage + chunk(j * 8 + g, t, p));
+#pragma unroll
+          for (int rt = 0; rt < 2; ++rt) {
+            ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[0][rt], x.x, x.y);
+            ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[1][rt], x.z, x.w);
+          }
+        }
+      }
+    }
+  };
+
+  // Group grp's activations landed a group ago (one stage ahead); its weights two groups ago, in
+  // registers (two sets, alternating).
+  auto step = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
+    ls_cp_async_wait<0>();
+    ls_sync_block();  // everyone's copies of grp landed; everyone is done with grp - 1's stage
+    if (grp + 1 < groups) load_x(grp + 1);
+    ls_cp_async_commit();
+    compute(grp, q, d);
+    load_w(grp + 2, q, d);
+  };
+
+  uint4 q0[2][2][WV], q1[2][2][WV];
+  unsigned d0[2][2], d1[2][2];
+  load_w(0, q0, d0);
+  load_w(1, q1, d1);
+  if (groups > 0) load_x(0);
+  ls_cp_async_commit();
+  for (int grp = 0; grp < groups; grp += 2) {
+    step(grp, q0, d0);
+    if (grp + 1 < groups) step(grp + 1, q1, d1);
+  }
+  ls_cp_async_wait<0>();
+#else
+  const int row = row_block + tid;
+  const long r = row < rows ? row : rows - 1;
+  const int end = blk_end < nb ? blk_end : nb;
+  for (int b = blk_begin; b < end; ++b) {
+    float v[LS_QK];
+#pragma unroll
+    for (int e = 0; e < LS_QK; e += 8) {
+      if (Q4) {
+        ls_deq8_q4_0(w, wd, r, k, b * LS_QK + e, v + e);
+      } else {
+        ls_deq8_q8_0(w, wd, r, k, b * LS_QK + e, v + e);
+      }
+    }
+    for (int i = 0; i < LS_MMH_ACC && col0 + i < ncols; ++i) {
+      const uint16_t* xp = xh + (long)(col0 + i) * k + (long)b * LS_QK;
+      float s = 0.0f;
+#pragma unroll
+      for (int e = 0; e < LS_QK; ++e) s += ls_half_to_float(ls_float_to_half(v[e])) * ls_half_to_float(xp[e]);
+      acc[i] += s;
+    }
+  }
+#endif
+}
+
+template <bool Q4>
+LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows, int k,
+                            int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals, int splits) {
+  const int nb = k / LS_QK;
+  const int split = (int)ls_block_z();
+  const int per = ((nb + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS + splits - 1) / splits * LS_MMH_KBLOCKS;
+  const int begin = split * per < nb ? split * per : nb;
+  const int end = begin + per < nb ? begin + per : nb;
+  const int row_block = (int)ls_block_x() * LS_MMH_ROWS, col0 = (int)ls_block_y() * LS_MMH_COLS;
+  float acc[LS_MMH_ACC];
+  ls_mmh_products<Q4>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  auto element = [](int i, int* r, int* c) { ls_mmh_element(i, r, c); };
+  ls_tile_store<LS_MMH_ACC, LS_MMH_THREADS>(acc, element, y, nullptr, rows, ncols, ystride, accumulate, row_block,
+                                            col0, partials, arrivals, splits, split,
+                                            (long)ls_block_y() * ((rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS) + ls_block_x());
+}
+
+LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q4_0(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
+                                          int k, int ncols, int ystride, int accumulate, float* partials,
+                                          unsigned* arrivals, int splits) {
+  ls_mmh_dense<true>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
+}
+
+LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q8_0(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
+                                          int k, int ncols, int ystride, int accumulate, float* partials,
+                                          unsigned* arrivals, int splits) {
+  ls_mmh_dense<false>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
+}
