@@ -68,6 +68,8 @@ public final class GpuBenchmark {
                                     BLAS, 0 for never (default: the backend's)
               --no-expert-tensor-cores  a mixture's expert groups through GEMV passes of up to 8
                                     instead of the int8 tensor cores
+              --no-half-tensor-products  the products --mmq-max-rows gives the tensor cores on the int8
+                                    ones (ls_mmq_*) instead of the half ones (ls_mmh_*)
               --no-dependent-launches  every kernel launched once the one before it has ended (no
                                     programmatic dependent launch)
               --half-weights        half-precision copies of every weight for the BLAS products, while
@@ -166,6 +168,7 @@ public final class GpuBenchmark {
                     case "--gemm-min-rows" -> gpu = gpu.withGemmMinRows(a.positive(option));
                     case "--mmq-max-rows" -> gpu = gpu.withMmqMaxRows(Integer.parseInt(a.value(option)));
                     case "--no-expert-tensor-cores" -> gpu = gpu.withExpertTensorCores(false);
+                    case "--no-half-tensor-products" -> gpu = gpu.withHalfTensorProducts(false);
                     case "--no-dependent-launches" -> gpu = gpu.withDependentLaunches(false);
                     case "--batch-invariant" -> gpu = gpu.withBatchInvariant(true);
                     case "--tensor-parallel" -> tensorParallel = a.positive(option);

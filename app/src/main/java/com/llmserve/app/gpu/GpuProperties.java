@@ -40,6 +40,9 @@ import org.springframework.util.unit.DataSize;
  * @param expertTensorCores a mixture of experts' groups of several tokens for one expert (prompts, many
  *                          sequences) multiply on the int8 tensor cores, groups of up to 64, where the
  *                          experts are Q4_0 or Q8_0 on NVIDIA GPUs of sm_80 on; off: GEMV passes over up to 8
+ * @param halfTensorProducts the products mmq-max-rows gives the tensor cores take the half ones on NVIDIA GPUs
+ *                          of sm_80 on (each Q4_0 / Q8_0 weight turned into half in registers, as its half copy
+ *                          would hold it); off: the int8 ones
  * @param maxGraphs         graphs kept per model; the least recently used are destroyed beyond that
  * @param dequantBand       the F16 band a weight is dequantized into before each BLAS call: small enough to
  *                          stay in L2 between the dequantization and the product
@@ -72,6 +75,9 @@ public record GpuProperties(
 
         @DefaultValue("" + GpuOptions.DEFAULT_EXPERT_TENSOR_CORES)
         boolean expertTensorCores,
+
+        @DefaultValue("" + GpuOptions.DEFAULT_HALF_TENSOR_PRODUCTS)
+        boolean halfTensorProducts,
 
         @DefaultValue("" + GpuOptions.DEFAULT_MAX_GRAPHS) int maxGraphs,
 
@@ -120,6 +126,7 @@ public record GpuProperties(
                 gemmMinRows,
                 mmqMaxRows,
                 expertTensorCores,
+                halfTensorProducts,
                 maxGraphs,
                 dequantBand.toBytes(),
                 uploadChunk.toBytes(),

@@ -79,6 +79,7 @@ class EngineDefaultsTests {
                         Map.entry("llmserve.gpu.gemm-min-rows", "16"),
                         Map.entry("llmserve.gpu.mmq-max-rows", "48"),
                         Map.entry("llmserve.gpu.expert-tensor-cores", "false"),
+                        Map.entry("llmserve.gpu.half-tensor-products", "false"),
                         Map.entry("llmserve.gpu.max-graphs", "8"),
                         Map.entry("llmserve.gpu.dequant-band", "16MB"),
                         Map.entry("llmserve.gpu.upload-chunk", "128MB"),
@@ -87,8 +88,8 @@ class EngineDefaultsTests {
                         Map.entry("llmserve.gpu.dependent-launches", "false")));
 
         assertThat(gpu.backendOptions())
-                .isEqualTo(
-                        new GpuOptions(false, 32, 16, 48, false, 8, 16L << 20, 128L << 20, 0.25, false, false, false));
+                .isEqualTo(new GpuOptions(
+                        false, 32, 16, 48, false, false, 8, 16L << 20, 128L << 20, 0.25, false, false, false));
     }
 
     @ParameterizedTest

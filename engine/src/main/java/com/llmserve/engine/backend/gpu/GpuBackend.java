@@ -70,8 +70,9 @@ public final class GpuBackend extends Backend {
     private final boolean int8TensorCores;
 
     /**
-     * Whether the prompt attention's half-precision tensor-core kernels (ls_attention_mma_d*) run here:
-     * NVIDIA sm_80 on (their AMD body is empty).
+     * Whether the half-precision tensor-core kernels (the attention's ls_attention_mma_d* and
+     * ls_attention_dmma_*, the products' ls_mmh_*) run here: NVIDIA sm_80 on (on AMD their bodies are
+     * empty or a plain loop).
      */
     private final boolean halfTensorCores;
 
@@ -452,7 +453,7 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doMatmul(Step step, Weight w, Activations x, int n, Activations out) {
         int p = recorder.padded(n, Math.min(x.rows(), out.rows()));
-        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores), n);
+        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores, halfTensorCores), n);
     }
 
     @Override

@@ -22,6 +22,10 @@ import java.util.function.Consumer;
  *                         multiply on the int8 tensor cores ({@code ls_mmq_ex_*}, groups of up to 64
  *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on;
  *                         off: GEMV passes over groups of up to eight
+ * @param halfTensorProducts products that {@code mmqMaxRows} gives the tensor cores take the half ones
+ *                         ({@code ls_mmh_*}: each Q4_0 / Q8_0 weight turned into half in registers as
+ *                         its half copy would hold it, times the half activations) instead of the int8
+ *                         ones, on NVIDIA devices of sm_80 on (AMD keeps the int8 matrix instructions)
  * @param maxGraphs        graphs kept (least recently used ones are destroyed beyond that)
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM
@@ -52,6 +56,7 @@ public record GpuOptions(
         int gemmMinRows,
         int mmqMaxRows,
         boolean expertTensorCores,
+        boolean halfTensorProducts,
         int maxGraphs,
         long dequantBandBytes,
         long uploadChunkBytes,
@@ -77,6 +82,11 @@ public record GpuOptions(
      * (docs/gpu-backend.md, "The mixture of experts on the device").
      */
     public static final boolean DEFAULT_EXPERT_TENSOR_CORES = true;
+    /**
+     * On: on an H200 the 8B's four Q4_0 products at 64 tokens took 169 us with them and 243 us on the
+     * int8 tensor cores (docs/gpu-backend.md, "Half tensor-core products over quantized weights").
+     */
+    public static final boolean DEFAULT_HALF_TENSOR_PRODUCTS = true;
 
     public static final int DEFAULT_MAX_GRAPHS = 64;
     public static final int DEFAULT_DEQUANT_BAND_MIB = 32;
@@ -126,6 +136,7 @@ public record GpuOptions(
                 DEFAULT_GEMM_MIN_ROWS,
                 DEFAULT_MMQ_MAX_ROWS,
                 DEFAULT_EXPERT_TENSOR_CORES,
+                DEFAULT_HALF_TENSOR_PRODUCTS,
                 DEFAULT_MAX_GRAPHS,
                 mib(DEFAULT_DEQUANT_BAND_MIB),
                 mib(DEFAULT_UPLOAD_CHUNK_MIB),
@@ -149,6 +160,10 @@ public record GpuOptions(
 
     public GpuOptions withExpertTensorCores(boolean on) {
         return with(b -> b.expertTensorCores = on);
+    }
+
+    public GpuOptions withHalfTensorProducts(boolean on) {
+        return with(b -> b.halfTensorProducts = on);
     }
 
     /** Whether any half copies are kept. */
@@ -206,6 +221,7 @@ public record GpuOptions(
         int gemmMinRows;
         int mmqMaxRows;
         boolean expertTensorCores;
+        boolean halfTensorProducts;
         int maxGraphs;
         long dequantBandBytes;
         long uploadChunkBytes;
@@ -220,6 +236,7 @@ public record GpuOptions(
             gemmMinRows = o.gemmMinRows;
             mmqMaxRows = o.mmqMaxRows;
             expertTensorCores = o.expertTensorCores;
+            halfTensorProducts = o.halfTensorProducts;
             maxGraphs = o.maxGraphs;
             dequantBandBytes = o.dequantBandBytes;
             uploadChunkBytes = o.uploadChunkBytes;
@@ -236,6 +253,7 @@ public record GpuOptions(
                     gemmMinRows,
                     mmqMaxRows,
                     expertTensorCores,
+                    halfTensorProducts,
                     maxGraphs,
                     dequantBandBytes,
                     uploadChunkBytes,

@@ -1,5 +1,9 @@
 package com.llmserve.engine.backend.gpu;
 
+import static com.llmserve.kernels.KernelConstants.LS_MMH_COLS;
+import static com.llmserve.kernels.KernelConstants.LS_MMH_KBLOCKS;
+import static com.llmserve.kernels.KernelConstants.LS_MMH_ROWS;
+import static com.llmserve.kernels.KernelConstants.LS_MMH_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_COLS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_KBLOCKS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
@@ -22,9 +26,9 @@ import com.llmserve.kernels.Kernel;
 
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
- * {@code LS_MMV_MAX_COLS} rows per pass), the int8 tensor-core kernels for Q4_0 and Q8_0 batches, or,
- * for many rows, the weight in half (its half copy, or dequantized a band at a time) times half
- * activations through the vendor BLAS.
+ * {@code LS_MMV_MAX_COLS} rows per pass), the half or int8 tensor-core kernels for Q4_0 and Q8_0
+ * batches, or, for many rows, the weight in half (its half copy, or dequantized a band at a time)
+ * times half activations through the vendor BLAS.
  *
  * @param path         the kernels the product takes (decided when recorded)
  * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
@@ -38,6 +42,11 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         GEMV,
         /** {@code ls_mmq_*}: Q4_0 and Q8_0 weights against int8 activations on int8 tensor cores. */
         MMQ,
+        /**
+         * {@code ls_mmh_*}: Q4_0 and Q8_0 weights turned into half in registers, as their half copies
+         * would hold them, against the BLAS path's half activations, on half tensor cores.
+         */
+        MMH,
         /** F16 weights (half copies or dequantized bands) times F16 activations through the vendor BLAS. */
         BLAS
     }
@@ -46,13 +55,26 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
      * A product of {@code n} padded rows, on the path the options choose for it.
      *
      * @param int8TensorCores whether the device runs the {@code ls_mmq_*} kernels' tensor-core path (NVIDIA sm_80 on)
+     * @param halfTensorCores whether it runs the {@code ls_mmh_*} kernels' (NVIDIA sm_80 on)
      */
     static Matmul of(
-            GpuWeight w, GpuActivations x, int n, GpuActivations out, GpuOptions options, boolean int8TensorCores) {
-        return new Matmul(w, x, n, out, path(w, x, n, options, int8TensorCores), false);
+            GpuWeight w,
+            GpuActivations x,
+            int n,
+            GpuActivations out,
+            GpuOptions options,
+            boolean int8TensorCores,
+            boolean halfTensorCores) {
+        return new Matmul(w, x, n, out, path(w, x, n, options, int8TensorCores, halfTensorCores), false);
     }
 
-    private static Path path(GpuWeight w, GpuActivations x, int n, GpuOptions options, boolean int8TensorCores) {
+    private static Path path(
+            GpuWeight w,
+            GpuActivations x,
+            int n,
+            GpuOptions options,
+            boolean int8TensorCores,
+            boolean halfTensorCores) {
         if (w.cols() % 8 != 0) {
             return Path.BLAS;
         }
@@ -63,10 +85,17 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         if (n < options.gemmMinRows() && (n < HALF_COPY_MIN_ROWS || !w.everyBand(b -> b.half() != null))) {
             return Path.GEMV;
         }
-        // where BLAS would dequantize the weights each step, the int8 tensor cores read them as they are
-        boolean tensorCoreFormats =
-                x.cols() % LS_QK == 0 && w.everyBand(b -> b.format().tensorCoreKernel() != null && b.half() == null);
-        return int8TensorCores && tensorCoreFormats && n <= options.mmqMaxRows() ? Path.MMQ : Path.BLAS;
+        // where BLAS would dequantize the weights each step, the tensor cores read them as they are
+        if (n > options.mmqMaxRows() || x.cols() % LS_QK != 0) {
+            return Path.BLAS;
+        }
+        if (halfTensorCores
+                && options.halfTensorProducts()
+                && w.everyBand(b -> b.format().halfTensorCoreKernel() != null && b.half() == null)) {
+            return Path.MMH;
+        }
+        boolean int8Formats = w.everyBand(b -> b.format().tensorCoreKernel() != null && b.half() == null);
+        return int8TensorCores && int8Formats ? Path.MMQ : Path.BLAS;
     }
 
     /**
@@ -91,7 +120,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
 
     /** Whether every band multiplies int8 activations (Q4_0, Q8_0, Q4_1, Q5_0, Q5_1), which a norm or SwiGLU before it can write. */
     boolean takesQ8() {
-        return path != Path.BLAS
+        return (path == Path.GEMV || path == Path.MMQ)
                 && x.cols() % LS_QK == 0
                 && weight.everyBand(b -> b.format().integerGemv());
     }
@@ -101,7 +130,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
      * it: every band multiplies the floats themselves, or reads the int8 form its producer wrote.
      */
     boolean keepsQ8Scratch() {
-        return path != Path.BLAS
+        return (path == Path.GEMV || path == Path.MMQ)
                 && weight.everyBand(b -> {
                     Prepared p = gemvRounding(b);
                     return p == Prepared.NONE || (prequantized && p == Prepared.Q8_0_INT);
@@ -120,7 +149,10 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         long q = path == Path.BLAS ? n : Math.max(n, Math.min(options.maxGraphRows(), x.rows()));
         for (GpuWeight.Band band : weight.bands) {
             WeightFormat f = band.format();
-            if (path == Path.BLAS) {
+            if (path == Path.MMH) {
+                w.reserve(Slot.XH, (long) n * k * Short.BYTES);
+                reserveMmhSplits(w, Math.toIntExact(band.rows()));
+            } else if (path == Path.BLAS) {
                 if (f != WeightFormat.F32) {
                     w.reserve(Slot.XH, (long) n * k * Short.BYTES);
                 }
@@ -154,6 +186,16 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         }
     }
 
+    /** The split-K partials and counters of {@link #mmh} over a band of {@code rows}. */
+    private void reserveMmhSplits(Workspace w, int rows) {
+        int tiles = mmhTiles(rows, n);
+        int splits = mmhSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors());
+        if (splits > 1) {
+            w.reserve(Slot.MMQ_PARTIALS, (long) tiles * splits * LS_MMH_ROWS * LS_MMH_COLS * Float.BYTES);
+            w.reserve(Slot.MMQ_ARRIVALS, (long) tiles * Integer.BYTES);
+        }
+    }
+
     @Override
     public boolean graphable() {
         return path != Path.BLAS;
@@ -181,6 +223,11 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             WeightFormat f = band.format();
             if (path == Path.BLAS) {
                 prepared = blas(l, band, f, prepared, yOffset);
+                continue;
+            }
+            if (path == Path.MMH) {
+                prepared = prepareHalf(l, band, prepared);
+                mmh(l, band, Math.toIntExact(band.rows()), yOffset);
                 continue;
             }
             Prepared wanted = gemvRounding(band);
@@ -248,6 +295,54 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             args.nullPointer().nullPointer();
         }
         l.kernel(band.format().tensorCoreKernel(), grid, args.i32(splits));
+    }
+
+    /** All {@code n} rows through {@code ls_mmh_*}, one block per LS_MMH_ROWS weight rows, LS_MMH_COLS tokens and split. */
+    private void mmh(Launch l, GpuWeight.Band band, int rows, long yOffset) {
+        int tiles = mmhTiles(rows, n);
+        int splits = mmhSplits(tiles, weight.cols() / LS_QK, l.multiprocessors());
+        LaunchConfig grid = new LaunchConfig(
+                (rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS,
+                (n + LS_MMH_COLS - 1) / LS_MMH_COLS,
+                splits,
+                LS_MMH_THREADS,
+                1,
+                1,
+                0);
+        KernelArgs args = KernelArgs.of()
+                .pointer(band.data())
+                .pointer(band.data(), band.scalesOffset())
+                .pointer(l.scratch(Slot.XH))
+                .pointer(out.buffer, yOffset)
+                .i32(rows)
+                .i32(weight.cols())
+                .i32(n)
+                .i32(out.cols())
+                .i32(0);
+        if (splits > 1) {
+            args.pointer(l.scratch(Slot.MMQ_PARTIALS)).pointer(l.scratch(Slot.MMQ_ARRIVALS));
+        } else {
+            args.nullPointer().nullPointer();
+        }
+        l.kernel(band.format().halfTensorCoreKernel(), grid, args.i32(splits));
+    }
+
+    /** Blocks of {@code ls_mmh_*} over {@code rows} weight rows and {@code n} tokens, before splitting K. */
+    static int mmhTiles(int rows, int n) {
+        return ((rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS) * ((n + LS_MMH_COLS - 1) / LS_MMH_COLS);
+    }
+
+    /**
+     * How many shares of the weight blocks {@code ls_mmh_*} splits a product's {@code tiles} into:
+     * as many as one wave of two blocks per multiprocessor holds (its register bound; a second
+     * wave costs more than it gains), each share at least four groups of {@code LS_MMH_KBLOCKS}
+     * blocks. H200, Q4_0 at 16-64 tokens ({@code bench/kernels/run.sh mmh}): 28672 x 4096 best
+     * whole (224 tiles), 4096 x 14336 and 4096 x 4096 best in 8 shares (32 tiles; 9 is 20-30% slower),
+     * 6144 x 4096 in 4-5.
+     */
+    static int mmhSplits(int tiles, int blocks, int multiprocessors) {
+        int groups = (blocks + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS;
+        return Math.max(1, Math.min(2 * multiprocessors / tiles, groups / 4));
     }
 
     /** Blocks of {@code ls_mmq_*} over {@code rows} weight rows and {@code n} tokens, before splitting K. */
@@ -350,15 +445,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             gemm(l, rows, band.data(), BlasType.F32, x.buffer, BlasType.F32, yOffset);
             return prepared;
         }
-        Prepared wanted =
-                switch (band.activation()) {
-                    case Q8_0 -> Prepared.Q8_0_HALF;
-                    case Q8_K -> Prepared.Q8_K_HALF;
-                    case FLOAT -> Prepared.PLAIN_HALF;
-                };
-        if (wanted != prepared) {
-            prepare(l, x, n, k, wanted);
-        }
+        Prepared wanted = prepareHalf(l, band, prepared);
         DeviceBuffer xh = l.scratch(Slot.XH);
         if (f == WeightFormat.F16 || band.half() != null) {
             DeviceBuffer a = f == WeightFormat.F16 ? band.data() : band.half();
@@ -380,6 +467,20 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                             .i32(r)
                             .i32(k));
             gemm(l, r, deq, BlasType.F16, xh, BlasType.F16, yOffset + (long) r0 * Float.BYTES);
+        }
+        return wanted;
+    }
+
+    /** Writes x's half form for {@code band} (rounded as the CPU rounds that band's activations) to the scratch unless {@code prepared} is it. */
+    private Prepared prepareHalf(Launch l, GpuWeight.Band band, Prepared prepared) {
+        Prepared wanted =
+                switch (band.activation()) {
+                    case Q8_0 -> Prepared.Q8_0_HALF;
+                    case Q8_K -> Prepared.Q8_K_HALF;
+                    case FLOAT -> Prepared.PLAIN_HALF;
+                };
+        if (wanted != prepared) {
+            prepare(l, x, n, weight.cols(), wanted);
         }
         return wanted;
     }

@@ -363,6 +363,18 @@ enum WeightFormat {
         };
     }
 
+    /**
+     * The half tensor-core product over this format's blocks ({@code ls_mmh_*}: each weight turned
+     * into half in registers as its half copy would hold it), or null: Q4_0 and Q8_0 have one.
+     */
+    Kernel halfTensorCoreKernel() {
+        return switch (this) {
+            case Q4_0 -> Kernel.MMH_Q4_0;
+            case Q8_0 -> Kernel.MMH_Q8_0;
+            default -> null;
+        };
+    }
+
     /** The grouped int8 tensor-core product over a mixture's experts ({@code ls_mmq_ex_*}), or null. */
     Kernel expertTensorCoreKernel() {
         return switch (this) {

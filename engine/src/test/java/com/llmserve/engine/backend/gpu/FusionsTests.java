@@ -77,6 +77,14 @@ class FusionsTests {
     }
 
     @Test
+    void aHalfTensorCoreProductRoundsItsOwnHalfActivations() {
+        GpuActivations rows = new GpuActivations(OWNER, 64, D, null);
+        Matmul product = new Matmul(matrix(WeightFormat.Q4_0), rows, 64, qkv, Matmul.Path.MMH, false);
+        RmsNorm producer = new RmsNorm(x, norm, 1e-5f, 64, rows, false);
+        assertThat(record(producer, product)).as("no int8 form to write").containsExactly(producer, product);
+    }
+
+    @Test
     void theSwiGluBeforeAnExpertProductWritesItsQ8FormWhereEverySegmentTakesInt8() {
         GpuActivations routing = new GpuActivations(OWNER, 4, 4, null);
         SwiGlu glu = new SwiGlu(qkv, 8, xb, false);
@@ -165,36 +173,60 @@ class FusionsTests {
         GpuOptions defaults = GpuOptions.defaults();
         GpuActivations rows = new GpuActivations(OWNER, 256, D, null);
         GpuWeight q4 = matrix(WeightFormat.Q4_0);
-        // below gemm-min-rows (32) the GEMV; from there to mmq-max-rows (64) the int8 tensor cores
-        // where the weights would otherwise be dequantized for the BLAS; beyond, the BLAS
-        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true).path()).isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults, true).path()).isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 65, qkv, defaults, true).path()).isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(q4, rows, 9, qkv, defaults.withGemmMinRows(9), true)
+        // below gemm-min-rows (32) the GEMV; from there to mmq-max-rows (64) the half tensor cores
+        // (NVIDIA sm_80 on) where the weights would otherwise be dequantized for the BLAS; beyond, the BLAS
+        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(matrix(WeightFormat.Q8_0), rows, 64, qkv, defaults, true, true)
+                        .path())
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(q4, rows, 65, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 9, qkv, defaults.withGemmMinRows(9), true, true)
+                        .path())
+                .isEqualTo(Matmul.Path.MMH);
+        // the int8 tensor cores where the half ones are turned off or absent (AMD's matrix instructions)
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults.withHalfTensorProducts(false), true, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true)
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults, true, false).path()).isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true, false)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
         // (weights with half copies take the BLAS over them: SimulatedGpuBackendTests)
-        // no int8 tensor cores (AMD, older NVIDIA), or turned off: the GEMV, then BLAS from gemmMinRows
-        assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false).path()).isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false).path()).isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true)
+        // no tensor cores (older NVIDIA, other AMD), or turned off: the GEMV, then BLAS from gemmMinRows
+        assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false, false).path()).isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false, false).path()).isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
         // formats without tensor-core kernels (Q5_0's GEMV is integer, its blocks are not), and batch
         // invariance, never take them
-        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true)
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
+    }
+
+    /**
+     * ls_mmh_* splits a product's weight blocks into as many shares as one wave of two blocks per
+     * multiprocessor holds, each at least four groups of four blocks.
+     */
+    @Test
+    void halfTensorCoreProductsSplitTheirBlocksIntoOneWave() {
+        // 8B at 64 tokens on 132 multiprocessors: gate|up 224 tiles, down 32 (of 448 blocks), qkv 48, o 32
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(28672, 64), 4096 / 32, 132)).isEqualTo(1);
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(4096, 64), 14336 / 32, 132)).isEqualTo(8);
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(6144, 64), 4096 / 32, 132)).isEqualTo(5);
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(4096, 40), 4096 / 32, 132)).isEqualTo(8);
+        // short rows: shares of four groups at least (1024 values: 8 groups, so 2)
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(200, 9), 1024 / 32, 132)).isEqualTo(2);
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(200, 9), 256 / 32, 132)).isEqualTo(1);
+        assertThat(Matmul.mmhSplits(Matmul.mmhTiles(65536, 64), 4096 / 32, 132)).isEqualTo(1);
     }
 
     /**

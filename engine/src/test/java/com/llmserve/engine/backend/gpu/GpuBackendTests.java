@@ -19,6 +19,7 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
+import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.RequiresGpu;
 import java.lang.foreign.Arena;
@@ -152,16 +153,55 @@ class GpuBackendTests {
         float[] mmq;
         try (GpuBackend tensorCores = GpuBackend.open(
                 pool.device(0),
-                GpuOptions.defaults().withHalfWeights(false).withGemmMinRows(9).withMmqMaxRows(128))) {
+                GpuOptions.defaults()
+                        .withHalfWeights(false)
+                        .withHalfTensorProducts(false)
+                        .withGemmMinRows(9)
+                        .withMmqMaxRows(128))) {
             mmq = product(tensorCores, List.of(w), x, tokens, cols, rows);
         }
         float[] gemv;
+        // (no half copies: from HALF_COPY_MIN_ROWS rows a weight with them takes the BLAS)
         try (GpuBackend gemvOnly = GpuBackend.open(
-                pool.device(0), GpuOptions.defaults().withMmqMaxRows(0).withGemmMinRows(1 << 20))) {
+                pool.device(0),
+                GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(0).withGemmMinRows(1 << 20))) {
             gemv = product(gemvOnly, List.of(w), x, tokens, cols, rows);
         }
         report("int8 tensor cores " + type + " x" + tokens + " vs CPU", ref, mmq, 1e-4);
         report("int8 tensor cores " + type + " x" + tokens + " vs GEMV", gemv, mmq, 1e-5);
+    }
+
+    /**
+     * The half tensor-core products (NVIDIA sm_80 on) multiply the same half operands as the BLAS over
+     * half copies, in another float order: against those as close as float sums allow, against the
+     * CPU as close as the BLAS path; rows (200) and tokens not multiples of the 128 x 64 block tile,
+     * and 33 blocks a row, not a multiple of the four a group takes.
+     */
+    @ParameterizedTest(name = "{0} x {1} tokens")
+    @MethodSource("int8TensorCoreBatches")
+    void halfTensorCoreProductsMatchTheBlasOverHalfCopiesAndTheCpuBackend(GgmlType type, int tokens) {
+        assumeTrue(
+                gpu.device().info().arch().atLeast(DeviceArch.SM_80),
+                "half tensor-core products run on NVIDIA sm_80 on");
+        Random r = new Random(type.ordinal() * 31L + tokens);
+        int rows = 200;
+        int cols = 1056;
+        GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
+        float[] x = RandomTensors.gaussian(tokens * cols, r);
+        float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
+        float[] mmh;
+        try (GpuBackend tensorCores = GpuBackend.open(
+                pool.device(0),
+                GpuOptions.defaults().withHalfWeights(false).withGemmMinRows(9).withMmqMaxRows(128))) {
+            mmh = product(tensorCores, List.of(w), x, tokens, cols, rows);
+        }
+        float[] blas;
+        try (GpuBackend halfCopies = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withHalfWeights(true).withGemmMinRows(9))) {
+            blas = product(halfCopies, List.of(w), x, tokens, cols, rows);
+        }
+        report("half tensor cores " + type + " x" + tokens + " vs CPU", ref, mmh, 3e-3);
+        report("half tensor cores " + type + " x" + tokens + " vs BLAS over half copies", blas, mmh, 1e-5);
     }
 
     /**

@@ -150,22 +150,26 @@ class SimulatedGpuBackendTests {
 
     /** A 40-token prompt: between gemm-min-rows (32) and mmq-max-rows (64) by default. */
     @Test
-    void denseInt8TensorCoreProductsRunWhereTheWeightsWouldOtherwiseBeDequantized() throws IOException {
+    void denseTensorCoreProductsRunWhereTheWeightsWouldOtherwiseBeDequantized() throws IOException {
         GpuOptions noHalves = GpuOptions.defaults().withHalfWeights(false);
         assertThat(promptKernels("tiny-Q4_0.gguf", noHalves))
-                .as("no half copies: the quantized weights as they are")
+                .as("no half copies: the quantized weights as they are, on the half tensor cores (sm_90)")
+                .contains("ls_mmh_q4_0", "ls_quantize_q8_0_f16")
+                .noneMatch(k -> k.startsWith("ls_dequant") || k.startsWith("ls_mmq"));
+        assertThat(promptKernels("tiny-Q4_0.gguf", noHalves.withHalfTensorProducts(false)))
+                .as("the int8 ones where the half ones are turned off")
                 .contains("ls_mmq_q4_0")
-                .noneMatch(k -> k.startsWith("ls_dequant"));
+                .noneMatch(k -> k.startsWith("ls_dequant") || k.startsWith("ls_mmh"));
         assertThat(promptKernels("tiny-Q4_0.gguf", noHalves.withMmqMaxRows(0)))
                 .as("turned off: dequantized for the BLAS")
                 .contains("ls_dequant_q4_0_f16")
-                .noneMatch(k -> k.startsWith("ls_mmq"));
+                .noneMatch(k -> k.startsWith("ls_mmq") || k.startsWith("ls_mmh"));
         assertThat(promptKernels("tiny-Q4_0.gguf", noHalves.withMmqMaxRows(39)))
                 .as("more rows than mmq-max-rows")
-                .noneMatch(k -> k.startsWith("ls_mmq"));
+                .noneMatch(k -> k.startsWith("ls_mmq") || k.startsWith("ls_mmh"));
         assertThat(promptKernels("tiny-Q4_0.gguf", GpuOptions.defaults()))
                 .as("half copies (written at load): the BLAS reads them")
-                .noneMatch(k -> k.startsWith("ls_mmq"));
+                .noneMatch(k -> k.startsWith("ls_mmq") || k.startsWith("ls_mmh"));
     }
 
     @Test
