@@ -35,9 +35,9 @@ __global__ void half_copy(const uint8_t* w, const uint16_t* wd, uint16_t* out, l
 }
 // Matmul.mmhSplits
 static int mmh_splits(int tiles, int nb, int sms) {
-  const int stages = (nb + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS;
-  int s = (2 * sms + tiles - 1) / tiles;
-  if (s > stages / 8) s = stages / 8;
+  const int groups = (nb + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS;
+  int s = 2 * sms / tiles;
+  if (s > groups / 4) s = groups / 4;
   return s < 1 ? 1 : s;
 }
 static int mmq_splits(int tiles, int nb, int sms) {

@@ -579,8 +579,12 @@ static_assert(LS_MMH_KBLOCKS == 4, "a group: one weight block for each lane of a
 #define LS_MMH_ACC (LS_MMH_ROWS * LS_MMH_COLS / LS_MMH_THREADS)
 
 #if LS_NVIDIA
-// two blocks a multiprocessor: the registers a lane holds two groups of weights in
-#define LS_MMH_BOUNDS __launch_bounds__(LS_MMH_THREADS, 2)
+// two blocks a multiprocessor: the registers a lane holds two groups of weights in (a lab knob:
+// bench/kernels/run.sh mmh with FLAGS=-DLS_MMH_MIN_BLOCKS=3)
+#ifndef LS_MMH_MIN_BLOCKS
+#define LS_MMH_MIN_BLOCKS 2
+#endif
+#define LS_MMH_BOUNDS __launch_bounds__(LS_MMH_THREADS, LS_MMH_MIN_BLOCKS)
 #else
 #define LS_MMH_BOUNDS LS_MMQ_BOUNDS
 #endif

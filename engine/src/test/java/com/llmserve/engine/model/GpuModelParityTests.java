@@ -189,12 +189,14 @@ class GpuModelParityTests {
         int[][] prompts = {
             {1, 403, 407, 261, 378}, {1, 365, 268, 471, 421, 349, 267, 287, 299, 500, 334, 289, 378, 44}, {1, 400}
         };
-        // no half copies: with them a batch of Matmul.HALF_COPY_MIN_ROWS (12) rows or more takes the
-        // BLAS over half weights, whose rounding a solo prompt of fewer rows does not share (that
-        // path's own tolerance against the CPU: GpuBackendTests)
+        // the GEMV for every row count here: from Matmul.HALF_COPY_MIN_ROWS (12) rows a batch would take
+        // the BLAS over half copies, from gemm-min-rows (32) the tensor cores, whose rounding a solo
+        // prompt of fewer rows does not share (those paths' own tolerances against the CPU:
+        // GpuBackendTests)
         try (GgufFile file = GgufFile.open(TestData.model("tiny-Q8_0.gguf"));
-                GpuBackend gpu =
-                        GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(false));
+                GpuBackend gpu = GpuBackend.open(
+                        pool.device(0),
+                        GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(0));
                 LanguageModel model = Architectures.loadLanguageModel(file, gpu, ModelOptions.DEFAULT)) {
             BlockPool blocks = new BlockPool(64, 16);
             try (KvStorage kv = model.newKvStorage(blocks.capacity(), blocks.blockSize())) {
