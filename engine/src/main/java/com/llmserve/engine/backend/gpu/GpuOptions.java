@@ -15,9 +15,11 @@ import java.util.function.Consumer;
  *                         eight rows per pass over the weights (but a weight with half copies takes
  *                         the BLAS from {@code Matmul.HALF_COPY_MIN_ROWS} rows)
  * @param mmqMaxRows       products of {@code gemmMinRows} to this many rows whose weights are Q4_0 or
- *                         Q8_0 without half copies run the int8 tensor-core kernels ({@code ls_mmq_*}:
- *                         the quantized weights read once per 64 rows) instead of dequantizing them
- *                         for the BLAS, on NVIDIA devices of sm_80 on. 0 for never
+ *                         Q8_0 without half copies run tensor-core kernels (the half ones, {@code
+ *                         ls_mmh_*}, where {@code halfTensorProducts}; else the int8 ones, {@code
+ *                         ls_mmq_*}: the quantized weights read once per 64 rows either way) instead of
+ *                         dequantizing them for the BLAS, on NVIDIA devices of sm_80 on (and AMD's
+ *                         int8 matrix instructions). 0 for never
  * @param expertTensorCores a mixture's groups of several pairs of one expert (prompts, many sequences)
  *                         multiply on the int8 tensor cores ({@code ls_mmq_ex_*}, groups of up to 64
  *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on;
