@@ -179,19 +179,26 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     /** The split-K partials and counters of {@link #mmq} over a band of {@code rows}. */
     private void reserveSplits(Workspace w, int rows) {
         int tiles = mmqTiles(rows, n);
-        int splits = mmqSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors());
-        if (splits > 1) {
-            w.reserve(Slot.MMQ_PARTIALS, (long) tiles * splits * LS_MMQ_ROWS * LS_MMQ_COLS * Float.BYTES);
-            w.reserve(Slot.MMQ_ARRIVALS, (long) tiles * Integer.BYTES);
-        }
+        reservePartials(
+                w,
+                tiles,
+                mmqSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors()),
+                LS_MMQ_ROWS * LS_MMQ_COLS);
     }
 
     /** The split-K partials and counters of {@link #mmh} over a band of {@code rows}. */
     private void reserveMmhSplits(Workspace w, int rows) {
         int tiles = mmhTiles(rows, n);
-        int splits = mmhSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors());
+        reservePartials(
+                w,
+                tiles,
+                mmhSplits(tiles, weight.cols() / LS_QK, w.device().info().multiprocessors()),
+                LS_MMH_ROWS * LS_MMH_COLS);
+    }
+
+    private static void reservePartials(Workspace w, int tiles, int splits, int tileSums) {
         if (splits > 1) {
-            w.reserve(Slot.MMQ_PARTIALS, (long) tiles * splits * LS_MMH_ROWS * LS_MMH_COLS * Float.BYTES);
+            w.reserve(Slot.MMQ_PARTIALS, (long) tiles * splits * tileSums * Float.BYTES);
             w.reserve(Slot.MMQ_ARRIVALS, (long) tiles * Integer.BYTES);
         }
     }
@@ -268,52 +275,60 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
 
     /** All {@code n} rows through {@code ls_mmq_*}, one block per LS_MMQ_ROWS weight rows, LS_MMQ_COLS tokens and split. */
     private void mmq(Launch l, GpuWeight.Band band, int rows, long yOffset) {
-        int tiles = mmqTiles(rows, n);
-        int splits = mmqSplits(tiles, weight.cols() / LS_QK, l.multiprocessors());
-        LaunchConfig grid = new LaunchConfig(
-                (rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS,
-                (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS,
-                splits,
+        int splits = mmqSplits(mmqTiles(rows, n), weight.cols() / LS_QK, l.multiprocessors());
+        tiled(
+                l,
+                band.format().tensorCoreKernel(),
+                band,
+                rows,
+                yOffset,
+                LS_MMQ_ROWS,
+                LS_MMQ_COLS,
                 LS_MMQ_THREADS,
-                1,
-                1,
-                0);
-        KernelArgs args = KernelArgs.of()
-                .pointer(band.data())
-                .pointer(band.data(), band.scalesOffset())
-                .pointer(l.scratch(Slot.XQ))
-                .pointer(l.scratch(Slot.XD))
-                .pointer(out.buffer, yOffset)
-                .i32(rows)
-                .i32(weight.cols())
-                .i32(n)
-                .i32(out.cols())
-                .i32(0);
-        if (splits > 1) {
-            args.pointer(l.scratch(Slot.MMQ_PARTIALS)).pointer(l.scratch(Slot.MMQ_ARRIVALS));
-        } else {
-            args.nullPointer().nullPointer();
-        }
-        l.kernel(band.format().tensorCoreKernel(), grid, args.i32(splits));
+                splits,
+                Slot.XQ,
+                Slot.XD);
     }
 
     /** All {@code n} rows through {@code ls_mmh_*}, one block per LS_MMH_ROWS weight rows, LS_MMH_COLS tokens and split. */
     private void mmh(Launch l, GpuWeight.Band band, int rows, long yOffset) {
-        int tiles = mmhTiles(rows, n);
-        int splits = mmhSplits(tiles, weight.cols() / LS_QK, l.multiprocessors());
-        LaunchConfig grid = new LaunchConfig(
-                (rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS,
-                (n + LS_MMH_COLS - 1) / LS_MMH_COLS,
-                splits,
+        int splits = mmhSplits(mmhTiles(rows, n), weight.cols() / LS_QK, l.multiprocessors());
+        tiled(
+                l,
+                band.format().halfTensorCoreKernel(),
+                band,
+                rows,
+                yOffset,
+                LS_MMH_ROWS,
+                LS_MMH_COLS,
                 LS_MMH_THREADS,
-                1,
-                1,
-                0);
-        KernelArgs args = KernelArgs.of()
-                .pointer(band.data())
-                .pointer(band.data(), band.scalesOffset())
-                .pointer(l.scratch(Slot.XH))
-                .pointer(out.buffer, yOffset)
+                splits,
+                Slot.XH);
+    }
+
+    /**
+     * A tiled product of {@code kernel} (mmq.hip's argument list: weight, scales, the {@code
+     * activations} scratch, output, shape, then the split-K partials and counters) over a grid of
+     * weight-row tiles x token tiles x splits.
+     */
+    private void tiled(
+            Launch l,
+            Kernel kernel,
+            GpuWeight.Band band,
+            int rows,
+            long yOffset,
+            int tileRows,
+            int tileCols,
+            int threads,
+            int splits,
+            Slot... activations) {
+        LaunchConfig grid = new LaunchConfig(
+                (rows + tileRows - 1) / tileRows, (n + tileCols - 1) / tileCols, splits, threads, 1, 1, 0);
+        KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
+        for (Slot a : activations) {
+            args.pointer(l.scratch(a));
+        }
+        args.pointer(out.buffer, yOffset)
                 .i32(rows)
                 .i32(weight.cols())
                 .i32(n)
@@ -324,7 +339,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         } else {
             args.nullPointer().nullPointer();
         }
-        l.kernel(band.format().halfTensorCoreKernel(), grid, args.i32(splits));
+        l.kernel(kernel, grid, args.i32(splits));
     }
 
     /** Blocks of {@code ls_mmh_*} over {@code rows} weight rows and {@code n} tokens, before splitting K. */
