@@ -17,9 +17,17 @@ class GpuGoldenParityTests extends GoldenParityTests {
         this.pool = pool;
     }
 
-    /** No half copies of the weights, as when these goldens were first matched. */
+    /**
+     * No half copies of the weights, as when these goldens were first matched; with
+     * {@code -Dparity.half-weights=true} the defaults' share of them, so that prompts of
+     * Matmul.HALF_COPY_MIN_ROWS rows or more take the BLAS over half weights (a measurement of the
+     * service's default path, which rounds weights and activations to half).
+     */
     @Override
     Backend openBackend() {
-        return new Backends(pool, 1, GpuOptions.defaults().withHalfWeights(false)).open(BackendChoice.GPU);
+        GpuOptions options = Boolean.getBoolean("parity.half-weights")
+                ? GpuOptions.defaults()
+                : GpuOptions.defaults().withHalfWeights(false);
+        return new Backends(pool, 1, options).open(BackendChoice.GPU);
     }
 }
