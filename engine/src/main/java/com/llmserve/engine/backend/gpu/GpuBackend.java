@@ -453,7 +453,11 @@ public final class GpuBackend extends Backend {
     @Override
     protected void doMatmul(Step step, Weight w, Activations x, int n, Activations out) {
         int p = recorder.padded(n, Math.min(x.rows(), out.rows()));
-        recorder.record(Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores, halfTensorCores), n);
+        Batch batch = step.batch();
+        boolean decodeRows = batch != null && batch.size() == batch.sequences();
+        recorder.record(
+                Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores, halfTensorCores, decodeRows),
+                n);
     }
 
     @Override

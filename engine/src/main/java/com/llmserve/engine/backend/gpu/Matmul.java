@@ -56,6 +56,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
      *
      * @param int8TensorCores whether the device runs the {@code ls_mmq_*} kernels' tensor-core path (NVIDIA sm_80 on)
      * @param halfTensorCores whether it runs the {@code ls_mmh_*} kernels' (NVIDIA sm_80 on)
+     * @param decodeRows      every row is its sequence's only one in the step (a decode step), so
+     *                        rounding weights and activations to half below {@code gemmMinRows}
+     *                        costs no prompt the GEMV's exact block sums
      */
     static Matmul of(
             GpuWeight w,
@@ -64,8 +67,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             GpuActivations out,
             GpuOptions options,
             boolean int8TensorCores,
-            boolean halfTensorCores) {
-        return new Matmul(w, x, n, out, path(w, x, n, options, int8TensorCores, halfTensorCores), false);
+            boolean halfTensorCores,
+            boolean decodeRows) {
+        return new Matmul(w, x, n, out, path(w, x, n, options, int8TensorCores, halfTensorCores, decodeRows), false);
     }
 
     private static Path path(
@@ -74,7 +78,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             int n,
             GpuOptions options,
             boolean int8TensorCores,
-            boolean halfTensorCores) {
+            boolean halfTensorCores,
+            boolean decodeRows) {
         if (w.cols() % 8 != 0) {
             return Path.BLAS;
         }
@@ -82,7 +87,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             // the GEMV kernels whatever the batch
             return Path.GEMV;
         }
-        if (n < options.gemmMinRows() && (n < HALF_COPY_MIN_ROWS || !w.everyBand(b -> b.half() != null))) {
+        if (n < options.gemmMinRows()
+                && (!decodeRows || n < HALF_COPY_MIN_ROWS || !w.everyBand(b -> b.half() != null))) {
             return Path.GEMV;
         }
         // where BLAS would dequantize the weights each step, the tensor cores read them as they are
@@ -99,11 +105,14 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     }
 
     /**
-     * Rows from which a weight with half copies of every band takes the BLAS below {@code
-     * gemmMinRows}: the GEMV reads the quantized weight once per {@code LS_MMV_MAX_COLS} rows, the
-     * BLAS its half copy once (a step of 9 to 11 rows runs as a graph bucket of 12). llama-8b Q4_0 on
-     * an H200, decode tok/s at 8 / 12 / 16 / 24 sequences: 2010 / 2104 / 2254 / 2309 through the GEMV
-     * passes, 2014 / 2358 / 3082 / 4521 with the BLAS from 9 rows (gemm-min-rows 9).
+     * Rows from which a decode step's product over a weight with half copies of every band takes the
+     * BLAS below {@code gemmMinRows}: the GEMV reads the quantized weight once per {@code
+     * LS_MMV_MAX_COLS} rows, the BLAS its half copy once (a step of 9 to 11 rows runs as a graph
+     * bucket of 12). llama-8b Q4_0 on an H200, decode tok/s at 8 / 12 / 16 / 24 sequences: 2010 / 2104
+     * / 2254 / 2309 through the GEMV passes, 2014 / 2358 / 3082 / 4521 with the BLAS from 9 rows
+     * (gemm-min-rows 9). Prompt rows keep the GEMV's exact block sums there: over the BLAS's half
+     * rounding stories260K-q4_0's prompts (under 32 tokens) missed llama.cpp's golden (0.395 against
+     * 0.35).
      */
     static final int HALF_COPY_MIN_ROWS = 12;
 

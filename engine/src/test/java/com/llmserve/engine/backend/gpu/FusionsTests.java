@@ -175,39 +175,48 @@ class FusionsTests {
         GpuWeight q4 = matrix(WeightFormat.Q4_0);
         // below gemm-min-rows (32) the GEMV; from there to mmq-max-rows (64) the half tensor cores
         // (NVIDIA sm_80 on) where the weights would otherwise be dequantized for the BLAS; beyond, the BLAS
-        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.MMH);
-        assertThat(Matmul.of(matrix(WeightFormat.Q8_0), rows, 64, qkv, defaults, true, true)
+        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, true, true).path())
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 40, qkv, defaults, true, true, false).path())
+                .as("a prompt's rows: the same kernels from gemm-min-rows")
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, true, true, true).path())
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(matrix(WeightFormat.Q8_0), rows, 64, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMH);
-        assertThat(Matmul.of(q4, rows, 65, qkv, defaults, true, true).path()).isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(q4, rows, 9, qkv, defaults.withGemmMinRows(9), true, true)
+        assertThat(Matmul.of(q4, rows, 65, qkv, defaults, true, true, true).path())
+                .isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 9, qkv, defaults.withGemmMinRows(9), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMH);
         // the int8 tensor cores where the half ones are turned off or absent (AMD's matrix instructions)
-        assertThat(Matmul.of(q4, rows, 32, qkv, defaults.withHalfTensorProducts(false), true, true)
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults.withHalfTensorProducts(false), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults, true, false).path()).isEqualTo(Matmul.Path.MMQ);
-        assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true, false)
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults, true, false, true).path())
+                .isEqualTo(Matmul.Path.MMQ);
+        assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true, false, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
         // (weights with half copies take the BLAS over them: SimulatedGpuBackendTests)
         // no tensor cores (older NVIDIA, other AMD), or turned off: the GEMV, then BLAS from gemmMinRows
-        assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false, false).path()).isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false, false).path()).isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true, true)
+        assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false, false, true).path())
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 32, qkv, defaults, false, false, true).path())
+                .isEqualTo(Matmul.Path.BLAS);
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
         // formats without tensor-core kernels (Q5_0's GEMV is integer, its blocks are not), and batch
         // invariance, never take them
-        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true)
+        assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
     }

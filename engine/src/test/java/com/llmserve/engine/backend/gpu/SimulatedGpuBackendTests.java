@@ -402,6 +402,32 @@ class SimulatedGpuBackendTests {
         }
     }
 
+    /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
+    @Test
+    void aTwelveTokenPromptTakesTheGemvOverHalfCopies() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(true));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            int[] prompt = new int[Matmul.HALF_COPY_MIN_ROWS];
+            Arrays.fill(prompt, 2);
+            gpu.clearLaunches();
+            int gemmsBefore = gpu.gemms().size();
+            model.forward(
+                    Batch.builder(BLOCK)
+                            .add(new int[] {0}, 0, prompt, Batch.Logits.LAST)
+                            .build(),
+                    kv,
+                    1);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(gpu.gemms().size() - gemmsBefore)
+                    .as("BLAS products: the head's F32 weight only")
+                    .isLessThanOrEqualTo(1);
+            assertThat(step).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
+        }
+    }
+
     @Test
     void everyDecodeStepOfABucketRecordsTheSameOperationsAndReplaysOneGraph() throws IOException {
         afterPrompt("tiny-Q4_0.gguf", NO_HALVES, (be, model, kv, table) -> {
