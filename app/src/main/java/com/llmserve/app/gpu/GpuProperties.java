@@ -32,7 +32,7 @@ import org.springframework.util.unit.DataSize;
  *                          directly, where each kernel runs long enough to hide its launch
  * @param gemmMinRows       products of at least this many rows dequantize the weights to F16 and run the
  *                          vendor BLAS (cuBLAS, rocBLAS); smaller ones use the quantized GEMV kernels
- *                          (but a weight with half copies takes the BLAS from 12 rows)
+ *                          (but in a decode step a weight with half copies takes the BLAS from 12 rows)
  * @param mmqMaxRows        products of gemm-min-rows to this many rows whose weights are Q4_0 or Q8_0 without
  *                          half copies run the int8 tensor-core kernels on NVIDIA GPUs of sm_80 on (the
  *                          quantized weights read once per 64 rows) instead of dequantizing them for the BLAS;

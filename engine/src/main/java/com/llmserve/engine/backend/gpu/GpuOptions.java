@@ -12,8 +12,8 @@ import java.util.function.Consumer;
  *                         where each kernel runs long enough to hide its launch
  * @param gemmMinRows      products of at least this many rows dequantize the weights to F16 and run
  *                         the vendor BLAS; smaller ones use the quantized GEMV kernels, up to
- *                         eight rows per pass over the weights (but a weight with half copies takes
- *                         the BLAS from {@code Matmul.HALF_COPY_MIN_ROWS} rows)
+ *                         eight rows per pass over the weights (but in a decode step a weight with
+ *                         half copies takes the BLAS from {@code Matmul.HALF_COPY_MIN_ROWS} rows)
  * @param mmqMaxRows       products of {@code gemmMinRows} to this many rows whose weights are Q4_0 or
  *                         Q8_0 without half copies run tensor-core kernels (the half ones, {@code
  *                         ls_mmh_*}, where {@code halfTensorProducts}; else the int8 ones, {@code
