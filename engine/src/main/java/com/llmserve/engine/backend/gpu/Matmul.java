@@ -87,17 +87,28 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             // the GEMV kernels whatever the batch
             return Path.GEMV;
         }
-        if (n < options.gemmMinRows()
-                && (!decodeRows || n < HALF_COPY_MIN_ROWS || !w.everyBand(b -> b.half() != null))) {
-            return Path.GEMV;
+        boolean tensorCoreRows = n <= options.mmqMaxRows() && x.cols() % LS_QK == 0;
+        boolean halfProducts = tensorCoreRows
+                && halfTensorCores
+                && options.halfTensorProducts()
+                && w.everyBand(b -> b.format().halfTensorCoreKernel() != null && b.half() == null);
+        if (n < options.gemmMinRows()) {
+            // a decode step's rows read the weight once where they can (prompt rows: the GEMV's exact sums)
+            if (!decodeRows || n < HALF_COPY_MIN_ROWS) {
+                return Path.GEMV;
+            }
+            if (halfProducts) {
+                return Path.MMH;
+            }
+            if (!w.everyBand(b -> b.half() != null)) {
+                return Path.GEMV;
+            }
         }
         // where BLAS would dequantize the weights each step, the tensor cores read them as they are
-        if (n > options.mmqMaxRows() || x.cols() % LS_QK != 0) {
+        if (!tensorCoreRows) {
             return Path.BLAS;
         }
-        if (halfTensorCores
-                && options.halfTensorProducts()
-                && w.everyBand(b -> b.format().halfTensorCoreKernel() != null && b.half() == null)) {
+        if (halfProducts) {
             return Path.MMH;
         }
         boolean int8Formats = w.everyBand(b -> b.format().tensorCoreKernel() != null && b.half() == null);
@@ -105,12 +116,13 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     }
 
     /**
-     * Rows from which a decode step's product over a weight with half copies of every band takes the
-     * BLAS below {@code gemmMinRows}: the GEMV reads the quantized weight once per {@code
-     * LS_MMV_MAX_COLS} rows, the BLAS its half copy once (a step of 9 to 11 rows runs as a graph
-     * bucket of 12). llama-8b Q4_0 on an H200, decode tok/s at 8 / 12 / 16 / 24 sequences: 2010 / 2104
-     * / 2254 / 2309 through the GEMV passes, 2014 / 2358 / 3082 / 4521 with the BLAS from 9 rows
-     * (gemm-min-rows 9). Prompt rows keep the GEMV's exact block sums there: over the BLAS's half
+     * Rows from which a decode step's product below {@code gemmMinRows} takes the BLAS over a weight
+     * with half copies of every band, or without them the half tensor cores where it can: the GEMV
+     * reads the quantized weight once per {@code LS_MMV_MAX_COLS} rows, those once (a step of 9 to 11
+     * rows runs as a graph bucket of 12). llama-8b Q4_0 on an H200, decode tok/s at 8 / 12 / 16 / 24
+     * sequences: 2010 / 2104 / 2254 / 2309 through the GEMV passes, 2014 / 2358 / 3082 / 4521 with the
+     * BLAS over half copies from 9 rows (gemm-min-rows 9); without half copies 2237 / 2286 at 16 / 24
+     * through the GEMV, 2743 / 4003 through {@code ls_mmh_*}. Prompt rows keep the GEMV's exact block sums there: over the BLAS's half
      * rounding stories260K-q4_0's prompts (under 32 tokens) missed llama.cpp's golden (0.395 against
      * 0.35).
      */

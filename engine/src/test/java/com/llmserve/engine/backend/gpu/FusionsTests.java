@@ -173,9 +173,19 @@ class FusionsTests {
         GpuOptions defaults = GpuOptions.defaults();
         GpuActivations rows = new GpuActivations(OWNER, 256, D, null);
         GpuWeight q4 = matrix(WeightFormat.Q4_0);
-        // below gemm-min-rows (32) the GEMV; from there to mmq-max-rows (64) the half tensor cores
-        // (NVIDIA sm_80 on) where the weights would otherwise be dequantized for the BLAS; beyond, the BLAS
-        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, true, true).path())
+        // below HALF_COPY_MIN_ROWS (12) the GEMV; to mmq-max-rows (64) the half tensor cores (NVIDIA
+        // sm_80 on) where the weights would otherwise be dequantized for the BLAS or read by GEMV passes
+        // of 8 rows (below gemm-min-rows (32) for a decode step's rows only); beyond, the BLAS
+        assertThat(Matmul.of(q4, rows, 11, qkv, defaults, true, true, true).path())
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 12, qkv, defaults, true, true, true).path())
+                .as("a decode step's 12 rows read the weight once")
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, true, false).path())
+                .as("a prompt's rows keep the GEMV's exact block sums")
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(q4, rows, 31, qkv, defaults, true, false, true).path())
+                .as("no half tensor cores: the GEMV below gemm-min-rows")
                 .isEqualTo(Matmul.Path.GEMV);
         assertThat(Matmul.of(q4, rows, 40, qkv, defaults, true, true, false).path())
                 .as("a prompt's rows: the same kernels from gemm-min-rows")

@@ -370,7 +370,8 @@ class SimulatedGpuBackendTests {
     /**
      * A decode step of more rows than one GEMV pass takes (and fewer than gemm-min-rows) multiplies
      * through the BLAS where every band has a half copy, which it reads once, and through GEMV
-     * passes, which read the quantized weight once per 8 rows, where none has.
+     * passes, which read the quantized weight once per 8 rows, where none has (and the tensor cores
+     * are off: mmq-max-rows 0).
      */
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
@@ -399,6 +400,27 @@ class SimulatedGpuBackendTests {
                         .isLessThanOrEqualTo(1);
                 assertThat(step).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
             }
+        }
+    }
+
+    @Test
+    void twelveDecodeRowsWithoutHalfCopiesTakeTheHalfTensorCores() throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
+                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
+                KvStorage kv = model.newKvStorage(64, BLOCK)) {
+            Batch.Builder rows = Batch.builder(BLOCK);
+            for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
+                rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
+            }
+            gpu.clearLaunches();
+            model.forward(rows.build(), kv, 1);
+            List<String> step =
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
+            assertThat(step)
+                    .as("the quantized weights read once, not in GEMV passes of 8 rows")
+                    .contains("ls_mmh_q4_0")
+                    .noneMatch(k -> k.startsWith("ls_mmvq_q4_0_8"));
         }
     }
 
