@@ -27,7 +27,9 @@ import java.util.function.Consumer;
  * @param halfTensorProducts products that {@code mmqMaxRows} gives the tensor cores take the half ones
  *                         ({@code ls_mmh_*}: each Q4_0 / Q8_0 weight turned into half in registers as
  *                         its half copy would hold it, times the half activations) instead of the int8
- *                         ones, on NVIDIA devices of sm_80 on (AMD keeps the int8 matrix instructions)
+ *                         ones, on NVIDIA devices of sm_80 on (AMD keeps the int8 matrix instructions);
+ *                         so do a decode step's products from {@code Matmul.HALF_COPY_MIN_ROWS} rows,
+ *                         which otherwise run GEMV passes
  * @param maxGraphs        graphs kept (least recently used ones are destroyed beyond that)
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM
