@@ -376,78 +376,66 @@ class SimulatedGpuBackendTests {
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void twelveDecodeRowsTakeTheBlasOverHalfCopiesAndTheGemvWithout(boolean halves) throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
-                GpuBackend be = GpuBackend.open(
-                        device, GpuOptions.defaults().withHalfWeights(halves).withMmqMaxRows(0));
-                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            Batch.Builder rows = Batch.builder(BLOCK);
-            for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
-                rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
-            }
-            gpu.clearLaunches();
-            int gemmsBefore = gpu.gemms().size(); // the simulation keeps every test's
-            model.forward(rows.build(), kv, 1);
-            List<String> step =
-                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
-            int gemms = gpu.gemms().size() - gemmsBefore;
-            if (halves) {
-                assertThat(gemms).isPositive();
-                assertThat(step).noneMatch(k -> k.startsWith("ls_mmvq_"));
-            } else {
-                assertThat(gemms)
-                        .as("BLAS products: the head's F32 weight only")
-                        .isLessThanOrEqualTo(1);
-                assertThat(step).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
-            }
+        TinyStep step = tinyQ4Step(GpuOptions.defaults().withHalfWeights(halves).withMmqMaxRows(0), twelveDecodeRows());
+        if (halves) {
+            assertThat(step.gemms()).isPositive();
+            assertThat(step.kernels()).noneMatch(k -> k.startsWith("ls_mmvq_"));
+        } else {
+            assertThat(step.gemms())
+                    .as("BLAS products: the head's F32 weight only")
+                    .isLessThanOrEqualTo(1);
+            assertThat(step.kernels()).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
         }
     }
 
     @Test
     void twelveDecodeRowsWithoutHalfCopiesTakeTheHalfTensorCores() throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(false));
-                LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
-                KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            Batch.Builder rows = Batch.builder(BLOCK);
-            for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
-                rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
-            }
-            gpu.clearLaunches();
-            model.forward(rows.build(), kv, 1);
-            List<String> step =
-                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
-            assertThat(step)
-                    .as("the quantized weights read once, not in GEMV passes of 8 rows")
-                    .contains("ls_mmh_q4_0")
-                    .noneMatch(k -> k.startsWith("ls_mmvq_q4_0_8"));
-        }
+        TinyStep step = tinyQ4Step(GpuOptions.defaults().withHalfWeights(false), twelveDecodeRows());
+        assertThat(step.kernels())
+                .as("the quantized weights read once, not in GEMV passes of 8 rows")
+                .contains("ls_mmh_q4_0")
+                .noneMatch(k -> k.startsWith("ls_mmvq_q4_0_8"));
     }
 
     /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
     @Test
     void aTwelveTokenPromptTakesTheGemvOverHalfCopies() throws IOException {
+        int[] prompt = new int[Matmul.HALF_COPY_MIN_ROWS];
+        Arrays.fill(prompt, 2);
+        TinyStep step = tinyQ4Step(
+                GpuOptions.defaults().withHalfWeights(true),
+                Batch.builder(BLOCK)
+                        .add(new int[] {0}, 0, prompt, Batch.Logits.LAST)
+                        .build());
+        assertThat(step.gemms()).as("BLAS products: the head's F32 weight only").isLessThanOrEqualTo(1);
+        assertThat(step.kernels()).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
+    }
+
+    /** The kernels one forward pass launched, and the BLAS products it ran. */
+    private record TinyStep(List<String> kernels, int gemms) {}
+
+    /** One forward pass of tiny-Q4_0 over {@code batch} on a backend with {@code options}. */
+    private TinyStep tinyQ4Step(GpuOptions options, Batch batch) throws IOException {
         try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
-                GpuBackend be = GpuBackend.open(device, GpuOptions.defaults().withHalfWeights(true));
+                GpuBackend be = GpuBackend.open(device, options);
                 LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            int[] prompt = new int[Matmul.HALF_COPY_MIN_ROWS];
-            Arrays.fill(prompt, 2);
             gpu.clearLaunches();
-            int gemmsBefore = gpu.gemms().size();
-            model.forward(
-                    Batch.builder(BLOCK)
-                            .add(new int[] {0}, 0, prompt, Batch.Logits.LAST)
-                            .build(),
-                    kv,
-                    1);
-            List<String> step =
-                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList();
-            assertThat(gpu.gemms().size() - gemmsBefore)
-                    .as("BLAS products: the head's F32 weight only")
-                    .isLessThanOrEqualTo(1);
-            assertThat(step).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
+            int gemmsBefore = gpu.gemms().size(); // the simulation keeps every test's
+            model.forward(batch, kv, 1);
+            return new TinyStep(
+                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList(),
+                    gpu.gemms().size() - gemmsBefore);
         }
+    }
+
+    /** A decode step of HALF_COPY_MIN_ROWS sequences, one row each. */
+    private static Batch twelveDecodeRows() {
+        Batch.Builder rows = Batch.builder(BLOCK);
+        for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
+            rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
+        }
+        return rows.build();
     }
 
     @Test
