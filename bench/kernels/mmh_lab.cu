@@ -114,7 +114,7 @@ int main() {
           if (q4) ls_mmh_q4_0<<<grid, LS_MMH_THREADS>>>(ws[c % copies], wds[c % copies], xh, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
           else ls_mmh_q8_0<<<grid, LS_MMH_THREADS>>>(ws[c % copies], wds[c % copies], xh, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
         };
-        launch(0); CK(cudaDeviceSynchronize());
+        launch(0); CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
         std::vector<float> g((long)n * s.rows), r((long)n * s.rows);
         CK(cudaMemcpy(g.data(), y, g.size() * 4, cudaMemcpyDeviceToHost)); CK(cudaMemcpy(r.data(), yref, r.size() * 4, cudaMemcpyDeviceToHost));
         double e = 0, nn = 0; for (size_t i = 0; i < g.size(); ++i) { e += (g[i] - r[i]) * (g[i] - r[i]); nn += (double)r[i] * r[i]; }

@@ -561,13 +561,14 @@ LS_MMQ_EX_ENTRY(q8_0, false)
 // without the int8 kernels' scaling of every block's sums, which bounds those by instructions.
 //
 // NVIDIA (sm_80 on): a block computes LS_MMH_ROWS (128) rows x LS_MMH_COLS (64) tokens, each wave 32
-// rows x every token as 2 x 8 tiles of 16 x 8, tiles of no live token skipped. Weights, their scales
-// and the activations come through a ring of shared-memory stages of LS_MMH_KBLOCKS blocks filled by
-// cp.async. Inside a block of 32 values the products take the values in another order, the same
-// for weights and activations: the lane of a row's four that holds k pairs 2t and 2t + 8 of a tile
-// takes values 8t..8t+7 over the block's two tiles of 16, so its weights are one 8-byte read of the
-// staged quants and its activations one 16-byte read. Float sums in another order than the BLAS's:
-// results agree to float rounding.
+// rows x the block's tokens as 2 x TILES tiles of 16 x 8 (TILES 2, 4, 6 or 8, a constant of the loop,
+// so that no product is predicated). In groups of LS_MMH_KBLOCKS weight blocks: a lane takes one block
+// of each of its rows a group, straight into registers two groups ahead; the activations come through
+// two shared-memory stages filled by cp.async. Inside a block of 32 values the products take the
+// values in another order, the same for weights and activations: the lane of a row's four that holds
+// k pairs 2t and 2t + 8 of a tile takes values 8t..8t+7 over the block's two tiles of 16, so its
+// weights are one 16-byte register load and its activations one 16-byte shared-memory read. Float
+// sums in another order than the BLAS's: results agree to float rounding.
 //
 // Elsewhere (no host launches it there): one thread a row, every token, the same halves in float.
 //
@@ -636,10 +637,16 @@ LS_DEVICE void ls_mmh_element(int i, int* row, int* col) {
 #endif
 }
 
+#if LS_NVIDIA
+// The activations' two stages, one array for every instance of ls_mmh_products (a static array in the
+// template would be one per instance).
+__shared__ __align__(16) uint8_t ls_mmh_xs[2 * LS_MMH_COLS * LS_MMH_KBLOCKS * LS_QK * 2];
+#endif
+
 // acc = rows [row_block, row_block + LS_MMH_ROWS) of the weight times tokens [col0, col0 +
 // LS_MMH_COLS) of xh over weight blocks [blk_begin, blk_end), this thread's share as ls_mmh_element
 // lays it out.
-template <bool Q4>
+template <bool Q4, int TILES>
 LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, int rows, int k, int ncols,
                                int row_block, int col0, int blk_begin, int blk_end, float (&acc)[LS_MMH_ACC]) {
   const int nb = k / LS_QK;
@@ -651,15 +658,11 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   constexpr int WV = Q4 ? 1 : 2;               // 16-byte words of a weight block
   constexpr int XROW = G * LS_QK * 2;          // a token's staged halves of a group: 16 chunks of 16 bytes
   constexpr int X_STAGE = LS_MMH_COLS * XROW;
-  constexpr int X_CHUNKS = X_STAGE / 16;
-  static_assert(X_CHUNKS % LS_MMH_THREADS == 0 && XROW == 256, "chunks per thread; 16 a token");
-  __shared__ __align__(16) uint8_t xs[2 * X_STAGE];
+  static_assert(X_STAGE == 8 * 16 * LS_MMH_THREADS && sizeof(ls_mmh_xs) == 2 * X_STAGE, "a chunk a thread a tile");
 
   const int lane = tid & 31, wave = tid >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int wr = row_block + wave * 32;  // this wave's first row
-  const int left = ncols - col0;
-  const int tiles = left <= 0 ? 0 : (left + 7) / 8 < 8 ? (left + 7) / 8 : 8;
   const int groups = (blk_end - blk_begin + G - 1) / G;
 
   // Where chunk p (halves 8p..8p+7) of block t of token n lies in a stage: the token's 16 chunks
@@ -667,37 +670,40 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   // eight different bank groups.
   auto chunk = [](int n, int bt, int p) { return n * XROW + 16 * ((4 * bt + (p ^ (2 * (bt >> 1)))) ^ (n & 1)); };
 
-  // Stages the activations of group `grp` (tokens of no live tile are not staged; tokens past the
-  // last and blocks past the share's end read as zeros).
+  // The activations this thread stages, fixed but for the group's offset along k: chunk i (one a
+  // tile) is halves 8 xp..8 xp + 7 of block xb of token xn + 8 i. Tokens past the last and blocks past
+  // the share's end are staged as zeros; tiles past TILES not at all.
+  const int xn = tid / 16, xb = (tid / 4) & 3, xp = tid & 3;
+  const uint16_t* const xsrc = xh + (long)(col0 + xn) * k + (long)(blk_begin + xb) * LS_QK + xp * 8;
+  const int xdst = chunk(xn, xb, xp);
   auto load_x = [&](int grp) {
-    uint8_t* stage = xs + (grp & 1) * X_STAGE;
+    if (grp >= groups) return;
+    uint8_t* stage = ls_mmh_xs + (grp & 1) * X_STAGE;
+    const bool in = blk_begin + grp * G + xb < blk_end;
 #pragma unroll
-    for (int i = 0; i < X_CHUNKS / LS_MMH_THREADS; ++i) {
-      const int c = tid + i * LS_MMH_THREADS;
-      const int n = c / 16, bt = (c / 4) & 3, p = c & 3;
-      if (n < tiles * 8) {
-        const int b = blk_begin + grp * G + bt;
-        const bool ok = col0 + n < ncols && b < blk_end;
-        const long src = ok ? (long)(col0 + n) * k + (long)b * LS_QK + p * 8 : 0;
-        ls_cp_async<16>(stage + chunk(n, bt, p), xh + src, ok);
-      }
+    for (int i = 0; i < TILES; ++i) {
+      const bool ok = in && col0 + xn + 8 * i < ncols;
+      ls_cp_async<16>(stage + xdst + i * 8 * XROW, ok ? xsrc + (long)i * 8 * k + grp * G * LS_QK : xh, ok);
     }
   };
 
-  // This lane's weight block of group `grp` (block blk_begin + 4 grp + t) of its four rows (g and
-  // g + 8 of each 16-row tile), straight into registers: a row's four lanes read 64 contiguous bytes.
+  // This lane's weight block of group `grp` (block blk_begin + 4 grp + t of its four rows: g and g + 8
+  // of each 16-row tile) and its scales, straight into registers: a row's four lanes read 64
+  // contiguous bytes of quants.
+  const uint8_t* const qsrc = w + ((long)(wr + g) * nb + blk_begin + t) * (16 * WV);
+  const uint16_t* const dsrc = wd + (long)(wr + g) * nb + blk_begin + t;
   auto load_w = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
-    const int b = blk_begin + grp * G + t;
+    const bool in = grp < groups && blk_begin + grp * G + t < blk_end;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int row = wr + rt * 16 + g + 8 * h;
-        const bool ok = grp < groups && row < rows && b < blk_end;
-        const long blk = ok ? (long)row * nb + b : 0;
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && wr + g + off < rows;
+        const long blk = (long)off * nb + grp * G;
 #pragma unroll
-        for (int v = 0; v < WV; ++v) q[rt][h][v] = ok ? *(const uint4*)(w + blk * (16 * WV) + 16 * v) : make_uint4(0, 0, 0, 0);
-        const unsigned dh = ok ? wd[blk] : 0u;
+        for (int v = 0; v < WV; ++v) q[rt][h][v] = ok ? *(const uint4*)(qsrc + blk * (16 * WV) + 16 * v) : make_uint4(0, 0, 0, 0);
+        const unsigned dh = ok ? dsrc[blk] : 0u;
         d[rt][h] = dh | (dh << 16);
       }
     }
@@ -707,7 +713,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   // s & 3 of its 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of its 32 bytes), of
   // its weight rows and of each token, so weights and activations meet in the same order.
   auto compute = [&](int grp, const uint4 (&q)[2][2][WV], const unsigned (&d)[2][2]) {
-    const uint8_t* stage = xs + (grp & 1) * X_STAGE;
+    const uint8_t* stage = ls_mmh_xs + (grp & 1) * X_STAGE;
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
       unsigned a[2][2][4];  // [step 2p + e][rt]: rows g (a0, a2) and g + 8 (a1, a3)
@@ -733,14 +739,12 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
         }
       }
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        if (j < tiles) {
-          const uint4 x = *(const uint4*)(stage + chunk(j * 8 + g, t, p));
+      for (int j = 0; j < TILES; ++j) {
+        const uint4 x = *(const uint4*)(stage + chunk(j * 8 + g, t, p));
 #pragma unroll
-          for (int rt = 0; rt < 2; ++rt) {
-            ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[0][rt], x.x, x.y);
-            ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[1][rt], x.z, x.w);
-          }
+        for (int rt = 0; rt < 2; ++rt) {
+          ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[0][rt], x.x, x.y);
+          ls_mma_f16_16x8x16(acc + (rt * 8 + j) * 4, a[1][rt], x.z, x.w);
         }
       }
     }
@@ -751,7 +755,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   auto step = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
     ls_cp_async_wait<0>();
     ls_sync_block();  // everyone's copies of grp landed; everyone is done with grp - 1's stage
-    if (grp + 1 < groups) load_x(grp + 1);
+    load_x(grp + 1);
     ls_cp_async_commit();
     compute(grp, q, d);
     load_w(grp + 2, q, d);
@@ -761,7 +765,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   unsigned d0[2][2], d1[2][2];
   load_w(0, q0, d0);
   load_w(1, q1, d1);
-  if (groups > 0) load_x(0);
+  load_x(0);
   ls_cp_async_commit();
   for (int grp = 0; grp < groups; grp += 2) {
     step(grp, q0, d0);
@@ -803,7 +807,21 @@ LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t
   const int end = begin + per < nb ? begin + per : nb;
   const int row_block = (int)ls_block_x() * LS_MMH_ROWS, col0 = (int)ls_block_y() * LS_MMH_COLS;
   float acc[LS_MMH_ACC];
-  ls_mmh_products<Q4>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  // The token tiles a block multiplies are a constant of the loop (tokens past the last are zeros).
+#if LS_NVIDIA
+  const int left = ncols - col0;
+  if (left > 6 * 8) {
+    ls_mmh_products<Q4, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  } else if (left > 4 * 8) {
+    ls_mmh_products<Q4, 6>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  } else if (left > 2 * 8) {
+    ls_mmh_products<Q4, 4>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  } else {
+    ls_mmh_products<Q4, 2>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  }
+#else
+  ls_mmh_products<Q4, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+#endif
   auto element = [](int i, int* r, int* c) { ls_mmh_element(i, r, c); };
   ls_tile_store<LS_MMH_ACC, LS_MMH_THREADS>(acc, element, y, nullptr, rows, ncols, ystride, accumulate, row_block,
                                             col0, partials, arrivals, splits, split,

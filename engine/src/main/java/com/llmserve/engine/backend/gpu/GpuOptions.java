@@ -29,7 +29,9 @@ import java.util.function.Consumer;
  *                         its half copy would hold it, times the half activations) instead of the int8
  *                         ones, on NVIDIA devices of sm_80 on (AMD keeps the int8 matrix instructions);
  *                         so do a decode step's products from {@code Matmul.HALF_COPY_MIN_ROWS} rows,
- *                         which otherwise run GEMV passes
+ *                         which otherwise run GEMV passes, and products of up to {@code
+ *                         Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS} rows over half copies (the same
+ *                         half operands as the BLAS over the copies, a quarter of the bytes for Q4_0)
  * @param maxGraphs        graphs kept (least recently used ones are destroyed beyond that)
  * @param dequantBandBytes size of the F16 band a weight is dequantized into before each BLAS call;
  *                         small enough to stay in L2 between the dequantization and the GEMM

@@ -91,7 +91,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         boolean halfProducts = tensorCoreRows
                 && halfTensorCores
                 && options.halfTensorProducts()
-                && w.everyBand(b -> b.format().halfTensorCoreKernel() != null && b.half() == null);
+                && w.everyBand(b -> b.format().halfTensorCoreKernel() != null)
+                && (n <= HALF_PRODUCTS_OVER_COPIES_MAX_ROWS || w.everyBand(b -> b.half() == null));
         if (n < options.gemmMinRows()) {
             // a decode step's rows read the weight once where they can (prompt rows: the GEMV's exact sums)
             if (!decodeRows || n < HALF_COPY_MIN_ROWS) {
@@ -116,17 +117,27 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     }
 
     /**
-     * Rows from which a decode step's product below {@code gemmMinRows} takes the BLAS over a weight
-     * with half copies of every band, or without them the half tensor cores where it can: the GEMV
-     * reads the quantized weight once per {@code LS_MMV_MAX_COLS} rows, those once (a step of 9 to 11
-     * rows runs as a graph bucket of 12). llama-8b Q4_0 on an H200, decode tok/s at 8 / 12 / 16 / 24
-     * sequences: 2010 / 2104 / 2254 / 2309 through the GEMV passes, 2014 / 2358 / 3082 / 4521 with the
-     * BLAS over half copies from 9 rows (gemm-min-rows 9); without half copies 2237 / 2286 at 16 / 24
-     * through the GEMV, 2743 / 4003 through {@code ls_mmh_*}. Prompt rows keep the GEMV's exact block sums there: over the BLAS's half
-     * rounding stories260K-q4_0's prompts (under 32 tokens) missed llama.cpp's golden (0.395 against
-     * 0.35).
+     * Rows from which a decode step's product below {@code gemmMinRows} takes the half tensor cores
+     * where its formats allow (half copies or not), else the BLAS over a weight with half copies of
+     * every band: the GEMV reads the quantized weight once per {@code LS_MMV_MAX_COLS} rows, those
+     * once (a step of 9 to 11 rows runs as a graph bucket of 12). llama-8b Q4_0 on an H200, decode
+     * tok/s at 8 / 12 / 16 / 24 sequences: 2010 / 2104 / 2254 / 2309 through the GEMV passes, 2014 /
+     * 2358 / 3082 / 4521 with the BLAS over half copies from 9 rows (gemm-min-rows 9); at 16 / 24,
+     * 3751 / 5264 through {@code ls_mmh_*} (half copies or not; 3116 / 4515 through the BLAS over
+     * them). Prompt rows keep the GEMV's exact block sums there: over half rounding stories260K-q4_0's
+     * prompts (under 32 tokens) missed llama.cpp's golden (0.395 against 0.35).
      */
     static final int HALF_COPY_MIN_ROWS = 12;
+
+    /**
+     * Rows up to which a Q4_0 / Q8_0 product takes {@code ls_mmh_*} even where its weight has half
+     * copies: the same half operands and float sums as the BLAS over those copies, reading a quarter
+     * (Q4_0) of the bytes. The 8B's four products of a layer on an H200 ({@code bench/kernels/run.sh
+     * mmh}, Q4_0, us at 12 / 16 / 24 / 32 / 48 / 64 tokens): 100.4 / 101.5 / 112.7 / 115.7 / 139.1 /
+     * 141.6 through {@code ls_mmh_*}, 124.9 / 125.3 / 127.0 / 128.3 / 132.0 / 130.9 through cuBLAS over
+     * half copies; past 32 rows the BLAS keeps them.
+     */
+    static final int HALF_PRODUCTS_OVER_COPIES_MAX_ROWS = 32;
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
     static int gemvRows(int columns) {

@@ -397,6 +397,25 @@ class SimulatedGpuBackendTests {
                 .noneMatch(k -> k.startsWith("ls_mmvq_q4_0_8"));
     }
 
+    /**
+     * Up to HALF_PRODUCTS_OVER_COPIES_MAX_ROWS rows the half tensor cores read the quantized weight
+     * even where it has half copies (the same half operands as the BLAS over them); past that the BLAS
+     * reads the copies.
+     */
+    @Test
+    void rowsOverHalfCopiesTakeTheHalfTensorCoresUpTo32AndTheBlasPast() throws IOException {
+        GpuOptions halves = GpuOptions.defaults().withHalfWeights(true);
+        TinyStep most = tinyQ4Step(halves, decodeRows(Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS));
+        assertThat(most.kernels()).contains("ls_mmh_q4_0");
+        assertThat(most.gemms()).as("BLAS products: the head's F32 weight only").isLessThanOrEqualTo(1);
+        TinyStep past = tinyQ4Step(halves, decodeRows(Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS + 8));
+        assertThat(past.kernels()).doesNotContain("ls_mmh_q4_0");
+        assertThat(past.gemms()).isGreaterThan(1);
+        TinyStep off = tinyQ4Step(halves.withHalfTensorProducts(false), decodeRows(Matmul.HALF_COPY_MIN_ROWS));
+        assertThat(off.kernels()).doesNotContain("ls_mmh_q4_0");
+        assertThat(off.gemms()).isGreaterThan(1);
+    }
+
     /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
     @Test
     void aTwelveTokenPromptTakesTheGemvOverHalfCopies() throws IOException {
@@ -431,8 +450,13 @@ class SimulatedGpuBackendTests {
 
     /** A decode step of HALF_COPY_MIN_ROWS sequences, one row each. */
     private static Batch twelveDecodeRows() {
+        return decodeRows(Matmul.HALF_COPY_MIN_ROWS);
+    }
+
+    /** A decode step of {@code sequences} sequences, one row each. */
+    private static Batch decodeRows(int sequences) {
         Batch.Builder rows = Batch.builder(BLOCK);
-        for (int s = 0; s < Matmul.HALF_COPY_MIN_ROWS; s++) {
+        for (int s = 0; s < sequences; s++) {
             rows.add(new int[] {s}, 3, new int[] {2}, Batch.Logits.LAST);
         }
         return rows.build();
