@@ -70,7 +70,7 @@ public final class GpuBenchmark {
                                     instead of the int8 tensor cores
               --no-half-tensor-products  the products --mmq-max-rows gives the tensor cores on the int8
                                     ones (ls_mmq_*) instead of the half ones (ls_mmh_*), and those
-                                    of up to 32 rows over half copies through the BLAS
+                                    of up to 48 rows over half copies through the BLAS
               --no-dependent-launches  every kernel launched once the one before it has ended (no
                                     programmatic dependent launch)
               --half-weights        half-precision copies of every weight for the BLAS products, while

@@ -42,7 +42,7 @@ import org.springframework.util.unit.DataSize;
  *                          experts are Q4_0 or Q8_0 on NVIDIA GPUs of sm_80 on; off: GEMV passes over up to 8
  * @param halfTensorProducts the products mmq-max-rows gives the tensor cores take the half ones on NVIDIA GPUs
  *                          of sm_80 on (each Q4_0 / Q8_0 weight turned into half in registers, as its half copy
- *                          would hold it), and so do products of up to 32 rows over half copies (the same
+ *                          would hold it), and so do products of up to 48 rows over half copies (the same
  *                          half operands as the BLAS over the copies); off: the int8 ones, and the BLAS over
  *                          half copies
  * @param maxGraphs         graphs kept per model; the least recently used are destroyed beyond that

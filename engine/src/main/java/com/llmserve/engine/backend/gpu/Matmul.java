@@ -133,11 +133,12 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
      * Rows up to which a Q4_0 / Q8_0 product takes {@code ls_mmh_*} even where its weight has half
      * copies: the same half operands and float sums as the BLAS over those copies, reading a quarter
      * (Q4_0) of the bytes. The 8B's four products of a layer on an H200 ({@code bench/kernels/run.sh
-     * mmh}, Q4_0, us at 12 / 16 / 24 / 32 / 48 / 64 tokens): 100.4 / 101.5 / 112.7 / 115.7 / 139.1 /
-     * 141.6 through {@code ls_mmh_*}, 124.9 / 125.3 / 127.0 / 128.3 / 132.0 / 130.9 through cuBLAS over
-     * half copies; past 32 rows the BLAS keeps them.
+     * mmh}, Q4_0, us at 12 / 16 / 24 / 32 / 48 / 64 tokens): 100.9 / 102.1 / 108.1 / 111.4 / 124.6 /
+     * 139.3 through {@code ls_mmh_*}, 126.7 / 127.8 / 127.8 / 129.5 / 132.1 / 132.7 through cuBLAS
+     * over half copies; decode of 40 / 48 sequences 6589 / 7980 -> 7232 / 8670 tok/s. From 64 rows
+     * the BLAS keeps them.
      */
-    static final int HALF_PRODUCTS_OVER_COPIES_MAX_ROWS = 32;
+    static final int HALF_PRODUCTS_OVER_COPIES_MAX_ROWS = 48;
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
     static int gemvRows(int columns) {

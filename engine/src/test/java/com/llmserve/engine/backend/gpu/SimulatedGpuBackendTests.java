@@ -168,7 +168,11 @@ class SimulatedGpuBackendTests {
                 .as("more rows than mmq-max-rows")
                 .noneMatch(k -> k.startsWith("ls_mmq") || k.startsWith("ls_mmh"));
         assertThat(promptKernels("tiny-Q4_0.gguf", GpuOptions.defaults()))
-                .as("half copies (written at load): the BLAS reads them")
+                .as("half copies (written at load), 40 rows: the half tensor cores read the quantized weights")
+                .contains("ls_mmh_q4_0")
+                .noneMatch(k -> k.startsWith("ls_mmq"));
+        assertThat(promptKernels("tiny-Q4_0.gguf", GpuOptions.defaults().withHalfTensorProducts(false)))
+                .as("half copies, the half tensor cores off: the BLAS reads the copies")
                 .noneMatch(k -> k.startsWith("ls_mmq") || k.startsWith("ls_mmh"));
     }
 
@@ -403,17 +407,20 @@ class SimulatedGpuBackendTests {
      * reads the copies.
      */
     @Test
-    void rowsOverHalfCopiesTakeTheHalfTensorCoresUpTo32AndTheBlasPast() throws IOException {
+    void rowsOverHalfCopiesTakeTheHalfTensorCoresUpToTheirLimitAndTheBlasPast() throws IOException {
         GpuOptions halves = GpuOptions.defaults().withHalfWeights(true);
-        TinyStep most = tinyQ4Step(halves, decodeRows(Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS));
+        int rows = Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS;
+        TinyStep most = tinyQ4Step(halves, decodeRows(rows));
+        TinyStep blas = tinyQ4Step(halves.withHalfTensorProducts(false), decodeRows(rows));
         assertThat(most.kernels()).contains("ls_mmh_q4_0");
-        assertThat(most.gemms()).as("BLAS products: the head's F32 weight only").isLessThanOrEqualTo(1);
-        TinyStep past = tinyQ4Step(halves, decodeRows(Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS + 8));
+        assertThat(blas.kernels()).doesNotContain("ls_mmh_q4_0");
+        assertThat(most.gemms())
+                .as("BLAS products: the head's only")
+                .isPositive()
+                .isLessThan(blas.gemms());
+        TinyStep past = tinyQ4Step(halves, decodeRows(rows + 16));
         assertThat(past.kernels()).doesNotContain("ls_mmh_q4_0");
-        assertThat(past.gemms()).isGreaterThan(1);
-        TinyStep off = tinyQ4Step(halves.withHalfTensorProducts(false), decodeRows(Matmul.HALF_COPY_MIN_ROWS));
-        assertThat(off.kernels()).doesNotContain("ls_mmh_q4_0");
-        assertThat(off.gemms()).isGreaterThan(1);
+        assertThat(past.gemms()).isGreaterThan(most.gemms());
     }
 
     /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
