@@ -126,7 +126,8 @@ class GpuBackendTests {
     static Stream<Arguments> int8TensorCoreBatches() {
         List<Arguments> out = new ArrayList<>();
         for (GgmlType t : new GgmlType[] {GgmlType.Q4_0, GgmlType.Q8_0}) {
-            for (int tokens : new int[] {9, 16, 63, 64, 65, 128}) {
+            // 9 / 16, 24, 40, 63-64: ls_mmh_*'s 2, 4, 6 and 8 token tiles; 65: two column blocks
+            for (int tokens : new int[] {9, 16, 24, 40, 63, 64, 65, 128}) {
                 out.add(Arguments.of(t, tokens));
             }
         }
@@ -197,7 +198,9 @@ class GpuBackendTests {
         }
         float[] blas;
         try (GpuBackend halfCopies = GpuBackend.open(
-                pool.device(0), GpuOptions.defaults().withHalfWeights(true).withGemmMinRows(9))) {
+                pool.device(0),
+                GpuOptions.defaults().withHalfWeights(true).withGemmMinRows(9).withHalfTensorProducts(false))) {
+            // (up to 48 rows the defaults would take ls_mmh_* over the copies too)
             blas = product(halfCopies, List.of(w), x, tokens, cols, rows);
         }
         report("half tensor cores " + type + " x" + tokens + " vs CPU", ref, mmh, 3e-3);
@@ -223,8 +226,9 @@ class GpuBackendTests {
         int tokens = 40;
         GgufTensor w = RandomTensors.tensor("w", type, 96, 512, r);
         float[] x = RandomTensors.gaussian(tokens * 512, r);
-        try (GpuBackend half =
-                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(true))) {
+        // mmq-max-rows 0: the BLAS, not the half tensor cores, which Q4_0 / Q8_0 would take at 40 rows
+        try (GpuBackend half = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withHalfWeights(true).withMmqMaxRows(0))) {
             float[] got = product(half, List.of(w), x, tokens, 512, 96);
             assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
             report("half copy of " + type + " x" + tokens, product(cpu, List.of(w), x, tokens, 512, 96), got, 3e-3);
@@ -241,8 +245,9 @@ class GpuBackendTests {
         long free = pool.device(0).memoryInfo().free();
         // a share that fits the first copy and not the second
         double share = 1.5 * 96 * 512 * 2 / free;
-        try (GpuBackend half =
-                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeightShare(share))) {
+        // mmq-max-rows 0: both through the BLAS (40 rows of Q4_0 would take the half tensor cores)
+        try (GpuBackend half = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withHalfWeightShare(share).withMmqMaxRows(0))) {
             float[] a = product(half, List.of(first), x, tokens, 512, 96);
             float[] b = product(half, List.of(second), x, tokens, 512, 96);
             assertThat(half.stats().halfWeightBytes()).isEqualTo(96L * 512 * 2);
@@ -275,8 +280,9 @@ class GpuBackendTests {
         int tokens = 40;
         GgufTensor w = RandomTensors.tensor("w", type, 96, 512, r);
         float[] x = RandomTensors.gaussian(tokens * 512, r);
-        try (GpuBackend noHalf =
-                GpuBackend.open(pool.device(0), GpuOptions.defaults().withHalfWeights(false))) {
+        // mmq-max-rows 0: the BLAS (40 rows of Q4_0 / Q8_0 would take the half tensor cores)
+        try (GpuBackend noHalf = GpuBackend.open(
+                pool.device(0), GpuOptions.defaults().withHalfWeights(false).withMmqMaxRows(0))) {
             float[] got = product(noHalf, List.of(w), x, tokens, 512, 96);
             assertThat(noHalf.stats().halfWeightBytes()).isZero();
             report(
