@@ -209,7 +209,8 @@ class FusionsTests {
         assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true, false, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
-        // (weights with half copies take the BLAS over them: SimulatedGpuBackendTests)
+        // (weights with half copies: the half tensor cores up to HALF_PRODUCTS_OVER_COPIES_MAX_ROWS rows,
+        // the BLAS over the copies past them: SimulatedGpuBackendTests)
         // no tensor cores (older NVIDIA, other AMD), or turned off: the GEMV, then BLAS from gemmMinRows
         assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false, false, true).path())
                 .isEqualTo(Matmul.Path.GEMV);
