@@ -3,7 +3,7 @@
 // shapes, 8 to 64 tokens, weights cycled through 1 GiB: us per product and GB/s of the quantized
 // weights. ls_mmh runs with the host's split count (`mmh_splits`, Matmul.mmhSplits on this GPU's
 // multiprocessors) and 1, 2 and 4 shares for comparison; its relative L2 distance to cuBLAS over
-// the same half weights and activations is printed beside it.
+// the same half weights and activations is printed beside it. NS=16,64 and Q8=0 narrow the cases.
 #include "mmq.hip"
 #include <cstdio>
 #include <cstdlib>
@@ -65,8 +65,15 @@ int main() {
     cudaEventRecord(a); for (int i = 0; i < reps; ++i) launch(i + 1); cudaEventRecord(b); CK(cudaEventSynchronize(b));
     float ms; cudaEventElapsedTime(&ms, a, b); return ms * 1000 / reps;
   };
+  // NS=16,64: only those token counts; Q8=0: Q4_0 weights only
+  std::vector<int> ns = {8, 12, 16, 24, 32, 48, 64};
+  if (const char* v = getenv("NS")) {
+    ns.clear();
+    for (const char* p = v; *p; ) { ns.push_back(atoi(p)); while (*p && *p != ',') ++p; if (*p) ++p; }
+  }
+  const bool q8 = !getenv("Q8") || atoi(getenv("Q8")) != 0;
   for (bool q4 : {true, false}) for (auto s : shapes) {
-    if (case_n && !q4) continue;
+    if ((case_n || !q8) && !q4) continue;
     const int nb = s.k / 32; const long nbk = (long)s.rows * nb; const int WB = q4 ? 16 : 32;
     const int copies = (int)((1024L << 20) / (nbk * (WB + 2))) + 1;
     const int hcopies = (int)((1024L << 20) / ((long)s.rows * s.k * 2)) + 1;
@@ -86,7 +93,7 @@ int main() {
     fill<<<256, 256>>>((uint32_t*)xd, (long)maxn * nb, 5, 0x007fffffu, 0x3a800000u);
     CK(cudaDeviceSynchronize());
     printf("%s %5d x %5d:\n", q4 ? "q4_0" : "q8_0", s.rows, s.k);
-    for (int n : {8, 12, 16, 24, 32, 48, 64}) {
+    for (int n : ns) {
       if (case_n && n != case_n) continue;
       if (case_n) {
         for (int c = 0; c < 3; ++c) {

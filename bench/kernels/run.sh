@@ -8,6 +8,7 @@
 #   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
 #   SWEEP=1       attention: every split count from 1 to 32 at contexts 16 to 8192 instead of the fixed cases
 #   MANY_ROWS=1   attention: split counts 2 to 32 at 4 and 8 rows, 1 to 4 at 16, 32 and 64 (batched decode) instead of the fixed cases
+#   NS=16,64 Q8=0 mmh: only those token counts, only Q4_0
 #   CASE=r,c,s    attention: that one case (rows, context, splits), e.g. under ncu
 #   ARCH=sm_90    nvcc's -arch
 #   FLAGS=...     more nvcc flags, e.g. attention: -DLS_DEC_WIDE_DPL=8 -DLS_DEC_SETS=4 (attention.hip's tuning knobs)

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Engine-level speed of GGUF models on the first GPU: batch-1 decode, prefill, and aggregate
@@ -90,6 +91,8 @@ public final class GpuBenchmark {
               --ablate              then time the batch-1 graph with each kind of operation left out
                                     in turn: what each costs inside the captured step (the
                                     dependent launches' overlap included), which events cannot say
+              --ablate-rows R,...   the same for decode steps of R sequences each (1 is --ablate;
+                                    more rows start at position --prompt)
             """;
 
     private static final int BLOCK = 16;
@@ -129,7 +132,7 @@ public final class GpuBenchmark {
             GpuOptions gpu,
             int topK,
             boolean profile,
-            boolean ablate,
+            int[] ablateRows,
             int tensorParallel,
             int warmUpSteps,
             KvCacheType kvCacheType) {
@@ -144,7 +147,7 @@ public final class GpuBenchmark {
             GpuOptions gpu = GpuOptions.defaults();
             int topK = 1;
             boolean profile = false;
-            boolean ablate = false;
+            int[] ablateRows = {};
             int tensorParallel = 1;
             int warmUp = DEFAULT_WARM_UP_STEPS;
             KvCacheType kvCacheType = KvCacheType.F16;
@@ -161,7 +164,8 @@ public final class GpuBenchmark {
                     case "--generate" -> generate = a.positive(option);
                     case "--no-graphs" -> gpu = gpu.withGraphs(false);
                     case "--profile" -> profile = true;
-                    case "--ablate" -> ablate = true;
+                    case "--ablate" -> ablateRows = new int[] {1};
+                    case "--ablate-rows" -> ablateRows = a.positives(option);
                     case "--host-argmax" -> topK = 0;
                     case "--kv-cache-type" -> kvCacheType = KvCacheType.parse(a.value(option));
                     case "--half-weights" -> gpu = gpu.withHalfWeights(true);
@@ -194,7 +198,7 @@ public final class GpuBenchmark {
                     gpu,
                     topK,
                     profile,
-                    ablate,
+                    ablateRows,
                     tensorParallel,
                     warmUp,
                     kvCacheType);
@@ -263,8 +267,16 @@ public final class GpuBenchmark {
                         (System.nanoTime() - start) / 1e9,
                         model,
                         stepBytes / (double) (1L << 30));
-                int maxSeq = Arrays.stream(o.sequences()).max().orElse(1);
-                int perSequence = Math.max(o.prompt() + o.generate(), Math.max(o.prefill(), 16 + 8 + o.decodeSteps()));
+                int maxSeq = IntStream.concat(Arrays.stream(o.sequences()), Arrays.stream(o.ablateRows()))
+                        .max()
+                        .orElse(1);
+                int perSequence = IntStream.of(
+                                o.prompt() + o.generate(),
+                                o.prefill(),
+                                16 + 8 + o.decodeSteps(),
+                                o.prompt() + Math.max(64, o.decodeSteps()))
+                        .max()
+                        .getAsInt();
                 BlockPool pool = new BlockPool(maxSeq * ((perSequence + BLOCK - 1) / BLOCK + 1) + 2, BLOCK);
                 try (KvStorage kv = model.newKvStorage(pool.capacity(), BLOCK)) {
                     double decode = decodeOne(model, kv, pool, o, gpu, t.label(), out);
@@ -319,8 +331,8 @@ public final class GpuBenchmark {
                     if (o.profile()) {
                         profile(t.label(), gpu, model, kv, pool, o, out);
                     }
-                    if (o.ablate()) {
-                        ablate(t.label(), gpu, model, kv, pool, o, out);
+                    for (int width : o.ablateRows()) {
+                        ablate(t.label(), gpu, model, kv, pool, o, width, out);
                     }
                 }
             }
@@ -380,12 +392,12 @@ public final class GpuBenchmark {
     }
 
     /**
-     * What each kind of operation (a profile key) costs inside a captured batch-1 step: the graph's
-     * device time with every operation, then with each kind left out in turn
+     * What each kind of operation (a profile key) costs inside a captured decode step of {@code rows}
+     * sequences: the graph's device time with every operation, then with each kind left out in turn
      * ({@link GpuBackend#omitFromLaunches}). Events around each launch time a kernel alone; this
      * times what removing it saves, overlap with its neighbours included. The tokens are fixed (the
      * outputs are meaningless while anything is left out); the routing a mixture left in place
-     * keeps its last experts.
+     * keeps its last experts. One row starts at position 16, more at {@code --prompt}.
      */
     private static void ablate(
             String label,
@@ -394,24 +406,32 @@ public final class GpuBenchmark {
             KvStorage kv,
             BlockPool pool,
             Options o,
+            int rows,
             PrintStream out) {
         int steps = Math.max(64, o.decodeSteps());
-        BlockTable table = sequence(pool, 16 + steps);
-        prefillPrompt(model, kv, table, 16, 5);
+        int start = rows == 1 ? 16 : o.prompt();
+        List<BlockTable> tables = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            BlockTable table = sequence(pool, start + steps);
+            prefillPrompt(model, kv, table, start, 5 + r);
+            tables.add(table);
+        }
         gpu.setProfiling(true);
-        model.forward(one(table, 16, 100), kv, o.topK());
+        model.forward(step(tables, start, 0), kv, o.topK());
         List<GpuBackend.ProfileEntry> kinds = gpu.takeProfile();
         gpu.setProfiling(false);
-        double all = graphMillis(gpu, model, kv, table, steps, o.topK());
+        double all = graphMillis(gpu, model, kv, tables, start, steps, o.topK());
         out.printf(
                 Locale.ROOT,
-                "ablation %s: batch-1 graph %.3f ms a step at positions 16-%d with every operation; without each kind:%n",
+                "ablation %s: %d-row graph %.3f ms a step at positions %d-%d with every operation; without each kind:%n",
                 label,
+                rows,
                 all,
-                16 + steps - 1);
+                start,
+                start + steps - 1);
         for (GpuBackend.ProfileEntry kind : kinds) {
             gpu.omitFromLaunches(kind.key()::equals);
-            double without = graphMillis(gpu, model, kv, table, steps, o.topK());
+            double without = graphMillis(gpu, model, kv, tables, start, steps, o.topK());
             out.printf(
                     Locale.ROOT,
                     "  %-62s %5.0f a step  without %.3f ms  saves %.3f ms (%.1f%%, %.2f us each)%n",
@@ -423,20 +443,39 @@ public final class GpuBenchmark {
                     1e3 * (all - without) / kind.calls());
         }
         gpu.omitFromLaunches(null);
-        table.release();
+        tables.forEach(BlockTable::release);
     }
 
-    /** The graph's device time per batch-1 step over {@code steps} steps (after one that captures it). */
+    /**
+     * The graphs' device time per decode step over {@code steps} steps (after one that captures
+     * them): a step may replay more than one (its body, its logits); NaN where any of its runs was
+     * launched without a graph (a BLAS product), whose time no event here measures.
+     */
     private static double graphMillis(
-            GpuBackend gpu, LanguageModel model, KvStorage kv, BlockTable table, int steps, int topK) {
-        model.forward(one(table, 16, 100), kv, topK);
+            GpuBackend gpu,
+            LanguageModel model,
+            KvStorage kv,
+            List<BlockTable> tables,
+            int start,
+            int steps,
+            int topK) {
+        model.forward(step(tables, start, 0), kv, topK);
         GpuBackend.Stats before = gpu.stats();
         for (int s = 0; s < steps; s++) {
-            model.forward(one(table, 16 + s, 100 + s % 400), kv, topK);
+            model.forward(step(tables, start + s, s), kv, topK);
         }
         GpuBackend.Stats after = gpu.stats();
-        long replays = after.graphReplays() - before.graphReplays();
-        return replays > 0 ? (after.graphMillis() - before.graphMillis()) / replays : Double.NaN;
+        boolean eager = after.eagerSteps() > before.eagerSteps();
+        return eager ? Double.NaN : (after.graphMillis() - before.graphMillis()) / steps;
+    }
+
+    /** One decode step of every table's sequence at {@code position}, with fixed tokens. */
+    private static Batch step(List<BlockTable> tables, int position, int s) {
+        Batch.Builder b = Batch.builder(BLOCK);
+        for (int r = 0; r < tables.size(); r++) {
+            b.add(tables.get(r).blocks(), position, new int[] {100 + (s + r) % 400}, Batch.Logits.LAST);
+        }
+        return b.build();
     }
 
     static void printProfile(String phase, int steps, List<GpuBackend.ProfileEntry> entries, PrintStream out) {

@@ -77,8 +77,9 @@ class GpuBenchmarkTests {
 
     @Test
     void ablatesOnlyWhenAsked() {
-        assertThat(parse().ablate()).isFalse();
-        assertThat(parse("--ablate").ablate()).isTrue();
+        assertThat(parse().ablateRows()).isEmpty();
+        assertThat(parse("--ablate").ablateRows()).containsExactly(1);
+        assertThat(parse("--ablate-rows", "1,64").ablateRows()).containsExactly(1, 64);
     }
 
     @Test
