@@ -626,8 +626,10 @@ LS_DEVICE unsigned ls_hi_halves(unsigned x, unsigned y) {
 // output's dims are laid out so that it reads dims g * D/8 .. of each of its four positions' values
 // (a 16-dim tile's rows g and g + 8 are dims g * D/8 + 2i and + 1). Each head's running maximum is
 // shared by the four lanes of its score row; the output's columns (heads 2t, 2t + 1) take their
-// rescale factors from those lanes.
-template <int D, class KV>
+// rescale factors from those lanes. TWO_ROUNDS: a round's keys and values are loaded while the round
+// before it is multiplied (two sets of registers: 237 for heads of 128 against 162, so two blocks a
+// multiprocessor instead of three), for many rows and long ranges, whose blocks wait on their loads.
+template <int D, class KV, bool TWO_ROUNDS>
 LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& r, int block_size, int kv_dim,
                                 int kvh, int group, float scale, float softcap, const float* qkv, int stride, int t_row,
                                 int head0, float* wacc, float* wstat, float* oacc, float* run_m, float* run_l) {
@@ -668,10 +670,14 @@ LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& 
     for (int e = 0; e < 4; ++e) o[mt][e] = 0.0f;
   float m = LS_ATT_NEG;  // head g's
   float l = 0.0f;
-  for (int base = r.begin + grp * ROUND; base < r.end; base += LS_DEC_GROUPS * ROUND) {
-    // lane i < 16 finds position base + i's slot; every lane takes the ones it loads
+  // lane i < 16 finds position base + i's slot; every lane takes the ones it loads
+  auto slot_of = [&](int base) -> long {
     const int own = base + (lane & 15);
-    const long found = ls_dec_slot(r, own < r.end ? own : base, block_size);
+    return base < r.end ? ls_dec_slot(r, own < r.end ? own : base, block_size) : 0L;
+  };
+  using KeyWords = ls_u32x4[2][KH / 8];
+  using ValueWords = ls_u32x4[4][VH / 8];
+  auto load = [&](long found, KeyWords& kw, ValueWords& vw) {
     const int lo = (int)found, hi = (int)(found >> 32);
     long kslot[2], vslot[4];
 #pragma unroll
@@ -686,8 +692,6 @@ LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& 
       vslot[j] = (long)(unsigned)__shfl_sync(0xffffffffu, lo, src) |
                  ((long)__shfl_sync(0xffffffffu, hi, src) << 32);
     }
-    ls_u32x4 kw[2][KH / 8];
-    ls_u32x4 vw[4][VH / 8];
 #pragma unroll
     for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
@@ -696,6 +700,8 @@ LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& 
     for (int j = 0; j < 4; ++j)
 #pragma unroll
       for (int i = 0; i < VH / 8; ++i) vw[j][i] = values.halves8(vslot[j] * kv_dim + vat + 8 * i);
+  };
+  auto compute = [&](int base, const KeyWords& kw, const ValueWords& vw) {
     // scores: element e of tile nt is head g (rows g + 8 are empty), position base + nt * 8 + 2t + e
     float s[2][4];
 #pragma unroll
@@ -742,6 +748,31 @@ LS_DEVICE void ls_dec_range_mma(const KV keys, const KV values, const LsDecRow& 
       const unsigned w2 = ((const unsigned*)vw[2])[mt], w3 = ((const unsigned*)vw[3])[mt];
       const unsigned a[4] = {ls_lo_halves(w0, w1), ls_hi_halves(w0, w1), ls_lo_halves(w2, w3), ls_hi_halves(w2, w3)};
       ls_mma_f16_16x8x16(o[mt], a, pb);
+    }
+  };
+  constexpr int STRIDE = LS_DEC_GROUPS * ROUND;
+  if constexpr (TWO_ROUNDS) {
+    KeyWords kw0, kw1;
+    ValueWords vw0, vw1;
+    int base = r.begin + grp * ROUND;
+    if (base < r.end) load(slot_of(base), kw0, vw0);
+    long found = slot_of(base + STRIDE);
+    for (; base < r.end; base += 2 * STRIDE) {
+      const int next = base + STRIDE;
+      if (next < r.end) load(found, kw1, vw1);
+      found = slot_of(next + STRIDE);
+      compute(base, kw0, vw0);
+      if (next >= r.end) break;
+      if (next + STRIDE < r.end) load(found, kw0, vw0);
+      found = slot_of(next + 2 * STRIDE);
+      compute(next, kw1, vw1);
+    }
+  } else {
+    for (int base = r.begin + grp * ROUND; base < r.end; base += STRIDE) {
+      KeyWords kw;
+      ValueWords vw;
+      load(slot_of(base), kw, vw);
+      compute(base, kw, vw);
     }
   }
   l += ls_shfl_xor(l, 1);
@@ -843,8 +874,9 @@ LS_DEVICE void ls_dec_finish(const LsDecRow& r, int t, int split, int splits, in
   }
 }
 
-// The decode kernels' body: `mma` picks the tensor-core range (ls_dec_range_mma) over ls_dec_range.
-template <int D, bool MMA, class KV>
+// The decode kernels' body: `mma` picks the tensor-core range (ls_dec_range_mma) over ls_dec_range,
+// TWO_ROUNDS its loads a round ahead.
+template <int D, bool MMA, bool TWO_ROUNDS, class KV>
 LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, const KV values,
                                    const int* positions, const int* slots, const int* table_offsets,
                                    const int* seq_last, const int* tables, float* out, int out_stride, float* partial,
@@ -872,8 +904,8 @@ LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, 
   ls_dec_prefetch<D>(keys, values, r, block_size, kv_dim, kvh);
   ls_grid_wait();
   if constexpr (MMA) {
-    ls_dec_range_mma<D, KV>(keys, values, r, block_size, kv_dim, kvh, group, scale, softcap, qkv, stride, t, head0,
-                            wacc, wstat, oacc, run_m, run_l);
+    ls_dec_range_mma<D, KV, TWO_ROUNDS>(keys, values, r, block_size, kv_dim, kvh, group, scale, softcap, qkv, stride,
+                                        t, head0, wacc, wstat, oacc, run_m, run_l);
   } else {
     LS_SHARED float qs[H * D];
     ls_dec_range<D, KV>(keys, values, r, block_size, kv_dim, kvh, group, scale, softcap,
@@ -889,49 +921,53 @@ LS_DEVICE void ls_attention_decode(const float* qkv, int stride, const KV keys, 
 
 // ls_attention_split_d* (F16 cache) and ls_attention_split_q8_d* (Q8_0 cache, head sizes that are
 // whole blocks of 32) on CUDA cores or AMD's vector units; ls_attention_dmma_d* and
-// ls_attention_dmma_q8_d* (64 and 128) on NVIDIA tensor cores, the host's choice where it has them.
+// ls_attention_dmma_q8_d* (64 and 128) on NVIDIA tensor cores, the host's choice where it has them,
+// and ls_attention_dmma2_d* (F16 cache) with their loads a round ahead for many rows.
 // q8, q8_d, q8_sums: null, or where the output's Q8_0 form goes (ls_dec_finish).
-#define LS_ATTENTION_DEC(name, mma, d)                                                                           \
+#define LS_ATTENTION_DEC(name, mma, two, d)                                                                      \
   LS_KERNEL LS_DEC_BOUNDS void ls_attention_##name##_d##d(                                                        \
       const float* qkv, int stride, const uint16_t* keys, const uint16_t* values, const int* positions,           \
       const int* slots, const int* table_offsets, const int* seq_last, const int* tables, float* out,            \
       int out_stride, float* partial, unsigned* arrivals, int heads, int kv_heads, int block_size, float scale,   \
       float softcap, const float* sinks, int causal, int window, int splits, int head_parts, int8_t* q8,         \
       float* q8_d, int* q8_sums) {                                                                              \
-    ls_attention_decode<d, mma>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets,     \
-                                seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads, block_size, \
-                                scale, softcap, sinks, causal, window, splits, head_parts, q8, q8_d, q8_sums);   \
+    ls_attention_decode<d, mma, two>(qkv, stride, LsKvF16{keys}, LsKvF16{values}, positions, slots, table_offsets, \
+                                     seq_last, tables, out, out_stride, partial, arrivals, heads, kv_heads,         \
+                                     block_size, scale, softcap, sinks, causal, window, splits, head_parts, q8,     \
+                                     q8_d, q8_sums);                                                                \
   }
 
-#define LS_ATTENTION_DEC_Q8(name, mma, d)                                                                        \
+#define LS_ATTENTION_DEC_Q8(name, mma, two, d)                                                                   \
   LS_KERNEL LS_DEC_BOUNDS void ls_attention_##name##_q8_d##d(                                                     \
       const float* qkv, int stride, const int8_t* keys, const uint16_t* key_scales, const int8_t* values,         \
       const uint16_t* value_scales, const int* positions, const int* slots, const int* table_offsets,             \
       const int* seq_last, const int* tables, float* out, int out_stride, float* partial, unsigned* arrivals,     \
       int heads, int kv_heads, int block_size, float scale, float softcap, const float* sinks, int causal,        \
       int window, int splits, int head_parts, int8_t* q8, float* q8_d, int* q8_sums) {                           \
-    ls_attention_decode<d, mma>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales}, positions,   \
-                                slots, table_offsets, seq_last, tables, out, out_stride, partial, arrivals, heads, \
-                                kv_heads, block_size, scale, softcap, sinks, causal, window, splits, head_parts,  \
-                                q8, q8_d, q8_sums);                                                              \
+    ls_attention_decode<d, mma, two>(qkv, stride, LsKvQ8{keys, key_scales}, LsKvQ8{values, value_scales},         \
+                                     positions, slots, table_offsets, seq_last, tables, out, out_stride, partial,   \
+                                     arrivals, heads, kv_heads, block_size, scale, softcap, sinks, causal, window,  \
+                                     splits, head_parts, q8, q8_d, q8_sums);                                        \
   }
 
-LS_ATTENTION_DEC(split, false, 8)
-LS_ATTENTION_DEC(split, false, 16)
-LS_ATTENTION_DEC(split, false, 32)
-LS_ATTENTION_DEC(split, false, 64)
-LS_ATTENTION_DEC(split, false, 96)
-LS_ATTENTION_DEC(split, false, 128)
-LS_ATTENTION_DEC(split, false, 256)
-LS_ATTENTION_DEC_Q8(split, false, 32)
-LS_ATTENTION_DEC_Q8(split, false, 64)
-LS_ATTENTION_DEC_Q8(split, false, 96)
-LS_ATTENTION_DEC_Q8(split, false, 128)
-LS_ATTENTION_DEC_Q8(split, false, 256)
-LS_ATTENTION_DEC(dmma, true, 64)
-LS_ATTENTION_DEC(dmma, true, 128)
-LS_ATTENTION_DEC_Q8(dmma, true, 64)
-LS_ATTENTION_DEC_Q8(dmma, true, 128)
+LS_ATTENTION_DEC(split, false, false, 8)
+LS_ATTENTION_DEC(split, false, false, 16)
+LS_ATTENTION_DEC(split, false, false, 32)
+LS_ATTENTION_DEC(split, false, false, 64)
+LS_ATTENTION_DEC(split, false, false, 96)
+LS_ATTENTION_DEC(split, false, false, 128)
+LS_ATTENTION_DEC(split, false, false, 256)
+LS_ATTENTION_DEC_Q8(split, false, false, 32)
+LS_ATTENTION_DEC_Q8(split, false, false, 64)
+LS_ATTENTION_DEC_Q8(split, false, false, 96)
+LS_ATTENTION_DEC_Q8(split, false, false, 128)
+LS_ATTENTION_DEC_Q8(split, false, false, 256)
+LS_ATTENTION_DEC(dmma, true, false, 64)
+LS_ATTENTION_DEC(dmma, true, false, 128)
+LS_ATTENTION_DEC_Q8(dmma, true, false, 64)
+LS_ATTENTION_DEC_Q8(dmma, true, false, 128)
+LS_ATTENTION_DEC(dmma2, true, true, 64)
+LS_ATTENTION_DEC(dmma2, true, true, 128)
 
 // Tiled attention for prompts (many rows per sequence), with the same rounding as the per-lane
 // kernels. Grid (kv_heads, tiles), LS_ATT_THREADS threads. A tile is up to 64 / group consecutive

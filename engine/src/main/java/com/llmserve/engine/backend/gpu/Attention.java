@@ -165,6 +165,17 @@ record Attention(
     }
 
     /**
+     * Rows from which the decode kernels on tensor cores over an F16 cache load a round's keys and
+     * values while multiplying the round before ({@code ls_attention_dmma2_d*}: two blocks a
+     * multiprocessor instead of three). H200, 8B shape, one split ({@code bench/kernels/run.sh
+     * attention}, {@code MANY_ROWS=1}, us a layer at 160 / 512 / 1000 positions): 64 rows 30.1 / 57.2
+     * / 92.0 -> 26.3 / 48.9 / 77.3, 16 rows 10.2 / 18.8 / 30.4 -> 9.9 / 17.6 / 27.6, 32 rows 14.0 /
+     * 26.9 / 41.9 -> 14.5 / 26.8 / 41.6; one row (16 splits of two heads) at 128 positions 6.63 ->
+     * 6.80, where the one-round kernel stays. The Q8_0 cache's kernel would spill with two rounds.
+     */
+    static final int TWO_ROUNDS_MIN_ROWS = 16;
+
+    /**
      * Whether the decode kernels on tensor cores (ls_attention_dmma_d*) take this shape where the
      * device has them: heads of 64 and 128, at most {@code LS_DMMA_HEADS} query heads per kv head.
      */
@@ -175,14 +186,18 @@ record Attention(
     /**
      * The per-head-size kernel for the head sizes it is built for and at most {@code
      * LS_DEC_MAX_GROUP} query heads per kv head, on tensor cores where the device has them and the
-     * shape is one {@link #decodeOnTensorCores} takes; null for the general kernel (which reads F16
-     * only).
+     * shape is one {@link #decodeOnTensorCores} takes (with loads a round ahead from {@link
+     * #TWO_ROUNDS_MIN_ROWS} {@code rows} over an F16 cache); null for the general kernel (which reads
+     * F16 only).
      */
-    static Kernel headSizeKernel(AttentionShape s, boolean q8, boolean tensorCores) {
+    static Kernel headSizeKernel(AttentionShape s, boolean q8, boolean tensorCores, int rows) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         if (tensorCores && decodeOnTensorCores(s)) {
+            if (!q8 && rows >= TWO_ROUNDS_MIN_ROWS) {
+                return s.headDim() == 64 ? Kernel.ATTENTION_DMMA2_D64 : Kernel.ATTENTION_DMMA2_D128;
+            }
             return s.headDim() == 64
                     ? (q8 ? Kernel.ATTENTION_DMMA_Q8_D64 : Kernel.ATTENTION_DMMA_D64)
                     : (q8 ? Kernel.ATTENTION_DMMA_Q8_D128 : Kernel.ATTENTION_DMMA_D128);
@@ -253,7 +268,7 @@ record Attention(
     boolean canQuantize() {
         int blockValues = shape.heads() / shape.kvHeads() / parts * shape.headDim();
         return tiles == 0
-                && headSizeKernel(shape, kv.q8(), tensorCores) != null
+                && headSizeKernel(shape, kv.q8(), tensorCores, n) != null
                 && blockValues % LS_QK == 0
                 && out.cols() % LS_QK == 0;
     }
@@ -296,7 +311,7 @@ record Attention(
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
-        Kernel kernel = headSizeKernel(s, kv.q8(), tensorCores);
+        Kernel kernel = headSizeKernel(s, kv.q8(), tensorCores, n);
         if (kernel == null && kv.q8()) {
             // refused at load (GpuBackend.checkKvCacheShape): only a caller past that check gets here
             throw new GpuBackendException("no q8_0 KV cache kernel for " + s.heads() + "/" + s.kvHeads() + " heads of "

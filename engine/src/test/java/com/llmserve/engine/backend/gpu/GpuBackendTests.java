@@ -38,6 +38,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -876,11 +877,12 @@ class GpuBackendTests {
     /**
      * 64 decode rows of 64 sequences 400 positions long (their first 400 positions share blocks,
      * each row writes its own): on 132 multiprocessors one block per row and kv head, each taking
-     * its row's 401 positions in many rounds of its lane groups.
+     * its row's 401 positions in many rounds of its lane groups (over an F16 cache on tensor cores,
+     * two rounds in flight: an odd or even count of rounds a lane group); heads of 128 and 64.
      */
     @ParameterizedTest
-    @EnumSource(KvCacheType.class)
-    void manyDecodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type) {
+    @CsvSource({"F16, 128", "Q8_0, 128", "F16, 64"})
+    void manyDecodeRowsOverALongContextMatchTheCpuBackend(KvCacheType type, int headDim) {
         int shared = 400 / 16;
         int rows = 64;
         Batch first = Batch.builder(16)
@@ -892,7 +894,8 @@ class GpuBackendTests {
             table[shared] = shared + s;
             decode.add(table, 400, tokens(1), Batch.Logits.NONE);
         }
-        decodeAfterPrefill("64 rows over 401 positions", type, first, decode.build(), shared + rows, new Random(78));
+        decodeAfterPrefill(
+                "64 rows over 401 positions", type, headDim, first, decode.build(), shared + rows, new Random(78));
     }
 
     /**
@@ -908,16 +911,17 @@ class GpuBackendTests {
                 Batch.builder(16).add(table, 0, tokens(1500), Batch.Logits.NONE).build();
         Batch second =
                 Batch.builder(16).add(table, 1500, tokens(8), Batch.Logits.NONE).build();
-        decodeAfterPrefill("8 rows over 1,508 positions", type, first, second, 100, new Random(77));
+        decodeAfterPrefill("8 rows over 1,508 positions", type, 128, first, second, 100, new Random(77));
     }
 
     /**
      * A prompt step (its attention writes the cache), then the decode rows of {@code second}
-     * attending over it, 32/8 heads of 128, blocks of 16: the decode rows' outputs against the CPU.
+     * attending over it, 32/8 heads of {@code headDim}, blocks of 16: the decode rows' outputs
+     * against the CPU.
      */
     private static void decodeAfterPrefill(
-            String what, KvCacheType type, Batch first, Batch second, int blocks, Random r) {
-        AttentionShape shape = new AttentionShape(32, 8, 128, (float) (1 / Math.sqrt(128)), true, 0, 0f);
+            String what, KvCacheType type, int headDim, Batch first, Batch second, int blocks, Random r) {
+        AttentionShape shape = new AttentionShape(32, 8, headDim, (float) (1 / Math.sqrt(headDim)), true, 0, 0f);
         int width = shape.queryDim() + 2 * shape.kvDim();
         float[] q1 = RandomTensors.gaussian(first.size() * width, r);
         float[] q2 = RandomTensors.gaussian(second.size() * width, r);
