@@ -92,7 +92,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 && halfTensorCores
                 && options.halfTensorProducts()
                 && w.everyBand(b -> b.format().halfTensorCoreKernel() != null)
-                && (n <= HALF_PRODUCTS_OVER_COPIES_MAX_ROWS || w.everyBand(b -> b.half() == null));
+                && (halfProductsOverCopies(n, w.rows() * w.cols()) || w.everyBand(b -> b.half() == null));
         if (n < options.gemmMinRows()) {
             // a decode step's rows read the weight once where they can (prompt rows: the GEMV's exact sums)
             if (!decodeRows || n < HALF_COPY_MIN_ROWS) {
@@ -139,6 +139,23 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
      * the BLAS keeps them.
      */
     static final int HALF_PRODUCTS_OVER_COPIES_MAX_ROWS = 48;
+
+    /**
+     * Weights (values) from which a Q4_0 / Q8_0 product past {@link
+     * #HALF_PRODUCTS_OVER_COPIES_MAX_ROWS} rows (up to one block's {@code LS_MMH_COLS} tokens and
+     * {@code mmq-max-rows}) still takes {@code ls_mmh_*} over half copies. The 8B's 64-row decode step on an H200, each product's share of
+     * the step's graph ({@code GpuBenchmark --ablate-rows 64}, us a product): gate|up (117 M
+     * values) 57.6 through {@code ls_mmh_*} against 64.6 through cuBLAS over the half copy, down (59
+     * M) 38.7 against 41.7, qkv (25 M) 22.2 against 19.4, the output projection (17 M) 23.7 against
+     * 14.3: the small ones split their blocks eight and five ways, and at 64 tokens the split sums
+     * they write and read approach the quantized weight's own bytes.
+     */
+    static final long LARGE_HALF_PRODUCT_WEIGHTS = 32L << 20;
+
+    /** Whether a product of {@code n} rows over a weight of {@code values} with half copies takes {@code ls_mmh_*}. */
+    static boolean halfProductsOverCopies(int n, long values) {
+        return n <= HALF_PRODUCTS_OVER_COPIES_MAX_ROWS || (n <= LS_MMH_COLS && values >= LARGE_HALF_PRODUCT_WEIGHTS);
+    }
 
     /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
     static int gemvRows(int columns) {

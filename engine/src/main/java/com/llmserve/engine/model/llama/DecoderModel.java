@@ -37,8 +37,12 @@ import java.util.Objects;
  */
 final class DecoderModel implements LanguageModel {
 
-    /** Logit rows computed per output-projection step, bounding the logits scratch (rows x vocab). */
-    private static final int LOGIT_CHUNK = 32;
+    /**
+     * Logit rows computed per output-projection step, bounding the logits scratch (rows x vocab): a
+     * decode step's largest graph bucket in one pass, so that its head reads the output weight once
+     * (an 8B's 64-row step on an H200: 0.10 ms of its graph in two passes of 32 rows).
+     */
+    private static final int LOGIT_CHUNK = 64;
 
     /**
      * Most (token, expert) pairs of a mixture's pass: a 512-token prompt of 8 experts per token in

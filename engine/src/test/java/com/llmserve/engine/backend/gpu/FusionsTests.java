@@ -209,8 +209,8 @@ class FusionsTests {
         assertThat(Matmul.of(q4, rows, 128, qkv, defaults.withMmqMaxRows(128), true, false, true)
                         .path())
                 .isEqualTo(Matmul.Path.MMQ);
-        // (weights with half copies: the half tensor cores up to HALF_PRODUCTS_OVER_COPIES_MAX_ROWS rows,
-        // the BLAS over the copies past them: SimulatedGpuBackendTests)
+        // (weights with half copies: the half tensor cores up to HALF_PRODUCTS_OVER_COPIES_MAX_ROWS rows
+        // and large weights to 64, the BLAS over the copies past them: below and SimulatedGpuBackendTests)
         // no tensor cores (older NVIDIA, other AMD), or turned off: the GEMV, then BLAS from gemmMinRows
         assertThat(Matmul.of(q4, rows, 16, qkv, defaults, false, false, true).path())
                 .isEqualTo(Matmul.Path.GEMV);
@@ -230,6 +230,21 @@ class FusionsTests {
         assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
+    }
+
+    /**
+     * Over half copies the half tensor cores take up to 48 rows, and up to a block's 64 tokens the
+     * large weights, where the BLAS over the copies is slower (an 8B's gate|up and down, not its
+     * qkv and output projection).
+     */
+    @Test
+    void pastFortyEightRowsOnlyLargeWeightsTakeTheHalfTensorCoresOverHalfCopies() {
+        assertThat(Matmul.halfProductsOverCopies(48, 4096L * 4096)).isTrue();
+        assertThat(Matmul.halfProductsOverCopies(49, 4096L * 4096)).isFalse();
+        assertThat(Matmul.halfProductsOverCopies(64, 6144L * 4096)).isFalse();
+        assertThat(Matmul.halfProductsOverCopies(64, 4096L * 14336)).isTrue();
+        assertThat(Matmul.halfProductsOverCopies(64, 28672L * 4096)).isTrue();
+        assertThat(Matmul.halfProductsOverCopies(65, 28672L * 4096)).isFalse();
     }
 
     /**
