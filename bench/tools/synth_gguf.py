@@ -65,9 +65,9 @@ ARCHS = {
     "gpt-oss":  dict(rope_base=150000.0, eps=1e-5, moe=True, window=128, window_pattern=None, yarn=32.0,
                      oss=True),
 }
-GGML = {"f32": 0, "f16": 1, "q4_0": 2, "q8_0": 8, "mxfp4": 39}
-BLOCK = {"q4_0": (32, 18), "q8_0": (32, 34), "f16": (1, 2), "mxfp4": (32, 17)}
-FILE_TYPE = {"q4_0": 2, "q8_0": 7, "f16": 1}  # llama_ftype
+GGML = {"f32": 0, "f16": 1, "q4_0": 2, "q8_0": 8, "q4_k": 12, "mxfp4": 39}
+BLOCK = {"q4_0": (32, 18), "q8_0": (32, 34), "q4_k": (256, 144), "f16": (1, 2), "mxfp4": (32, 17)}
+FILE_TYPE = {"q4_0": 2, "q8_0": 7, "q4_k": 14, "f16": 1}  # llama_ftype (q4_k: MOSTLY_Q4_K_S, every matrix Q4_K)
 FTYPE_MXFP4_MOE = 38  # LLAMA_FTYPE_MOSTLY_MXFP4_MOE: MXFP4 experts, the rest as written
 F16_STD = 0.02  # standard deviation of the --type f16 matrices
 T_U32, T_I32, T_F32, T_BOOL, T_STR, T_ARR, T_U64 = 4, 5, 6, 7, 8, 9, 10
@@ -128,6 +128,11 @@ def quant_bytes(qtype, n_elems, rng):
     scale = rng.uniform(0.5e-3, 2e-3, nb).astype(np.float16)
     out[:, :2] = scale.view(np.uint8).reshape(nb, 2)
     out[:, 2:] = rng.integers(0, 256, (nb, size - 2), dtype=np.uint8)
+    if qtype == "q4_k":  # d * sc * q - dmin * m of random 6-bit sc, m and 4-bit q: about Q4_0's magnitudes
+        d = rng.uniform(1e-5, 3e-5, nb).astype(np.float16)
+        dmin = rng.uniform(0.8e-4, 1.6e-4, nb).astype(np.float16)
+        out[:, 0:2] = d.view(np.uint8).reshape(nb, 2)
+        out[:, 2:4] = dmin.view(np.uint8).reshape(nb, 2)
     return out.tobytes()
 
 

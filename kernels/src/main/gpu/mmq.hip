@@ -554,8 +554,9 @@ LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, c
 LS_MMQ_EX_ENTRY(q4_0, true)
 LS_MMQ_EX_ENTRY(q8_0, false)
 
-// Batched products on half tensor cores over Q4_0 and Q8_0 weights (ls_mmh_*): each weight turned
-// into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d)), times the
+// Batched products on half tensor cores over Q4_0, Q8_0 and Q4_K weights (ls_mmh_*): each weight turned
+// into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d), half(d * sc
+// * q - dmin * m)), times the
 // half activations the BLAS path reads (xh: ncols rows of k halves, the Q8_0 rounding of the floats),
 // float sums (mma.sync.m16n8k16). What the BLAS computes from a half copy, without the copy, and
 // without the int8 kernels' scaling of every block's sums, which bounds those by instructions.
@@ -567,8 +568,9 @@ LS_MMQ_EX_ENTRY(q8_0, false)
 // two shared-memory stages filled by cp.async. Inside a block of 32 values the products take the
 // values in another order, the same for weights and activations: the lane of a row's four that holds
 // k pairs 2t and 2t + 8 of a tile takes values 8t..8t+7 over the block's two tiles of 16, so its
-// weights are one 16-byte register load and its activations one 16-byte shared-memory read. Float
-// sums in another order than the BLAS's: results agree to float rounding.
+// weights are one 16-byte register load (a Q4_K lane: its row's header and 32 quant bytes, the
+// sub-block's chunk) and its activations one 16-byte shared-memory read. Float sums in another order
+// than the BLAS's: results agree to float rounding.
 //
 // Elsewhere (no host launches it there): one thread a row, every token, the same halves in float.
 //
@@ -643,20 +645,175 @@ LS_DEVICE void ls_mmh_element(int i, int* row, int* col) {
 __shared__ __align__(16) uint8_t ls_mmh_xs[2 * LS_MMH_COLS * LS_MMH_KBLOCKS * LS_QK * 2];
 #endif
 
+#if LS_NVIDIA
+// Where ls_mmh_products reads its weights: a lane's block of each group (the four a row's lanes share)
+// in its four rows (g and g + 8 of the wave's two 16-row tiles), into registers two groups ahead
+// (`Regs`), and each 16-value step s's values 4s..4s+3 of a row as two half pairs, rounded as the
+// format's half copy holds them.
+//
+// Q4_0 and Q8_0, repacked: 16 or 32 quant bytes a block, the half scales apart (wd).
+template <bool Q4>
+struct LsMmhRepacked {
+  static constexpr int WV = Q4 ? 1 : 2;  // 16-byte words of a block's quants
+  struct Regs {
+    uint4 q[2][2][WV];
+    unsigned d[2][2];  // the block's scale, twice
+  };
+  struct Scales {};
+  const uint8_t* qsrc;  // this lane's block of the share's first group, in its first row
+  const uint16_t* dsrc;
+  long nb;
+
+  LS_MEMBER LsMmhRepacked(const uint8_t* w, const uint16_t* wd, int k, int row, int block)
+      : qsrc(w + ((long)row * (k / LS_QK) + block) * (16 * WV)),
+        dsrc(wd + (long)row * (k / LS_QK) + block),
+        nb(k / LS_QK) {}
+
+  // Group grp's (a row's four lanes read 64 contiguous bytes of quants); `in`: the block is in the
+  // share; rows past `left` (the weight's rows after this lane's first) are zeros.
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const long blk = (long)off * nb + grp * LS_MMH_KBLOCKS;
+#pragma unroll
+        for (int v = 0; v < WV; ++v)
+          r.q[rt][h][v] = ok ? *(const uint4*)(qsrc + blk * (16 * WV) + 16 * v) : make_uint4(0, 0, 0, 0);
+        const unsigned dh = ok ? dsrc[blk] : 0u;
+        r.d[rt][h] = dh | (dh << 16);
+      }
+    }
+  }
+
+  LS_MEMBER Scales scales(const Regs&, int) const { return {}; }
+
+  // Q4_0: word s & 3 of the 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of 32.
+  LS_MEMBER void halves(const Regs& r, const Scales&, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const uint4 x = r.q[rt][h][Q4 ? 0 : s >> 2];
+    const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
+    if (Q4) {
+      ls_mmh_halves<0x64086408u>((s < 4 ? word : word >> 4) & 0x0F0F0F0Fu, r.d[rt][h], lo, hi);
+    } else {
+      ls_mmh_halves<0x64806480u>(word ^ 0x80808080u, r.d[rt][h], lo, hi);
+    }
+  }
+};
+
+// Q4_K, GGML's super-blocks of 256 values in 144 bytes: a group is half a super-block and a lane's
+// block its sub-block 4 half + t, so a lane loads its rows' 16-byte headers (d, dmin, the 12 scale
+// bytes) and the 32 quant bytes of its sub-block's chunk (the lanes of a chunk's two sub-blocks load
+// the same bytes: one request). Values d * sc * q - dmin * m in float, as ls_deq8_q4_k computes them,
+// rounded to half once.
+struct LsMmhQ4K {
+  struct Regs {
+    uint4 head[2][2];
+    uint4 q[2][2][2];
+  };
+  struct Scales {
+    float d1[2][2], m1[2][2];
+  };
+  const uint8_t* src;  // this lane's first row's super-blocks
+  long nsb;            // super-blocks a row
+  int first;           // the share's first half super-block
+  int t;
+
+  LS_MEMBER LsMmhQ4K(const uint8_t* w, int k, int row, int block, int lane_t)
+      : src(w + (long)row * (k / LS_QK_K) * LS_Q4_K_BYTES),
+        nsb(k / LS_QK_K),
+        first((block - lane_t) / LS_MMH_KBLOCKS),
+        t(lane_t) {}
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    const int u = first + grp;  // half super-block u & 1 of super-block u >> 1
+    const long at = (long)(u >> 1) * LS_Q4_K_BYTES;
+    const int quants = 16 + 64 * (u & 1) + 32 * (t >> 1);
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint8_t* b = src + (long)off * nsb * LS_Q4_K_BYTES + at;
+        r.head[rt][h] = ok ? *(const uint4*)b : make_uint4(0, 0, 0, 0);
+        r.q[rt][h][0] = ok ? *(const uint4*)(b + quants) : make_uint4(0, 0, 0, 0);
+        r.q[rt][h][1] = ok ? *(const uint4*)(b + quants + 16) : make_uint4(0, 0, 0, 0);
+      }
+    }
+  }
+
+  // d * sc and dmin * m of this lane's sub-block j (ggml's get_scale_min_k4 over header bytes 4..15).
+  LS_MEMBER Scales scales(const Regs& r, int grp) const {
+    const int j = 4 * ((first + grp) & 1) + t;
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const uint4& hd = r.head[rt][h];
+        auto byte = [&](int b) {
+          const unsigned word = b < 4 ? hd.x : b < 8 ? hd.y : b < 12 ? hd.z : hd.w;
+          return (int)((word >> (8 * (b & 3))) & 0xFFu);
+        };
+        int sc, m;
+        if (j < 4) {
+          sc = byte(4 + j) & 63;
+          m = byte(8 + j) & 63;
+        } else {
+          sc = (byte(8 + j) & 0x0F) | ((byte(j) >> 6) << 4);
+          m = (byte(8 + j) >> 4) | ((byte(4 + j) >> 6) << 4);
+        }
+        out.d1[rt][h] = ls_half_to_float((uint16_t)(hd.x & 0xFFFFu)) * (float)sc;
+        out.m1[rt][h] = ls_half_to_float((uint16_t)(hd.x >> 16)) * (float)m;
+      }
+    }
+    return out;
+  }
+
+  // Word s of the chunk's 32 bytes: low nibbles for an even sub-block, high ones for an odd one.
+  LS_MEMBER void halves(const Regs& r, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const uint4 x = r.q[rt][h][s >> 2];
+    const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
+    const unsigned v = (word >> (4 * (t & 1))) & 0x0F0F0F0Fu;
+    float f[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) f[i] = sc.d1[rt][h] * ls_byte_minus(v, i, 0) - sc.m1[rt][h];
+    lo = (unsigned)ls_float_to_half(f[0]) | ((unsigned)ls_float_to_half(f[1]) << 16);
+    hi = (unsigned)ls_float_to_half(f[2]) | ((unsigned)ls_float_to_half(f[3]) << 16);
+  }
+};
+#endif
+
+// The formats ls_mmh_* multiplies.
+#define LS_MMH_Q4_0 0
+#define LS_MMH_Q8_0 1
+#define LS_MMH_Q4_K 2
+
+#if LS_NVIDIA
+template <int FMT>
+struct LsMmhReader {
+  using type = LsMmhRepacked<FMT == LS_MMH_Q4_0>;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q4_K> {
+  using type = LsMmhQ4K;
+};
+#endif
+
 // acc = rows [row_block, row_block + LS_MMH_ROWS) of the weight times tokens [col0, col0 +
-// LS_MMH_COLS) of xh over weight blocks [blk_begin, blk_end), this thread's share as ls_mmh_element
-// lays it out.
-template <bool Q4, int TILES>
+// LS_MMH_COLS) of xh over weight blocks [blk_begin, blk_end) (of 32 values), this thread's share as
+// ls_mmh_element lays it out.
+template <int FMT, int TILES>
 LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, int rows, int k, int ncols,
                                int row_block, int col0, int blk_begin, int blk_end, float (&acc)[LS_MMH_ACC]) {
-  const int nb = k / LS_QK;
   const int tid = (int)ls_thread_x();
 #pragma unroll
   for (int i = 0; i < LS_MMH_ACC; ++i) acc[i] = 0.0f;
 #if LS_NVIDIA
-  constexpr int G = LS_MMH_KBLOCKS;            // a group: one weight block per lane of a row's four
-  constexpr int WV = Q4 ? 1 : 2;               // 16-byte words of a weight block
-  constexpr int XROW = G * LS_QK * 2;          // a token's staged halves of a group: 16 chunks of 16 bytes
+  constexpr int G = LS_MMH_KBLOCKS;    // a group: one weight block per lane of a row's four
+  constexpr int XROW = G * LS_QK * 2;  // a token's staged halves of a group: 16 chunks of 16 bytes
   constexpr int X_STAGE = LS_MMH_COLS * XROW;
   static_assert(X_STAGE == 8 * 16 * LS_MMH_THREADS && sizeof(ls_mmh_xs) == 2 * X_STAGE, "a chunk a thread a tile");
 
@@ -687,55 +844,34 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
     }
   };
 
-  // This lane's weight block of group `grp` (block blk_begin + 4 grp + t of its four rows: g and g + 8
-  // of each 16-row tile) and its scales, straight into registers: a row's four lanes read 64
-  // contiguous bytes of quants.
-  const uint8_t* const qsrc = w + ((long)(wr + g) * nb + blk_begin + t) * (16 * WV);
-  const uint16_t* const dsrc = wd + (long)(wr + g) * nb + blk_begin + t;
-  auto load_w = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
-    const bool in = grp < groups && blk_begin + grp * G + t < blk_end;
-#pragma unroll
-    for (int rt = 0; rt < 2; ++rt) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int off = rt * 16 + 8 * h;
-        const bool ok = in && wr + g + off < rows;
-        const long blk = (long)off * nb + grp * G;
-#pragma unroll
-        for (int v = 0; v < WV; ++v) q[rt][h][v] = ok ? *(const uint4*)(qsrc + blk * (16 * WV) + 16 * v) : make_uint4(0, 0, 0, 0);
-        const unsigned dh = ok ? dsrc[blk] : 0u;
-        d[rt][h] = dh | (dh << 16);
-      }
+  // This lane's weight block of group `grp`: block blk_begin + 4 grp + t of its four rows.
+  using Reader = typename LsMmhReader<FMT>::type;
+  const Reader reader = [&] {
+    if constexpr (FMT == LS_MMH_Q4_K) {
+      (void)wd;
+      return Reader(w, k, wr + g, blk_begin + t, t);
+    } else {
+      return Reader(w, wd, k, wr + g, blk_begin + t);
     }
-  };
+  }();
+  using Regs = typename Reader::Regs;
+  const int left = rows - (wr + g);
+  auto load_w = [&](int grp, Regs& r) { reader.load(grp, grp < groups && blk_begin + grp * G + t < blk_end, left, r); };
 
-  // Sixteen-value steps s = 0..7 of a group: lane t takes values 4s..4s+3 of its block (Q4_0: word
-  // s & 3 of its 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of its 32 bytes), of
-  // its weight rows and of each token, so weights and activations meet in the same order.
-  auto compute = [&](int grp, const uint4 (&q)[2][2][WV], const unsigned (&d)[2][2]) {
+  // Sixteen-value steps s = 0..7 of a group: lane t takes values 4s..4s+3 of its block, of its
+  // weight rows and of each token, so weights and activations meet in the same order.
+  auto compute = [&](int grp, const Regs& r) {
     const uint8_t* stage = ls_mmh_xs + (grp & 1) * X_STAGE;
+    const typename Reader::Scales scales = reader.scales(r, grp);
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
       unsigned a[2][2][4];  // [step 2p + e][rt]: rows g (a0, a2) and g + 8 (a1, a3)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const int s = 2 * p + e;
 #pragma unroll
         for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            unsigned v;
-            if (Q4) {
-              const uint4 x = q[rt][h][0];
-              const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
-              v = (s < 4 ? word : word >> 4) & 0x0F0F0F0Fu;
-              ls_mmh_halves<0x64086408u>(v, d[rt][h], a[e][rt][h], a[e][rt][2 + h]);
-            } else {
-              const uint4 x = q[rt][h][s >> 2];
-              const unsigned word = (s & 3) == 0 ? x.x : (s & 3) == 1 ? x.y : (s & 3) == 2 ? x.z : x.w;
-              ls_mmh_halves<0x64806480u>(word ^ 0x80808080u, d[rt][h], a[e][rt][h], a[e][rt][2 + h]);
-            }
-          }
+          for (int h = 0; h < 2; ++h) reader.halves(r, scales, 2 * p + e, rt, h, a[e][rt][h], a[e][rt][2 + h]);
         }
       }
 #pragma unroll
@@ -752,27 +888,27 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
 
   // Group grp's activations landed a group ago (one stage ahead); its weights two groups ago, in
   // registers (two sets, alternating).
-  auto step = [&](int grp, uint4 (&q)[2][2][WV], unsigned (&d)[2][2]) {
+  auto step = [&](int grp, Regs& r) {
     ls_cp_async_wait<0>();
     ls_sync_block();  // everyone's copies of grp landed; everyone is done with grp - 1's stage
     load_x(grp + 1);
     ls_cp_async_commit();
-    compute(grp, q, d);
-    load_w(grp + 2, q, d);
+    compute(grp, r);
+    load_w(grp + 2, r);
   };
 
-  uint4 q0[2][2][WV], q1[2][2][WV];
-  unsigned d0[2][2], d1[2][2];
-  load_w(0, q0, d0);
-  load_w(1, q1, d1);
+  Regs r0, r1;
+  load_w(0, r0);
+  load_w(1, r1);
   load_x(0);
   ls_cp_async_commit();
   for (int grp = 0; grp < groups; grp += 2) {
-    step(grp, q0, d0);
-    if (grp + 1 < groups) step(grp + 1, q1, d1);
+    step(grp, r0);
+    if (grp + 1 < groups) step(grp + 1, r1);
   }
   ls_cp_async_wait<0>();
 #else
+  const int nb = k / LS_QK;
   const int row = row_block + tid;
   const long r = row < rows ? row : rows - 1;
   const int end = blk_end < nb ? blk_end : nb;
@@ -780,10 +916,12 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
     float v[LS_QK];
 #pragma unroll
     for (int e = 0; e < LS_QK; e += 8) {
-      if (Q4) {
+      if constexpr (FMT == LS_MMH_Q4_0) {
         ls_deq8_q4_0(w, wd, r, k, b * LS_QK + e, v + e);
-      } else {
+      } else if constexpr (FMT == LS_MMH_Q8_0) {
         ls_deq8_q8_0(w, wd, r, k, b * LS_QK + e, v + e);
+      } else {
+        ls_deq8_q4_k(w, wd, r, k, b * LS_QK + e, v + e);
       }
     }
     for (int i = 0; i < LS_MMH_ACC && col0 + i < ncols; ++i) {
@@ -797,7 +935,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
 #endif
 }
 
-template <bool Q4>
+template <int FMT>
 LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows, int k,
                             int ncols, int ystride, int accumulate, float* partials, unsigned* arrivals, int splits) {
   const int nb = k / LS_QK;
@@ -811,16 +949,16 @@ LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t
 #if LS_NVIDIA
   const int left = ncols - col0;
   if (left > 6 * 8) {
-    ls_mmh_products<Q4, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+    ls_mmh_products<FMT, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
   } else if (left > 4 * 8) {
-    ls_mmh_products<Q4, 6>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+    ls_mmh_products<FMT, 6>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
   } else if (left > 2 * 8) {
-    ls_mmh_products<Q4, 4>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+    ls_mmh_products<FMT, 4>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
   } else {
-    ls_mmh_products<Q4, 2>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+    ls_mmh_products<FMT, 2>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
   }
 #else
-  ls_mmh_products<Q4, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
+  ls_mmh_products<FMT, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);
 #endif
   auto element = [](int i, int* r, int* c) { ls_mmh_element(i, r, c); };
   ls_tile_store<LS_MMH_ACC, LS_MMH_THREADS>(acc, element, y, nullptr, rows, ncols, ystride, accumulate, row_block,
@@ -831,11 +969,18 @@ LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t
 LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q4_0(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
                                           int k, int ncols, int ystride, int accumulate, float* partials,
                                           unsigned* arrivals, int splits) {
-  ls_mmh_dense<true>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
+  ls_mmh_dense<LS_MMH_Q4_0>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
 LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q8_0(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
                                           int k, int ncols, int ystride, int accumulate, float* partials,
                                           unsigned* arrivals, int splits) {
-  ls_mmh_dense<false>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
+  ls_mmh_dense<LS_MMH_Q8_0>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
+}
+
+// Q4_K: wd unused (the super-blocks hold their scales); k a multiple of 256.
+LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q4_k(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
+                                          int k, int ncols, int ystride, int accumulate, float* partials,
+                                          unsigned* arrivals, int splits) {
+  ls_mmh_dense<LS_MMH_Q4_K>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }

@@ -26,8 +26,8 @@ import com.llmserve.kernels.Kernel;
 
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
- * {@code LS_MMV_MAX_COLS} rows per pass), the half or int8 tensor-core kernels for Q4_0 and Q8_0
- * batches, or, for many rows, the weight in half (its half copy, or dequantized a band at a time)
+ * {@code LS_MMV_MAX_COLS} rows per pass), the half (Q4_0, Q8_0, Q4_K) or int8 (Q4_0, Q8_0)
+ * tensor-core kernels for batches, or, for many rows, the weight in half (its half copy, or dequantized a band at a time)
  * times half activations through the vendor BLAS.
  *
  * @param path         the kernels the product takes (decided when recorded)
@@ -43,8 +43,8 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         /** {@code ls_mmq_*}: Q4_0 and Q8_0 weights against int8 activations on int8 tensor cores. */
         MMQ,
         /**
-         * {@code ls_mmh_*}: Q4_0 and Q8_0 weights turned into half in registers, as their half copies
-         * would hold them, against the BLAS path's half activations, on half tensor cores.
+         * {@code ls_mmh_*}: Q4_0, Q8_0 and Q4_K weights turned into half in registers, as their half
+         * copies would hold them, against the BLAS path's half activations, on half tensor cores.
          */
         MMH,
         /** F16 weights (half copies or dequantized bands) times F16 activations through the vendor BLAS. */
@@ -92,7 +92,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
                 && halfTensorCores
                 && options.halfTensorProducts()
                 && w.everyBand(b -> b.format().halfTensorCoreKernel() != null)
-                && (halfProductsOverCopies(n, w.rows() * w.cols()) || w.everyBand(b -> b.half() == null));
+                && (w.everyBand(b -> b.half() == null)
+                        || (w.everyBand(b -> b.format().halfProductsOverCopies())
+                                && halfProductsOverCopies(n, w.rows() * w.cols())));
         if (n < options.gemmMinRows()) {
             // a decode step's rows read the weight once where they can (prompt rows: the GEMV's exact sums)
             if (!decodeRows || n < HALF_COPY_MIN_ROWS) {

@@ -365,14 +365,27 @@ enum WeightFormat {
 
     /**
      * The half tensor-core product over this format's blocks ({@code ls_mmh_*}: each weight turned
-     * into half in registers as its half copy would hold it), or null: Q4_0 and Q8_0 have one.
+     * into half in registers as its half copy would hold it), or null: Q4_0, Q8_0 and Q4_K have one.
      */
     Kernel halfTensorCoreKernel() {
         return switch (this) {
             case Q4_0 -> Kernel.MMH_Q4_0;
             case Q8_0 -> Kernel.MMH_Q8_0;
+            case Q4_K -> Kernel.MMH_Q4_K;
             default -> null;
         };
+    }
+
+    /**
+     * Whether {@code ls_mmh_*} over this format can beat the BLAS over its half copy (Q4_0, Q8_0:
+     * a quarter or half of the bytes, two half operations a value pair). Q4_K's values cost a float
+     * multiply-add and a conversion each: on an H200 ({@code bench/kernels/run.sh mmhk}, the 8B's
+     * shapes) it is faster than the BLAS over the copy only for gate|up and down at up to 32 tokens
+     * (52.5 against 62.1 us at 16), slower for qkv and the output projection at every count, so
+     * K-quants take it only where there is no half copy.
+     */
+    boolean halfProductsOverCopies() {
+        return this == Q4_0 || this == Q8_0;
     }
 
     /** The grouped int8 tensor-core product over a mixture's experts ({@code ls_mmq_ex_*}), or null. */

@@ -224,9 +224,22 @@ class FusionsTests {
         assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true, true)
+        assertThat(Matmul.of(matrix(WeightFormat.Q5_K), rows, 16, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);
+        // Q4_K: the half tensor cores where it has no half copy (SimulatedGpuBackendTests: with one, the BLAS)
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true, true)
+                        .path())
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 48, qkv, defaults, true, true, false)
+                        .path())
+                .isEqualTo(Matmul.Path.MMH);
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, false, true)
+                        .path())
+                .isEqualTo(Matmul.Path.GEMV);
+        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 48, qkv, defaults, true, false, true)
+                        .path())
+                .isEqualTo(Matmul.Path.BLAS);
         assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.GEMV);

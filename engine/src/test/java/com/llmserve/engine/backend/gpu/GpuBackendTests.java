@@ -173,21 +173,30 @@ class GpuBackendTests {
         report("int8 tensor cores " + type + " x" + tokens + " vs GEMV", gemv, mmq, 1e-5);
     }
 
+    static Stream<Arguments> halfTensorCoreBatches() {
+        List<Arguments> out = new ArrayList<>(int8TensorCoreBatches().toList());
+        for (int tokens : new int[] {9, 16, 24, 40, 64, 65}) {
+            out.add(Arguments.of(GgmlType.Q4_K, tokens));
+        }
+        return out.stream();
+    }
+
     /**
      * The half tensor-core products (NVIDIA sm_80 on) multiply the same half operands as the BLAS over
      * half copies, in another float order: against those as close as float sums allow, against the
      * CPU as close as the BLAS path; rows (200) and tokens not multiples of the 128 x 64 block tile,
-     * and 33 blocks a row, not a multiple of the four a group takes.
+     * and 33 blocks a row (Q4_K: 5 super-blocks, 10 half super-blocks), not a multiple of the four a
+     * group takes (Q4_K: of the two a super-block holds).
      */
     @ParameterizedTest(name = "{0} x {1} tokens")
-    @MethodSource("int8TensorCoreBatches")
+    @MethodSource("halfTensorCoreBatches")
     void halfTensorCoreProductsMatchTheBlasOverHalfCopiesAndTheCpuBackend(GgmlType type, int tokens) {
         assumeTrue(
                 gpu.device().info().arch().atLeast(DeviceArch.SM_80),
                 "half tensor-core products run on NVIDIA sm_80 on");
         Random r = new Random(type.ordinal() * 31L + tokens);
         int rows = 200;
-        int cols = 1056;
+        int cols = type == GgmlType.Q4_K ? 1280 : 1056;
         GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
         float[] x = RandomTensors.gaussian(tokens * cols, r);
         float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);

@@ -423,6 +423,33 @@ class SimulatedGpuBackendTests {
         assertThat(past.gemms()).isGreaterThan(most.gemms());
     }
 
+    /**
+     * Q4_K weights take the half tensor cores where they have no half copy (instead of GEMV passes
+     * below gemm-min-rows and weights dequantized for the BLAS from it), and the BLAS over their
+     * copies where they have them; the Q6_K ones of a Q4_K_M file keep their paths, and so does a
+     * fused weight with a Q6_K band (the file's qkv: its Q4_K bands are dequantized with it).
+     */
+    @Test
+    void q4KWeightsTakeTheHalfTensorCoresWhereTheyHaveNoHalfCopy() throws IOException {
+        GpuOptions none = GpuOptions.defaults().withHalfWeights(false);
+        TinyStep decode = tinyStep("tiny-Q4_K_M.gguf", none, decodeRows(16));
+        assertThat(decode.kernels()).contains("ls_mmh_q4_k").doesNotContain("ls_mmh_q4_0");
+        int[] prompt = new int[40];
+        Arrays.fill(prompt, 2);
+        TinyStep promptStep = tinyStep(
+                "tiny-Q4_K_M.gguf",
+                none,
+                Batch.builder(BLOCK)
+                        .add(new int[] {0, 1, 2}, 0, prompt, Batch.Logits.LAST)
+                        .build());
+        assertThat(promptStep.kernels()).contains("ls_mmh_q4_k");
+        TinyStep copies = tinyStep("tiny-Q4_K_M.gguf", GpuOptions.defaults().withHalfWeights(true), decodeRows(16));
+        assertThat(copies.kernels()).doesNotContain("ls_mmh_q4_k");
+        assertThat(copies.gemms()).isGreaterThan(decode.gemms());
+        TinyStep off = tinyStep("tiny-Q4_K_M.gguf", none.withHalfTensorProducts(false), decodeRows(16));
+        assertThat(off.kernels()).doesNotContain("ls_mmh_q4_k");
+    }
+
     /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
     @Test
     void aTwelveTokenPromptTakesTheGemvOverHalfCopies() throws IOException {
@@ -442,7 +469,12 @@ class SimulatedGpuBackendTests {
 
     /** One forward pass of tiny-Q4_0 over {@code batch} on a backend with {@code options}. */
     private TinyStep tinyQ4Step(GpuOptions options, Batch batch) throws IOException {
-        try (GgufFile f = GgufFile.open(TestData.model("tiny-Q4_0.gguf"));
+        return tinyStep("tiny-Q4_0.gguf", options, batch);
+    }
+
+    /** One forward pass of the test model {@code file} over {@code batch} on a backend with {@code options}. */
+    private TinyStep tinyStep(String file, GpuOptions options, Batch batch) throws IOException {
+        try (GgufFile f = GgufFile.open(TestData.model(file));
                 GpuBackend be = GpuBackend.open(device, options);
                 LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
