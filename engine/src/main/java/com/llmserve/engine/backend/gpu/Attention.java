@@ -28,6 +28,8 @@ import com.llmserve.kernels.Kernel;
  * @param tensorCores the device runs half-precision tensor-core products (NVIDIA sm_80 on): prompt
  *                  tiles and decode rows of the head sizes that have them take the tensor-core kernels
  * @param quantize  also write the Q8_0 form of {@code out} for the product that follows (fused)
+ * @param twoRounds the tensor-core decode kernels over an F16 cache load a round ahead ({@link
+ *                  #TWO_ROUNDS_MIN_ROWS} rows and more, and not batch-invariant: a row alone takes one round)
  */
 record Attention(
         GpuActivations qkv,
@@ -42,7 +44,8 @@ record Attention(
         int tiles,
         DeviceBuffer sinks,
         boolean tensorCores,
-        boolean quantize)
+        boolean quantize,
+        boolean twoRounds)
         implements DeviceOp {
 
     /**
@@ -186,16 +189,15 @@ record Attention(
     /**
      * The per-head-size kernel for the head sizes it is built for and at most {@code
      * LS_DEC_MAX_GROUP} query heads per kv head, on tensor cores where the device has them and the
-     * shape is one {@link #decodeOnTensorCores} takes (with loads a round ahead from {@link
-     * #TWO_ROUNDS_MIN_ROWS} {@code rows} over an F16 cache); null for the general kernel (which reads
-     * F16 only).
+     * shape is one {@link #decodeOnTensorCores} takes (with loads a round ahead over an F16 cache
+     * where {@code twoRounds}); null for the general kernel (which reads F16 only).
      */
-    static Kernel headSizeKernel(AttentionShape s, boolean q8, boolean tensorCores, int rows) {
+    static Kernel headSizeKernel(AttentionShape s, boolean q8, boolean tensorCores, boolean twoRounds) {
         if (s.heads() / s.kvHeads() > LS_DEC_MAX_GROUP) {
             return null;
         }
         if (tensorCores && decodeOnTensorCores(s)) {
-            if (!q8 && rows >= TWO_ROUNDS_MIN_ROWS) {
+            if (!q8 && twoRounds) {
                 return s.headDim() == 64 ? Kernel.ATTENTION_DMMA2_D64 : Kernel.ATTENTION_DMMA2_D128;
             }
             return s.headDim() == 64
@@ -258,7 +260,8 @@ record Attention(
 
     /** This attention without its own cache write: the rope before it writes keys and values. */
     Attention afterCacheWrite() {
-        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, true, tiles, sinks, tensorCores, quantize);
+        return new Attention(
+                qkv, kv, layer, shape, splits, parts, n, out, true, tiles, sinks, tensorCores, quantize, twoRounds);
     }
 
     /**
@@ -268,14 +271,15 @@ record Attention(
     boolean canQuantize() {
         int blockValues = shape.heads() / shape.kvHeads() / parts * shape.headDim();
         return tiles == 0
-                && headSizeKernel(shape, kv.q8(), tensorCores, n) != null
+                && headSizeKernel(shape, kv.q8(), tensorCores, twoRounds) != null
                 && blockValues % LS_QK == 0
                 && out.cols() % LS_QK == 0;
     }
 
     /** This attention writing its output's Q8_0 form too, for the product that reads it. */
     Attention quantizing() {
-        return new Attention(qkv, kv, layer, shape, splits, parts, n, out, kvWritten, tiles, sinks, tensorCores, true);
+        return new Attention(
+                qkv, kv, layer, shape, splits, parts, n, out, kvWritten, tiles, sinks, tensorCores, true, twoRounds);
     }
 
     @Override
@@ -311,7 +315,7 @@ record Attention(
             return;
         }
         DeviceBuffer partials = splits > 1 ? l.scratch(Slot.ATTENTION) : null;
-        Kernel kernel = headSizeKernel(s, kv.q8(), tensorCores, n);
+        Kernel kernel = headSizeKernel(s, kv.q8(), tensorCores, twoRounds);
         if (kernel == null && kv.q8()) {
             // refused at load (GpuBackend.checkKvCacheShape): only a caller past that check gets here
             throw new GpuBackendException("no q8_0 KV cache kernel for " + s.heads() + "/" + s.kvHeads() + " heads of "

@@ -629,7 +629,8 @@ public final class GpuBackend extends Backend {
                         tiles,
                         sinks,
                         halfTensorCores,
-                        false),
+                        false,
+                        !invariant && p >= Attention.TWO_ROUNDS_MIN_ROWS),
                 n);
     }
 

@@ -54,18 +54,16 @@ class AttentionTests {
             int heads, int kvHeads, int headDim, Kernel kernel) {
         AttentionShape shape = new AttentionShape(heads, kvHeads, headDim, 0.088f, true, 0);
 
-        assertThat(Attention.headSizeKernel(shape, false, true, 1)).isEqualTo(kernel);
-        assertThat(Attention.headSizeKernel(shape, false, false, 1).name()).startsWith("ATTENTION_SPLIT_");
-        assertThat(Attention.headSizeKernel(shape, false, false, 64).name()).startsWith("ATTENTION_SPLIT_");
+        assertThat(Attention.headSizeKernel(shape, false, true, false)).isEqualTo(kernel);
+        assertThat(Attention.headSizeKernel(shape, false, false, false).name()).startsWith("ATTENTION_SPLIT_");
+        assertThat(Attention.headSizeKernel(shape, false, false, true).name()).startsWith("ATTENTION_SPLIT_");
         if (kernel.name().contains("DMMA")) {
-            assertThat(Attention.headSizeKernel(shape, true, true, 1).name()).startsWith("ATTENTION_DMMA_Q8_");
-            // from 16 rows an F16 cache's loads go a round ahead; the Q8_0 cache's kernel keeps one round
-            assertThat(Attention.headSizeKernel(shape, false, true, Attention.TWO_ROUNDS_MIN_ROWS - 1))
-                    .isEqualTo(kernel);
-            assertThat(Attention.headSizeKernel(shape, false, true, Attention.TWO_ROUNDS_MIN_ROWS)
-                            .name())
+            assertThat(Attention.headSizeKernel(shape, true, true, false).name())
+                    .startsWith("ATTENTION_DMMA_Q8_");
+            // two rounds ahead over an F16 cache; the Q8_0 cache's kernel keeps one round
+            assertThat(Attention.headSizeKernel(shape, false, true, true).name())
                     .isEqualTo(kernel.name().replace("DMMA", "DMMA2"));
-            assertThat(Attention.headSizeKernel(shape, true, true, 64).name()).startsWith("ATTENTION_DMMA_Q8_");
+            assertThat(Attention.headSizeKernel(shape, true, true, true).name()).startsWith("ATTENTION_DMMA_Q8_");
             assertThat(Attention.headParts(shape, 1, true)).isEqualTo(Attention.headParts(shape, 1, false));
             assertThat(Attention.headParts(shape, 2, true)).isEqualTo(1);
             assertThat(Attention.headParts(shape, 64, true)).isEqualTo(1);

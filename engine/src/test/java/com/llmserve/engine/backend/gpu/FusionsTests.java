@@ -312,13 +312,13 @@ class FusionsTests {
     void theDecodeAttentionWritesTheQ8FormOfTheOutputProjectionsInput() {
         AttentionShape wide = new AttentionShape(2, 2, 32, 0.18f, true, 0);
         Matmul projection = new Matmul(matrix(WeightFormat.Q4_0), out, 8, x, Matmul.Path.GEMV, false);
-        Attention decode = new Attention(qkv, kv, 1, wide, 4, 1, 8, out, true, 0, null, false, false);
+        Attention decode = new Attention(qkv, kv, 1, wide, 4, 1, 8, out, true, 0, null, false, false, false);
         assertThat(record(decode, projection))
                 .containsExactly(decode.quantizing(), projection.afterQuantizingProducer());
         assertThat(decode.quantizing().quantize()).isTrue();
 
-        Attention tiled = new Attention(qkv, kv, 1, wide, 1, 1, 8, out, true, 2, null, false, false);
-        Attention narrow = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, true, 0, null, false, false);
+        Attention tiled = new Attention(qkv, kv, 1, wide, 1, 1, 8, out, true, 2, null, false, false, false);
+        Attention narrow = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, true, 0, null, false, false, false);
         Matmul blas = new Matmul(matrix(WeightFormat.Q4_0), out, 8, x, Matmul.Path.BLAS, false);
         assertThat(record(tiled, projection)).containsExactly(tiled, projection);
         assertThat(record(narrow, projection)).as("16 values a block").containsExactly(narrow, projection);
@@ -348,13 +348,13 @@ class FusionsTests {
     @Test
     void theRopeOfAnAttentionsKeysAlsoWritesTheCache() {
         RotaryEmbedding both = new RotaryEmbedding(qkv, 0, 8, 16, Rope.Style.NORMAL, table, 8);
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false, false);
         assertThat(record(both, attention))
                 .containsExactly(both.writingCache(kv, 1, shape), attention.afterCacheWrite());
         RotaryEmbedding queriesOnly = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NORMAL, table, 8);
         assertThat(record(queriesOnly, attention)).as("keys not rotated here").containsExactly(queriesOnly, attention);
-        Attention q8 =
-                new Attention(qkv, storage(KvCacheType.Q8_0), 1, shape, 4, 1, 8, out, false, 0, null, false, false);
+        Attention q8 = new Attention(
+                qkv, storage(KvCacheType.Q8_0), 1, shape, 4, 1, 8, out, false, 0, null, false, false, false);
         assertThat(record(both, q8))
                 .as("the rope writes halves: a Q8_0 cache is the attention's")
                 .containsExactly(both, q8);
@@ -371,7 +371,7 @@ class FusionsTests {
         HeadRmsNorm keysNorm = new HeadRmsNorm(qkv, 64, 4, 16, kNorm, 1e-6f, 8);
         RotaryEmbedding queries = new RotaryEmbedding(qkv, 0, 4, 16, Rope.Style.NEOX, table, 8);
         RotaryEmbedding keys = new RotaryEmbedding(qkv, 64, 4, 16, Rope.Style.NEOX, table, 8);
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false, false);
         QkNorm norms = new QkNorm(queriesNorm, keysNorm);
 
         assertThat(record(queriesNorm, keysNorm)).containsExactly(norms);
@@ -431,7 +431,7 @@ class FusionsTests {
 
     @Test
     void aNormedRopeWritesTheCacheOnlyWhereItRotatesEveryNormedHead() {
-        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false);
+        Attention attention = new Attention(qkv, kv, 1, shape, 4, 1, 8, out, false, 0, null, false, false, false);
         HeadRmsNorm queriesNorm = new HeadRmsNorm(qkv, 0, 4, 16, qNorm, 1e-6f, 8);
         // norms over the queries, the keys and the values: the kernel would copy values it normalizes
         HeadRmsNorm pastTheKeys = new HeadRmsNorm(qkv, 64, 8, 16, kNorm, 1e-6f, 8);

@@ -450,6 +450,24 @@ class SimulatedGpuBackendTests {
         assertThat(off.kernels()).doesNotContain("ls_mmh_q4_k");
     }
 
+    /**
+     * From 16 decode rows the tensor-core decode kernels over an F16 cache load a round ahead
+     * (gpt-oss's heads of 64); fewer rows (a bucket of 12) keep one round, and so does a Q8_0 cache.
+     */
+    @Test
+    void manyDecodeRowsOverAnF16CacheLoadTheirKeysAndValuesARoundAhead() throws IOException {
+        GpuOptions none = GpuOptions.defaults().withHalfWeights(false);
+        String file = "tiny-gpt-oss-MXFP4.gguf";
+        assertThat(tinyStep(file, none, decodeRows(Attention.TWO_ROUNDS_MIN_ROWS))
+                        .kernels())
+                .anyMatch(k -> k.startsWith("ls_attention_dmma2_d64"))
+                .noneMatch(k -> k.startsWith("ls_attention_dmma_d64"));
+        assertThat(tinyStep(file, none, decodeRows(Attention.TWO_ROUNDS_MIN_ROWS - 4))
+                        .kernels())
+                .anyMatch(k -> k.startsWith("ls_attention_dmma_d64"))
+                .noneMatch(k -> k.startsWith("ls_attention_dmma2"));
+    }
+
     /** The prompt keeps the GEMV's exact block sums below gemm-min-rows, half copies or not. */
     @Test
     void aTwelveTokenPromptTakesTheGemvOverHalfCopies() throws IOException {
@@ -779,6 +797,7 @@ class SimulatedGpuBackendTests {
             assertThat(prompt)
                     .noneMatch(k -> k.startsWith("ls_attention_tile"))
                     .noneMatch(k -> k.startsWith("ls_attention_mma"))
+                    .noneMatch(k -> k.startsWith("ls_attention_dmma2"))
                     .noneMatch(k -> k.matches("ls_mmvq_q8_0_[2-8].*"));
             if (file.contains("Q8_0")) {
                 assertThat(prompt).anyMatch(k -> k.startsWith("ls_mmvq_q8_0_1"));
