@@ -27,8 +27,8 @@ import com.llmserve.kernels.Kernel;
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
  * {@code LS_MMV_MAX_COLS} rows per pass), the half (Q4_0, Q8_0, Q4_K) or int8 (Q4_0, Q8_0)
- * tensor-core kernels for batches, or, for many rows, the weight in half (its half copy, or dequantized a band at a time)
- * times half activations through the vendor BLAS.
+ * tensor-core kernels for batches, or, for many rows, the weight in half (its half copy, or
+ * dequantized a band at a time) times half activations through the vendor BLAS.
  *
  * @param path         the kernels the product takes (decided when recorded)
  * @param prequantized the operation before it already wrote x's Q8_0 form to the scratch
@@ -145,16 +145,17 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     /**
      * Weights (values) from which a Q4_0 / Q8_0 product past {@link
      * #HALF_PRODUCTS_OVER_COPIES_MAX_ROWS} rows (up to one block's {@code LS_MMH_COLS} tokens and
-     * {@code mmq-max-rows}) still takes {@code ls_mmh_*} over half copies. The 8B's 64-row decode step on an H200, each product's share of
-     * the step's graph ({@code GpuBenchmark --ablate-rows 64}, us a product): gate|up (117 M
-     * values) 57.6 through {@code ls_mmh_*} against 64.6 through cuBLAS over the half copy, down (59
-     * M) 38.7 against 41.7, qkv (25 M) 22.2 against 19.4, the output projection (17 M) 23.7 against
-     * 14.3: the small ones split their blocks eight and five ways, and at 64 tokens the split sums
-     * they write and read approach the quantized weight's own bytes.
+     * {@code mmq-max-rows}) still takes {@code ls_mmh_*} over half copies. The 8B's 64-row decode
+     * step on an H200, each product's share of the step's graph ({@code GpuBenchmark --ablate-rows
+     * 64}, us a product): gate|up (117 M values) 57.6 through {@code ls_mmh_*} against 64.6 through
+     * cuBLAS over the half copy, down (59 M) 38.7 against 41.7, qkv (25 M) 22.2 against 19.4, the
+     * output projection (17 M) 23.7 against 14.3: the small ones split their blocks eight and five
+     * ways, and at 64 tokens the split sums they write and read approach the quantized weight's own
+     * bytes.
      */
     static final long LARGE_HALF_PRODUCT_WEIGHTS = 32L << 20;
 
-    /** Whether a product of {@code n} rows over a weight of {@code values} with half copies takes {@code ls_mmh_*}. */
+    /** Whether a product of {@code n} rows over a Q4_0 / Q8_0 weight of {@code values} with half copies takes {@code ls_mmh_*}. */
     static boolean halfProductsOverCopies(int n, long values) {
         return n <= HALF_PRODUCTS_OVER_COPIES_MAX_ROWS || (n <= LS_MMH_COLS && values >= LARGE_HALF_PRODUCT_WEIGHTS);
     }
