@@ -554,12 +554,12 @@ LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, c
 LS_MMQ_EX_ENTRY(q4_0, true)
 LS_MMQ_EX_ENTRY(q8_0, false)
 
-// Batched products on half tensor cores over Q4_0, Q8_0 and Q4_K weights (ls_mmh_*): each weight turned
-// into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d), half(d * sc
-// * q - dmin * m)), times the
-// half activations the BLAS path reads (xh: ncols rows of k halves, the Q8_0 rounding of the floats),
-// float sums (mma.sync.m16n8k16). What the BLAS computes from a half copy, without the copy, and
-// without the int8 kernels' scaling of every block's sums, which bounds those by instructions.
+// Batched products on half tensor cores over Q4_0, Q8_0 and Q4_K weights (ls_mmh_*): each weight
+// turned into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d),
+// half(d * sc * q - dmin * m)), times the half activations the BLAS path reads (xh: ncols rows of k
+// halves, the Q8_0 or Q8_K rounding of the floats), float sums (mma.sync.m16n8k16). What the BLAS
+// computes from a half copy, without the copy, and without the int8 kernels' scaling of every
+// block's sums, which bounds those by instructions.
 //
 // NVIDIA (sm_80 on): a block computes LS_MMH_ROWS (128) rows x LS_MMH_COLS (64) tokens, each wave 32
 // rows x the block's tokens as 2 x TILES tiles of 16 x 8 (TILES 2, 4, 6 or 8, a constant of the loop,
