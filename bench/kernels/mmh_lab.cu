@@ -4,41 +4,13 @@
 // weights. ls_mmh runs with the host's split count (`mmh_splits`, Matmul.mmhSplits on this GPU's
 // multiprocessors) and 1, 2 and 4 shares for comparison; its relative L2 distance to cuBLAS over
 // the same half weights and activations is printed beside it. NS=16,64 and Q8=0 narrow the cases.
-#include "mmq.hip"
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <cmath>
+#include "mmh_lab.cuh"
 #include <cuda_fp16.h>
-#include <cublas_v2.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
 __global__ void fill(uint32_t* p, long n, uint32_t seed, uint32_t mask, uint32_t base) {
   for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
     uint32_t h = (uint32_t)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995; h ^= h >> 15;
     p[i] = (h & mask) + base;
   }
-}
-// half activations in (-1, 1); int8 ones and their scales for ls_mmq (timing only)
-__global__ void fill_half(uint16_t* p, long n, uint32_t seed) {
-  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
-    uint32_t h = (uint32_t)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995; h ^= h >> 15;
-    p[i] = ls_float_to_half(((int)(h % 2001) - 1000) / 1000.0f);
-  }
-}
-template <bool Q4>
-__global__ void half_copy(const uint8_t* w, const uint16_t* wd, uint16_t* out, long rows, int k) {
-  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < rows * k / 8; i += (long)gridDim.x * blockDim.x) {
-    const long row = i / (k / 8); const int e0 = (int)(i % (k / 8)) * 8; float v[8];
-    if (Q4) ls_deq8_q4_0(w, wd, row, k, e0, v); else ls_deq8_q8_0(w, wd, row, k, e0, v);
-    for (int j = 0; j < 8; ++j) out[row * k + e0 + j] = ls_float_to_half(v[j]);
-  }
-}
-// Matmul.mmhSplits
-static int mmh_splits(int tiles, int nb, int sms) {
-  const int groups = (nb + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS;
-  int s = 2 * sms / tiles;
-  if (s > groups / 4) s = groups / 4;
-  return s < 1 ? 1 : s;
 }
 static int mmq_splits(int tiles, int nb, int sms) {
   const int stages = (nb + LS_MMQ_KBLOCKS - 1) / LS_MMQ_KBLOCKS;
@@ -58,13 +30,7 @@ int main() {
   if (const char* c = getenv("CASE")) {
     Shape one; sscanf(c, "%d,%d,%d,%d", &one.rows, &one.k, &case_n, &case_splits); shapes = {one};
   }
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  const int reps = 50;
-  auto timed = [&](auto&& launch) {
-    launch(0); CK(cudaDeviceSynchronize());
-    cudaEventRecord(a); for (int i = 0; i < reps; ++i) launch(i + 1); cudaEventRecord(b); CK(cudaEventSynchronize(b));
-    float ms; cudaEventElapsedTime(&ms, a, b); return ms * 1000 / reps;
-  };
+  LabTimer timer;
   // NS=16,64: only those token counts; Q8=0: Q4_0 weights only
   std::vector<int> ns = {8, 12, 16, 24, 32, 48, 64};
   if (const char* v = getenv("NS")) {
@@ -82,8 +48,8 @@ int main() {
       fill<<<1024, 256>>>((uint32_t*)ws[c], nbk * WB / 4, 7 * c + 1, q4 ? 0xffffffffu : 0x3f3f3f3fu, 0);
       fill<<<1024, 256>>>((uint32_t*)wds[c], nbk / 2, 11 * c + 3, 0x03ff03ffu, 0x20002000u); }
     for (int c = 0; c < hcopies; ++c) { CK(cudaMalloc(&whs[c], (long)s.rows * s.k * 2));
-      if (q4) half_copy<true><<<4096, 256>>>(ws[c % copies], wds[c % copies], whs[c], s.rows, s.k);
-      else half_copy<false><<<4096, 256>>>(ws[c % copies], wds[c % copies], whs[c], s.rows, s.k); }
+      if (q4) half_copy<ls_deq8_q4_0><<<4096, 256>>>(ws[c % copies], wds[c % copies], whs[c], s.rows, s.k);
+      else half_copy<ls_deq8_q8_0><<<4096, 256>>>(ws[c % copies], wds[c % copies], whs[c], s.rows, s.k); }
     const int maxn = 64;
     uint16_t* xh; int8_t* xq; float *xd, *y, *yref;
     CK(cudaMalloc(&xh, (long)maxn * s.k * 2)); CK(cudaMalloc(&xq, (long)maxn * s.k)); CK(cudaMalloc(&xd, maxn * nb * 4));
@@ -109,7 +75,7 @@ int main() {
                      CUDA_R_16F, s.k, &zero, out, CUDA_R_32F, s.rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       };
       gemm(0, yref); CK(cudaDeviceSynchronize());
-      const double blas_us = timed([&](int c) { gemm(c, y); });
+      const double blas_us = timer.us([&](int c) { gemm(c, y); });
       const int tiles = ((s.rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS) * ((n + LS_MMH_COLS - 1) / LS_MMH_COLS);
       const int chosen = mmh_splits(tiles, nb, sms);
       printf("  n=%2d  blas %6.1f us (%5.0f GB/s of F16)  mmh", n, blas_us, (double)s.rows * s.k * 2 / blas_us / 1e3);
@@ -122,16 +88,14 @@ int main() {
           else ls_mmh_q8_0<<<grid, LS_MMH_THREADS>>>(ws[c % copies], wds[c % copies], xh, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
         };
         launch(0); CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-        std::vector<float> g((long)n * s.rows), r((long)n * s.rows);
-        CK(cudaMemcpy(g.data(), y, g.size() * 4, cudaMemcpyDeviceToHost)); CK(cudaMemcpy(r.data(), yref, r.size() * 4, cudaMemcpyDeviceToHost));
-        double e = 0, nn = 0; for (size_t i = 0; i < g.size(); ++i) { e += (g[i] - r[i]) * (g[i] - r[i]); nn += (double)r[i] * r[i]; }
-        const double us = timed(launch);
-        printf(" %s%d: %6.1f (%4.0f GB/s, %.1e)", splits == chosen ? "*" : "", splits, us, nbk * (WB + 2) / us / 1e3, sqrt(e / nn));
+        const double dist = rel_l2(y, yref, (long)n * s.rows);
+        const double us = timer.us(launch);
+        printf(" %s%d: %6.1f (%4.0f GB/s, %.1e)", splits == chosen ? "*" : "", splits, us, nbk * (WB + 2) / us / 1e3, dist);
       }
       if (n >= 16) {
         const int qt = ((s.rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS) * ((n + LS_MMQ_COLS - 1) / LS_MMQ_COLS);
         const int qs = mmq_splits(qt, nb, sms);
-        const double mmq_us = timed([&](int c) {
+        const double mmq_us = timer.us([&](int c) {
           dim3 grid((s.rows + LS_MMQ_ROWS - 1) / LS_MMQ_ROWS, (n + LS_MMQ_COLS - 1) / LS_MMQ_COLS, qs);
           if (q4) ls_mmq_q4_0<<<grid, LS_MMQ_THREADS>>>(ws[c % copies], wds[c % copies], xq, xd, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, qs);
           else ls_mmq_q8_0<<<grid, LS_MMQ_THREADS>>>(ws[c % copies], wds[c % copies], xq, xd, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, qs);

@@ -6,13 +6,7 @@
 // the two (the same half operands, float sums in another order).
 //
 // usage: bash bench/kernels/run.sh mmhk
-#include "mmq.hip"
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <cmath>
-#include <cublas_v2.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e), __LINE__); exit(1);} } while (0)
+#include "mmh_lab.cuh"
 
 // Random super-blocks: every byte random, then d and dmin small positive halves.
 __global__ void fill_q4_k(uint8_t* w, long blocks, uint32_t seed) {
@@ -22,26 +16,6 @@ __global__ void fill_q4_k(uint8_t* w, long blocks, uint32_t seed) {
     ((uint32_t*)w)[i] = h;
   }
 }
-__global__ void fill_half(uint16_t* p, long n, uint32_t seed) {
-  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
-    uint32_t h = (uint32_t)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995; h ^= h >> 15;
-    p[i] = ls_float_to_half(((int)(h % 2001) - 1000) / 1000.0f);
-  }
-}
-// The device's half copy: ls_deq8_q4_k rounded to half, as ls_dequant_q4_k_f16 writes it.
-__global__ void half_copy(const uint8_t* w, uint16_t* out, long rows, int k) {
-  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < rows * k / 8; i += (long)gridDim.x * blockDim.x) {
-    const long row = i / (k / 8); const int e0 = (int)(i % (k / 8)) * 8; float v[8];
-    ls_deq8_q4_k(w, nullptr, row, k, e0, v);
-    for (int j = 0; j < 8; ++j) out[row * k + e0 + j] = ls_float_to_half(v[j]);
-  }
-}
-static int splits_for(int tiles, int nb, int sms) {
-  const int groups = (nb + LS_MMH_KBLOCKS - 1) / LS_MMH_KBLOCKS;
-  int s = 2 * sms / tiles;
-  if (s > groups / 4) s = groups / 4;
-  return s < 1 ? 1 : s;
-}
 int main() {
   int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
   cublasHandle_t blas; cublasCreate(&blas);
@@ -49,13 +23,7 @@ int main() {
   CK(cudaMalloc(&partials, 256L << 20)); CK(cudaMalloc(&arrivals, 1 << 20)); CK(cudaMemset(arrivals, 0, 1 << 20));
   struct Shape { int rows, k; };
   const Shape shapes[] = {{28672, 4096}, {4096, 14336}, {6144, 4096}, {4096, 4096}};
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  const int reps = 50;
-  auto timed = [&](auto&& launch) {
-    launch(0); CK(cudaDeviceSynchronize());
-    cudaEventRecord(a); for (int i = 0; i < reps; ++i) launch(i + 1); cudaEventRecord(b); CK(cudaEventSynchronize(b));
-    float ms; cudaEventElapsedTime(&ms, a, b); return ms * 1000 / reps;
-  };
+  LabTimer timer;
   for (auto s : shapes) {
     const long blocks = (long)s.rows * (s.k / LS_QK_K);
     const int copies = (int)((1024L << 20) / (blocks * LS_Q4_K_BYTES)) + 1;
@@ -64,7 +32,7 @@ int main() {
     // half copies cycled through 1 GiB as well, so that neither side reads from L2
     const int hcopies = (int)((1024L << 20) / ((long)s.rows * s.k * 2)) + 1;
     std::vector<uint16_t*> whs(hcopies);
-    for (int c = 0; c < hcopies; ++c) { CK(cudaMalloc(&whs[c], (long)s.rows * s.k * 2)); half_copy<<<4096, 256>>>(ws[c % copies], whs[c], s.rows, s.k); }
+    for (int c = 0; c < hcopies; ++c) { CK(cudaMalloc(&whs[c], (long)s.rows * s.k * 2)); half_copy<ls_deq8_q4_k><<<4096, 256>>>(ws[c % copies], nullptr, whs[c], s.rows, s.k); }
     uint16_t* wh = whs[0];
     uint16_t* xh; float *y, *yref;
     CK(cudaMalloc(&xh, 64L * s.k * 2)); CK(cudaMalloc(&y, 64L * s.rows * 4)); CK(cudaMalloc(&yref, 64L * s.rows * 4));
@@ -75,26 +43,22 @@ int main() {
       const float one = 1, zero = 0;
       cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, s.rows, n, s.k, &one, wh, CUDA_R_16F, s.k, xh, CUDA_R_16F, s.k,
                    &zero, yref, CUDA_R_32F, s.rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-      const double blas_us = timed([&](int c) {
+      const double blas_us = timer.us([&](int c) {
         cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, s.rows, n, s.k, &one, whs[c % hcopies], CUDA_R_16F, s.k, xh, CUDA_R_16F, s.k,
                      &zero, y, CUDA_R_32F, s.rows, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       });
       const int tiles = ((s.rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS) * ((n + LS_MMH_COLS - 1) / LS_MMH_COLS);
-      const int splits = splits_for(tiles, s.k / LS_QK, sms);
+      const int splits = mmh_splits(tiles, s.k / LS_QK, sms);
       dim3 grid((s.rows + LS_MMH_ROWS - 1) / LS_MMH_ROWS, (n + LS_MMH_COLS - 1) / LS_MMH_COLS, splits);
       ls_mmh_q4_k<<<grid, LS_MMH_THREADS>>>(ws[0], nullptr, xh, y, s.rows, s.k, n, s.rows, 0, partials, arrivals, splits);
       CK(cudaGetLastError()); CK(cudaDeviceSynchronize());
-      std::vector<float> gv((long)n * s.rows), rv((long)n * s.rows);
-      CK(cudaMemcpy(gv.data(), y, gv.size() * 4, cudaMemcpyDeviceToHost));
-      CK(cudaMemcpy(rv.data(), yref, rv.size() * 4, cudaMemcpyDeviceToHost));
-      double e = 0, nn = 0;
-      for (size_t i = 0; i < gv.size(); ++i) { e += (gv[i] - rv[i]) * (gv[i] - rv[i]); nn += (double)rv[i] * rv[i]; }
-      const double us = timed([&](int c) {
+      const double dist = rel_l2(y, yref, (long)n * s.rows);
+      const double us = timer.us([&](int c) {
         ls_mmh_q4_k<<<grid, LS_MMH_THREADS>>>(ws[c % copies], nullptr, xh, y, s.rows, s.k, n, s.rows, 0, partials,
                                               arrivals, splits);
       });
       printf("  n=%2d  blas over a half copy %6.1f us  mmh q4_k (%d shares) %6.1f us (%4.0f GB/s of Q4_K)  rel. L2 %.1e\n", n,
-             blas_us, splits, us, blocks * LS_Q4_K_BYTES / us / 1e3, sqrt(e / nn));
+             blas_us, splits, us, blocks * LS_Q4_K_BYTES / us / 1e3, dist);
     }
     for (int c = 0; c < copies; ++c) cudaFree(ws[c]);
     for (int c = 0; c < hcopies; ++c) cudaFree(whs[c]);

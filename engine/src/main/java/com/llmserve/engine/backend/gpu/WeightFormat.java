@@ -380,9 +380,9 @@ enum WeightFormat {
      * Whether {@code ls_mmh_*} over this format can beat the BLAS over its half copy (Q4_0, Q8_0:
      * a quarter or half of the bytes, two half operations a value pair). Q4_K's values cost a float
      * multiply-add and a conversion each: on an H200 ({@code bench/kernels/run.sh mmhk}, the 8B's
-     * shapes) it is faster than the BLAS over the copy only for gate|up and down at up to 32 tokens
-     * (52.5 against 62.1 us at 16), slower for qkv and the output projection at every count, so
-     * K-quants take it only where there is no half copy.
+     * shapes) it is faster than the BLAS over the copy only for gate|up at up to 32 tokens (54.6
+     * against 60.4 us at 16), even with it for down, slower for qkv and the output projection at
+     * every count, so K-quants take it only where there is no half copy.
      */
     boolean halfProductsOverCopies() {
         return this == Q4_0 || this == Q8_0;
