@@ -1,9 +1,10 @@
-// Batch-1 Q4_0 GEMV: the shipped ls_mmvq_q4_0_1 against the same loop over 1, 4 or 8 rows per block and
-// warp-per-row variants (1-4 rows per warp,
-// 1-4 weight blocks in flight per lane, 64-256 threads) on the 8B and 70B (whole and halved) shapes,
-// weights cycled through 1.5 GiB so they come from memory; then a whole 8B step's 129 GEMVs (distinct
+// Batch-1 Q4_0 GEMV: the shipped ls_mmvq_q4_0_1 (at both its block sizes) against the same loop over 1,
+// 4 or 8 rows of 128 threads per block and warp-per-row variants (1-4 rows per warp, 1-4 weight
+// blocks in flight per lane, 64-256 threads) on the 8B and 70B (whole and halved) shapes, weights
+// cycled through 1.5 GiB so they come from memory; then a whole 8B step's 129 GEMVs (distinct
 // weights per layer) in one graph per variant: the step's floor if nothing else ran. Prints the
-// device's plain read bandwidth first.
+// device's plain read bandwidth first. Each launch waits for nothing (no dependent launches):
+// gemvchain_lab times the GEMVs as a step chains them.
 #include "gemv.hip"
 #include <cstdio>
 #include <cstdlib>
@@ -126,7 +127,8 @@ int main(int argc, char** argv) {
     cudaFree(p);
   }
   std::vector<Variant> vs = {
-    {"ls_mmvq (shipped)", (Kfn)ls_mmvq_q4_0_1, 2, 128},
+    {"ls_mmvq (shipped) T64", (Kfn)ls_mmvq_q4_0_1, LS_MMVQ_ONE_ROWS, LS_MMVQ_NARROW_THREADS},
+    {"ls_mmvq (shipped) T128", (Kfn)ls_mmvq_q4_0_1, LS_MMVQ_ONE_ROWS, LS_MMVQ_WAVE_THREADS},
     {"ls_mmvq R1", mmvq_rows<1>, 1, 128},
     {"ls_mmvq R4", mmvq_rows<4>, 4, 128},
     {"ls_mmvq R8", mmvq_rows<8>, 8, 128},

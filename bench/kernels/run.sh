@@ -2,7 +2,7 @@
 # Kernel labs: each .cu here includes the kernels' sources (kernels/src/main/gpu, or KERNELS) and times
 # them on the GPU of the host it runs on (nvcc and a CUDA device needed; no Java). Reports on stdout.
 #
-# usage: bash bench/kernels/run.sh gemv|attention|route|mmq|mmh|mmhk|kquant|launch|pdl|allreduce
+# usage: bash bench/kernels/run.sh gemv|gemvchain|attention|route|mmq|mmh|mmhk|kquant|launch|pdl|allreduce
 #   KERNELS=dir   the kernel sources to build against (default: this tree's)
 #   TAG=name      attention: the label of this build's outputs ("old" for the one others compare to); route: of its lines
 #   OUT_DIR=dir   attention: where outputs are kept for that comparison (default /tmp/llmserve-labs)
@@ -18,7 +18,7 @@
 #      2026-11-29, run that tree's own bench/kernels/run.sh with TAG=old and the same OUT_DIR instead)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-lab=${1:?usage: run.sh gemv|attention|route|mmq|mmh|mmhk|kquant|launch|pdl|allreduce}
+lab=${1:?usage: run.sh gemv|gemvchain|attention|route|mmq|mmh|mmhk|kquant|launch|pdl|allreduce}
 kernels=${KERNELS:-$here/../../kernels/src/main/gpu}
 out=${OUT_DIR:-/tmp/llmserve-labs}
 tag=${TAG:-new}

@@ -1,8 +1,10 @@
 // The stand-in kernels of a decode step's chain, shared by the labs that time whole steps
-// (pdl_lab, allreduce_lab): ls_mmvq's Q4_0 one-token GEMV loop, a one-block kernel for each norm,
-// rope, attention, quantize and SwiGLU, and random weights. `mode` picks how a kernel launches after
-// the one before it: 0 plain; 1 programmatic dependent launch, waiting at its start; 2 the same, the
-// GEMV's first weights loaded before the wait (weights never depend on the previous kernel).
+// (pdl_lab, allreduce_lab): ls_mmvq's Q4_0 one-token GEMV loop as it was before its blocks grew to
+// LS_MMVQ_ONE_ROWS rows (two rows of 128 threads; gemvchain_lab times the product's kernel), a
+// one-block kernel for each norm, rope, attention, quantize and SwiGLU, and random weights. `mode`
+// picks how a kernel launches after the one before it: 0 plain; 1 programmatic dependent launch,
+// waiting at its start; 2 the same, the GEMV's first weights loaded before the wait (weights never
+// depend on the previous kernel).
 #pragma once
 #include "gemv.hip"
 #include <cstdio>

@@ -1,10 +1,12 @@
 // Small-batch matrix times activations: y[c][row] = W[row] . x[c] for c < NCOLS (1 to
-// LS_MMV_MAX_COLS tokens), the weights read once for all the tokens. Every launch uses
-// LS_MMV_THREADS threads per block; a block computes ls_mmv_rows(NCOLS) consecutive rows
-// (LS_MMV_NARROW_ROWS for few tokens, LS_MMV_WIDE_ROWS from LS_MMV_WIDE_COLS on, so each activation
-// load serves more weights), its threads splitting the row's length, then reducing through shared
-// memory. The host sizes the grid as ceil(rows / ls_mmv_rows(NCOLS)); the constants are in
-// ls_launch.h.
+// LS_MMV_MAX_COLS tokens), the weights read once for all the tokens. A block of LS_MMV_THREADS
+// threads computes ls_mmv_rows(NCOLS) consecutive rows (LS_MMV_NARROW_ROWS for few tokens,
+// LS_MMV_WIDE_ROWS from LS_MMV_WIDE_COLS on, so each activation load serves more weights), its
+// threads splitting the row's length, then reducing through shared memory; the Q4_0 / Q8_0 GEMV's
+// blocks for fewer than LS_MMV_WIDE_COLS tokens are LS_MMVQ_ONE_ROWS (one token) or
+// LS_MMVQ_FEW_ROWS rows of LS_MMVQ_NARROW_THREADS threads, or, for one token over few enough rows,
+// LS_MMVQ_WAVE_THREADS (ls_mmvq_rows, ls_mmvq_threads). The host sizes the grid as ceil(rows / rows
+// per block); the constants are in ls_launch.h.
 //
 //   mmvq (Q4_0, Q8_0 repacked; Q4_1, Q5_0, Q5_1 in GGML's layout): activations quantized to Q8_0
 //     (int8 q, float d, int sum per 32), int8 dot products with 4-way dot instructions, the way
@@ -26,11 +28,21 @@
 // count alone, a captured graph serves every routing, and no block is spent on an absent group.
 #include "ls_formats.h"
 
-#define LS_MMV_MAX_WAVES (LS_MMV_THREADS / 32)
-
 constexpr int ls_mmv_rows(int ncols) {
   return ncols >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS : LS_MMV_NARROW_ROWS;
 }
+
+// The Q4_0 / Q8_0 GEMV's block (ls_mmvq_q4_0_*, ls_mmvq_q8_0_*): rows, then the most threads (a
+// one-token launch takes LS_MMVQ_NARROW_THREADS or LS_MMVQ_WAVE_THREADS, the host's choice).
+template <int NCOLS>
+constexpr int ls_mmvq_rows = NCOLS >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS
+                             : NCOLS == 1                ? LS_MMVQ_ONE_ROWS
+                                                         : LS_MMVQ_FEW_ROWS;
+
+template <int NCOLS>
+constexpr int ls_mmvq_threads = NCOLS >= LS_MMV_WIDE_COLS ? LS_MMV_THREADS
+                                : NCOLS == 1                ? LS_MMVQ_WAVE_THREADS
+                                                            : LS_MMVQ_NARROW_THREADS;
 
 // Column c's activation row, and its output row: c itself, or from a group's map.
 LS_DEVICE int ls_mmv_xrow(const int* map, int c, int ncols) {
@@ -41,10 +53,12 @@ LS_DEVICE int ls_mmv_yrow(const int* map, int c) {
   return map ? map[2 * c + 1] : c;
 }
 
-template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+// THREADS: the most threads a block may have (the Q4_0 / Q8_0 GEMV takes its block size at launch).
+template <int NCOLS, int LS_MMV_ROWS = ls_mmv_rows(NCOLS), int THREADS = LS_MMV_THREADS>
 LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0, int rows, int ystride, int accumulate,
                             const int* map, int ncols) {
-  LS_SHARED float partial[LS_MMV_MAX_WAVES][LS_MMV_ROWS * NCOLS];
+  static_assert(LS_MMV_ROWS * NCOLS <= THREADS, "a thread per sum");
+  LS_SHARED float partial[THREADS / 32][LS_MMV_ROWS * NCOLS];
   const unsigned wave = ls_wave_size();
   const unsigned tid = ls_thread_x();
   const unsigned lane = tid & (wave - 1);
@@ -61,7 +75,7 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
     const int r = (int)tid / NCOLS;
     const int c = (int)tid % NCOLS;
     float sum = 0.0f;
-    for (unsigned w = 0; w < LS_MMV_THREADS / wave; ++w) sum += partial[w][tid];
+    for (unsigned w = 0; w < ls_block_dim_x() / wave; ++w) sum += partial[w][tid];
     if (row0 + r < rows && c < ncols) {
       float* out = y + (long)ls_mmv_yrow(map, c) * ystride + row0 + r;
       *out = accumulate ? *out + sum : sum;
@@ -70,7 +84,7 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
 }
 
 // Q4_0 / Q8_0 against Q8_0 activations xq (NCOLS rows of k int8), xd (scales), xs (sums).
-template <int NCOLS, bool Q4, int LS_MMV_ROWS = ls_mmv_rows(NCOLS)>
+template <int NCOLS, bool Q4, int LS_MMV_ROWS = ls_mmv_rows(NCOLS), int THREADS = LS_MMV_THREADS>
 LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, const int* xs,
                        float* y, int rows, int k, int ystride, int accumulate, long row_base = 0,
                        const int* map = nullptr, int ncols = NCOLS) {
@@ -102,7 +116,7 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
   // No kernel writes weights: the first ones load while the kernel before this one finishes.
   if ((int)ls_thread_x() < nb) load((int)ls_thread_x());
   ls_grid_wait();
-  for (int b = (int)ls_thread_x(); b < nb; b += LS_MMV_THREADS) {
+  for (int b = (int)ls_thread_x(); b < nb; b += (int)ls_block_dim_x()) {
     if (b != (int)ls_thread_x()) load(b);
 #pragma unroll
     for (int c = 0; c < NCOLS; ++c) {
@@ -135,7 +149,7 @@ LS_DEVICE void ls_mmvq(const uint8_t* w, const uint16_t* wd, const int8_t* xq, c
       }
     }
   }
-  ls_mmv_store<NCOLS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
+  ls_mmv_store<NCOLS, LS_MMV_ROWS, THREADS>(acc, y, row0, rows, ystride, accumulate, map, ncols);
 }
 
 // Float activations x (NCOLS rows of k floats) against any format with an eight-element reader.
@@ -578,7 +592,7 @@ LS_DEVICE void ls_mmvq_ggml(const uint8_t* w, const int8_t* xq, const float* xd,
 #define LS_MMVQ_ENTRY(name, q4, n)                                                                         \
   LS_KERNEL void ls_mmvq_##name##_##n(const uint8_t* w, const uint16_t* wd, const int8_t* xq, const float* xd, \
                                       const int* xs, float* y, int rows, int k, int ystride, int accumulate) { \
-    ls_mmvq<n, q4>(w, wd, xq, xd, xs, y, rows, k, ystride, accumulate);                                     \
+    ls_mmvq<n, q4, ls_mmvq_rows<n>, ls_mmvq_threads<n>>(w, wd, xq, xd, xs, y, rows, k, ystride, accumulate);  \
   }
 
 #define LS_MMVF_ENTRY(name, deq8, n)                                                                   \

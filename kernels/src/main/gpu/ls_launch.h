@@ -44,6 +44,36 @@
 // Weight rows per GEMV block for LS_MMV_WIDE_COLS tokens or more.
 #define LS_MMV_WIDE_ROWS 4
 
+// Weight rows per block of the Q4_0 / Q8_0 GEMV (ls_mmvq_q4_0_1, ls_mmvq_q8_0_1) for one token. A
+// decode step's GEMVs run as a chain of dependent launches whose blocks load their first weights
+// before waiting for the kernel ahead: more rows a block puts more loads in flight per thread and
+// fewer blocks behind the first wave (bench/kernels/run.sh gemvchain; docs/gpu-backend.md, "Batch-1
+// GEMV blocks"). The K-quant and float GEMVs, slower with more rows, keep LS_MMV_NARROW_ROWS x
+// LS_MMV_THREADS.
+#define LS_MMVQ_ONE_ROWS 8
+
+// Weight rows per block of the Q4_0 / Q8_0 GEMV for 2 to LS_MMV_WIDE_COLS - 1 tokens.
+#define LS_MMVQ_FEW_ROWS 4
+
+// Threads per block of the Q4_0 / Q8_0 GEMV for fewer than LS_MMV_WIDE_COLS tokens.
+#define LS_MMVQ_NARROW_THREADS 64
+
+// Threads per block of the one-token Q4_0 / Q8_0 GEMV where its whole grid fits the device at once
+// (LS_MMVQ_Q4_0_WAVE_BLOCKS / LS_MMVQ_Q8_0_WAVE_BLOCKS blocks a multiprocessor): every thread then
+// loads all its weights of a 4096-value row before the wait, during the kernel ahead (the 8B's output
+// and down projections).
+#define LS_MMVQ_WAVE_THREADS 128
+
+// Blocks of LS_MMVQ_WAVE_THREADS threads of the one-token Q4_0 GEMV that one multiprocessor holds at
+// once (sm_90: 95 registers a thread). Bounding its registers to six blocks (79 registers, so that
+// the 8B's qkv, 768 blocks, would fit 132 multiprocessors at once) made an 8B step slower on an
+// H200 (619.5 against 620.8 tok/s): the other products lost more than the qkv gained.
+#define LS_MMVQ_Q4_0_WAVE_BLOCKS 5
+
+// Blocks of LS_MMVQ_WAVE_THREADS threads of the one-token Q8_0 GEMV that one multiprocessor holds at
+// once (sm_90: 119 registers a thread).
+#define LS_MMVQ_Q8_0_WAVE_BLOCKS 4
+
 // Weight rows per block of a mixture's expert GEMVs (ls_mmv*_ex_*), whatever their token count:
 // experts' rows are short (qwen3-30b-a3b: 2048 and 768 values), so blocks of a few rows were too
 // small to keep the memory busy (a one-token step: 6,144 and 8,192 blocks of 2.3 and 0.9 KB).

@@ -48,10 +48,10 @@ final class TestKernels {
             DeviceBuffer y,
             int rows,
             int k) {
-        int rowsPerBlock = KernelConstants.LS_MMV_NARROW_ROWS; // one token is below LS_MMV_WIDE_COLS
+        int rowsPerBlock = KernelConstants.LS_MMVQ_ONE_ROWS;
         s.launch(
                 s.device().function(Kernel.MMVQ_Q8_0_1),
-                LaunchConfig.of((rows + rowsPerBlock - 1) / rowsPerBlock, KernelConstants.LS_MMV_THREADS),
+                LaunchConfig.of((rows + rowsPerBlock - 1) / rowsPerBlock, KernelConstants.LS_MMVQ_NARROW_THREADS),
                 KernelArgs.of()
                         .pointer(w)
                         .pointer(wd)

@@ -9,10 +9,6 @@ import static com.llmserve.kernels.KernelConstants.LS_MMQ_KBLOCKS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_MMQ_THREADS;
 import static com.llmserve.kernels.KernelConstants.LS_MMV_MAX_COLS;
-import static com.llmserve.kernels.KernelConstants.LS_MMV_NARROW_ROWS;
-import static com.llmserve.kernels.KernelConstants.LS_MMV_THREADS;
-import static com.llmserve.kernels.KernelConstants.LS_MMV_WIDE_COLS;
-import static com.llmserve.kernels.KernelConstants.LS_MMV_WIDE_ROWS;
 import static com.llmserve.kernels.KernelConstants.LS_QK;
 import static com.llmserve.kernels.KernelConstants.LS_QK_K;
 
@@ -160,11 +156,6 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         return n <= HALF_PRODUCTS_OVER_COPIES_MAX_ROWS || (n <= LS_MMH_COLS && values >= LARGE_HALF_PRODUCT_WEIGHTS);
     }
 
-    /** Weight rows per GEMV block for {@code columns} tokens (ls_mmv_rows in gemv.hip). */
-    static int gemvRows(int columns) {
-        return columns >= LS_MMV_WIDE_COLS ? LS_MMV_WIDE_ROWS : LS_MMV_NARROW_ROWS;
-    }
-
     /** Rows of a weight of row length k dequantized per BLAS call: a multiple of 64 fitting the band size. */
     static int dequantRows(int k, int rows, long bandBytes) {
         long fit = Math.max(64, bandBytes / ((long) k * 2) / 64 * 64);
@@ -304,7 +295,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
             int perPass = l.options().batchInvariant() ? 1 : LS_MMV_MAX_COLS;
             for (int c0 = 0; c0 < n; c0 += perPass) {
                 int cols = Math.min(perPass, n - c0);
-                LaunchConfig grid = LaunchConfig.of((rows + gemvRows(cols) - 1) / gemvRows(cols), LS_MMV_THREADS);
+                int blockRows = f.gemvRows(cols);
+                LaunchConfig grid = LaunchConfig.of(
+                        (rows + blockRows - 1) / blockRows, f.gemvThreads(cols, rows, l.multiprocessors()));
                 KernelArgs args = KernelArgs.of().pointer(band.data()).pointer(band.data(), band.scalesOffset());
                 if (f.integerGemv()) {
                     l.q8(args, c0, k);

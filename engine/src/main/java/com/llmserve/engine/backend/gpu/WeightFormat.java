@@ -311,6 +311,35 @@ enum WeightFormat {
         return gemv[columns - 1];
     }
 
+    /** Weight rows per block of {@link #gemvKernel} ({@code ls_mmv_rows} / {@code ls_mmvq_rows} in gemv.hip). */
+    int gemvRows(int columns) {
+        if (columns >= KernelConstants.LS_MMV_WIDE_COLS) {
+            return KernelConstants.LS_MMV_WIDE_ROWS;
+        }
+        if (!repacked()) {
+            return KernelConstants.LS_MMV_NARROW_ROWS;
+        }
+        return columns == 1 ? KernelConstants.LS_MMVQ_ONE_ROWS : KernelConstants.LS_MMVQ_FEW_ROWS;
+    }
+
+    /**
+     * Threads per block of {@link #gemvKernel} over {@code rows} weight rows on a device of {@code
+     * multiprocessors}: a one-token Q4_0 / Q8_0 GEMV whose grid fits the device at once takes
+     * {@code LS_MMVQ_WAVE_THREADS}, so that each thread loads all its weights before its wait (the
+     * 8B's output and down projections on an H200), other Q4_0 / Q8_0 GEMVs of few tokens {@code
+     * LS_MMVQ_NARROW_THREADS}.
+     */
+    int gemvThreads(int columns, long rows, int multiprocessors) {
+        if (!repacked() || columns >= KernelConstants.LS_MMV_WIDE_COLS) {
+            return KernelConstants.LS_MMV_THREADS;
+        }
+        long blocks = (rows + KernelConstants.LS_MMVQ_ONE_ROWS - 1) / KernelConstants.LS_MMVQ_ONE_ROWS;
+        int wave = this == Q4_0 ? KernelConstants.LS_MMVQ_Q4_0_WAVE_BLOCKS : KernelConstants.LS_MMVQ_Q8_0_WAVE_BLOCKS;
+        return columns == 1 && blocks <= (long) wave * multiprocessors
+                ? KernelConstants.LS_MMVQ_WAVE_THREADS
+                : KernelConstants.LS_MMVQ_NARROW_THREADS;
+    }
+
     /**
      * The grouped GEMV over a mixture's experts for groups of one column, or of up to
      * {@code LS_MMV_MAX_COLS} ({@code ls_mmvq_ex_*} / {@code ls_mmvf_ex_*} in gemv.hip), for rows of

@@ -124,6 +124,24 @@ class GpuBackendTests {
                 tolerance(type, tokens >= gpu.options().gemmMinRows()));
     }
 
+    /**
+     * The one-token Q4_0 / Q8_0 GEMV's two block sizes over rows longer than a block's threads: a
+     * grid that fits the device at once (128 threads, each taking two of a row's 256 weight blocks)
+     * and one too large for any device of up to 200 multiprocessors (64 threads, two of 128 each).
+     */
+    @ParameterizedTest(name = "{0} {1} x {2}")
+    @CsvSource({"Q4_0, 201, 8192", "Q8_0, 201, 8192", "Q4_0, 9605, 4096", "Q8_0, 9605, 4096"})
+    void oneTokenGemvBlocksOfEitherSizeMatchTheCpuBackend(GgmlType type, int rows, int cols) {
+        Random r = new Random(rows * 7L + type.ordinal());
+        GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
+        float[] x = RandomTensors.gaussian(cols, r);
+        report(
+                "matmul " + type + " x1 " + rows + "x" + cols,
+                product(cpu, List.of(w), x, 1, cols, rows),
+                product(gpu, List.of(w), x, 1, cols, rows),
+                tolerance(type, false));
+    }
+
     static Stream<Arguments> int8TensorCoreBatches() {
         List<Arguments> out = new ArrayList<>();
         for (GgmlType t : new GgmlType[] {GgmlType.Q4_0, GgmlType.Q8_0}) {

@@ -482,8 +482,51 @@ class SimulatedGpuBackendTests {
         assertThat(step.kernels()).contains("ls_mmvq_q4_0_8", "ls_mmvq_q4_0_4");
     }
 
-    /** The kernels one forward pass launched, and the BLAS products it ran. */
-    private record TinyStep(List<String> kernels, int gemms) {}
+    /**
+     * A one-token Q4_0 GEMV runs blocks of LS_MMVQ_ONE_ROWS rows, of LS_MMVQ_WAVE_THREADS threads
+     * where its grid fits the device at once (the tiny model's small weights), else of
+     * LS_MMVQ_NARROW_THREADS (2-3 tokens: LS_MMVQ_FEW_ROWS rows); the K-quant GEMVs keep
+     * LS_MMV_NARROW_ROWS rows of LS_MMV_THREADS.
+     */
+    @Test
+    void oneTokenGemvsLaunchTheirFormatsBlocks() throws IOException {
+        TinyStep q4 = tinyQ4Step(NO_HALVES, decodeRows(1));
+        assertThat(q4.launches())
+                .filteredOn(l -> l.symbol().equals("ls_mmvq_q4_0_1"))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l.config().blockX()).isEqualTo(KernelConstants.LS_MMVQ_WAVE_THREADS));
+        TinyStep k = tinyStep("tiny-Q4_K_M.gguf", NO_HALVES, decodeRows(1));
+        assertThat(k.launches())
+                .filteredOn(l -> l.symbol().startsWith("ls_mmvk_") && l.symbol().endsWith("_1"))
+                .isNotEmpty()
+                .allSatisfy(l -> assertThat(l.config().blockX()).isEqualTo(KernelConstants.LS_MMV_THREADS));
+        assertThat(WeightFormat.Q4_0.gemvRows(1)).isEqualTo(KernelConstants.LS_MMVQ_ONE_ROWS);
+        assertThat(WeightFormat.Q8_0.gemvRows(3)).isEqualTo(KernelConstants.LS_MMVQ_FEW_ROWS);
+        assertThat(WeightFormat.Q4_0.gemvRows(KernelConstants.LS_MMV_WIDE_COLS))
+                .isEqualTo(KernelConstants.LS_MMV_WIDE_ROWS);
+        assertThat(WeightFormat.Q4_K.gemvRows(1)).isEqualTo(KernelConstants.LS_MMV_NARROW_ROWS);
+        int sms = 132;
+        long fits = (long) KernelConstants.LS_MMVQ_ONE_ROWS * KernelConstants.LS_MMVQ_Q4_0_WAVE_BLOCKS * sms;
+        assertThat(WeightFormat.Q4_0.gemvThreads(1, fits, sms)).isEqualTo(KernelConstants.LS_MMVQ_WAVE_THREADS);
+        assertThat(WeightFormat.Q4_0.gemvThreads(1, fits + 1, sms)).isEqualTo(KernelConstants.LS_MMVQ_NARROW_THREADS);
+        assertThat(WeightFormat.Q4_0.gemvThreads(1, 4096, sms))
+                .as("the 8B's output projection")
+                .isEqualTo(KernelConstants.LS_MMVQ_WAVE_THREADS);
+        assertThat(WeightFormat.Q4_0.gemvThreads(1, 6144, sms))
+                .as("the 8B's qkv")
+                .isEqualTo(KernelConstants.LS_MMVQ_NARROW_THREADS);
+        assertThat(WeightFormat.Q8_0.gemvThreads(2, 64, sms)).isEqualTo(KernelConstants.LS_MMVQ_NARROW_THREADS);
+        assertThat(WeightFormat.Q4_0.gemvThreads(KernelConstants.LS_MMV_WIDE_COLS, 64, sms))
+                .isEqualTo(KernelConstants.LS_MMV_THREADS);
+        assertThat(WeightFormat.Q4_K.gemvThreads(1, 64, sms)).isEqualTo(KernelConstants.LS_MMV_THREADS);
+    }
+
+    /** The launches one forward pass made (their symbols first), and the BLAS products it ran. */
+    private record TinyStep(List<SimulatedGpu.Launch> launches, int gemms) {
+        List<String> kernels() {
+            return launches.stream().map(SimulatedGpu.Launch::symbol).toList();
+        }
+    }
 
     /** One forward pass of tiny-Q4_0 over {@code batch} on a backend with {@code options}. */
     private TinyStep tinyQ4Step(GpuOptions options, Batch batch) throws IOException {
@@ -499,9 +542,7 @@ class SimulatedGpuBackendTests {
             gpu.clearLaunches();
             int gemmsBefore = gpu.gemms().size(); // the simulation keeps every test's
             model.forward(batch, kv, 1);
-            return new TinyStep(
-                    gpu.launches().stream().map(SimulatedGpu.Launch::symbol).toList(),
-                    gpu.gemms().size() - gemmsBefore);
+            return new TinyStep(List.copyOf(gpu.launches()), gpu.gemms().size() - gemmsBefore);
         }
     }
 
