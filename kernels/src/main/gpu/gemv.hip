@@ -75,7 +75,12 @@ LS_DEVICE void ls_mmv_store(float (&acc)[LS_MMV_ROWS][NCOLS], float* y, int row0
     const int r = (int)tid / NCOLS;
     const int c = (int)tid % NCOLS;
     float sum = 0.0f;
-    for (unsigned w = 0; w < ls_block_dim_x() / wave; ++w) sum += partial[w][tid];
+    // a fixed trip count, the block's own waves taken (a bound read at run time made every GEMV's
+    // code 1.5 KB longer, and 8B Q4_K's batch-1 step 12% slower on an H200)
+#pragma unroll
+    for (unsigned w = 0; w < THREADS / 32; ++w) {
+      if (w < ls_block_dim_x() / wave) sum += partial[w][tid];
+    }
     if (row0 + r < rows && c < ncols) {
       float* out = y + (long)ls_mmv_yrow(map, c) * ystride + row0 + r;
       *out = accumulate ? *out + sum : sum;
