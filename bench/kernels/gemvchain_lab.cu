@@ -34,15 +34,6 @@ typedef void (*Fn)(const uint8_t*, const uint16_t*, const int8_t*, const float*,
 struct V { const char* name; Fn fn; int rows_per_block, threads, q8, cols; };
 #define VAR(nc, q4, r, t) {#r " rows x " #t, (Fn)mmvq_shape<nc, q4, r, t>, r, t, !(q4), nc}
 
-// a rows x k Q8_0 matrix (32 quant bytes a block) of random quants and scales
-static Mat alloc_q8(int rows, int k) {
-  Mat m{rows, k}; const long nbk = (long)rows * (k / 32);
-  CK(cudaMalloc(&m.w, nbk * 32)); CK(cudaMalloc(&m.d, nbk * 2));
-  fill<<<1024, 256>>>((uint32_t*)m.w, nbk * 8, rand(), 0x7f7f7f7fu, 0);
-  fill<<<1024, 256>>>((uint32_t*)m.d, nbk / 2, rand(), 0x0fff0fffu, 0x20002000u);
-  return m;
-}
-
 int main() {
   cudaDeviceProp prop; CK(cudaGetDeviceProperties(&prop, 0));
   printf("device %s, SMs %d, L2 %d MB\n", prop.name, prop.multiProcessorCount, prop.l2CacheSize >> 20);
@@ -111,7 +102,7 @@ int main() {
     std::vector<std::vector<Mat>> mats(shapes.size());
     for (size_t si = 0; si < shapes.size(); ++si)
       for (int l = 0; l < (si == 4 ? 4 : 32); ++l)
-        mats[si].push_back(q8 ? alloc_q8(shapes[si].rows, shapes[si].k) : alloc_mat(shapes[si].rows, shapes[si].k));
+        mats[si].push_back(alloc_mat(shapes[si].rows, shapes[si].k, q8 ? 32 : 16));
     CK(cudaDeviceSynchronize());
     const double block_bytes = q8 ? 34 : 18;
     for (size_t si = 0; si < shapes.size(); ++si) {

@@ -85,11 +85,12 @@ __global__ void fill(uint32_t* p, long n, uint32_t seed, uint32_t mask, uint32_t
 
 struct Mat { int rows, k; uint8_t* w; uint16_t* d; };
 
-// a rows x k Q4_0 matrix of random quants and scales of moderate size
-static Mat alloc_mat(int rows, int k) {
+// a rows x k matrix of random quants (quant_bytes a 32-value block: 16 for Q4_0, 32 for Q8_0) and
+// scales of moderate size, in the repacked layout
+static Mat alloc_mat(int rows, int k, int quant_bytes = 16) {
   Mat m{rows, k}; const long nbk = (long)rows * (k / 32);
-  CK(cudaMalloc(&m.w, nbk * 16)); CK(cudaMalloc(&m.d, nbk * 2));
-  fill<<<1024, 256>>>((uint32_t*)m.w, nbk * 4, rand(), 0xffffffffu, 0);
+  CK(cudaMalloc(&m.w, nbk * quant_bytes)); CK(cudaMalloc(&m.d, nbk * 2));
+  fill<<<1024, 256>>>((uint32_t*)m.w, nbk * quant_bytes / 4, rand(), 0xffffffffu, 0);
   fill<<<1024, 256>>>((uint32_t*)m.d, nbk / 2, rand(), 0x0fff0fffu, 0x20002000u);
   return m;
 }
