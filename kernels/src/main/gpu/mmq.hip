@@ -554,9 +554,9 @@ LS_KERNEL LS_MMQ_BOUNDS void ls_mmq_q8_0(const uint8_t* w, const uint16_t* wd, c
 LS_MMQ_EX_ENTRY(q4_0, true)
 LS_MMQ_EX_ENTRY(q8_0, false)
 
-// Batched products on half tensor cores over Q4_0, Q8_0 and Q4_K weights (ls_mmh_*): each weight
+// Batched products on half tensor cores over Q4_0, Q8_0 and K-quant weights (ls_mmh_*): each weight
 // turned into half in registers exactly as its half copy holds it (half((q - 8) * d), half(q * d),
-// half(d * sc * q - dmin * m)), times the half activations the BLAS path reads (xh: ncols rows of k
+// half(d * sc * q - dmin * m), ...), times the half activations the BLAS path reads (xh: ncols rows of k
 // halves, the Q8_0 or Q8_K rounding of the floats), float sums (mma.sync.m16n8k16). What the BLAS
 // computes from a half copy, without the copy, and without the int8 kernels' scaling of every
 // block's sums, which bounds those by instructions.
@@ -569,8 +569,9 @@ LS_MMQ_EX_ENTRY(q8_0, false)
 // values in another order, the same for weights and activations: the lane of a row's four that holds
 // k pairs 2t and 2t + 8 of a tile takes values 8t..8t+7 over the block's two tiles of 16, so its
 // weights are one 16-byte register load (a Q4_K lane: its row's header and 32 quant bytes, the
-// sub-block's chunk) and its activations one 16-byte shared-memory read. Float sums in another order
-// than the BLAS's: results agree to float rounding.
+// sub-block's chunk) and its activations one 16-byte shared-memory read (a spread reader's block is
+// values 8t..8t+7 of each of the group's four 32-value quarters, and the activations are staged so).
+// Float sums in another order than the BLAS's: results agree to float rounding.
 //
 // Elsewhere (no host launches it there): one thread a row, every token, the same halves in float.
 //
@@ -654,12 +655,14 @@ __shared__ __align__(16) uint8_t ls_mmh_xs[2 * LS_MMH_COLS * LS_MMH_KBLOCKS * LS
 // Q4_0 and Q8_0, repacked: 16 or 32 quant bytes a block, the half scales apart (wd).
 template <bool Q4>
 struct LsMmhRepacked {
+  static constexpr bool SPREAD = false;
   static constexpr int WV = Q4 ? 1 : 2;  // 16-byte words of a block's quants
   struct Regs {
     uint4 q[2][2][WV];
     unsigned d[2][2];  // the block's scale, twice
   };
   struct Scales {};
+  using View = Regs;
   const uint8_t* qsrc;  // this lane's block of the share's first group, in its first row
   const uint16_t* dsrc;
   long nb;
@@ -688,7 +691,8 @@ struct LsMmhRepacked {
     }
   }
 
-  LS_MEMBER Scales scales(const Regs&, int) const { return {}; }
+  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER Scales scales(const View&, int, int) const { return {}; }
 
   // Q4_0: word s & 3 of the 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of 32.
   LS_MEMBER void halves(const Regs& r, const Scales&, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
@@ -702,12 +706,32 @@ struct LsMmhRepacked {
   }
 };
 
+// d * sc and dmin * m of sub-block j of a Q4_K / Q5_K super-block from its 16-byte header (d, dmin,
+// the 12 scale bytes: ggml's get_scale_min_k4 over bytes 4..15).
+LS_DEVICE void ls_mmh_k4_scales(const uint4& hd, int j, float& d1, float& m1) {
+  auto byte = [&](int b) {
+    const unsigned word = b < 4 ? hd.x : b < 8 ? hd.y : b < 12 ? hd.z : hd.w;
+    return (int)((word >> (8 * (b & 3))) & 0xFFu);
+  };
+  int sc, m;
+  if (j < 4) {
+    sc = byte(4 + j) & 63;
+    m = byte(8 + j) & 63;
+  } else {
+    sc = (byte(8 + j) & 0x0F) | ((byte(j) >> 6) << 4);
+    m = (byte(8 + j) >> 4) | ((byte(4 + j) >> 6) << 4);
+  }
+  d1 = ls_half_to_float((uint16_t)(hd.x & 0xFFFFu)) * (float)sc;
+  m1 = ls_half_to_float((uint16_t)(hd.x >> 16)) * (float)m;
+}
+
 // Q4_K, GGML's super-blocks of 256 values in 144 bytes: a group is half a super-block and a lane's
 // block its sub-block 4 half + t, so a lane loads its rows' 16-byte headers (d, dmin, the 12 scale
 // bytes) and the 32 quant bytes of its sub-block's chunk (the lanes of a chunk's two sub-blocks load
 // the same bytes: one request). Values d * sc * q - dmin * m in float, as ls_deq8_q4_k computes them,
 // rounded to half once.
 struct LsMmhQ4K {
+  static constexpr bool SPREAD = false;
   struct Regs {
     uint4 head[2][2];
     uint4 q[2][2][2];
@@ -715,6 +739,7 @@ struct LsMmhQ4K {
   struct Scales {
     float d1[2][2], m1[2][2];
   };
+  using View = Regs;
   const uint8_t* src;  // this lane's first row's super-blocks
   long nsb;            // super-blocks a row
   int first;           // the share's first half super-block
@@ -744,30 +769,16 @@ struct LsMmhQ4K {
     }
   }
 
-  // d * sc and dmin * m of this lane's sub-block j (ggml's get_scale_min_k4 over header bytes 4..15).
-  LS_MEMBER Scales scales(const Regs& r, int grp) const {
+  LS_MEMBER View view(const Regs& r) const { return r; }
+
+  // d * sc and dmin * m of this lane's sub-block j.
+  LS_MEMBER Scales scales(const View& r, int grp, int) const {
     const int j = 4 * ((first + grp) & 1) + t;
     Scales out;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const uint4& hd = r.head[rt][h];
-        auto byte = [&](int b) {
-          const unsigned word = b < 4 ? hd.x : b < 8 ? hd.y : b < 12 ? hd.z : hd.w;
-          return (int)((word >> (8 * (b & 3))) & 0xFFu);
-        };
-        int sc, m;
-        if (j < 4) {
-          sc = byte(4 + j) & 63;
-          m = byte(8 + j) & 63;
-        } else {
-          sc = (byte(8 + j) & 0x0F) | ((byte(j) >> 6) << 4);
-          m = (byte(8 + j) >> 4) | ((byte(4 + j) >> 6) << 4);
-        }
-        out.d1[rt][h] = ls_half_to_float((uint16_t)(hd.x & 0xFFFFu)) * (float)sc;
-        out.m1[rt][h] = ls_half_to_float((uint16_t)(hd.x >> 16)) * (float)m;
-      }
+      for (int h = 0; h < 2; ++h) ls_mmh_k4_scales(r.head[rt][h], j, out.d1[rt][h], out.m1[rt][h]);
     }
     return out;
   }
@@ -784,12 +795,402 @@ struct LsMmhQ4K {
     hi = (unsigned)ls_float_to_half(f[2]) | ((unsigned)ls_float_to_half(f[3]) << 16);
   }
 };
+
+// The spread K-quant readers (Q5_K, Q6_K, Q3_K, Q2_K): a group is still half a super-block, but a
+// lane's "block" is values 8t..8t+7 of each of its four 32-value quarters q (the activations are
+// staged to match, SPREAD), so that a lane loads the bytes of its eight positions of the quarters'
+// shared low-bit, high-bit and scale arrays (8 quant bytes where a 32-value block would need 32
+// or 64), and step s = 2p + e of its block is values 4e..4e+3 of those eight in quarter p. Values as
+// the format's ls_deq8_* computes them in float, rounded to half once: the half copy's operands.
+
+// Two floats as a half pair (a in the low half), rounded to nearest as ls_float_to_half.
+LS_DEVICE unsigned ls_mmh_pack(float a, float b) {
+  unsigned r;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(b), "f"(a));
+  return r;
+}
+
+// Four values f(byte i of v) as two half pairs.
+template <class F>
+LS_DEVICE void ls_mmh_pairs(unsigned v, F f, unsigned& lo, unsigned& hi) {
+  lo = ls_mmh_pack(f(v, 0), f(v, 1));
+  hi = ls_mmh_pack(f(v, 2), f(v, 3));
+}
+
+// 4 * W bytes at p, which is only 2-byte aligned (Q3_K's 110- and Q6_K's 210-byte blocks), as the
+// W + 1 words around them; the last only where p is not 4-byte aligned, so that nothing past the
+// bytes' last word is read. A row's blocks all sit at the same offset mod 4 as the rows 8 apart
+// (8 * 110 and 8 * 210 are multiples of 4), so one shift serves a lane's four rows.
+template <int W>
+LS_DEVICE void ls_mmh_load_a2(const uint8_t* p, bool ok, unsigned (&w)[W + 1]) {
+  const unsigned* a = (const unsigned*)((unsigned long long)p & ~3ull);
+  const bool odd = ((unsigned long long)p & 2ull) != 0;
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = ok ? a[i] : 0u;
+  w[W] = ok && odd ? a[W] : 0u;
+}
+
+// Word i of those bytes (sh: 16 where p was 2 bytes into a word, else 0).
+template <int W>
+LS_DEVICE unsigned ls_mmh_word(const unsigned (&w)[W + 1], int i, int sh) {
+  return __funnelshift_r(w[i], w[i + 1], sh);
+}
+
+LS_DEVICE int ls_mmh_shift_a2(const uint8_t* p) {
+  return (int)((unsigned long long)p & 2ull) * 8;
+}
+
+// Byte i (0..7) of two words.
+LS_DEVICE int ls_mmh_byte8(unsigned w0, unsigned w1, int i) {
+  return (int)(((i < 4 ? w0 : w1) >> (8 * (i & 3))) & 0xFFu);
+}
+
+// The scale bytes of a row's super-block, which a row's four lanes all need, loaded a word a lane
+// (in flight, one register a lane where the run would take three or four) and shared at use
+// (ls_mmh_share). Q6_K: lanes 0-2 the words around the 8 scale bytes at p (2-byte aligned; lane 2's
+// only where p is not 4-byte aligned), lane 3 d (at dp).
+LS_DEVICE unsigned ls_mmh_share_load_q6_k(const uint8_t* p, const uint8_t* dp, bool ok, int t, int sh) {
+  const unsigned* a = (const unsigned*)((unsigned long long)p & ~3ull);
+  if (!ok) return 0u;
+  return t < 2 ? a[t] : t == 2 ? (sh != 0 ? a[2] : 0u) : (unsigned)*(const uint16_t*)dp;
+}
+
+// Q3_K: the 12 scale bytes at p and d after them: lanes 0-2 the first three words around them, lane
+// 3 the fourth where p is not 4-byte aligned (its last half is d), else d.
+LS_DEVICE unsigned ls_mmh_share_load_q3_k(const uint8_t* p, bool ok, int t, int sh) {
+  const unsigned* a = (const unsigned*)((unsigned long long)p & ~3ull);
+  if (!ok) return 0u;
+  return t < 3 ? a[t] : sh != 0 ? a[3] : (unsigned)*(const uint16_t*)(p + 12);
+}
+
+// Words 0-3 of a row's shared run, from its four lanes.
+template <int N>
+LS_DEVICE void ls_mmh_share(unsigned mine, unsigned (&w)[N]) {
+  static_assert(N >= 4, "four lanes' words");
+  const int quad = (int)(ls_thread_x() & 28u);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) w[i] = __shfl_sync(0xFFFFFFFFu, mine, quad | i);
+}
+
+// The spread readers' common part: this lane's first row's super-blocks of BYTES, the share's first
+// half super-block, the lane.
+template <int BYTES>
+struct LsMmhSpread {
+  static constexpr bool SPREAD = true;
+  const uint8_t* src;
+  long nsb;   // super-blocks a row
+  int first;  // the share's first half super-block
+  int t;
+
+  LS_MEMBER LsMmhSpread(const uint8_t* w, int k, int row, int block, int lane_t)
+      : src(w + (long)row * (k / LS_QK_K) * BYTES),
+        nsb(k / LS_QK_K),
+        first((block - lane_t) / LS_MMH_KBLOCKS),
+        t(lane_t) {}
+
+  // Super-block of group grp in the row `off` rows past this lane's first, and which half.
+  LS_MEMBER const uint8_t* block(int grp, int off) const {
+    return src + ((long)off * nsb + ((first + grp) >> 1)) * BYTES;
+  }
+  LS_MEMBER int half(int grp) const { return (first + grp) & 1; }
+};
+
+// Q5_K (176 bytes, 16-byte aligned): the header (d, dmin, 12 scale bytes), the lane's 8 bytes of the
+// quarters' two 32-byte nibble runs (quarters 0-1 the first's low and high nibbles, 2-3 the second's),
+// and its 8 bytes of qh (bit 4 half + q). Value d * sc * q - dmin * m.
+struct LsMmhQ5K : LsMmhSpread<LS_Q5_K_BYTES> {
+  struct Regs {
+    uint4 head[2][2];
+    uint2 q[2][2][2];
+    uint2 qh[2][2];
+  };
+  struct Scales {
+    float d1[2][2], m1[2][2];
+    int j;  // the quarter's sub-block of the super-block
+  };
+  using View = Regs;
+  using LsMmhSpread::LsMmhSpread;
+
+  LS_MEMBER View view(const Regs& r) const { return r; }
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    const int c = 2 * half(grp);
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint8_t* b = block(grp, off);
+        r.head[rt][h] = ok ? *(const uint4*)b : make_uint4(0, 0, 0, 0);
+        r.q[rt][h][0] = ok ? *(const uint2*)(b + 48 + 32 * c + 8 * t) : make_uint2(0, 0);
+        r.q[rt][h][1] = ok ? *(const uint2*)(b + 80 + 32 * c + 8 * t) : make_uint2(0, 0);
+        r.qh[rt][h] = ok ? *(const uint2*)(b + 16 + 8 * t) : make_uint2(0, 0);
+      }
+    }
+  }
+
+  LS_MEMBER Scales scales(const Regs& r, int grp, int p) const {
+    Scales out;
+    out.j = 4 * half(grp) + p;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) ls_mmh_k4_scales(r.head[rt][h], out.j, out.d1[rt][h], out.m1[rt][h]);
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const Regs& r, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const int p = s >> 1, e = s & 1;
+    const uint2 x = r.q[rt][h][p >> 1];
+    const unsigned q = ((e ? x.y : x.x) >> (4 * (p & 1))) & 0x0F0F0F0Fu;
+    const unsigned qh = (((e ? r.qh[rt][h].y : r.qh[rt][h].x) >> sc.j) & 0x01010101u) << 4;
+    const float d1 = sc.d1[rt][h], m1 = sc.m1[rt][h];
+    ls_mmh_pairs(q | qh, [&](unsigned v, int i) { return d1 * ls_byte_minus(v, i, 0) - m1; }, lo, hi);
+  }
+};
+
+// Q6_K (210 bytes, 2-byte aligned): the lane's 8 bytes of the half's two 32-byte low-nibble runs
+// (quarters 0 and 2 the first's low and high nibbles, 1 and 3 the second's), of its 32 bytes of
+// high bits (2 bits a quarter), the half's 8 int8 scales (one a 16 values: the lane's are
+// (t / 2) + 2q), and d. Value d * scale * (q - 32).
+struct LsMmhQ6K : LsMmhSpread<LS_Q6_K_BYTES> {
+  struct Regs {  // as loaded: each 8 bytes in the 3 words around them; one word of the row's scales
+    unsigned ql[2][2][2][3];
+    unsigned qh[2][2][3];
+    unsigned sc[2][2];
+    int sh;
+  };
+  struct View {  // as used: each 8 bytes in 2 words (the registers of a group in flight are the most)
+    unsigned ql[2][2][2][2];
+    unsigned qh[2][2][2];
+    unsigned sc[2][2][2];
+    unsigned d[2][2];
+  };
+  struct Scales {
+    float ds[2][2];
+  };
+  using LsMmhSpread::LsMmhSpread;
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    const int n = half(grp);
+    r.sh = ls_mmh_shift_a2(block(grp, 0));
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint8_t* b = block(grp, off);
+        ls_mmh_load_a2<2>(b + 64 * n + 8 * t, ok, r.ql[rt][h][0]);
+        ls_mmh_load_a2<2>(b + 64 * n + 32 + 8 * t, ok, r.ql[rt][h][1]);
+        ls_mmh_load_a2<2>(b + 128 + 32 * n + 8 * t, ok, r.qh[rt][h]);
+        r.sc[rt][h] = ls_mmh_share_load_q6_k(b + 192 + 8 * n, b + 208, ok, t, r.sh);
+      }
+    }
+  }
+
+  LS_MEMBER View view(const Regs& r) const {
+    View v;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          v.ql[rt][h][0][i] = ls_mmh_word<2>(r.ql[rt][h][0], i, r.sh);
+          v.ql[rt][h][1][i] = ls_mmh_word<2>(r.ql[rt][h][1], i, r.sh);
+          v.qh[rt][h][i] = ls_mmh_word<2>(r.qh[rt][h], i, r.sh);
+        }
+        unsigned w[4];
+        ls_mmh_share(r.sc[rt][h], w);
+        v.sc[rt][h][0] = __funnelshift_r(w[0], w[1], r.sh);
+        v.sc[rt][h][1] = __funnelshift_r(w[1], w[2], r.sh);
+        v.d[rt][h] = w[3];
+      }
+    }
+    return v;
+  }
+
+  LS_MEMBER Scales scales(const View& v, int, int p) const {
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int scale = (int)(signed char)ls_mmh_byte8(v.sc[rt][h][0], v.sc[rt][h][1], 2 * p + (t >> 1));
+        out.ds[rt][h] = ls_half_to_float((uint16_t)v.d[rt][h]) * (float)scale;
+      }
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const View& v, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const int p = s >> 1, e = s & 1;
+    const unsigned q = (v.ql[rt][h][p & 1][e] >> (p >= 2 ? 4 : 0)) & 0x0F0F0F0Fu;
+    const unsigned qh = ((v.qh[rt][h][e] >> (2 * p)) & 0x03030303u) << 4;
+    const float ds = sc.ds[rt][h];
+    ls_mmh_pairs(q | qh, [&](unsigned x, int i) { return ds * ls_byte_minus(x, i, 32); }, lo, hi);
+  }
+};
+
+// Q3_K (110 bytes, 2-byte aligned): the lane's 8 bytes of hmask (bit 4 half + q: the value's third
+// bit, whose absence subtracts 4) and of the half's 32 bytes of 2-bit values (bits 2q), the 12
+// bytes of 6-bit scales (sub-block g's low 4 bits in byte g % 8, high nibble from 8; its top 2 bits
+// in byte 8 + g % 4), and d. Value d * (scale - 32) * q.
+struct LsMmhQ3K : LsMmhSpread<LS_Q3_K_BYTES> {
+  struct Regs {  // as loaded: each run of bytes in the words around it; one word of the row's scales
+    unsigned hm[2][2][3];
+    unsigned qs[2][2][3];
+    unsigned sc[2][2];
+    int sh;
+  };
+  struct View {  // as used: aligned words
+    unsigned hm[2][2][2];
+    unsigned qs[2][2][2];
+    unsigned sc[2][2][3];
+    unsigned d[2][2];
+  };
+  struct Scales {
+    float dl[2][2];
+    int hbit;  // the quarter's bit of hmask
+  };
+  using LsMmhSpread::LsMmhSpread;
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    const int n = half(grp);
+    r.sh = ls_mmh_shift_a2(block(grp, 0));
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint8_t* b = block(grp, off);
+        ls_mmh_load_a2<2>(b + 8 * t, ok, r.hm[rt][h]);
+        ls_mmh_load_a2<2>(b + 32 + 32 * n + 8 * t, ok, r.qs[rt][h]);
+        r.sc[rt][h] = ls_mmh_share_load_q3_k(b + 96, ok, t, r.sh);
+      }
+    }
+  }
+
+  LS_MEMBER View view(const Regs& r) const {
+    View v;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          v.hm[rt][h][i] = ls_mmh_word<2>(r.hm[rt][h], i, r.sh);
+          v.qs[rt][h][i] = ls_mmh_word<2>(r.qs[rt][h], i, r.sh);
+        }
+        unsigned w[5];
+        ls_mmh_share(r.sc[rt][h], w);
+        w[4] = 0u;
+#pragma unroll
+        for (int i = 0; i < 3; ++i) v.sc[rt][h][i] = __funnelshift_r(w[i], w[i + 1], r.sh);
+        v.d[rt][h] = __funnelshift_r(w[3], w[4], r.sh) & 0xFFFFu;
+      }
+    }
+    return v;
+  }
+
+  LS_MEMBER Scales scales(const View& v, int grp, int p) const {
+    const int n = half(grp);
+    const int g = 2 * p + (t >> 1);  // the sub-block's index in the half (8 n + g in the super-block)
+    Scales out;
+    out.hbit = 4 * n + p;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int lowb = ls_mmh_byte8(v.sc[rt][h][0], v.sc[rt][h][1], g);
+        const int low = n ? lowb >> 4 : lowb & 0x0F;
+        const int high = (int)((v.sc[rt][h][2] >> (8 * (g & 3) + 2 * (2 * n + (p >> 1)))) & 3u);
+        out.dl[rt][h] = ls_half_to_float((uint16_t)v.d[rt][h]) * (float)((low | (high << 4)) - 32);
+      }
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const View& v, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const int p = s >> 1, e = s & 1;
+    const unsigned q = (v.qs[rt][h][e] >> (2 * p)) & 0x03030303u;
+    const unsigned hb = ((v.hm[rt][h][e] >> sc.hbit) & 0x01010101u) << 2;
+    const float dl = sc.dl[rt][h];
+    ls_mmh_pairs(q | hb, [&](unsigned x, int i) { return dl * ls_byte_minus(x, i, 4); }, lo, hi);
+  }
+};
+
+// Q2_K (84 bytes, 4-byte aligned): the half's 8 scale bytes (low nibble scale, high nibble min, one
+// a 16 values: the lane's are (t / 2) + 2q), the lane's 8 bytes of the half's 32 bytes of 2-bit
+// values (bits 2q), d and dmin. Value d * sc * q - dmin * m.
+struct LsMmhQ2K : LsMmhSpread<LS_Q2_K_BYTES> {
+  struct Regs {
+    unsigned qs[2][2][2];
+    unsigned sc[2][2][2];
+    unsigned dm[2][2];
+  };
+  struct Scales {
+    float dl[2][2], ml[2][2];
+  };
+  using View = Regs;
+  using LsMmhSpread::LsMmhSpread;
+
+  LS_MEMBER View view(const Regs& r) const { return r; }
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    const int n = half(grp);
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const unsigned* b = (const unsigned*)block(grp, off);
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          r.qs[rt][h][i] = ok ? b[4 + 8 * n + 2 * t + i] : 0u;
+          r.sc[rt][h][i] = ok ? b[2 * n + i] : 0u;
+        }
+        r.dm[rt][h] = ok ? b[20] : 0u;
+      }
+    }
+  }
+
+  LS_MEMBER Scales scales(const Regs& r, int, int p) const {
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int sc = ls_mmh_byte8(r.sc[rt][h][0], r.sc[rt][h][1], 2 * p + (t >> 1));
+        out.dl[rt][h] = ls_half_to_float((uint16_t)(r.dm[rt][h] & 0xFFFFu)) * (float)(sc & 0x0F);
+        out.ml[rt][h] = ls_half_to_float((uint16_t)(r.dm[rt][h] >> 16)) * (float)(sc >> 4);
+      }
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const Regs& r, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const int p = s >> 1, e = s & 1;
+    const unsigned q = (r.qs[rt][h][e] >> (2 * p)) & 0x03030303u;
+    const float dl = sc.dl[rt][h], ml = sc.ml[rt][h];
+    ls_mmh_pairs(q, [&](unsigned v, int i) { return dl * ls_byte_minus(v, i, 0) - ml; }, lo, hi);
+  }
+};
 #endif
 
-// The formats ls_mmh_* multiplies.
+// The formats ls_mmh_* multiplies (from LS_MMH_Q4_K on, GGML's K-quant super-blocks; wd unused).
 #define LS_MMH_Q4_0 0
 #define LS_MMH_Q8_0 1
 #define LS_MMH_Q4_K 2
+#define LS_MMH_Q5_K 3
+#define LS_MMH_Q6_K 4
+#define LS_MMH_Q3_K 5
+#define LS_MMH_Q2_K 6
 
 #if LS_NVIDIA
 template <int FMT>
@@ -799,6 +1200,22 @@ struct LsMmhReader {
 template <>
 struct LsMmhReader<LS_MMH_Q4_K> {
   using type = LsMmhQ4K;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q5_K> {
+  using type = LsMmhQ5K;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q6_K> {
+  using type = LsMmhQ6K;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q3_K> {
+  using type = LsMmhQ3K;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q2_K> {
+  using type = LsMmhQ2K;
 };
 #endif
 
@@ -827,11 +1244,16 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   // eight different bank groups.
   auto chunk = [](int n, int bt, int p) { return n * XROW + 16 * ((4 * bt + (p ^ (2 * (bt >> 1)))) ^ (n & 1)); };
 
+  using Reader = typename LsMmhReader<FMT>::type;
+
   // The activations this thread stages, fixed but for the group's offset along k: chunk i (one a
-  // tile) is halves 8 xp..8 xp + 7 of block xb of token xn + 8 i. Tokens past the last and blocks past
-  // the share's end are staged as zeros; tiles past TILES not at all.
+  // tile) is halves 8 xp..8 xp + 7 of block xb of token xn + 8 i (a spread reader's block xb: values
+  // 8 xb..8 xb + 7 of each 32, so its chunk xp is the group's values 32 xp + 8 xb onwards). Tokens
+  // past the last and blocks past the share's end are staged as zeros; tiles past TILES not at all.
   const int xn = tid / 16, xb = (tid / 4) & 3, xp = tid & 3;
-  const uint16_t* const xsrc = xh + (long)(col0 + xn) * k + (long)(blk_begin + xb) * LS_QK + xp * 8;
+  const uint16_t* const xsrc =
+      Reader::SPREAD ? xh + (long)(col0 + xn) * k + (long)blk_begin * LS_QK + 32 * xp + 8 * xb
+                     : xh + (long)(col0 + xn) * k + (long)(blk_begin + xb) * LS_QK + xp * 8;
   const int xdst = chunk(xn, xb, xp);
   auto load_x = [&](int grp) {
     if (grp >= groups) return;
@@ -845,9 +1267,8 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   };
 
   // This lane's weight block of group `grp`: block blk_begin + 4 grp + t of its four rows.
-  using Reader = typename LsMmhReader<FMT>::type;
   const Reader reader = [&] {
-    if constexpr (FMT == LS_MMH_Q4_K) {
+    if constexpr (FMT >= LS_MMH_Q4_K) {
       (void)wd;
       return Reader(w, k, wr + g, blk_begin + t, t);
     } else {
@@ -862,16 +1283,19 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   // weight rows and of each token, so weights and activations meet in the same order.
   auto compute = [&](int grp, const Regs& r) {
     const uint8_t* stage = ls_mmh_xs + (grp & 1) * X_STAGE;
-    const typename Reader::Scales scales = reader.scales(r, grp);
+    const typename Reader::View v = reader.view(r);
+    const typename Reader::Scales group_scales = reader.scales(v, grp, 0);
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
+      // a spread reader's scales are its quarters'
+      const typename Reader::Scales scales = Reader::SPREAD ? reader.scales(v, grp, p) : group_scales;
       unsigned a[2][2][4];  // [step 2p + e][rt]: rows g (a0, a2) and g + 8 (a1, a3)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
 #pragma unroll
         for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
-          for (int h = 0; h < 2; ++h) reader.halves(r, scales, 2 * p + e, rt, h, a[e][rt][h], a[e][rt][2 + h]);
+          for (int h = 0; h < 2; ++h) reader.halves(v, scales, 2 * p + e, rt, h, a[e][rt][h], a[e][rt][2 + h]);
         }
       }
 #pragma unroll
@@ -920,8 +1344,16 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
         ls_deq8_q4_0(w, wd, r, k, b * LS_QK + e, v + e);
       } else if constexpr (FMT == LS_MMH_Q8_0) {
         ls_deq8_q8_0(w, wd, r, k, b * LS_QK + e, v + e);
-      } else {
+      } else if constexpr (FMT == LS_MMH_Q4_K) {
         ls_deq8_q4_k(w, wd, r, k, b * LS_QK + e, v + e);
+      } else if constexpr (FMT == LS_MMH_Q5_K) {
+        ls_deq8_q5_k(w, wd, r, k, b * LS_QK + e, v + e);
+      } else if constexpr (FMT == LS_MMH_Q6_K) {
+        ls_deq8_q6_k(w, wd, r, k, b * LS_QK + e, v + e);
+      } else if constexpr (FMT == LS_MMH_Q3_K) {
+        ls_deq8_q3_k(w, wd, r, k, b * LS_QK + e, v + e);
+      } else {
+        ls_deq8_q2_k(w, wd, r, k, b * LS_QK + e, v + e);
       }
     }
     for (int i = 0; i < LS_MMH_ACC && col0 + i < ncols; ++i) {
@@ -978,9 +1410,15 @@ LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q8_0(const uint8_t* w, const uint16_t* wd, c
   ls_mmh_dense<LS_MMH_Q8_0>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
-// Q4_K: wd unused (the super-blocks hold their scales); k a multiple of 256.
-LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q4_k(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y, int rows,
-                                          int k, int ncols, int ystride, int accumulate, float* partials,
-                                          unsigned* arrivals, int splits) {
-  ls_mmh_dense<LS_MMH_Q4_K>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
-}
+// The K-quants: wd unused (the super-blocks hold their scales); k a multiple of 256.
+#define LS_MMH_K_ENTRY(name, fmt)                                                                                   \
+  LS_KERNEL LS_MMH_BOUNDS void ls_mmh_##name(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y,   \
+                                             int rows, int k, int ncols, int ystride, int accumulate,              \
+                                             float* partials, unsigned* arrivals, int splits) {                    \
+    ls_mmh_dense<fmt>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);              \
+  }
+LS_MMH_K_ENTRY(q4_k, LS_MMH_Q4_K)
+LS_MMH_K_ENTRY(q5_k, LS_MMH_Q5_K)
+LS_MMH_K_ENTRY(q6_k, LS_MMH_Q6_K)
+LS_MMH_K_ENTRY(q3_k, LS_MMH_Q3_K)
+LS_MMH_K_ENTRY(q2_k, LS_MMH_Q2_K)

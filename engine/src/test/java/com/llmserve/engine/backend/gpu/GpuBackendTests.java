@@ -193,8 +193,10 @@ class GpuBackendTests {
 
     static Stream<Arguments> halfTensorCoreBatches() {
         List<Arguments> out = new ArrayList<>(int8TensorCoreBatches().toList());
-        for (int tokens : new int[] {9, 16, 24, 40, 64, 65}) {
-            out.add(Arguments.of(GgmlType.Q4_K, tokens));
+        for (GgmlType t : new GgmlType[] {GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K, GgmlType.Q3_K, GgmlType.Q2_K}) {
+            for (int tokens : new int[] {9, 16, 24, 40, 64, 65}) {
+                out.add(Arguments.of(t, tokens));
+            }
         }
         return out.stream();
     }
@@ -203,8 +205,9 @@ class GpuBackendTests {
      * The half tensor-core products (NVIDIA sm_80 on) multiply the same half operands as the BLAS over
      * half copies, in another float order: against those as close as float sums allow, against the
      * CPU as close as the BLAS path; rows (200) and tokens not multiples of the 128 x 64 block tile,
-     * and 33 blocks a row (Q4_K: 5 super-blocks, 10 half super-blocks), not a multiple of the four a
-     * group takes (Q4_K: of the two a super-block holds).
+     * and 33 blocks a row (K-quants: 5 super-blocks, 10 half super-blocks), not a multiple of the four
+     * a group takes (K-quants: of the two a super-block holds). Five super-blocks a row also put Q6_K's
+     * and Q3_K's 2-byte-aligned rows at both offsets mod 4.
      */
     @ParameterizedTest(name = "{0} x {1} tokens")
     @MethodSource("halfTensorCoreBatches")
@@ -214,25 +217,58 @@ class GpuBackendTests {
                 "half tensor-core products run on NVIDIA sm_80 on");
         Random r = new Random(type.ordinal() * 31L + tokens);
         int rows = 200;
-        int cols = type == GgmlType.Q4_K ? 1280 : 1056;
+        int cols = type.blockSize() == 256 ? 1280 : 1056;
         GgufTensor w = RandomTensors.tensor("w", type, rows, cols, r);
         float[] x = RandomTensors.gaussian(tokens * cols, r);
         float[] ref = product(cpu, List.of(w), x, tokens, cols, rows);
+        float[][] mmhAndBlas = halfTensorCoreAndBlasProducts(List.of(w), x, tokens, cols, rows);
+        float[] mmh = mmhAndBlas[0];
+        float[] blas = mmhAndBlas[1];
+        report("half tensor cores " + type + " x" + tokens + " vs CPU", ref, mmh, 3e-3);
+        report("half tensor cores " + type + " x" + tokens + " vs BLAS over half copies", blas, mmh, 1e-5);
+    }
+
+    /**
+     * A K-quant file's fused qkv (Q4_K_M: Q4_K, Q4_K, Q6_K; Q5_K_M: Q5_K, Q5_K, Q6_K) without half
+     * copies: each band through its format's half tensor-core product into its rows of the output;
+     * against the BLAS over half copies as close as float sums allow.
+     */
+    @ParameterizedTest(name = "{0}|{0}|Q6_K x {1} tokens")
+    @CsvSource({"Q4_K, 16", "Q4_K, 40", "Q5_K, 24", "Q5_K, 64"})
+    void fusedKQuantBandsTakeTheHalfTensorCoresBandByBand(GgmlType qk, int tokens) {
+        assumeTrue(
+                gpu.device().info().arch().atLeast(DeviceArch.SM_80),
+                "half tensor-core products run on NVIDIA sm_80 on");
+        Random r = new Random(qk.ordinal() * 13L + tokens);
+        int cols = 1280;
+        List<GgufTensor> parts = List.of(
+                RandomTensors.tensor("q", qk, 136, cols, r),
+                RandomTensors.tensor("k", qk, 32, cols, r),
+                RandomTensors.tensor("v", GgmlType.Q6_K, 33, cols, r));
+        float[] x = RandomTensors.gaussian(tokens * cols, r);
+        float[][] mmhAndBlas = halfTensorCoreAndBlasProducts(parts, x, tokens, cols, 201);
+        String name = "fused " + qk + "|" + qk + "|Q6_K x" + tokens;
+        report(name + " vs CPU", product(cpu, parts, x, tokens, cols, 201), mmhAndBlas[0], 3e-3);
+        report(name + " vs BLAS over half copies", mmhAndBlas[1], mmhAndBlas[0], 1e-5);
+    }
+
+    /** The product without half copies on the half tensor cores, and the BLAS's over half copies. */
+    private static float[][] halfTensorCoreAndBlasProducts(
+            List<GgufTensor> parts, float[] x, int tokens, int cols, int rows) {
         float[] mmh;
         try (GpuBackend tensorCores = GpuBackend.open(
                 pool.device(0),
                 GpuOptions.defaults().withHalfWeights(false).withGemmMinRows(9).withMmqMaxRows(128))) {
-            mmh = product(tensorCores, List.of(w), x, tokens, cols, rows);
+            mmh = product(tensorCores, parts, x, tokens, cols, rows);
         }
         float[] blas;
         try (GpuBackend halfCopies = GpuBackend.open(
                 pool.device(0),
                 GpuOptions.defaults().withHalfWeights(true).withGemmMinRows(9).withHalfTensorProducts(false))) {
             // (up to 48 rows the defaults would take ls_mmh_* over the copies too)
-            blas = product(halfCopies, List.of(w), x, tokens, cols, rows);
+            blas = product(halfCopies, parts, x, tokens, cols, rows);
         }
-        report("half tensor cores " + type + " x" + tokens + " vs CPU", ref, mmh, 3e-3);
-        report("half tensor cores " + type + " x" + tokens + " vs BLAS over half copies", blas, mmh, 1e-5);
+        return new float[][] {mmh, blas};
     }
 
     /**

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -109,8 +110,9 @@ class SimulatedGpuBackendTests {
     /**
      * The tiny models of the types once dequantized to F16 on the host multiply through their own
      * formats' kernels: the integer GEMV (Q4_1, Q5_0, Q5_1, their int8 input written by the norms;
-     * Q3_K to Q6_K over Q8_K ints), the float GEMV (Q2_K), the gather and, for a prompt on the BLAS
-     * path without half copies, the dequantization to half per product.
+     * Q3_K to Q6_K over Q8_K ints), the float GEMV (Q2_K), the gather and, for a 40-token prompt
+     * without half copies, the dequantization to half per product for the BLAS (Q4_1, Q5_0, Q5_1) or
+     * the half tensor cores over the blocks as they are (the K-quants).
      */
     @ParameterizedTest
     @MethodSource("modelsAndTheirKernels")
@@ -140,12 +142,11 @@ class SimulatedGpuBackendTests {
                         List.of("ls_embed_q5_0", "ls_mmvq_q5_0_1", "ls_dequant_q5_0_f16", "ls_swiglu_q8")),
                 Arguments.of("tiny-Q5_1.gguf", List.of("ls_embed_q5_1", "ls_mmvq_q5_1_1", "ls_dequant_q5_1_f16")),
                 Arguments.of(
-                        "tiny-Q2_K.gguf",
-                        List.of("ls_embed_q2_k", "ls_mmvf_q2_k_1", "ls_mmvk_q3_k_1", "ls_dequant_q2_k_f16")),
+                        "tiny-Q2_K.gguf", List.of("ls_embed_q2_k", "ls_mmvf_q2_k_1", "ls_mmvk_q3_k_1", "ls_mmh_q2_k")),
                 Arguments.of(
                         "tiny-Q3_K_M.gguf",
                         List.of("ls_embed_q3_k", "ls_mmvk_q3_k_1", "ls_mmvk_q4_k_1", "ls_mmvk_q5_k_1")),
-                Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvk_q5_k_1", "ls_dequant_q5_k_f16")));
+                Arguments.of("tiny-Q5_K_M.gguf", List.of("ls_embed_q5_k", "ls_mmvk_q5_k_1", "ls_mmh_q5_k")));
     }
 
     /** A 40-token prompt: between gemm-min-rows (32) and mmq-max-rows (64) by default. */
@@ -424,30 +425,42 @@ class SimulatedGpuBackendTests {
     }
 
     /**
-     * Q4_K weights take the half tensor cores where they have no half copy (instead of GEMV passes
-     * below gemm-min-rows and weights dequantized for the BLAS from it), and the BLAS over their
-     * copies where they have them; the Q6_K ones of a Q4_K_M file keep their paths, and so does a
-     * fused weight with a Q6_K band (the file's qkv: its Q4_K bands are dequantized with it).
+     * K-quant weights take the half tensor cores where they have no half copy (instead of GEMV passes
+     * below gemm-min-rows and weights dequantized for the BLAS from it), every band of a fused weight
+     * through its own format's kernel (a Q4_K_M file's qkv: Q4_K, Q4_K, Q6_K), so that no product of
+     * 16 decode rows or a 40-token prompt goes through the BLAS; and the BLAS over their copies where
+     * they have them. (Each file's output projection is Q6_K: 16 rows of logits take ls_mmh_q6_k,
+     * the prompt's one row the GEMV.)
      */
-    @Test
-    void q4KWeightsTakeTheHalfTensorCoresWhereTheyHaveNoHalfCopy() throws IOException {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "tiny-Q4_K_M.gguf, ls_mmh_q4_k ls_mmh_q6_k",
+        "tiny-Q5_K_M.gguf, ls_mmh_q5_k ls_mmh_q6_k",
+        "tiny-Q3_K_M.gguf, ls_mmh_q3_k ls_mmh_q4_k ls_mmh_q5_k",
+        "tiny-Q2_K.gguf, ls_mmh_q2_k ls_mmh_q3_k",
+        "tiny-Q6_K.gguf, ls_mmh_q6_k"
+    })
+    void kQuantWeightsTakeTheHalfTensorCoresWhereTheyHaveNoHalfCopy(String file, String kernels) throws IOException {
+        String[] mmh = kernels.split(" ");
         GpuOptions none = GpuOptions.defaults().withHalfWeights(false);
-        TinyStep decode = tinyStep("tiny-Q4_K_M.gguf", none, decodeRows(16));
-        assertThat(decode.kernels()).contains("ls_mmh_q4_k").doesNotContain("ls_mmh_q4_0");
+        TinyStep decode = tinyStep(file, none, decodeRows(16));
+        assertThat(decode.kernels()).contains(mmh).contains("ls_mmh_q6_k").doesNotContain("ls_mmh_q4_0");
+        assertThat(decode.gemms()).as("BLAS products").isZero();
         int[] prompt = new int[40];
         Arrays.fill(prompt, 2);
         TinyStep promptStep = tinyStep(
-                "tiny-Q4_K_M.gguf",
+                file,
                 none,
                 Batch.builder(BLOCK)
                         .add(new int[] {0, 1, 2}, 0, prompt, Batch.Logits.LAST)
                         .build());
-        assertThat(promptStep.kernels()).contains("ls_mmh_q4_k");
-        TinyStep copies = tinyStep("tiny-Q4_K_M.gguf", GpuOptions.defaults().withHalfWeights(true), decodeRows(16));
-        assertThat(copies.kernels()).doesNotContain("ls_mmh_q4_k");
+        assertThat(promptStep.kernels()).contains(mmh);
+        assertThat(promptStep.gemms()).as("BLAS products").isZero();
+        TinyStep copies = tinyStep(file, GpuOptions.defaults().withHalfWeights(true), decodeRows(16));
+        assertThat(copies.kernels()).doesNotContain(mmh);
         assertThat(copies.gemms()).isGreaterThan(decode.gemms());
-        TinyStep off = tinyStep("tiny-Q4_K_M.gguf", none.withHalfTensorProducts(false), decodeRows(16));
-        assertThat(off.kernels()).doesNotContain("ls_mmh_q4_k");
+        TinyStep off = tinyStep(file, none.withHalfTensorProducts(false), decodeRows(16));
+        assertThat(off.kernels()).doesNotContain(mmh);
     }
 
     /**
