@@ -1,11 +1,12 @@
-// The half tensor-core products over the K-quants as they lie on the device (GGML super-blocks of 256
-// values: Q4_K 144 bytes, Q5_K 176, Q6_K 210, Q3_K 110, Q2_K 84), ls_mmh_q4_k ... ls_mmh_q2_k (mmq.hip:
-// ls_mmh_products with the format's weight reader), against cuBLAS over the half copy (what runs
-// instead where the weight has one: K-quant products take ls_mmh_* only where it has none,
-// WeightFormat.halfProductsOverCopies), weights cycled through 1 GiB: us a product at 12 to 64 tokens
-// on the 8B's shapes (and Llama-2's 11008-value rows: 43 super-blocks, rows at both 4-byte phases for
-// the 2-byte-aligned formats), GB/s of the format, and the relative L2 distance between the two (the
-// same half operands, float sums in another order). FORMATS=q6_k,q5_k limits the formats.
+// The half tensor-core products over the formats the device keeps in GGML's layout (super-blocks of 256
+// values: Q4_K 144 bytes, Q5_K 176, Q6_K 210, Q3_K 110, Q2_K 84; blocks of 32: Q4_1 20, Q5_0 22, Q5_1
+// 24), ls_mmh_q4_k ... ls_mmh_q5_1 (mmq.hip: ls_mmh_products with the format's weight reader), against
+// cuBLAS over the half copy (what runs instead where the weight has one: these products take ls_mmh_*
+// only where it has none, WeightFormat.halfProductsOverCopies), weights cycled through 1 GiB: us a
+// product at 9 to 64 tokens on the 8B's shapes (and Llama-2's 11008-value rows: 43 super-blocks, rows
+// at both 4-byte phases for the 2-byte-aligned formats), GB/s of the format, and the relative L2
+// distance between the two (the same half operands, float sums in another order; over 1e-5 is marked
+// MISMATCH). FORMATS=q6_k,q5_k limits the formats.
 //
 // usage: bash bench/kernels/run.sh mmhk
 #include "mmh_lab.cuh"
@@ -18,7 +19,8 @@ typedef void (*Deq8)(const uint8_t*, const uint16_t*, long, int, int, float*);
 
 struct Format {
   const char* name;
-  int bytes;     // a super-block's
+  int values;    // a block's
+  int bytes;     // a block's
   int d_at;      // its d (half)
   int dmin_at;   // its dmin, or -1
   MmhKernel kernel;
@@ -30,7 +32,7 @@ void copy_of(const uint8_t* w, uint16_t* out, long rows, int k) {
   half_copy<DEQ8><<<4096, 256>>>(w, nullptr, out, rows, k);
 }
 
-// Random super-blocks: every byte random, then d ~ 2^-3 and dmin ~ 2^-8, small positive halves.
+// Random blocks: every byte random, then d ~ 2^-3 and dmin (or m) ~ 2^-8, small positive halves.
 __global__ void fill_k(uint8_t* w, long blocks, int bytes, int d_at, int dmin_at, uint32_t seed) {
   for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < blocks * bytes; i += (long)gridDim.x * blockDim.x) {
     uint32_t h = (uint32_t)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995; h ^= h >> 15;
@@ -44,11 +46,14 @@ __global__ void fill_k(uint8_t* w, long blocks, int bytes, int d_at, int dmin_at
 
 int main() {
   const Format formats[] = {
-      {"q4_k", LS_Q4_K_BYTES, 0, 2, ls_mmh_q4_k, copy_of<ls_deq8_q4_k>},
-      {"q5_k", LS_Q5_K_BYTES, 0, 2, ls_mmh_q5_k, copy_of<ls_deq8_q5_k>},
-      {"q6_k", LS_Q6_K_BYTES, 208, -1, ls_mmh_q6_k, copy_of<ls_deq8_q6_k>},
-      {"q3_k", LS_Q3_K_BYTES, 108, -1, ls_mmh_q3_k, copy_of<ls_deq8_q3_k>},
-      {"q2_k", LS_Q2_K_BYTES, 80, 82, ls_mmh_q2_k, copy_of<ls_deq8_q2_k>},
+      {"q4_k", LS_QK_K, LS_Q4_K_BYTES, 0, 2, ls_mmh_q4_k, copy_of<ls_deq8_q4_k>},
+      {"q5_k", LS_QK_K, LS_Q5_K_BYTES, 0, 2, ls_mmh_q5_k, copy_of<ls_deq8_q5_k>},
+      {"q6_k", LS_QK_K, LS_Q6_K_BYTES, 208, -1, ls_mmh_q6_k, copy_of<ls_deq8_q6_k>},
+      {"q3_k", LS_QK_K, LS_Q3_K_BYTES, 108, -1, ls_mmh_q3_k, copy_of<ls_deq8_q3_k>},
+      {"q2_k", LS_QK_K, LS_Q2_K_BYTES, 80, 82, ls_mmh_q2_k, copy_of<ls_deq8_q2_k>},
+      {"q4_1", LS_QK, LS_Q4_1_BYTES, 0, 2, ls_mmh_q4_1, copy_of<ls_deq8_q4_1>},
+      {"q5_0", LS_QK, LS_Q5_0_BYTES, 0, -1, ls_mmh_q5_0, copy_of<ls_deq8_q5_0>},
+      {"q5_1", LS_QK, LS_Q5_1_BYTES, 0, 2, ls_mmh_q5_1, copy_of<ls_deq8_q5_1>},
   };
   const char* only = getenv("FORMATS");
   int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
@@ -61,7 +66,7 @@ int main() {
   for (const Format& f : formats) {
     if (only && !strstr(only, f.name)) continue;
     for (auto s : shapes) {
-      const long blocks = (long)s.rows * (s.k / LS_QK_K);
+      const long blocks = (long)s.rows * (s.k / f.values);
       const long bytes = blocks * f.bytes;
       const int copies = (int)((1024L << 20) / bytes) + 1;
       std::vector<uint8_t*> ws(copies);

@@ -667,7 +667,7 @@ struct LsMmhRepacked {
   const uint16_t* dsrc;
   long nb;
 
-  LS_MEMBER LsMmhRepacked(const uint8_t* w, const uint16_t* wd, int k, int row, int block)
+  LS_MEMBER LsMmhRepacked(const uint8_t* w, const uint16_t* wd, int k, int row, int block, int)
       : qsrc(w + ((long)row * (k / LS_QK) + block) * (16 * WV)),
         dsrc(wd + (long)row * (k / LS_QK) + block),
         nb(k / LS_QK) {}
@@ -745,7 +745,7 @@ struct LsMmhQ4K {
   int first;           // the share's first half super-block
   int t;
 
-  LS_MEMBER LsMmhQ4K(const uint8_t* w, int k, int row, int block, int lane_t)
+  LS_MEMBER LsMmhQ4K(const uint8_t* w, const uint16_t*, int k, int row, int block, int lane_t)
       : src(w + (long)row * (k / LS_QK_K) * LS_Q4_K_BYTES),
         nsb(k / LS_QK_K),
         first((block - lane_t) / LS_MMH_KBLOCKS),
@@ -872,6 +872,206 @@ LS_DEVICE void ls_mmh_share(unsigned mine, unsigned (&w)[N]) {
   for (int i = 0; i < 4; ++i) w[i] = __shfl_sync(0xFFFFFFFFu, mine, quad | i);
 }
 
+// Q4_1, Q5_0 and Q5_1 in GGML's layout (blocks of 32 values: 20, 22 and 24 bytes), a lane's block
+// of each group in its four rows as Q4_0's; values as ls_deq8_* computes them (q * d + m, (q - 16) *
+// d: the products exact in float), rounded to half once.
+template <int BYTES>
+struct LsMmhBlocks {
+  static constexpr bool SPREAD = false;
+  const uint8_t* src;  // this lane's block of the share's first group, in its first row
+  long nb;
+
+  LS_MEMBER LsMmhBlocks(const uint8_t* w, const uint16_t*, int k, int row, int block, int)
+      : src(w + ((long)row * (k / LS_QK) + block) * BYTES), nb(k / LS_QK) {}
+
+  // This lane's block of group grp in the row `off` rows past its first.
+  LS_MEMBER const uint8_t* block(int grp, int off) const {
+    return src + ((long)off * nb + grp * LS_MMH_KBLOCKS) * BYTES;
+  }
+};
+
+// Bits 0-3 of x as bit 0 of bytes 0-3 (the shifted copies of x do not overlap: no carries).
+LS_DEVICE unsigned ls_mmh_bits4(unsigned x) {
+  return ((x & 0x0Fu) * 0x00204081u) & 0x01010101u;
+}
+
+// Word s & 3 of a block's 16 quant bytes, low nibbles for s < 4, high ones after (ggml's order: value
+// j < 16 in byte j's low nibble, j + 16 in its high one).
+LS_DEVICE unsigned ls_mmh_nibbles(const unsigned (&q)[4], int s) {
+  return (q[s & 3] >> (s >= 4 ? 4 : 0)) & 0x0F0F0F0Fu;
+}
+
+// Q4_1 (4-byte aligned): d and m, 16 quant bytes. Value q * d + m.
+struct LsMmhQ41 : LsMmhBlocks<LS_Q4_1_BYTES> {
+  struct Regs {
+    unsigned dm[2][2];
+    unsigned q[2][2][4];
+  };
+  using View = Regs;
+  struct Scales {
+    float d[2][2], m[2][2];
+  };
+  using LsMmhBlocks::LsMmhBlocks;
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const unsigned* b = (const unsigned*)block(grp, off);
+        r.dm[rt][h] = ok ? b[0] : 0u;
+#pragma unroll
+        for (int i = 0; i < 4; ++i) r.q[rt][h][i] = ok ? b[1 + i] : 0u;
+      }
+    }
+  }
+
+  LS_MEMBER View view(const Regs& r) const { return r; }
+
+  LS_MEMBER Scales scales(const View& v, int, int) const {
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        out.d[rt][h] = ls_half_to_float((uint16_t)(v.dm[rt][h] & 0xFFFFu));
+        out.m[rt][h] = ls_half_to_float((uint16_t)(v.dm[rt][h] >> 16));
+      }
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const View& v, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const float d = sc.d[rt][h], m = sc.m[rt][h];
+    ls_mmh_pairs(ls_mmh_nibbles(v.q[rt][h], s), [&](unsigned x, int i) { return d * ls_byte_minus(x, i, 0) + m; },
+                 lo, hi);
+  }
+};
+
+// Q5_1 (8-byte aligned): d and m, qh (value j's fifth bit is bit j), 16 quant bytes. Value q * d + m.
+struct LsMmhQ51 : LsMmhBlocks<LS_Q5_1_BYTES> {
+  struct Regs {
+    unsigned dm[2][2], qh[2][2];
+    unsigned q[2][2][4];
+  };
+  using View = Regs;
+  struct Scales {
+    float d[2][2], m[2][2];
+  };
+  using LsMmhBlocks::LsMmhBlocks;
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint2* b = (const uint2*)block(grp, off);
+        const uint2 head = ok ? b[0] : make_uint2(0, 0), q0 = ok ? b[1] : make_uint2(0, 0),
+                    q1 = ok ? b[2] : make_uint2(0, 0);
+        r.dm[rt][h] = head.x;
+        r.qh[rt][h] = head.y;
+        r.q[rt][h][0] = q0.x;
+        r.q[rt][h][1] = q0.y;
+        r.q[rt][h][2] = q1.x;
+        r.q[rt][h][3] = q1.y;
+      }
+    }
+  }
+
+  LS_MEMBER View view(const Regs& r) const { return r; }
+
+  LS_MEMBER Scales scales(const View& v, int, int) const {
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        out.d[rt][h] = ls_half_to_float((uint16_t)(v.dm[rt][h] & 0xFFFFu));
+        out.m[rt][h] = ls_half_to_float((uint16_t)(v.dm[rt][h] >> 16));
+      }
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const View& v, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const unsigned q = ls_mmh_nibbles(v.q[rt][h], s) | (ls_mmh_bits4(v.qh[rt][h] >> (4 * s)) << 4);
+    const float d = sc.d[rt][h], m = sc.m[rt][h];
+    ls_mmh_pairs(q, [&](unsigned x, int i) { return d * ls_byte_minus(x, i, 0) + m; }, lo, hi);
+  }
+};
+
+// Q5_0 (22 bytes, 2-byte aligned): d, qh, 16 quant bytes, in the 6 words around the block (the sixth
+// a half where the block is 4-byte aligned, so that nothing past it is read). A lane's blocks all sit
+// at one offset mod 4 (its rows 8 apart and its groups 4 blocks apart). Value (q - 16) * d.
+struct LsMmhQ50 : LsMmhBlocks<LS_Q5_0_BYTES> {
+  struct Regs {
+    unsigned w[2][2][6];
+    int sh;
+  };
+  struct View {
+    unsigned d[2][2], qh[2][2];
+    unsigned q[2][2][4];
+  };
+  struct Scales {
+    float d[2][2];
+  };
+  using LsMmhBlocks::LsMmhBlocks;
+
+  LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
+    r.sh = ls_mmh_shift_a2(block(grp, 0));
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int off = rt * 16 + 8 * h;
+        const bool ok = in && off < left;
+        const uint8_t* p = block(grp, off);
+        const unsigned* a = (const unsigned*)((unsigned long long)p & ~3ull);
+#pragma unroll
+        for (int i = 0; i < 5; ++i) r.w[rt][h][i] = ok ? a[i] : 0u;
+        r.w[rt][h][5] = !ok ? 0u : r.sh != 0 ? a[5] : (unsigned)*(const uint16_t*)(p + 20);
+      }
+    }
+  }
+
+  // d at byte 0, qh at 2, the quants at 6: from the words' start, 2 or 4 bytes further.
+  LS_MEMBER View view(const Regs& r) const {
+    View v;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const unsigned(&w)[6] = r.w[rt][h];
+        v.d[rt][h] = __funnelshift_r(w[0], w[1], r.sh) & 0xFFFFu;
+        v.qh[rt][h] = r.sh != 0 ? w[1] : __funnelshift_r(w[0], w[1], 16);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) v.q[rt][h][i] = r.sh != 0 ? w[2 + i] : __funnelshift_r(w[1 + i], w[2 + i], 16);
+      }
+    }
+    return v;
+  }
+
+  LS_MEMBER Scales scales(const View& v, int, int) const {
+    Scales out;
+#pragma unroll
+    for (int rt = 0; rt < 2; ++rt) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) out.d[rt][h] = ls_half_to_float((uint16_t)v.d[rt][h]);
+    }
+    return out;
+  }
+
+  LS_MEMBER void halves(const View& v, const Scales& sc, int s, int rt, int h, unsigned& lo, unsigned& hi) const {
+    const unsigned q = ls_mmh_nibbles(v.q[rt][h], s) | (ls_mmh_bits4(v.qh[rt][h] >> (4 * s)) << 4);
+    const float d = sc.d[rt][h];
+    ls_mmh_pairs(q, [&](unsigned x, int i) { return d * ls_byte_minus(x, i, 16); }, lo, hi);
+  }
+};
+
 // The spread readers' common part: this lane's first row's super-blocks of BYTES, the share's first
 // half super-block, the lane.
 template <int BYTES>
@@ -882,7 +1082,7 @@ struct LsMmhSpread {
   int first;  // the share's first half super-block
   int t;
 
-  LS_MEMBER LsMmhSpread(const uint8_t* w, int k, int row, int block, int lane_t)
+  LS_MEMBER LsMmhSpread(const uint8_t* w, const uint16_t*, int k, int row, int block, int lane_t)
       : src(w + (long)row * (k / LS_QK_K) * BYTES),
         nsb(k / LS_QK_K),
         first((block - lane_t) / LS_MMH_KBLOCKS),
@@ -1183,7 +1383,7 @@ struct LsMmhQ2K : LsMmhSpread<LS_Q2_K_BYTES> {
 };
 #endif
 
-// The formats ls_mmh_* multiplies (from LS_MMH_Q4_K on, GGML's K-quant super-blocks; wd unused).
+// The formats ls_mmh_* multiplies (wd: Q4_0's and Q8_0's scales; the others hold theirs in their blocks).
 #define LS_MMH_Q4_0 0
 #define LS_MMH_Q8_0 1
 #define LS_MMH_Q4_K 2
@@ -1191,6 +1391,9 @@ struct LsMmhQ2K : LsMmhSpread<LS_Q2_K_BYTES> {
 #define LS_MMH_Q6_K 4
 #define LS_MMH_Q3_K 5
 #define LS_MMH_Q2_K 6
+#define LS_MMH_Q4_1 7
+#define LS_MMH_Q5_0 8
+#define LS_MMH_Q5_1 9
 
 #if LS_NVIDIA
 template <int FMT>
@@ -1216,6 +1419,18 @@ struct LsMmhReader<LS_MMH_Q3_K> {
 template <>
 struct LsMmhReader<LS_MMH_Q2_K> {
   using type = LsMmhQ2K;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q4_1> {
+  using type = LsMmhQ41;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q5_0> {
+  using type = LsMmhQ50;
+};
+template <>
+struct LsMmhReader<LS_MMH_Q5_1> {
+  using type = LsMmhQ51;
 };
 #endif
 
@@ -1267,14 +1482,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   };
 
   // This lane's weight block of group `grp`: block blk_begin + 4 grp + t of its four rows.
-  const Reader reader = [&] {
-    if constexpr (FMT >= LS_MMH_Q4_K) {
-      (void)wd;
-      return Reader(w, k, wr + g, blk_begin + t, t);
-    } else {
-      return Reader(w, wd, k, wr + g, blk_begin + t);
-    }
-  }();
+  const Reader reader(w, wd, k, wr + g, blk_begin + t, t);
   using Regs = typename Reader::Regs;
   const int left = rows - (wr + g);
   auto load_w = [&](int grp, Regs& r) { reader.load(grp, grp < groups && blk_begin + grp * G + t < blk_end, left, r); };
@@ -1352,8 +1560,14 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
         ls_deq8_q6_k(w, wd, r, k, b * LS_QK + e, v + e);
       } else if constexpr (FMT == LS_MMH_Q3_K) {
         ls_deq8_q3_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else {
+      } else if constexpr (FMT == LS_MMH_Q2_K) {
         ls_deq8_q2_k(w, wd, r, k, b * LS_QK + e, v + e);
+      } else if constexpr (FMT == LS_MMH_Q4_1) {
+        ls_deq8_q4_1(w, wd, r, k, b * LS_QK + e, v + e);
+      } else if constexpr (FMT == LS_MMH_Q5_0) {
+        ls_deq8_q5_0(w, wd, r, k, b * LS_QK + e, v + e);
+      } else {
+        ls_deq8_q5_1(w, wd, r, k, b * LS_QK + e, v + e);
       }
     }
     for (int i = 0; i < LS_MMH_ACC && col0 + i < ncols; ++i) {
@@ -1410,15 +1624,18 @@ LS_KERNEL LS_MMH_BOUNDS void ls_mmh_q8_0(const uint8_t* w, const uint16_t* wd, c
   ls_mmh_dense<LS_MMH_Q8_0>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);
 }
 
-// The K-quants: wd unused (the super-blocks hold their scales); k a multiple of 256.
-#define LS_MMH_K_ENTRY(name, fmt)                                                                                   \
+// The formats in GGML's layout: wd unused (the blocks hold their scales); K-quants: k a multiple of 256.
+#define LS_MMH_ENTRY(name, fmt)                                                                                   \
   LS_KERNEL LS_MMH_BOUNDS void ls_mmh_##name(const uint8_t* w, const uint16_t* wd, const uint16_t* xh, float* y,   \
                                              int rows, int k, int ncols, int ystride, int accumulate,              \
                                              float* partials, unsigned* arrivals, int splits) {                    \
     ls_mmh_dense<fmt>(w, wd, xh, y, rows, k, ncols, ystride, accumulate, partials, arrivals, splits);              \
   }
-LS_MMH_K_ENTRY(q4_k, LS_MMH_Q4_K)
-LS_MMH_K_ENTRY(q5_k, LS_MMH_Q5_K)
-LS_MMH_K_ENTRY(q6_k, LS_MMH_Q6_K)
-LS_MMH_K_ENTRY(q3_k, LS_MMH_Q3_K)
-LS_MMH_K_ENTRY(q2_k, LS_MMH_Q2_K)
+LS_MMH_ENTRY(q4_k, LS_MMH_Q4_K)
+LS_MMH_ENTRY(q5_k, LS_MMH_Q5_K)
+LS_MMH_ENTRY(q6_k, LS_MMH_Q6_K)
+LS_MMH_ENTRY(q3_k, LS_MMH_Q3_K)
+LS_MMH_ENTRY(q2_k, LS_MMH_Q2_K)
+LS_MMH_ENTRY(q4_1, LS_MMH_Q4_1)
+LS_MMH_ENTRY(q5_0, LS_MMH_Q5_0)
+LS_MMH_ENTRY(q5_1, LS_MMH_Q5_1)

@@ -22,7 +22,7 @@ import com.llmserve.kernels.Kernel;
 
 /**
  * {@code out[t] = W x[t]}, one band of the weight at a time: quantized GEMV kernels (up to
- * {@code LS_MMV_MAX_COLS} rows per pass), the half (Q4_0, Q8_0, the K-quants) or int8 (Q4_0, Q8_0)
+ * {@code LS_MMV_MAX_COLS} rows per pass), the half (every quantized format) or int8 (Q4_0, Q8_0)
  * tensor-core kernels for batches, or, for many rows, the weight in half (its half copy, or
  * dequantized a band at a time) times half activations through the vendor BLAS.
  *
@@ -39,7 +39,7 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
         /** {@code ls_mmq_*}: Q4_0 and Q8_0 weights against int8 activations on int8 tensor cores. */
         MMQ,
         /**
-         * {@code ls_mmh_*}: Q4_0, Q8_0 and K-quant weights turned into half in registers, as their half
+         * {@code ls_mmh_*}: quantized weights turned into half in registers, as their half
          * copies would hold them, against the BLAS path's half activations, on half tensor cores.
          */
         MMH,

@@ -394,13 +394,16 @@ enum WeightFormat {
 
     /**
      * The half tensor-core product over this format's blocks ({@code ls_mmh_*}: each weight turned
-     * into half in registers as its half copy would hold it), or null: Q4_0, Q8_0 and the K-quants
-     * have one.
+     * into half in registers as its half copy would hold it), or null: every quantized format has
+     * one (F16 weights go to the BLAS as they are; F32 and BF16 have none).
      */
     Kernel halfTensorCoreKernel() {
         return switch (this) {
             case Q4_0 -> Kernel.MMH_Q4_0;
             case Q8_0 -> Kernel.MMH_Q8_0;
+            case Q4_1 -> Kernel.MMH_Q4_1;
+            case Q5_0 -> Kernel.MMH_Q5_0;
+            case Q5_1 -> Kernel.MMH_Q5_1;
             case Q2_K -> Kernel.MMH_Q2_K;
             case Q3_K -> Kernel.MMH_Q3_K;
             case Q4_K -> Kernel.MMH_Q4_K;

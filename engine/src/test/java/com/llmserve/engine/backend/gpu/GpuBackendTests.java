@@ -193,7 +193,16 @@ class GpuBackendTests {
 
     static Stream<Arguments> halfTensorCoreBatches() {
         List<Arguments> out = new ArrayList<>(int8TensorCoreBatches().toList());
-        for (GgmlType t : new GgmlType[] {GgmlType.Q4_K, GgmlType.Q5_K, GgmlType.Q6_K, GgmlType.Q3_K, GgmlType.Q2_K}) {
+        for (GgmlType t : new GgmlType[] {
+            GgmlType.Q4_K,
+            GgmlType.Q5_K,
+            GgmlType.Q6_K,
+            GgmlType.Q3_K,
+            GgmlType.Q2_K,
+            GgmlType.Q4_1,
+            GgmlType.Q5_0,
+            GgmlType.Q5_1
+        }) {
             for (int tokens : new int[] {9, 16, 24, 40, 64, 65}) {
                 out.add(Arguments.of(t, tokens));
             }
@@ -206,8 +215,8 @@ class GpuBackendTests {
      * half copies, in another float order: against those as close as float sums allow, against the
      * CPU as close as the BLAS path; rows (200) and tokens not multiples of the 128 x 64 block tile,
      * and 33 blocks a row (K-quants: 5 super-blocks, 10 half super-blocks), not a multiple of the four
-     * a group takes (K-quants: of the two a super-block holds). Five super-blocks a row also put Q6_K's
-     * and Q3_K's 2-byte-aligned rows at both offsets mod 4.
+     * a group takes (K-quants: of the two a super-block holds). Five super-blocks (33 blocks) a row
+     * also put Q6_K's, Q3_K's (Q5_0's) 2-byte-aligned rows at both offsets mod 4.
      */
     @ParameterizedTest(name = "{0} x {1} tokens")
     @MethodSource("halfTensorCoreBatches")
