@@ -691,7 +691,7 @@ struct LsMmhRepacked {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
   LS_MEMBER Scales scales(const View&, int, int) const { return {}; }
 
   // Q4_0: word s & 3 of the 16 bytes, low nibbles for s < 4, high ones after; Q8_0: word s of 32.
@@ -769,7 +769,7 @@ struct LsMmhQ4K {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
 
   // d * sc and dmin * m of this lane's sub-block j.
   LS_MEMBER Scales scales(const View& r, int grp, int) const {
@@ -928,7 +928,7 @@ struct LsMmhQ41 : LsMmhBlocks<LS_Q4_1_BYTES> {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
 
   LS_MEMBER Scales scales(const View& v, int, int) const {
     Scales out;
@@ -982,7 +982,7 @@ struct LsMmhQ51 : LsMmhBlocks<LS_Q5_1_BYTES> {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
 
   LS_MEMBER Scales scales(const View& v, int, int) const {
     Scales out;
@@ -1039,7 +1039,7 @@ struct LsMmhQ50 : LsMmhBlocks<LS_Q5_0_BYTES> {
   }
 
   // d at byte 0, qh at 2, the quants at 6: from the words' start, 2 or 4 bytes further.
-  LS_MEMBER View view(const Regs& r) const {
+  LS_MEMBER View view(const Regs& r, int) const {
     View v;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
@@ -1071,6 +1071,11 @@ struct LsMmhQ50 : LsMmhBlocks<LS_Q5_0_BYTES> {
     ls_mmh_pairs(q, [&](unsigned x, int i) { return d * ls_byte_minus(x, i, 16); }, lo, hi);
   }
 };
+
+// Bytes u, u + 2, u + 4, u + 6 of two words (one a quarter: a lane's 16-value scales, u = t / 2).
+LS_DEVICE unsigned ls_mmh_quarter_bytes(unsigned w0, unsigned w1, int u) {
+  return __byte_perm(w0, w1, 0x6420u + 0x1111u * (unsigned)u);
+}
 
 // The spread readers' common part: this lane's first row's super-blocks of BYTES, the share's first
 // half super-block, the lane.
@@ -1111,7 +1116,7 @@ struct LsMmhQ5K : LsMmhSpread<LS_Q5_K_BYTES> {
   using View = Regs;
   using LsMmhSpread::LsMmhSpread;
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
 
   LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
     const int c = 2 * half(grp);
@@ -1191,7 +1196,7 @@ struct LsMmhQ6K : LsMmhSpread<LS_Q6_K_BYTES> {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const {
+  LS_MEMBER View view(const Regs& r, int) const {
     View v;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
@@ -1246,11 +1251,12 @@ struct LsMmhQ3K : LsMmhSpread<LS_Q3_K_BYTES> {
     unsigned sc[2][2];
     int sh;
   };
-  struct View {  // as used: aligned words
+  struct View {  // as used: aligned words; the lane's four 6-bit scales a byte each
     unsigned hm[2][2][2];
     unsigned qs[2][2][2];
-    unsigned sc[2][2][3];
+    unsigned sc[2][2];
     unsigned d[2][2];
+    int n;  // the group's half
   };
   struct Scales {
     float dl[2][2];
@@ -1275,8 +1281,12 @@ struct LsMmhQ3K : LsMmhSpread<LS_Q3_K_BYTES> {
     }
   }
 
-  LS_MEMBER View view(const Regs& r) const {
+  // The lane's sub-blocks of the half are g = 2q + t / 2 (8 n + g in the super-block): their low four
+  // bits are nibble n of scale bytes g, their top two bits 2 (2 n + q / 2) of byte 8 + g % 4.
+  LS_MEMBER View view(const Regs& r, int grp) const {
     View v;
+    v.n = half(grp);
+    const int u = t >> 1;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
@@ -1289,27 +1299,24 @@ struct LsMmhQ3K : LsMmhSpread<LS_Q3_K_BYTES> {
         unsigned w[5];
         ls_mmh_share(r.sc[rt][h], w);
         w[4] = 0u;
-#pragma unroll
-        for (int i = 0; i < 3; ++i) v.sc[rt][h][i] = __funnelshift_r(w[i], w[i + 1], r.sh);
+        const unsigned low = ls_mmh_quarter_bytes(__funnelshift_r(w[0], w[1], r.sh), __funnelshift_r(w[1], w[2], r.sh), u);
+        const unsigned top = __byte_perm(__funnelshift_r(w[2], w[3], r.sh), 0u, 0x2020u + 0x1111u * (unsigned)u);
+        const unsigned high = (((top >> (4 * v.n)) & 0x00000303u) | ((top >> (4 * v.n + 2)) & 0x03030000u)) << 4;
+        v.sc[rt][h] = ((low >> (4 * v.n)) & 0x0F0F0F0Fu) | high;
         v.d[rt][h] = __funnelshift_r(w[3], w[4], r.sh) & 0xFFFFu;
       }
     }
     return v;
   }
 
-  LS_MEMBER Scales scales(const View& v, int grp, int p) const {
-    const int n = half(grp);
-    const int g = 2 * p + (t >> 1);  // the sub-block's index in the half (8 n + g in the super-block)
+  LS_MEMBER Scales scales(const View& v, int, int p) const {
     Scales out;
-    out.hbit = 4 * n + p;
+    out.hbit = 4 * v.n + p;
 #pragma unroll
     for (int rt = 0; rt < 2; ++rt) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int lowb = ls_mmh_byte8(v.sc[rt][h][0], v.sc[rt][h][1], g);
-        const int low = n ? lowb >> 4 : lowb & 0x0F;
-        const int high = (int)((v.sc[rt][h][2] >> (8 * (g & 3) + 2 * (2 * n + (p >> 1)))) & 3u);
-        out.dl[rt][h] = ls_half_to_float((uint16_t)v.d[rt][h]) * (float)((low | (high << 4)) - 32);
+        out.dl[rt][h] = ls_half_to_float((uint16_t)v.d[rt][h]) * ls_byte_minus(v.sc[rt][h], p, 32);
       }
     }
     return out;
@@ -1339,7 +1346,7 @@ struct LsMmhQ2K : LsMmhSpread<LS_Q2_K_BYTES> {
   using View = Regs;
   using LsMmhSpread::LsMmhSpread;
 
-  LS_MEMBER View view(const Regs& r) const { return r; }
+  LS_MEMBER View view(const Regs& r, int) const { return r; }
 
   LS_MEMBER void load(int grp, bool in, int left, Regs& r) const {
     const int n = half(grp);
@@ -1491,7 +1498,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   // weight rows and of each token, so weights and activations meet in the same order.
   auto compute = [&](int grp, const Regs& r) {
     const uint8_t* stage = ls_mmh_xs + (grp & 1) * X_STAGE;
-    const typename Reader::View v = reader.view(r);
+    const typename Reader::View v = reader.view(r, grp);
     const typename Reader::Scales group_scales = reader.scales(v, grp, 0);
 #pragma unroll
     for (int p = 0; p < 4; ++p) {
