@@ -219,25 +219,26 @@ class FusionsTests {
         assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withMmqMaxRows(0), true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
-        // formats without tensor-core kernels (Q5_0's GEMV is integer, its blocks are not), and batch
-        // invariance, never take them
-        assertThat(Matmul.of(matrix(WeightFormat.Q5_0), rows, 48, qkv, defaults, true, true, true)
-                        .path())
-                .isEqualTo(Matmul.Path.BLAS);
-        assertThat(Matmul.of(matrix(WeightFormat.Q5_K), rows, 16, qkv, defaults, true, true, true)
-                        .path())
-                .isEqualTo(Matmul.Path.GEMV);
-        // Q4_K: the half tensor cores where it has no half copy (SimulatedGpuBackendTests: with one, the BLAS)
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, true, true)
-                        .path())
-                .isEqualTo(Matmul.Path.MMH);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 48, qkv, defaults, true, true, false)
-                        .path())
-                .isEqualTo(Matmul.Path.MMH);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 16, qkv, defaults, true, false, true)
-                        .path())
-                .isEqualTo(Matmul.Path.GEMV);
-        assertThat(Matmul.of(matrix(WeightFormat.Q4_K), rows, 48, qkv, defaults, true, false, true)
+        // the formats in GGML's layout (Q5_0, the K-quants): the half tensor cores where they have no
+        // half copy (SimulatedGpuBackendTests: with one, the BLAS); without them (no int8 kernel of
+        // theirs) the BLAS, or the GEMV below gemm-min-rows
+        for (WeightFormat f : new WeightFormat[] {WeightFormat.Q5_0, WeightFormat.Q4_K, WeightFormat.Q5_K}) {
+            GpuWeight w = matrix(f);
+            assertThat(Matmul.of(w, rows, 16, qkv, defaults, true, true, true).path())
+                    .as(f + ", a decode step's 16 rows")
+                    .isEqualTo(Matmul.Path.MMH);
+            assertThat(Matmul.of(w, rows, 48, qkv, defaults, true, true, false).path())
+                    .as(f + ", a prompt's 48 rows")
+                    .isEqualTo(Matmul.Path.MMH);
+            assertThat(Matmul.of(w, rows, 16, qkv, defaults, true, false, true).path())
+                    .as(f + " without half tensor cores, 16 rows")
+                    .isEqualTo(Matmul.Path.GEMV);
+            assertThat(Matmul.of(w, rows, 48, qkv, defaults, true, false, true).path())
+                    .as(f + " without half tensor cores, 48 rows")
+                    .isEqualTo(Matmul.Path.BLAS);
+        }
+        // BF16 has no tensor-core kernel, and batch invariance never takes them
+        assertThat(Matmul.of(matrix(WeightFormat.BF16), rows, 48, qkv, defaults, true, true, true)
                         .path())
                 .isEqualTo(Matmul.Path.BLAS);
         assertThat(Matmul.of(q4, rows, 64, qkv, defaults.withBatchInvariant(true), true, true, true)
