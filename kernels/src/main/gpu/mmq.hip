@@ -649,8 +649,10 @@ __shared__ __align__(16) uint8_t ls_mmh_xs[2 * LS_MMH_COLS * LS_MMH_KBLOCKS * LS
 #if LS_NVIDIA
 // Where ls_mmh_products reads its weights: a lane's block of each group (the four a row's lanes share)
 // in its four rows (g and g + 8 of the wave's two 16-row tiles), into registers two groups ahead
-// (`Regs`), and each 16-value step s's values 4s..4s+3 of a row as two half pairs, rounded as the
-// format's half copy holds them.
+// (`Regs`, by `load`), put in the form the products use when the group is multiplied (`view`), the
+// scales of each quarter (`scales`; the same for the whole group where SPREAD is false), and each
+// 16-value step s's values 4s..4s+3 of a row as two half pairs, rounded as the format's half copy
+// holds them (`halves`). Every reader takes (w, wd, k, row, block, lane t).
 //
 // Q4_0 and Q8_0, repacked: 16 or 32 quant bytes a block, the half scales apart (wd).
 template <bool Q4>
