@@ -1,6 +1,6 @@
-// Where AMD's integer matrix instructions want their operands and leave their sums, for mmq.hip's
-// products of Q4_0 / Q8_0 weight blocks with Q8_0 activation blocks (32 values a block), one 16 x 16
-// tile (16 weight rows x 16 tokens) at a time:
+// Where AMD's matrix instructions want their operands and leave their sums, one 16 x 16 tile (16
+// weight rows x 16 tokens) and one 32-value block at a time. The integer ones, for mmq.hip's products
+// of Q4_0 / Q8_0 weight blocks with Q8_0 activation blocks:
 //
 //   LS_MMQ_AMD_MFMA16  gfx90a  v_mfma_i32_16x16x16i8, wave64, two per block (k halves of 16)
 //   LS_MMQ_AMD_MFMA32  gfx942  v_mfma_i32_16x16x32_i8, wave64, one per block
@@ -52,4 +52,29 @@ LS_DEVICE int ls_mmq_amd_first_value(int kind, int lane, int step) {
 // The tile row (0..15) of sum item `e` of lane `lane`; its token is lane % 16.
 LS_DEVICE int ls_mmq_amd_sum_row(int kind, int lane, int e) {
   return kind == LS_MMQ_AMD_WMMA ? 2 * e + (lane & 31) / 16 : 4 * ((lane & 63) / 16) + e;
+}
+
+// The half ones, for ls_mmh_* (quantized weights turned into half, half activations, float sums):
+// v_mfma_f32_16x16x16_f16 on gfx90a and gfx942 and v_wmma_f32_16x16x16_f16 on gfx11 lay out their
+// operands and sums as the 16x16x16 integer ones above (kinds LS_MMQ_AMD_MFMA16 and LS_MMQ_AMD_WMMA),
+// a half for each byte. Weights and activations may take a block's values in any order as long as
+// both take the same: ls_mmh_* has each lane hold one run of consecutive values of its row (token),
+// LS_MMH_AMD_LANE_VALUES of them from ls_mmh_amd_first_value, the first half of the run in step 0's
+// register and the second in step 1's. So an MFMA lane turns 8 weight values into half (one
+// ls_deq8_* call), the 64 lanes a tile's 16 rows x 32 values once; a WMMA lane all 32 of its row.
+#define LS_MMH_AMD_LANE_VALUES(kind) (2 * LS_MMQ_AMD_LANE_K(kind))
+
+LS_DEVICE int ls_mmh_amd_first_value(int kind, int lane) {
+  return kind == LS_MMQ_AMD_WMMA ? 0 : 8 * ((lane & 63) / 16);
+}
+
+// Where sum i of thread `tid` lies in a block's tile of ls_mmh_* (its row and token): waves of the
+// kind's size, each `row_tiles` 16-row tiles of consecutive rows down and `col_tiles` 16-token tiles
+// across; sums (rt * col_tiles + j) * items + e are item e of tile (rt, j).
+LS_DEVICE void ls_mmh_amd_element(int kind, int row_tiles, int col_tiles, int tid, int i, int* row, int* col) {
+  const int wave_size = kind == LS_MMQ_AMD_WMMA ? 32 : 64;
+  const int lane = tid % wave_size, wave = tid / wave_size;
+  const int tile = i / LS_MMQ_AMD_ITEMS(kind), e = i % LS_MMQ_AMD_ITEMS(kind);
+  *row = (wave * row_tiles + tile / col_tiles) * 16 + ls_mmq_amd_sum_row(kind, lane, e);
+  *col = (tile % col_tiles) * 16 + (lane & 15);
 }

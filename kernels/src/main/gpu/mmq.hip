@@ -573,7 +573,14 @@ LS_MMQ_EX_ENTRY(q8_0, false)
 // values 8t..8t+7 of each of the group's four 32-value quarters, and the activations are staged so).
 // Float sums in another order than the BLAS's: results agree to float rounding.
 //
-// Elsewhere (no host launches it there): one thread a row, every token, the same halves in float.
+// AMD: the half matrix instructions (ls_mmq_amd.h says which and how their operands lie): gfx90a and
+// gfx942 (MFMA, wave64) take a block as two waves of 64 rows x the block's tokens, gfx11 (WMMA,
+// wave32) as four waves of 32 rows, in 16 x 16 tiles (TILES / 2 of them across the tokens), two
+// instructions per tile and weight block. Each lane turns its run of values of its rows' blocks into
+// half with ls_deq8_* (the half copy's values) and reads its run of each token's halves, from global
+// memory (no staging in local memory: these paths compile for every AMD target, no AMD GPU has run
+// them). Other AMD targets (no host launches it there): one thread a row, every token, the same
+// halves in float.
 //
 // Split K, grid and arguments as ls_mmq_* (tiles of LS_MMH_ROWS x LS_MMH_COLS, shares of whole stages).
 static_assert(LS_MMH_THREADS == 128 && LS_MMH_ROWS == 128 && LS_MMH_COLS == 64, "four waves of 32 rows x 64 tokens");
@@ -626,6 +633,22 @@ LS_DEVICE void ls_mmh_halves(unsigned q, unsigned d2, unsigned& lo, unsigned& hi
 }
 #endif
 
+#if LS_AMD && (defined(__gfx90a__) || defined(__gfx942__))
+#define LS_MMH_AMD LS_MMQ_AMD_MFMA16
+#elif LS_AMD && defined(__GFX11__)
+#define LS_MMH_AMD LS_MMQ_AMD_WMMA
+#endif
+
+#if LS_MMH_AMD
+#define LS_MMH_AMD_WAVE (LS_MMH_AMD == LS_MMQ_AMD_WMMA ? 32 : 64)
+// 16 x 16 tiles a wave: down its rows (all of the block's rows over its waves) and across the tokens
+#define LS_MMH_AMD_ROW_TILES (LS_MMH_ROWS / (LS_MMH_THREADS / LS_MMH_AMD_WAVE) / 16)
+#define LS_MMH_AMD_COL_TILES (LS_MMH_COLS / 16)
+#define LS_MMH_AMD_ITEMS LS_MMQ_AMD_ITEMS(LS_MMH_AMD)
+static_assert(LS_MMH_AMD_ROW_TILES * LS_MMH_AMD_COL_TILES * LS_MMH_AMD_ITEMS == LS_MMH_ACC,
+              "a lane's sums are its tiles' items");
+#endif
+
 // Which row and column of the block this thread's sum i belongs to.
 LS_DEVICE void ls_mmh_element(int i, int* row, int* col) {
   const int tid = (int)ls_thread_x();
@@ -634,6 +657,8 @@ LS_DEVICE void ls_mmh_element(int i, int* row, int* col) {
   const int rt = i >> 5, j = (i >> 2) & 7, e = i & 3;
   *row = wave * 32 + rt * 16 + (lane >> 2) + (e >> 1) * 8;
   *col = j * 8 + 2 * (lane & 3) + (e & 1);
+#elif LS_MMH_AMD
+  ls_mmh_amd_element(LS_MMH_AMD, LS_MMH_AMD_ROW_TILES, LS_MMH_AMD_COL_TILES, tid, i, row, col);
 #else
   *row = tid;
   *col = i;
@@ -1443,6 +1468,48 @@ struct LsMmhReader<LS_MMH_Q5_1> {
 };
 #endif
 
+#if LS_AMD
+// Values e0..e0+7 of weight row `row` in format FMT, as ls_deq8_* computes them.
+template <int FMT>
+LS_DEVICE void ls_mmh_deq8(const uint8_t* w, const uint16_t* wd, long row, int k, int e0, float* v) {
+  if constexpr (FMT == LS_MMH_Q4_0) {
+    ls_deq8_q4_0(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q8_0) {
+    ls_deq8_q8_0(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q4_K) {
+    ls_deq8_q4_k(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q5_K) {
+    ls_deq8_q5_k(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q6_K) {
+    ls_deq8_q6_k(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q3_K) {
+    ls_deq8_q3_k(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q2_K) {
+    ls_deq8_q2_k(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q4_1) {
+    ls_deq8_q4_1(w, wd, row, k, e0, v);
+  } else if constexpr (FMT == LS_MMH_Q5_0) {
+    ls_deq8_q5_0(w, wd, row, k, e0, v);
+  } else {
+    ls_deq8_q5_1(w, wd, row, k, e0, v);
+  }
+}
+#endif
+
+#if LS_MMH_AMD
+typedef _Float16 ls_mmh_amd_halves __attribute__((ext_vector_type(LS_MMQ_AMD_LANE_K(LS_MMH_AMD))));
+typedef float ls_mmh_amd_sums __attribute__((ext_vector_type(LS_MMH_AMD_ITEMS)));
+
+// c (a 16 x 16 tile's sums, float) += a (16 weight rows) x b (16 tokens) over one 16-value step.
+LS_DEVICE ls_mmh_amd_sums ls_mmh_amd_tile(ls_mmh_amd_halves a, ls_mmh_amd_halves b, ls_mmh_amd_sums c) {
+#if LS_MMH_AMD == LS_MMQ_AMD_MFMA16
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, c, 0, 0, 0);
+#else
+  return __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c);
+#endif
+}
+#endif
+
 // acc = rows [row_block, row_block + LS_MMH_ROWS) of the weight times tokens [col0, col0 +
 // LS_MMH_COLS) of xh over weight blocks [blk_begin, blk_end) (of 32 values), this thread's share as
 // ls_mmh_element lays it out.
@@ -1548,6 +1615,68 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
     if (grp + 1 < groups) step(grp + 1, r1);
   }
   ls_cp_async_wait<0>();
+#elif LS_MMH_AMD
+  // TILES tiles of 8 tokens (NVIDIA's) are TILES / 2 of 16; each lane's run: ls_mmq_amd.h
+  constexpr int RT = LS_MMH_AMD_ROW_TILES, CT = TILES / 2, ITEMS = LS_MMH_AMD_ITEMS;
+  constexpr int LK = LS_MMQ_AMD_LANE_K(LS_MMH_AMD), RUN = LS_MMH_AMD_LANE_VALUES(LS_MMH_AMD);
+  const int lane = tid % LS_MMH_AMD_WAVE, wave = tid / LS_MMH_AMD_WAVE;
+  const int wr = row_block + wave * RT * 16;  // this wave's first row
+  const int first = ls_mmh_amd_first_value(LS_MMH_AMD, lane);
+  // rows and tokens past the end read the last ones: their sums are never stored
+  long wrow[RT];
+#pragma unroll
+  for (int rt = 0; rt < RT; ++rt) {
+    const int r = wr + rt * 16 + (lane & 15);
+    wrow[rt] = r < rows ? r : rows - 1;
+  }
+  const uint16_t* xrow[CT];
+#pragma unroll
+  for (int j = 0; j < CT; ++j) {
+    const int n = col0 + j * 16 + (lane & 15);
+    xrow[j] = xh + (long)(n < ncols ? n : ncols - 1) * k + first;
+  }
+  ls_mmh_amd_sums c[RT][CT];
+#pragma unroll
+  for (int rt = 0; rt < RT; ++rt) {
+#pragma unroll
+    for (int j = 0; j < CT; ++j) c[rt][j] = ls_mmh_amd_sums{};
+  }
+  const int nb = k / LS_QK;
+  const int end = blk_end < nb ? blk_end : nb;
+  for (int b = blk_begin; b < end; ++b) {
+    ls_mmh_amd_halves a[RT][2];
+#pragma unroll
+    for (int rt = 0; rt < RT; ++rt) {
+      float v[RUN];
+#pragma unroll
+      for (int e = 0; e < RUN; e += 8) ls_mmh_deq8<FMT>(w, wd, wrow[rt], k, b * LS_QK + first + e, v + e);
+#pragma unroll
+      for (int i = 0; i < LK; ++i) {
+        a[rt][0][i] = (_Float16)v[i];
+        a[rt][1][i] = (_Float16)v[LK + i];
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < CT; ++j) {
+      ls_mmh_amd_halves x[2];
+#pragma unroll
+      for (int i = 0; i < LK; ++i) {
+        x[0][i] = __builtin_bit_cast(_Float16, xrow[j][(long)b * LS_QK + i]);
+        x[1][i] = __builtin_bit_cast(_Float16, xrow[j][(long)b * LS_QK + LK + i]);
+      }
+#pragma unroll
+      for (int rt = 0; rt < RT; ++rt) c[rt][j] = ls_mmh_amd_tile(a[rt][1], x[1], ls_mmh_amd_tile(a[rt][0], x[0], c[rt][j]));
+    }
+  }
+  // (the sums of tiles past CT stay zeros: their tokens are past the last)
+#pragma unroll
+  for (int rt = 0; rt < RT; ++rt) {
+#pragma unroll
+    for (int j = 0; j < CT; ++j) {
+#pragma unroll
+      for (int e = 0; e < ITEMS; ++e) acc[(rt * LS_MMH_AMD_COL_TILES + j) * ITEMS + e] = c[rt][j][e];
+    }
+  }
 #else
   const int nb = k / LS_QK;
   const int row = row_block + tid;
@@ -1556,29 +1685,7 @@ LS_DEVICE void ls_mmh_products(const uint8_t* w, const uint16_t* wd, const uint1
   for (int b = blk_begin; b < end; ++b) {
     float v[LS_QK];
 #pragma unroll
-    for (int e = 0; e < LS_QK; e += 8) {
-      if constexpr (FMT == LS_MMH_Q4_0) {
-        ls_deq8_q4_0(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q8_0) {
-        ls_deq8_q8_0(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q4_K) {
-        ls_deq8_q4_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q5_K) {
-        ls_deq8_q5_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q6_K) {
-        ls_deq8_q6_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q3_K) {
-        ls_deq8_q3_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q2_K) {
-        ls_deq8_q2_k(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q4_1) {
-        ls_deq8_q4_1(w, wd, r, k, b * LS_QK + e, v + e);
-      } else if constexpr (FMT == LS_MMH_Q5_0) {
-        ls_deq8_q5_0(w, wd, r, k, b * LS_QK + e, v + e);
-      } else {
-        ls_deq8_q5_1(w, wd, r, k, b * LS_QK + e, v + e);
-      }
-    }
+    for (int e = 0; e < LS_QK; e += 8) ls_mmh_deq8<FMT>(w, wd, r, k, b * LS_QK + e, v + e);
     for (int i = 0; i < LS_MMH_ACC && col0 + i < ncols; ++i) {
       const uint16_t* xp = xh + (long)(col0 + i) * k + (long)b * LS_QK;
       float s = 0.0f;
@@ -1601,7 +1708,7 @@ LS_DEVICE void ls_mmh_dense(const uint8_t* w, const uint16_t* wd, const uint16_t
   const int row_block = (int)ls_block_x() * LS_MMH_ROWS, col0 = (int)ls_block_y() * LS_MMH_COLS;
   float acc[LS_MMH_ACC];
   // The token tiles a block multiplies are a constant of the loop (tokens past the last are zeros).
-#if LS_NVIDIA
+#if LS_NVIDIA || LS_MMH_AMD
   const int left = ncols - col0;
   if (left > 6 * 8) {
     ls_mmh_products<FMT, 8>(w, wd, xh, rows, k, ncols, row_block, col0, begin, end, acc);

@@ -6,7 +6,8 @@
 // step; WMMA: A[i][k] in lanes i and i + 16, byte k of the lane's 16; B likewise with tokens for
 // rows; sums: MFMA D[i][j] in lane j + 16 * (i / 4), item i % 4; WMMA in lane j + 16 * (i % 2), item
 // i / 2), and every lane's sums must be the plain integer dot products of the rows and tokens the
-// header says they belong to. No AMD GPU runs here: this checks the index arithmetic, not the silicon.
+// header says they belong to; the same for the half instructions of ls_mmh_* and where each sum of
+// their block lies. No AMD GPU runs here: this checks the index arithmetic, not the silicon.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -105,6 +106,119 @@ int check(const Kind& kind, bool q4, std::mt19937& rng) {
   return bad;
 }
 
+// The half instructions of ls_mmh_* (same register layouts, a half for each byte): every lane's
+// run of a tile's 16 weight rows and 16 tokens (small integers, so the float sums are exact) in its
+// two steps' registers as the kernel fills them, the instruction carried out as the ISA lays out
+// its registers, and every lane's sums against the plain dot products over all 32 values.
+struct HalfKind {
+  int id;
+  const char* name;
+  int wave;
+};
+
+const HalfKind HALF_KINDS[] = {{LS_MMQ_AMD_MFMA16, "mfma_f32_16x16x16_f16 (gfx90a, gfx942)", 64},
+                               {LS_MMQ_AMD_WMMA, "wmma_f32_16x16x16_f16 (gfx11)", 32}};
+
+int check_half(const HalfKind& kind, std::mt19937& rng) {
+  float w[16][32], x[16][32];
+  for (auto& row : w) for (float& v : row) v = (float)((int)(rng() % 33) - 16);
+  for (auto& row : x) for (float& v : row) v = (float)((int)(rng() % 33) - 16);
+  double ref[16][16];
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) {
+      double s = 0;
+      for (int v = 0; v < 32; ++v) s += (double)w[i][v] * x[j][v];
+      ref[i][j] = s;
+    }
+
+  // registers [lane][step][item], filled as ls_mmh_products does: the lane's run, first half in step 0
+  const int lk = LS_MMQ_AMD_LANE_K(kind.id), run = LS_MMH_AMD_LANE_VALUES(kind.id);
+  if (run != 2 * lk) {
+    std::printf("%s: a run of %d values is not two steps of %d\n", kind.name, run, lk);
+    return 1;
+  }
+  float a[64][2][16], b[64][2][16];
+  for (int l = 0; l < kind.wave; ++l) {
+    const int first = ls_mmh_amd_first_value(kind.id, l);
+    if (first < 0 || first + run > 32) {
+      std::printf("%s: lane %d's run [%d, %d) leaves the block\n", kind.name, l, first, first + run);
+      return 1;
+    }
+    for (int s = 0; s < 2; ++s)
+      for (int q = 0; q < lk; ++q) {
+        a[l][s][q] = w[l % 16][first + s * lk + q];
+        b[l][s][q] = x[l % 16][first + s * lk + q];
+      }
+  }
+
+  // two instructions, as the ISA lays out their registers: MFMA: A[i][kk] in lane i + 16 * (kk / 4),
+  // item kk % 4; WMMA: in lanes i and i + 16, item kk. B likewise with tokens for rows.
+  double d[16][16] = {};
+  for (int s = 0; s < 2; ++s)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j)
+        for (int kk = 0; kk < 16; ++kk) {
+          float av, bv;
+          if (kind.id == LS_MMQ_AMD_WMMA) {
+            av = a[i][s][kk];
+            bv = b[j][s][kk];
+            if (av != a[i + 16][s][kk] || bv != b[j + 16][s][kk]) {
+              std::printf("%s: lanes %d and %d hold different operands\n", kind.name, i, i + 16);
+              return 1;
+            }
+          } else {
+            av = a[i + 16 * (kk / 4)][s][kk % 4];
+            bv = b[j + 16 * (kk / 4)][s][kk % 4];
+          }
+          d[i][j] += (double)av * bv;
+        }
+
+  int bad = 0;
+  for (int l = 0; l < kind.wave; ++l)
+    for (int e = 0; e < LS_MMQ_AMD_ITEMS(kind.id); ++e) {
+      const int i = kind.id == LS_MMQ_AMD_WMMA ? 2 * e + l / 16 : 4 * (l / 16) + e;  // where the ISA puts item e
+      const int j = l % 16;
+      const int row = ls_mmq_amd_sum_row(kind.id, l, e);
+      if (d[i][j] != ref[row][j] && bad++ < 4) {
+        std::printf("%s: lane %d item %d holds %g, row %d token %d needs %g\n", kind.name, l, e, d[i][j], row, j,
+                    ref[row][j]);
+      }
+    }
+  return bad;
+}
+
+// ls_mmh_amd_element over a whole block of ls_mmh_* (128 threads, 128 rows x 64 tokens): every row
+// and token of the block's tile is the sum of exactly one thread and index, and within a wave's tile
+// the one whose item the instruction leaves there.
+int check_elements(const HalfKind& kind) {
+  const int threads = 128, rows = 128, cols = 64, items = LS_MMQ_AMD_ITEMS(kind.id);
+  const int waves = threads / kind.wave, row_tiles = rows / waves / 16, col_tiles = cols / 16;
+  const int acc = rows * cols / threads;
+  if (row_tiles * col_tiles * items != acc) {
+    std::printf("%s: %d x %d tiles of %d items are not %d sums a thread\n", kind.name, row_tiles, col_tiles, items,
+                acc);
+    return 1;
+  }
+  static int owner[128][64];
+  for (auto& r : owner) for (int& o : r) o = -1;
+  int bad = 0;
+  for (int tid = 0; tid < threads; ++tid)
+    for (int i = 0; i < acc; ++i) {
+      int row, col;
+      ls_mmh_amd_element(kind.id, row_tiles, col_tiles, tid, i, &row, &col);
+      const int lane = tid % kind.wave, wave = tid / kind.wave, tile = i / items, e = i % items;
+      const int want_row = (wave * row_tiles + tile / col_tiles) * 16 + ls_mmq_amd_sum_row(kind.id, lane, e);
+      const int want_col = (tile % col_tiles) * 16 + lane % 16;
+      if (row < 0 || row >= rows || col < 0 || col >= cols || owner[row][col] >= 0 || row != want_row ||
+          col != want_col) {
+        if (bad++ < 4) std::printf("%s: thread %d sum %d at row %d token %d\n", kind.name, tid, i, row, col);
+        continue;
+      }
+      owner[row][col] = tid * acc + i;
+    }
+  return bad;
+}
+
 }  // namespace
 
 int main() {
@@ -115,6 +229,13 @@ int main() {
       for (int trial = 0; trial < 50; ++trial) bad += check(kind, q4 != 0, rng);
       std::printf("%s %s: %s\n", kind.name, q4 ? "Q4_0" : "Q8_0", bad ? "MISMATCH" : "50 tiles agree");
     }
+  }
+  for (const HalfKind& kind : HALF_KINDS) {
+    int kind_bad = 0;
+    for (int trial = 0; trial < 50; ++trial) kind_bad += check_half(kind, rng);
+    kind_bad += check_elements(kind);
+    std::printf("%s: %s\n", kind.name, kind_bad ? "MISMATCH" : "50 tiles agree, every sum of the block stored once");
+    bad += kind_bad;
   }
   if (bad) {
     std::printf("%d sums differ\n", bad);

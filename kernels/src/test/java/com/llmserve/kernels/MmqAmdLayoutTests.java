@@ -14,11 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * mmq.hip's AMD paths (MFMA on gfx90a and gfx942, WMMA on gfx11) cannot run here: no AMD GPU. Their
- * operand and sum layouts ({@code ls_mmq_amd.h}) are checked on the host instead, by a C++ program
- * that builds every lane's registers with the header's own helpers, carries the instructions out as
- * the ISA lays out their registers, and compares each lane's sums with plain integer dot products
- * (src/test/native/mmq_amd_layout.cpp). The HSACO build proves the instructions compile for each target.
+ * mmq.hip's AMD paths (MFMA on gfx90a and gfx942, WMMA on gfx11; the int8 {@code ls_mmq_*} and the
+ * half {@code ls_mmh_*}) cannot run here: no AMD GPU. Their operand and sum layouts ({@code
+ * ls_mmq_amd.h}) are checked on the host instead, by a C++ program that builds every lane's registers
+ * with the header's own helpers, carries the instructions out as the ISA lays out their registers,
+ * and compares each lane's sums with plain dot products, and checks that {@code ls_mmh_*} stores every
+ * sum of its block once (src/test/native/mmq_amd_layout.cpp). The HSACO build proves the instructions
+ * compile for each target.
  */
 class MmqAmdLayoutTests {
 
@@ -52,6 +54,8 @@ class MmqAmdLayoutTests {
                 .contains("mfma_i32_16x16x16i8 (gfx90a) Q4_0: 50 tiles agree")
                 .contains("mfma_i32_16x16x32_i8 (gfx942) Q8_0: 50 tiles agree")
                 .contains("wmma_i32_16x16x16_iu8 (gfx11) Q4_0: 50 tiles agree")
+                .contains("mfma_f32_16x16x16_f16 (gfx90a, gfx942): 50 tiles agree, every sum of the block stored once")
+                .contains("wmma_f32_16x16x16_f16 (gfx11): 50 tiles agree, every sum of the block stored once")
                 .contains("all layouts agree");
     }
 
