@@ -46,11 +46,13 @@ public final class SimulatedGpu implements AutoCloseable {
     /** Peer access enabled: kernels on {@code device} may access {@code peer}'s memory. */
     public record PeerAccess(int device, int peer) {}
 
+    private static final DeviceArch SM_90 = DeviceArch.ofComputeCapability(9, 0);
     private static final int MAX_THREADS = 1024;
     private static final int SHARED_BYTES = 227 * 1024;
 
     private final long memoryBytes;
     private final int deviceCount;
+    private final DeviceArch arch;
     private final Object lock = new Object();
     private final TreeMap<Long, Allocation> device = new TreeMap<>();
     private final Map<Long, Allocation> host = new HashMap<>();
@@ -68,15 +70,24 @@ public final class SimulatedGpu implements AutoCloseable {
 
     private record Allocation(Arena arena, MemorySegment segment) {}
 
-    private SimulatedGpu(long memoryBytes, int deviceCount) {
+    private SimulatedGpu(long memoryBytes, int deviceCount, DeviceArch arch) {
         this.memoryBytes = memoryBytes;
         this.deviceCount = deviceCount;
+        this.arch = arch;
         this.pool = DevicePool.open(List.of(new SimulatedBackend()), DeviceOptions.defaults());
     }
 
     /** A pool of one simulated device with {@code memoryBytes} of memory. */
     public static SimulatedGpu open(long memoryBytes) {
-        return new SimulatedGpu(memoryBytes, 1);
+        return new SimulatedGpu(memoryBytes, 1, SM_90);
+    }
+
+    /**
+     * A pool of one simulated device of {@code arch} (its vendor's: an AMD one runs HIP's code
+     * objects, waves of 64 on gfx9 and of 32 on gfx10 on).
+     */
+    public static SimulatedGpu open(long memoryBytes, DeviceArch arch) {
+        return new SimulatedGpu(memoryBytes, 1, arch);
     }
 
     /**
@@ -84,7 +95,7 @@ public final class SimulatedGpu implements AutoCloseable {
      * (each reports all of it): one host address space, as one process's devices share a virtual one.
      */
     public static SimulatedGpu open(long memoryBytes, int devices) {
-        return new SimulatedGpu(memoryBytes, devices);
+        return new SimulatedGpu(memoryBytes, devices, SM_90);
     }
 
     public DevicePool pool() {
@@ -187,7 +198,7 @@ public final class SimulatedGpu implements AutoCloseable {
 
         @Override
         public Vendor vendor() {
-            return Vendor.NVIDIA;
+            return arch.vendor();
         }
 
         @Override
@@ -195,7 +206,7 @@ public final class SimulatedGpu implements AutoCloseable {
             return new Probe.Available(new Driver() {
                 @Override
                 public Vendor vendor() {
-                    return Vendor.NVIDIA;
+                    return arch.vendor();
                 }
 
                 @Override
@@ -236,9 +247,9 @@ public final class SimulatedGpu implements AutoCloseable {
             return new DeviceInfo(
                     ordinal,
                     "Simulated GPU",
-                    DeviceArch.ofComputeCapability(9, 0),
+                    arch,
                     memoryBytes,
-                    32,
+                    arch.vendor() == Vendor.AMD && arch.major() == 9 ? 64 : 32,
                     132,
                     MAX_THREADS,
                     SHARED_BYTES,

@@ -66,13 +66,12 @@ public final class GpuBackend extends Backend {
     private final WeightUploader uploader;
     private final StepRecorder recorder;
     private final StepExecutor executor;
-    /** Whether the ls_mmq_* products run on integer matrix instructions here ({@link #int8MatrixCores}). */
-    private final boolean int8TensorCores;
+    /** Whether the ls_mmq_* and ls_mmh_* products run on matrix instructions here ({@link #matrixCores}). */
+    private final boolean matrixCores;
 
     /**
-     * Whether the half-precision tensor-core kernels (the attention's ls_attention_mma_d* and
-     * ls_attention_dmma_*, the products' ls_mmh_*) run here: NVIDIA sm_80 on (on AMD their bodies are
-     * empty or a plain loop).
+     * Whether the attention's half-precision tensor-core kernels (ls_attention_mma_d* and
+     * ls_attention_dmma_*) run here: NVIDIA sm_80 on (on AMD their bodies are empty).
      */
     private final boolean halfTensorCores;
 
@@ -111,7 +110,7 @@ public final class GpuBackend extends Backend {
         this.recorder = new StepRecorder(workspace);
         this.executor = new StepExecutor(device, workspace);
         workspace.beforeMoving(executor::awaitAll);
-        this.int8TensorCores = int8MatrixCores(device.info().arch());
+        this.matrixCores = matrixCores(device.info().arch());
         this.halfTensorCores = device.info().arch().atLeast(DeviceArch.SM_80);
         // every code object now: a module must not load inside a graph capture
         for (KernelModuleId id : KernelModuleId.values()) {
@@ -121,13 +120,13 @@ public final class GpuBackend extends Backend {
     }
 
     /**
-     * Whether {@code arch} runs the ls_mmq_* products on integer matrix instructions: NVIDIA sm_80 on
-     * ({@code mma.sync} s8), and the AMD targets mmq.hip has a path for, gfx90a and gfx942 (MFMA) and
-     * gfx11 (WMMA). Elsewhere those kernels are a plain loop, slower than dequantizing for the BLAS.
-     * No AMD GPU has run the AMD paths (docs/amd.md); {@code mmq-max-rows=0} and
-     * {@code expert-tensor-cores=false} keep any device off them.
+     * Whether {@code arch} runs the quantized products ls_mmq_* (int8) and ls_mmh_* (half) on matrix
+     * instructions: NVIDIA sm_80 on ({@code mma.sync}), and the AMD targets mmq.hip has paths for,
+     * gfx90a and gfx942 (MFMA) and gfx11 (WMMA). Elsewhere those kernels are a plain loop, slower than
+     * dequantizing for the BLAS. No AMD GPU has run the AMD paths (docs/amd.md); {@code
+     * mmq-max-rows=0} and {@code expert-tensor-cores=false} keep any device off them.
      */
-    static boolean int8MatrixCores(DeviceArch arch) {
+    static boolean matrixCores(DeviceArch arch) {
         return switch (arch.vendor()) {
             case NVIDIA -> arch.atLeast(DeviceArch.SM_80);
             case AMD -> arch.equals(DeviceArch.GFX90A) || arch.equals(DeviceArch.GFX942) || arch.major() == 11;
@@ -456,8 +455,7 @@ public final class GpuBackend extends Backend {
         Batch batch = step.batch();
         boolean decodeRows = batch != null && batch.size() == batch.sequences();
         recorder.record(
-                Matmul.of((GpuWeight) w, act(x), p, act(out), options, int8TensorCores, halfTensorCores, decodeRows),
-                n);
+                Matmul.of((GpuWeight) w, act(x), p, act(out), options, matrixCores, matrixCores, decodeRows), n);
     }
 
     @Override
@@ -564,7 +562,7 @@ public final class GpuBackend extends Backend {
                         xRows,
                         act(out),
                         options,
-                        int8TensorCores),
+                        matrixCores),
                 tokens * used);
     }
 

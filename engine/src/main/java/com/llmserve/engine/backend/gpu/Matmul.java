@@ -50,8 +50,9 @@ record Matmul(GpuWeight weight, GpuActivations x, int n, GpuActivations out, Pat
     /**
      * A product of {@code n} padded rows, on the path the options choose for it.
      *
-     * @param int8TensorCores whether the device runs the {@code ls_mmq_*} kernels' tensor-core path (NVIDIA sm_80 on)
-     * @param halfTensorCores whether it runs the {@code ls_mmh_*} kernels' (NVIDIA sm_80 on)
+     * @param int8TensorCores whether the device runs the {@code ls_mmq_*} kernels' matrix-core path
+     *                        (NVIDIA sm_80 on, AMD gfx90a, gfx942 and gfx11)
+     * @param halfTensorCores whether it runs the {@code ls_mmh_*} kernels' (the same devices)
      * @param decodeRows      every row is its sequence's only one in the step (a decode step), so
      *                        rounding weights and activations to half below {@code gemmMinRows}
      *                        costs no prompt the GEMV's exact block sums

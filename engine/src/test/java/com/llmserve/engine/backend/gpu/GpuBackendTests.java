@@ -19,7 +19,6 @@ import com.llmserve.engine.backend.Weight;
 import com.llmserve.engine.backend.cpu.CpuBackend;
 import com.llmserve.engine.gguf.GgmlType;
 import com.llmserve.engine.gguf.GgufTensor;
-import com.llmserve.gpu.DeviceArch;
 import com.llmserve.gpu.DevicePool;
 import com.llmserve.gpu.RequiresGpu;
 import java.lang.foreign.Arena;
@@ -162,7 +161,7 @@ class GpuBackendTests {
     @MethodSource("int8TensorCoreBatches")
     void int8TensorCoreProductsMatchTheGemvAndTheCpuBackend(GgmlType type, int tokens) {
         assumeTrue(
-                GpuBackend.int8MatrixCores(gpu.device().info().arch()),
+                GpuBackend.matrixCores(gpu.device().info().arch()),
                 "int8 tensor-core products run on NVIDIA sm_80 on, AMD gfx90a, gfx942 and gfx11");
         Random r = new Random(type.ordinal() * 17L + tokens);
         int rows = 200;
@@ -211,7 +210,7 @@ class GpuBackendTests {
     }
 
     /**
-     * The half tensor-core products (NVIDIA sm_80 on) multiply the same half operands as the BLAS over
+     * The half tensor-core products (NVIDIA sm_80 on; MFMA/WMMA on AMD) multiply the same half operands as the BLAS over
      * half copies, in another float order: against those as close as float sums allow, against the
      * CPU as close as the BLAS path; rows (200) and tokens not multiples of the 128 x 64 block tile,
      * and 33 blocks a row (K-quants: 5 super-blocks, 10 half super-blocks), not a multiple of the four
@@ -222,8 +221,8 @@ class GpuBackendTests {
     @MethodSource("halfTensorCoreBatches")
     void halfTensorCoreProductsMatchTheBlasOverHalfCopiesAndTheCpuBackend(GgmlType type, int tokens) {
         assumeTrue(
-                gpu.device().info().arch().atLeast(DeviceArch.SM_80),
-                "half tensor-core products run on NVIDIA sm_80 on");
+                GpuBackend.matrixCores(gpu.device().info().arch()),
+                "half tensor-core products run on NVIDIA sm_80 on, AMD gfx90a, gfx942 and gfx11");
         Random r = new Random(type.ordinal() * 31L + tokens);
         int rows = 200;
         int cols = type.blockSize() == 256 ? 1280 : 1056;
@@ -246,8 +245,8 @@ class GpuBackendTests {
     @CsvSource({"Q4_K, 16", "Q4_K, 40", "Q5_K, 24", "Q5_K, 64"})
     void fusedKQuantBandsTakeTheHalfTensorCoresBandByBand(GgmlType qk, int tokens) {
         assumeTrue(
-                gpu.device().info().arch().atLeast(DeviceArch.SM_80),
-                "half tensor-core products run on NVIDIA sm_80 on");
+                GpuBackend.matrixCores(gpu.device().info().arch()),
+                "half tensor-core products run on NVIDIA sm_80 on, AMD gfx90a, gfx942 and gfx11");
         Random r = new Random(qk.ordinal() * 13L + tokens);
         int cols = 1280;
         List<GgufTensor> parts = List.of(

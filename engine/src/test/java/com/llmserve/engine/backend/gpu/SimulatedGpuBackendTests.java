@@ -465,6 +465,35 @@ class SimulatedGpuBackendTests {
     }
 
     /**
+     * AMD's matrix cores (MFMA on gfx90a and gfx942, WMMA on gfx11) take the same paths: a K-quant
+     * file's decode rows and prompt without half copies multiply through {@code ls_mmh_*} (their AMD
+     * bodies, never yet run on AMD hardware: docs/amd.md), not the BLAS over dequantized bands.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"gfx90a", "gfx942", "gfx1100"})
+    void amdMatrixCoresTakeTheHalfProductsOverKQuantWeightsToo(String gfx) throws IOException {
+        GpuOptions none = GpuOptions.defaults().withHalfWeights(false);
+        int[] prompt = new int[40];
+        Arrays.fill(prompt, 2);
+        try (SimulatedGpu amd = SimulatedGpu.open(2L << 30, DeviceArch.ofGcnArchName(gfx))) {
+            TinyStep decode = tinyStep(amd, "tiny-Q4_K_M.gguf", none, decodeRows(16));
+            assertThat(decode.kernels()).contains("ls_mmh_q4_k", "ls_mmh_q6_k");
+            assertThat(decode.gemms()).as("BLAS products").isZero();
+            TinyStep promptStep = tinyStep(
+                    amd,
+                    "tiny-Q4_K_M.gguf",
+                    none,
+                    Batch.builder(BLOCK)
+                            .add(new int[] {0, 1, 2}, 0, prompt, Batch.Logits.LAST)
+                            .build());
+            assertThat(promptStep.kernels()).contains("ls_mmh_q4_k", "ls_mmh_q6_k");
+            assertThat(promptStep.gemms()).as("BLAS products").isZero();
+            TinyStep off = tinyStep(amd, "tiny-Q4_K_M.gguf", none.withHalfTensorProducts(false), decodeRows(16));
+            assertThat(off.kernels()).noneMatch(k -> k.startsWith("ls_mmh_"));
+        }
+    }
+
+    /**
      * From 16 decode rows the tensor-core decode kernels over an F16 cache load a round ahead
      * (gpt-oss's heads of 64); fewer rows (a bucket of 12) keep one round, and so does a Q8_0 cache.
      */
@@ -549,14 +578,20 @@ class SimulatedGpuBackendTests {
 
     /** One forward pass of the test model {@code file} over {@code batch} on a backend with {@code options}. */
     private TinyStep tinyStep(String file, GpuOptions options, Batch batch) throws IOException {
+        return tinyStep(gpu, file, options, batch);
+    }
+
+    /** One forward pass of {@code file} over {@code batch} on {@code sim}'s first device. */
+    private static TinyStep tinyStep(SimulatedGpu sim, String file, GpuOptions options, Batch batch)
+            throws IOException {
         try (GgufFile f = GgufFile.open(TestData.model(file));
-                GpuBackend be = GpuBackend.open(device, options);
+                GpuBackend be = GpuBackend.open(sim.pool().device(0), options);
                 LanguageModel model = Architectures.loadLanguageModel(f, be, new ModelOptions(64, 0));
                 KvStorage kv = model.newKvStorage(64, BLOCK)) {
-            gpu.clearLaunches();
-            int gemmsBefore = gpu.gemms().size(); // the simulation keeps every test's
+            sim.clearLaunches();
+            int gemmsBefore = sim.gemms().size(); // the simulation keeps every test's
             model.forward(batch, kv, 1);
-            return new TinyStep(List.copyOf(gpu.launches()), gpu.gemms().size() - gemmsBefore);
+            return new TinyStep(List.copyOf(sim.launches()), sim.gemms().size() - gemmsBefore);
         }
     }
 
@@ -726,21 +761,20 @@ class SimulatedGpuBackendTests {
     }
 
     @Test
-    void theInt8ProductsTakeMatrixInstructionsWhereMmqHasAPathForThem() {
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.SM_80)).isTrue();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.SM_90)).isTrue();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.ofComputeCapability(7, 5)))
-                .isFalse();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX90A))
-                .as("MFMA 16x16x16 i8")
+    void theQuantizedProductsTakeMatrixInstructionsWhereMmqHasAPathForThem() {
+        assertThat(GpuBackend.matrixCores(DeviceArch.SM_80)).isTrue();
+        assertThat(GpuBackend.matrixCores(DeviceArch.SM_90)).isTrue();
+        assertThat(GpuBackend.matrixCores(DeviceArch.ofComputeCapability(7, 5))).isFalse();
+        assertThat(GpuBackend.matrixCores(DeviceArch.GFX90A))
+                .as("MFMA 16x16x16 i8 and f16")
                 .isTrue();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX942))
-                .as("MFMA 16x16x32 i8")
+        assertThat(GpuBackend.matrixCores(DeviceArch.GFX942))
+                .as("MFMA 16x16x32 i8, 16x16x16 f16")
                 .isTrue();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.GFX1100))
-                .as("WMMA iu8")
+        assertThat(GpuBackend.matrixCores(DeviceArch.GFX1100))
+                .as("WMMA iu8 and f16")
                 .isTrue();
-        assertThat(GpuBackend.int8MatrixCores(DeviceArch.ofGcnArchName("gfx1030")))
+        assertThat(GpuBackend.matrixCores(DeviceArch.ofGcnArchName("gfx1030")))
                 .as("RDNA2: no matrix instructions, the plain loop")
                 .isFalse();
     }
