@@ -14,20 +14,21 @@ import java.util.function.Consumer;
  *                         the vendor BLAS; smaller ones use the quantized GEMV kernels, up to
  *                         eight rows per pass over the weights (but in a decode step a weight with
  *                         half copies takes the BLAS from {@code Matmul.HALF_COPY_MIN_ROWS} rows)
- * @param mmqMaxRows       products of {@code gemmMinRows} to this many rows whose weights are Q4_0 or
- *                         Q8_0 without half copies run tensor-core kernels (the half ones, {@code
- *                         ls_mmh_*}, where {@code halfTensorProducts}; else the int8 ones, {@code
- *                         ls_mmq_*}: the quantized weights read once per 64 rows either way) instead of
- *                         dequantizing them for the BLAS, on NVIDIA devices of sm_80 on (and AMD's
- *                         int8 matrix instructions). 0 for never
+ * @param mmqMaxRows       products of {@code gemmMinRows} to this many rows whose weights are
+ *                         quantized without half copies run tensor-core kernels (the half ones, {@code
+ *                         ls_mmh_*}, any quantized format, where {@code halfTensorProducts}; else the
+ *                         int8 ones, {@code ls_mmq_*}, Q4_0 / Q8_0: the quantized weights read once per
+ *                         64 rows either way) instead of dequantizing them for the BLAS, on NVIDIA
+ *                         devices of sm_80 on and AMD's gfx90a, gfx942 and gfx11 (MFMA / WMMA). 0 for
+ *                         never
  * @param expertTensorCores a mixture's groups of several pairs of one expert (prompts, many sequences)
  *                         multiply on the int8 tensor cores ({@code ls_mmq_ex_*}, groups of up to 64
  *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on;
  *                         off: GEMV passes over groups of up to eight
  * @param halfTensorProducts products that {@code mmqMaxRows} gives the tensor cores take the half ones
- *                         ({@code ls_mmh_*}: each Q4_0 / Q8_0 weight turned into half in registers as
+ *                         ({@code ls_mmh_*}: each quantized weight turned into half in registers as
  *                         its half copy would hold it, times the half activations) instead of the int8
- *                         ones, on NVIDIA devices of sm_80 on (AMD keeps the int8 matrix instructions);
+ *                         ones, on NVIDIA devices of sm_80 on and AMD's matrix cores (gfx90a, gfx942, gfx11);
  *                         so do a decode step's products from {@code Matmul.HALF_COPY_MIN_ROWS} rows,
  *                         which otherwise run GEMV passes, and products of up to {@code
  *                         Matmul.HALF_PRODUCTS_OVER_COPIES_MAX_ROWS} rows over half copies (the same
