@@ -43,6 +43,26 @@ int value(const uint8_t* block, bool q4, int v) {
   return (v < 16 ? byte & 15 : byte >> 4) - 8;
 }
 
+// Every lane's sums d (as the ISA leaves them: MFMA D[i][j] in lane j + 16 * (i / 4), item i % 4; WMMA
+// in lane j + 16 * (i % 2), item i / 2) against the dot products of the row and token the header says
+// each item belongs to; the count that differ.
+template <typename T>
+int compare_sums(int kind, int wave, const char* name, const char* what, const T (&d)[16][16],
+                 const T (&ref)[16][16]) {
+  int bad = 0;
+  for (int l = 0; l < wave; ++l)
+    for (int e = 0; e < LS_MMQ_AMD_ITEMS(kind); ++e) {
+      const int i = kind == LS_MMQ_AMD_WMMA ? 2 * e + l / 16 : 4 * (l / 16) + e;  // where the ISA puts item e
+      const int j = l % 16;
+      const int row = ls_mmq_amd_sum_row(kind, l, e);  // where the kernel stores it
+      if (d[i][j] != ref[row][j] && bad++ < 4) {
+        std::printf("%s %s: lane %d item %d holds %g, row %d token %d needs %g\n", name, what, l, e, (double)d[i][j],
+                    row, j, (double)ref[row][j]);
+      }
+    }
+  return bad;
+}
+
 int check(const Kind& kind, bool q4, std::mt19937& rng) {
   const int bytes = q4 ? 16 : 32;
   alignas(16) uint8_t w[16][32];
@@ -92,18 +112,7 @@ int check(const Kind& kind, bool q4, std::mt19937& rng) {
           d[i][j] += (long)av * bv;
         }
 
-  int bad = 0;
-  for (int l = 0; l < kind.wave; ++l)
-    for (int e = 0; e < LS_MMQ_AMD_ITEMS(kind.id); ++e) {
-      const int i = kind.id == LS_MMQ_AMD_WMMA ? 2 * e + l / 16 : 4 * (l / 16) + e;  // where the ISA puts item e
-      const int j = l % 16;
-      const int row = ls_mmq_amd_sum_row(kind.id, l, e);  // where the kernel stores it
-      if (d[i][j] != ref[row][j] && bad++ < 4) {
-        std::printf("%s %s: lane %d item %d holds %ld, row %d token %d needs %ld\n", kind.name, q4 ? "Q4_0" : "Q8_0",
-                    l, e, d[i][j], row, j, ref[row][j]);
-      }
-    }
-  return bad;
+  return compare_sums(kind.id, kind.wave, kind.name, q4 ? "Q4_0" : "Q8_0", d, ref);
 }
 
 // The half instructions of ls_mmh_* (same register layouts, a half for each byte): every lane's
@@ -173,18 +182,7 @@ int check_half(const HalfKind& kind, std::mt19937& rng) {
           d[i][j] += (double)av * bv;
         }
 
-  int bad = 0;
-  for (int l = 0; l < kind.wave; ++l)
-    for (int e = 0; e < LS_MMQ_AMD_ITEMS(kind.id); ++e) {
-      const int i = kind.id == LS_MMQ_AMD_WMMA ? 2 * e + l / 16 : 4 * (l / 16) + e;  // where the ISA puts item e
-      const int j = l % 16;
-      const int row = ls_mmq_amd_sum_row(kind.id, l, e);
-      if (d[i][j] != ref[row][j] && bad++ < 4) {
-        std::printf("%s: lane %d item %d holds %g, row %d token %d needs %g\n", kind.name, l, e, d[i][j], row, j,
-                    ref[row][j]);
-      }
-    }
-  return bad;
+  return compare_sums(kind.id, kind.wave, kind.name, "f16", d, ref);
 }
 
 // ls_mmh_amd_element over a whole block of ls_mmh_* (128 threads, 128 rows x 64 tokens): every row
