@@ -46,7 +46,6 @@ public final class SimulatedGpu implements AutoCloseable {
     /** Peer access enabled: kernels on {@code device} may access {@code peer}'s memory. */
     public record PeerAccess(int device, int peer) {}
 
-    private static final DeviceArch SM_90 = DeviceArch.ofComputeCapability(9, 0);
     private static final int MAX_THREADS = 1024;
     private static final int SHARED_BYTES = 227 * 1024;
 
@@ -79,7 +78,7 @@ public final class SimulatedGpu implements AutoCloseable {
 
     /** A pool of one simulated device with {@code memoryBytes} of memory. */
     public static SimulatedGpu open(long memoryBytes) {
-        return new SimulatedGpu(memoryBytes, 1, SM_90);
+        return new SimulatedGpu(memoryBytes, 1, DeviceArch.SM_90);
     }
 
     /**
@@ -95,7 +94,7 @@ public final class SimulatedGpu implements AutoCloseable {
      * (each reports all of it): one host address space, as one process's devices share a virtual one.
      */
     public static SimulatedGpu open(long memoryBytes, int devices) {
-        return new SimulatedGpu(memoryBytes, devices, SM_90);
+        return new SimulatedGpu(memoryBytes, devices, DeviceArch.SM_90);
     }
 
     public DevicePool pool() {
