@@ -11,14 +11,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.testcontainers.DockerClientFactory;
 
 /**
  * The images the end-to-end tests build from {@code docker/} with the docker CLI (it honours
  * .dockerignore, so the context is sources only), on the local base images CI makes
- * ({@code scripts/docker-images.sh}), and remove again.
+ * ({@code scripts/docker-images.sh}), and remove again. The test classes run two at a time
+ * (e2e/pom.xml): builds share the engine, and a prune between a build's stages would take the
+ * untagged build stage its last step copies from, so a prune waits until no build runs.
  */
 final class Images {
+
+    /** Builds hold it shared, prunes exclusively. */
+    private static final ReadWriteLock BUILDS = new ReentrantReadWriteLock();
 
     static final Path REPO = Path.of(System.getProperty("llmserve.repo.dir", ".."))
             .toAbsolutePath()
@@ -60,14 +67,23 @@ final class Images {
                 new ArrayList<>(List.of("docker", "build", "--network", "host", "-f", "docker/" + dockerfile));
         buildArgs.forEach((name, value) -> command.addAll(List.of("--build-arg", name + "=" + value)));
         command.addAll(List.of("-t", tag, "."));
-        Process p = new ProcessBuilder(command)
-                .directory(REPO.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        boolean done = p.waitFor(20, TimeUnit.MINUTES);
+        boolean done;
+        Process p;
+        BUILDS.readLock().lock();
+        try {
+            p = new ProcessBuilder(command)
+                    .directory(REPO.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
+            done = p.waitFor(40, TimeUnit.MINUTES); // two at a time on two cores: the CUDA one took 12 min
+            if (!done) {
+                p.destroyForcibly().waitFor(1, TimeUnit.MINUTES);
+            }
+        } finally {
+            BUILDS.readLock().unlock();
+        }
         if (!done || p.exitValue() != 0) {
-            p.destroyForcibly();
             List<String> lines = Files.readAllLines(log);
             throw new AssertionError("docker build of " + dockerfile + " failed:\n"
                     + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
@@ -81,10 +97,15 @@ final class Images {
                     .redirectErrorStream(true)
                     .start()
                     .waitFor(2, TimeUnit.MINUTES);
-            new ProcessBuilder("docker", "image", "prune", "-f")
-                    .redirectErrorStream(true)
-                    .start()
-                    .waitFor(2, TimeUnit.MINUTES);
+            BUILDS.writeLock().lock();
+            try {
+                new ProcessBuilder("docker", "image", "prune", "-f")
+                        .redirectErrorStream(true)
+                        .start()
+                        .waitFor(2, TimeUnit.MINUTES);
+            } finally {
+                BUILDS.writeLock().unlock();
+            }
         }
     }
 }
