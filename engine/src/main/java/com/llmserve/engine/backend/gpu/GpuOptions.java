@@ -23,8 +23,9 @@ import java.util.function.Consumer;
  *                         never
  * @param expertTensorCores a mixture's groups of several pairs of one expert (prompts, many sequences)
  *                         multiply on the int8 tensor cores ({@code ls_mmq_ex_*}, groups of up to 64
- *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on;
- *                         off: GEMV passes over groups of up to eight
+ *                         pairs) where the experts are Q4_0 or Q8_0 and the device is NVIDIA sm_80 on
+ *                         or AMD gfx90a, gfx942, gfx11 (MFMA / WMMA); off: GEMV passes over groups of
+ *                         up to eight
  * @param halfTensorProducts products that {@code mmqMaxRows} gives the tensor cores take the half ones
  *                         ({@code ls_mmh_*}: each quantized weight turned into half in registers as
  *                         its half copy would hold it, times the half activations) instead of the int8
